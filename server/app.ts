@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { HttpError } from './http/errors';
+import { isDatabaseUnavailable } from './http/database-errors';
+import type { Mailer } from './mail/mailer';
+import type { Secrets } from './auth/secrets';
+import { registerAuthGuard } from './auth/guard';
+import { apiRoutes } from './routes';
+
+/** What every route can reach through `app.ctx`. */
+export interface AppContext {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  secrets: Secrets;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
+
+export const API_PREFIX = '/api/v1';
+/** JSON bodies above this size are refused with 413 (uploads set their own limits). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built console from config.consoleDir (the server does; tests need not). */
+  serveConsole?: boolean;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: ctx.config.trustProxy,
+    // Route ids are uuids; long garbage in a path should be a 404, not a crash.
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('ctx', ctx);
+  app.setErrorHandler(errorHandler);
+
+  await app.register(async (api) => {
+    registerAuthGuard(api);
+    await api.register(apiRoutes);
+    api.setNotFoundHandler((request, reply) => {
+      reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}` });
+    });
+  }, { prefix: API_PREFIX });
+
+  if (options.serveConsole) await serveConsole(app, ctx.config.consoleDir);
+
+  return app;
+}
+
+function errorHandler(this: FastifyInstance, error: FastifyError, request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) {
+  if (error instanceof HttpError) {
+    if (error.statusCode === 429 && typeof error.extra.retryAfterSeconds === 'number') {
+      reply.header('retry-after', String(error.extra.retryAfterSeconds));
+    }
+    return reply.code(error.statusCode).send({ message: error.message, ...error.extra });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return reply.code(400).send({ message: describeValidation(error.validation, error.validationContext) });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return reply.code(413).send({ message: `The request body is too large (at most ${BODY_LIMIT_BYTES / 1024} KB)` });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return reply.code(415).send({ message: `Unsupported content type: ${request.headers['content-type'] ?? 'none'}` });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return reply.code(400).send({ message: 'The request body is empty; a JSON object was expected' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return reply.code(400).send({ message: 'The request body is not valid JSON' });
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return reply.code(400).send({ message: 'The request body is not valid JSON' });
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return reply.code(503).send({ message: 'The database is unavailable at the moment; please try again shortly' });
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return reply.code(error.statusCode).send({ message: error.message });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send({ message: 'Something went wrong on the server; the error has been logged' });
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Turns zod issues into one message that names each field: "email: Invalid email address". */
+function describeValidation(issues: ValidationIssue[], context: string | undefined): string {
+  const where = context === 'body' ? 'body' : context ?? 'request';
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+      const message = issue.message ?? 'is invalid';
+      if (!field) return `${where}: ${message}`;
+      return `${field}: ${message}`;
+    })
+    .join('; ');
+}
+
+async function serveConsole(app: FastifyInstance, consoleDir: string) {
+  const indexFile = path.join(consoleDir, 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    app.log.warn(`No built console in ${consoleDir}; run "npm run build" to serve it.`);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: consoleDir,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      // Hashed assets never change; index.html must always be revalidated.
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+        res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      } else {
+        res.setHeader('cache-control', 'no-cache');
+      }
+    },
+  });
+  const indexHtml = fs.readFileSync(indexFile);
+  app.setNotFoundHandler((request, reply) => {
+    const accept = request.headers.accept ?? '';
+    if (request.method === 'GET' && !request.url.startsWith('/assets/') && (accept.includes('text/html') || accept.includes('*/*'))) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    }
+    return reply.code(404).send({ message: `Not found: ${request.url}` });
+  });
+}

@@ -1,0 +1,81 @@
+import path from 'node:path';
+
+/**
+ * The server's whole configuration, read from the environment once at start.
+ * Every variable is listed with its default in the README's configuration table;
+ * keep the two in step.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** Where the embedded database, the instance secret and the lock file live. */
+  dataDir: string;
+  /** PostgreSQL connection string; when unset the embedded PGlite database is used. */
+  databaseUrl: string | undefined;
+  /** Schema to run in on PostgreSQL (tests use one per run); `public` by default. */
+  databaseSchema: string;
+  bootstrap: {
+    companyHostname: string;
+    companyName: string;
+    adminEmail: string;
+    /** When unset a strong random password is generated and printed once. */
+    adminPassword: string | undefined;
+  };
+  allowCompanySignup: boolean;
+  /** smtp://user:pass@host:port — when unset, mail is kept in the outbox table only. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Base URL used in links inside mails; when unset it is taken from the request. */
+  publicUrl: string | undefined;
+  /** Secret for signing tokens and encrypting secrets at rest; generated into DATA_DIR when unset. */
+  appSecret: string | undefined;
+  /** Lifetime of a signed-in session, in minutes. */
+  sessionTtlMinutes: number;
+  /** Directory holding the built console; served at `/` when it exists. */
+  consoleDir: string;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+function bool(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return !['false', '0', 'no', 'off'].includes(value.trim().toLowerCase());
+}
+
+function int(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new Error(`${name} must be a whole number, got "${value}"`);
+  }
+  return n;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const schema = env.DATABASE_SCHEMA || 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`DATABASE_SCHEMA must be a plain lower-case identifier, got "${schema}"`);
+  }
+  return {
+    port: int('PORT', env.PORT, 8080),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: schema,
+    bootstrap: {
+      companyHostname: (env.BOOTSTRAP_COMPANY_HOSTNAME || 'demo').trim().toLowerCase(),
+      companyName: env.BOOTSTRAP_COMPANY_NAME || 'Demo Company',
+      adminEmail: (env.BOOTSTRAP_ADMIN_EMAIL || 'admin@demo.local').trim().toLowerCase(),
+      adminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
+    },
+    allowCompanySignup: bool(env.ALLOW_COMPANY_SIGNUP, true),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'DataOps Console <no-reply@dataops.local>',
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    appSecret: env.APP_SECRET || undefined,
+    sessionTtlMinutes: int('SESSION_TTL_MINUTES', env.SESSION_TTL_MINUTES, 480),
+    consoleDir: path.resolve(env.CONSOLE_DIR || './dist/console'),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: bool(env.TRUST_PROXY, false),
+  };
+}

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+import { acquireDataDirLock } from './lock';
+
+export type Schema = typeof schema;
+/** The Drizzle database, the same type on PGlite and on PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Flushes and closes: CHECKPOINT then close on PGlite, ends the pool on PostgreSQL. */
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface OpenOptions {
+  /** PostgreSQL connection string; when absent, PGlite is used. */
+  databaseUrl?: string;
+  /** Schema to live in on PostgreSQL (created when missing). */
+  schema?: string;
+  /** PGlite data directory; when absent, PGlite runs in memory (tests). */
+  dataDir?: string;
+  /** Take the data-directory lock (the server does; a test's in-memory database needs none). */
+  lock?: boolean;
+  /** A pre-built PGlite data directory image to start from (tests clone a migrated one). */
+  loadDataDir?: Blob | File;
+}
+
+export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema ?? 'public');
+  return openPglite(options);
+}
+
+async function openPglite(options: OpenOptions): Promise<Database> {
+  const release = options.dataDir && options.lock !== false ? acquireDataDirLock(options.dataDir) : () => {};
+  let client: PGlite;
+  try {
+    client = options.dataDir
+      ? await PGlite.create(path.join(options.dataDir, 'pglite'), { loadDataDir: options.loadDataDir })
+      : await PGlite.create({ loadDataDir: options.loadDataDir });
+  } catch (err) {
+    release();
+    throw new Error(
+      `The embedded database in ${options.dataDir ?? 'memory'} could not be opened: ${(err as Error).message}. ` +
+        'See docs/operations.md, "Recovering the embedded database".',
+    );
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    async close() {
+      try {
+        if (!client.closed) {
+          await client.query('CHECKPOINT');
+          await client.close();
+        }
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string, schemaName: string): Promise<Database> {
+  if (schemaName !== 'public') {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined,
+  });
+  // An idle client that loses its server (a restart) must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** Applies the migrations in server/db/migrations that the database has not seen yet. */
+export async function migrateDatabase(database: Database, schemaName = 'public'): Promise<void> {
+  const config = { migrationsFolder, migrationsSchema: schemaName };
+  if (database.kind === 'pglite') {
+    await migratePglite(database.db as never, config);
+  } else {
+    await migratePg(database.db as never, config);
+  }
+}
+
+/** A quick liveness probe, used by the health route. */
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { passwordProblem } from '../../common/password-policy';
+import { hostnameProblem, normaliseHostname } from '../../common/hostname';
+
+/** Field schemas shared by the routes, with messages that name the problem. */
+export const emailField = z
+  .string({ error: 'is required' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email({ error: 'must be a valid email address' }));
+
+export const passwordField = z
+  .string({ error: 'is required' })
+  .superRefine((value, ctx) => {
+    const problem = passwordProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A password typed to prove who one is: checked for presence and size only. */
+export const currentPasswordField = z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long');
+
+export const hostnameField = z
+  .string({ error: 'is required' })
+  .max(253, 'is too long')
+  .transform(normaliseHostname)
+  .superRefine((value, ctx) => {
+    const problem = hostnameProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export const nameField = (max = 100) =>
+  z.string({ error: 'is required' }).trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+
+export const uuidParam = z.uuid({ error: 'must be a valid id' });
+
+export const offsetParam = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(10_000_000, 'is too large');
+export const limitParam = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000');

@@ -1,0 +1,70 @@
+import { readConfig } from './config';
+import { migrateDatabase, openDatabase } from './db/client';
+import { buildApp } from './app';
+import { createMailer } from './mail/mailer';
+import { createSecrets, loadInstanceSecret } from './auth/secrets';
+import { syncPageCatalogue } from './auth/pages-catalogue';
+import { bootstrapFirstCompany } from './tenancy/bootstrap';
+
+async function main() {
+  const config = readConfig();
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    schema: config.databaseSchema,
+    dataDir: config.dataDir,
+    lock: true,
+  });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`\n${signal} received: stopping`);
+    try {
+      await app?.close();
+    } finally {
+      await database.close();
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    await migrateDatabase(database, config.databaseSchema);
+    await syncPageCatalogue(database.db);
+    const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
+    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+    const created = await bootstrapFirstCompany(database.db, config);
+    app = await buildApp(
+      { db: database.db, config, mailer, secrets },
+      { logger: { level: config.logLevel }, serveConsole: true },
+    );
+    await app.listen({ port: config.port, host: config.host });
+    const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+    const where = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
+    console.log(`\nDataOps Console is running at ${url} (${where}; mail: ${mailer.transport}).`);
+    if (created) {
+      console.log('\nA first company was created. Sign in at ' + `${url}/auth/signin with:`);
+      console.log(`  Email:             ${created.email}`);
+      console.log(`  Company host name: ${created.hostname}`);
+      if (created.generatedPassword) {
+        console.log(`  Password:          ${created.generatedPassword}`);
+        console.log('  (generated now and shown only this once; set BOOTSTRAP_ADMIN_PASSWORD to choose it)');
+      } else {
+        console.log('  Password:          the value of BOOTSTRAP_ADMIN_PASSWORD');
+      }
+      console.log('');
+    }
+  } catch (err) {
+    console.error(`Could not start: ${(err as Error).message}`);
+    await app?.close().catch(() => {});
+    await database.close().catch(() => {});
+    process.exit(1);
+  }
+}
+
+main().catch((err) => {
+  console.error(`Could not start: ${(err as Error).message}`);
+  process.exit(1);
+});

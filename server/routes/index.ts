@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { healthRoutes } from './health';
+import { authRoutes } from './auth';
+import { sessionRoutes } from './sessions';
+import { userRoutes } from './users';
+import { companyRoutes } from './company';
+import { outboxRoutes } from './outbox';
+import { dashboardRoutes } from './dashboard';
+
+/** Every area's routes, registered under /api/v1. */
+export async function apiRoutes(api: FastifyInstance) {
+  await api.register(healthRoutes);
+  await api.register(authRoutes);
+  await api.register(sessionRoutes);
+  await api.register(userRoutes);
+  await api.register(companyRoutes);
+  await api.register(outboxRoutes);
+  await api.register(dashboardRoutes);
+}

@@ -1,0 +1,72 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { readConfig, type Config } from '../../server/config';
+import { migrateDatabase, openDatabase, type Database, type Db } from '../../server/db/client';
+import { createMailer } from '../../server/mail/mailer';
+import { createSecrets } from '../../server/auth/secrets';
+import { syncPageCatalogue } from '../../server/auth/pages-catalogue';
+import { provisionCompany, type ProvisionedCompany } from '../../server/tenancy/provision';
+
+/**
+ * A fresh server for one test file: an in-memory PGlite database (or, when DATABASE_URL is set,
+ * a schema of its own on that PostgreSQL, dropped at the end), migrated, with one company.
+ */
+export interface TestServer {
+  app: FastifyInstance;
+  db: Db;
+  database: Database;
+  config: Config;
+  company: ProvisionedCompany & { hostname: string; adminEmail: string; adminPassword: string };
+  close(): Promise<void>;
+}
+
+export const TEST_ADMIN_PASSWORD = 'Correct-horse-42';
+
+export async function createTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const schema = databaseUrl ? `t_${crypto.randomBytes(6).toString('hex')}` : 'public';
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-test-'));
+  const config: Config = {
+    ...readConfig({ DATA_DIR: dataDir }),
+    databaseUrl,
+    databaseSchema: schema,
+    ...overrides,
+  };
+  const database = await openDatabase({ databaseUrl, schema });
+  await migrateDatabase(database, schema);
+  await syncPageCatalogue(database.db);
+  const secrets = createSecrets(crypto.randomBytes(32).toString('base64url'));
+  const mailer = createMailer(database.db, { from: config.mailFrom });
+  const hostname = 'acme';
+  const adminEmail = 'admin@acme.test';
+  const company = await provisionCompany(database.db, {
+    name: 'Acme',
+    hostname,
+    admin: { email: adminEmail, password: TEST_ADMIN_PASSWORD, firstName: 'Ada', lastName: 'Admin' },
+  });
+  const app = await buildApp({ db: database.db, config, mailer, secrets });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    database,
+    config,
+    company: { ...company, hostname, adminEmail, adminPassword: TEST_ADMIN_PASSWORD },
+    async close() {
+      await app.close();
+      await database.close();
+      if (databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const apiTarget = process.env.API_URL || `http://127.0.0.1:${process.env.API_PORT || process.env.PORT || 8080}`;
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist/console',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    port: Number(process.env.VITE_PORT || 5173),
+    proxy: { '/api': { target: apiTarget, changeOrigin: false } },
+  },
+});
