@@ -1,0 +1,109 @@
+import { ACCESS_DENIED_ALERT } from '../common/messages';
+import { alerts } from './alerts';
+import { navigateTo } from './navigation';
+import { clearSession, getAccessToken } from './storage';
+
+/** Where the API lives; the same origin by default, another server with VITE_API_URL. */
+export const API_BASE: string = (import.meta.env.VITE_API_URL as string | undefined)?.replace(/\/+$/, '') || '/api/v1';
+
+export const INVALID_TOKEN_TEXT = 'Invalid JWT token';
+export const ACCESS_DENIED_TEXT = 'Resource Access not provided';
+/** Spec section 9: the access-denied alert comes 1 s after the failed call. */
+export const ACCESS_DENIED_DELAY_MS = 1000;
+
+/** A failed call: `message` is the server's message, or the status text if it sent none. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A JSON-serialisable body, or FormData for the spec's form-body calls. */
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /**
+   * Sign-in and the other public calls: a 401 there is a wrong password, not an expired
+   * session, so the stored user is left alone.
+   */
+  public?: boolean;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+let accessDeniedTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Calls the API and returns its parsed JSON; rejects with ApiError on any non-2xx answer. */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  const token = options.public ? null : getAccessToken();
+  if (token) headers['x-access-token'] = token;
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(buildUrl(path, options.query), {
+    method: options.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+    signal: options.signal,
+  });
+  const payload = await readBody(response);
+  if (response.ok) return payload as T;
+
+  const serverMessage =
+    payload && typeof payload === 'object' && typeof (payload as { message?: unknown }).message === 'string'
+      ? (payload as { message: string }).message
+      : '';
+  const error = new ApiError(serverMessage || response.statusText || `Request failed with status ${response.status}`, response.status, payload);
+  handleCatalogue(error, options);
+  throw error;
+}
+
+/** The error catalogue of spec section 8: what happens beyond the rejection itself. */
+function handleCatalogue(error: ApiError, options: RequestOptions) {
+  if (error.status === 401 && !options.public && error.message.includes(INVALID_TOKEN_TEXT)) {
+    clearSession();
+    navigateTo('/auth/signin', { replace: true });
+    return;
+  }
+  if (error.status === 403 && error.message.includes(ACCESS_DENIED_TEXT)) {
+    if (accessDeniedTimer) clearTimeout(accessDeniedTimer);
+    accessDeniedTimer = setTimeout(() => {
+      accessDeniedTimer = null;
+      navigateTo('/dashboard');
+      // After the navigation: a route change clears alerts, and this one must stay.
+      setTimeout(() => alerts.error(ACCESS_DENIED_ALERT), 0);
+    }, ACCESS_DENIED_DELAY_MS);
+  }
+}
+
+function buildUrl(path: string, query?: RequestOptions['query']): string {
+  const url = `${API_BASE}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
