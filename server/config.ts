@@ -75,7 +75,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret: env.APP_SECRET || undefined,
     sessionTtlMinutes: int('SESSION_TTL_MINUTES', env.SESSION_TTL_MINUTES, 480),
     consoleDir: path.resolve(env.CONSOLE_DIR || './dist/console'),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: env.LOG_LEVEL || 'warn',
     trustProxy: bool(env.TRUST_PROXY, false),
   };
 }

@@ -1,0 +1,30 @@
+// Starts the real server for the browser tests on a fresh data directory, and removes the
+// directory when it stops.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-e2e-'));
+const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: process.env.PORT || '8181',
+    BOOTSTRAP_COMPANY_HOSTNAME: 'demo',
+    BOOTSTRAP_ADMIN_EMAIL: 'admin@demo.local',
+    BOOTSTRAP_ADMIN_PASSWORD: 'E2e-admin-pass-1',
+    DATABASE_URL: '',
+    SMTP_URL: '',
+    LOG_LEVEL: 'warn',
+  },
+});
+const stop = (signal) => child.kill(signal);
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+child.on('exit', (code) => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});
