@@ -6,6 +6,7 @@ import { userRoutes } from './users';
 import { companyRoutes } from './company';
 import { outboxRoutes } from './outbox';
 import { dashboardRoutes } from './dashboard';
+import { roleRoutes } from './roles';
 
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
@@ -16,4 +17,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(companyRoutes);
   await api.register(outboxRoutes);
   await api.register(dashboardRoutes);
+  await api.register(roleRoutes);
 }

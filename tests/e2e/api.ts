@@ -1,0 +1,71 @@
+import { generateSync } from 'otplib';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL, E2E_COMPANY } from './env';
+
+/** Straight calls to the real server, to set up what a browser test needs. */
+export async function api<T = Record<string, unknown>>(path: string, options: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${E2E_BASE_URL}/api/v1${path}`, {
+    method: options.method ?? (options.body ? 'POST' : 'GET'),
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { 'x-access-token': options.token } : {}),
+    },
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+}
+
+export async function adminToken(): Promise<string> {
+  const res = await api<{ user: { accessToken: string } }>('/signin', {
+    body: { email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD, companyHostname: E2E_COMPANY },
+  });
+  if (res.status !== 200) throw new Error(`admin sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.user.accessToken;
+}
+
+let counter = 0;
+/** A unique address per call, so tests never collide on one server. */
+export function uniqueEmail(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}@demo.local`;
+}
+
+interface RoleRow { id: string; name: string }
+
+/** Invites a user (as the admin) and returns the invitation mail's link and temporary password. */
+export async function inviteUser(email: string, firstName = 'Test', lastName = 'User', roleName = 'Member') {
+  const token = await adminToken();
+  const profile = await api<{ user: { roleId: string } }>('/user/profile', { token });
+  const roleId = roleName === 'Admin' ? profile.body.user.roleId : await memberRoleId(token);
+  const res = await api('/user', { token, body: { email, firstName, lastName, roleId } });
+  if (res.status !== 201) throw new Error(`invite failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const mail = await lastMailTo(email, token);
+  const link = mail.text.match(/https?:\/\/\S+\/auth\/activate-user-account\?token=[\w-]+/)?.[0];
+  const temporaryPassword = mail.text.match(/[Tt]emporary password:\s*(\S+)/)?.[1];
+  if (!link || !temporaryPassword) throw new Error(`unexpected invitation mail:\n${mail.text}`);
+  return { link, temporaryPassword };
+}
+
+async function memberRoleId(token: string): Promise<string> {
+  // The Member role is the non-admin system role; find it through an invited user's profile-free route.
+  const roles = await api<{ data?: RoleRow[]; roles?: RoleRow[] }>('/roles/active', { token });
+  const list = roles.body.data ?? roles.body.roles ?? [];
+  const member = list.find((r) => r.name === 'Member');
+  if (!member) throw new Error('no Member role found');
+  return member.id;
+}
+
+/** The newest mail sent to an address, read from the outbox as the admin. */
+export async function lastMailTo(address: string, token?: string): Promise<{ subject: string; text: string }> {
+  const t = token ?? (await adminToken());
+  const list = await api<{ data: { rows: { id: string; toAddress: string }[] } }>('/mail/outbox/0/50', { token: t });
+  const row = list.body.data.rows.find((r) => r.toAddress === address);
+  if (!row) throw new Error(`no mail to ${address}`);
+  const mail = await api<{ data: { subject: string; text: string } }>(`/mail/outbox/${row.id}`, { token: t });
+  return mail.body.data;
+}
+
+/** The TOTP code an authenticator app would show now (or `stepOffset` steps away). */
+export function totp(secret: string, stepOffset = 0): string {
+  return generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepOffset * 30 });
+}
