@@ -35,8 +35,7 @@ interface RoleRow { id: string; name: string }
 /** Invites a user (as the admin) and returns the invitation mail's link and temporary password. */
 export async function inviteUser(email: string, firstName = 'Test', lastName = 'User', roleName = 'Member') {
   const token = await adminToken();
-  const profile = await api<{ user: { roleId: string } }>('/user/profile', { token });
-  const roleId = roleName === 'Admin' ? profile.body.user.roleId : await memberRoleId(token);
+  const roleId = await roleIdByName(token, roleName);
   const res = await api('/user', { token, body: { email, firstName, lastName, roleId } });
   if (res.status !== 201) throw new Error(`invite failed: ${res.status} ${JSON.stringify(res.body)}`);
   const mail = await lastMailTo(email, token);
@@ -46,13 +45,11 @@ export async function inviteUser(email: string, firstName = 'Test', lastName = '
   return { link, temporaryPassword };
 }
 
-async function memberRoleId(token: string): Promise<string> {
-  // The Member role is the non-admin system role; find it through an invited user's profile-free route.
-  const roles = await api<{ data?: RoleRow[]; roles?: RoleRow[] }>('/roles/active', { token });
-  const list = roles.body.data ?? roles.body.roles ?? [];
-  const member = list.find((r) => r.name === 'Member');
-  if (!member) throw new Error('no Member role found');
-  return member.id;
+async function roleIdByName(token: string, name: string): Promise<string> {
+  const roles = await api<{ data: RoleRow[] }>('/roles/active', { token });
+  const role = roles.body.data.find((r) => r.name === name);
+  if (!role) throw new Error(`no role named ${name}`);
+  return role.id;
 }
 
 /** The newest mail sent to an address, read from the outbox as the admin. */
