@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** The real server process: first start, the data-directory lock, clean stop and restart. */
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-start-'));
+const running: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>): Started {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: { ...process.env, DATABASE_URL: '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', CONSOLE_DIR: path.join(dataDir, 'no-console'), ...env },
+  });
+  running.push(child);
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForText(started: Started, text: string | RegExp, timeoutMs = 45_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const out = started.output();
+    if (typeof text === 'string' ? out.includes(text) : text.test(out)) return out;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${text}; output so far:\n${started.output()}`);
+}
+
+describe('the server process', () => {
+  it('bootstraps a company on first start, locks its data directory, stops cleanly and keeps its data', async () => {
+    const port = await freePort();
+    const first = start({ DATA_DIR: dataDir, PORT: String(port), BOOTSTRAP_COMPANY_HOSTNAME: 'firstco', BOOTSTRAP_ADMIN_EMAIL: 'boss@firstco.test' });
+    const out = await waitForText(first, 'Password:');
+    expect(out).toContain(`running at http://127.0.0.1:${port}`);
+    expect(out).toContain('boss@firstco.test');
+    expect(out).toContain('Company host name: firstco');
+    const password = out.match(/Password:\s+(\S+)/)![1];
+    expect(password.length).toBeGreaterThanOrEqual(20);
+
+    const signin = await fetch(`http://127.0.0.1:${port}/api/v1/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'boss@firstco.test', password, companyHostname: 'firstco' }),
+    });
+    expect(signin.status).toBe(200);
+
+    // A second process on the same directory refuses to start, naming the first.
+    const second = start({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`in use by another server process (pid ${first.child.pid})`);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
+
+    // Restarted: no new company, the same admin signs in with the same password.
+    const again = start({ DATA_DIR: dataDir, PORT: String(port) });
+    const out2 = await waitForText(again, 'is running at');
+    expect(out2).not.toContain('A first company was created');
+    const signinAgain = await fetch(`http://127.0.0.1:${port}/api/v1/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'boss@firstco.test', password, companyHostname: 'firstco' }),
+    });
+    expect(signinAgain.status).toBe(200);
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  }, 120_000);
+
+  it('takes over a lock left by a process that no longer runs', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-stale-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'server.lock'), '999999');
+      const port = await freePort();
+      const started = start({ DATA_DIR: dir, PORT: String(port), BOOTSTRAP_ADMIN_PASSWORD: 'Chosen-password-1' });
+      const out = await waitForText(started, 'is running at');
+      expect(out).toContain('the value of BOOTSTRAP_ADMIN_PASSWORD');
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it.runIf(Boolean(process.env.DATABASE_URL))('runs on PostgreSQL when DATABASE_URL is set, with the same migrations', async () => {
+    const schema = `start_${Date.now().toString(36)}`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-pg-'));
+    const port = await freePort();
+    const pg = await import('pg');
+    try {
+      const started = start({
+        DATA_DIR: dir,
+        PORT: String(port),
+        DATABASE_URL: process.env.DATABASE_URL!,
+        DATABASE_SCHEMA: schema,
+        BOOTSTRAP_ADMIN_PASSWORD: 'Chosen-password-1',
+      });
+      const out = await waitForText(started, 'is running at');
+      expect(out).toContain('(PostgreSQL;');
+      const signin = await fetch(`http://127.0.0.1:${port}/api/v1/signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@demo.local', password: 'Chosen-password-1', companyHostname: 'demo' }),
+      });
+      expect(signin.status).toBe(200);
+      expect(fs.existsSync(path.join(dir, 'pglite'))).toBe(false);
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+    } finally {
+      const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('refuses a weak bootstrap password with a clear message', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-weak-'));
+    try {
+      const started = start({ DATA_DIR: dir, PORT: String(await freePort()), BOOTSTRAP_ADMIN_PASSWORD: 'weak' });
+      expect(await started.exited).toBe(1);
+      expect(started.output()).toContain('BOOTSTRAP_ADMIN_PASSWORD: Password must be at least 10 characters long');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
