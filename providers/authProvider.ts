@@ -1,0 +1,91 @@
+import type { AuthProvider, UserIdentity } from 'react-admin';
+import { AUTH_PATHS } from './authPaths';
+import { logout, signIn, type Credentials } from './authActions';
+import { navigationPages } from './firstNavigationUrl';
+import { INVALID_TOKEN_TEXT } from './http';
+import { getStoredUser, isSignedIn } from './storage';
+import type { SessionUser } from './types';
+
+export interface ConsolePermissions {
+  isAdmin: boolean;
+  /** The urls of the navigation pages the user's role was given. */
+  pages: string[];
+}
+
+export interface ConsoleIdentity extends UserIdentity {
+  email?: string;
+  impersonator: SessionUser['impersonator'] | null;
+}
+
+export function permissionsOf(user: SessionUser | null): ConsolePermissions {
+  return { isAdmin: user?.isAdmin === true, pages: navigationPages(user) };
+}
+
+/** A resource's list page: `/users` for the `users` resource. */
+export function resourceListUrl(resource: string): string {
+  return `/${resource.replace(/^\/+|\/+$/g, '')}`;
+}
+
+/** Admins reach everything; others reach a resource when its list page is in their navigation. */
+export function canAccessResource(permissions: ConsolePermissions, resource: string): boolean {
+  if (permissions.isAdmin) return true;
+  const listUrl = resourceListUrl(resource);
+  return permissions.pages.some((page) => page.replace(/\/+$/, '') === listUrl);
+}
+
+function signedInUser(): SessionUser | null {
+  const user = getStoredUser();
+  return isSignedIn(user) ? user : null;
+}
+
+function fullName(user: SessionUser): string {
+  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email || '';
+}
+
+/**
+ * react-admin's view of the session. The sign-in screens live outside react-admin (they must
+ * stay light), so `login` is only here for completeness and react-admin redirects to them.
+ */
+export const authProvider: AuthProvider = {
+  async login(params: Credentials) {
+    const result = await signIn(params);
+    return { redirectTo: result.next };
+  },
+
+  async logout() {
+    await logout();
+    return AUTH_PATHS.signIn;
+  },
+
+  async checkAuth() {
+    if (!isSignedIn()) throw { redirectTo: AUTH_PATHS.signIn, message: false };
+  },
+
+  /** Only an invalid token ends the session; a 403 is handled by the http client's catalogue. */
+  async checkError(error: unknown) {
+    const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
+    if (status === 401 && typeof message === 'string' && message.includes(INVALID_TOKEN_TEXT)) {
+      throw { redirectTo: AUTH_PATHS.signIn, message: false };
+    }
+  },
+
+  async getIdentity(): Promise<ConsoleIdentity> {
+    const user = signedInUser();
+    if (!user) throw new Error('Not signed in');
+    return {
+      id: user.id ?? user.email ?? '',
+      fullName: fullName(user),
+      avatar: undefined,
+      email: user.email,
+      impersonator: user.impersonator ?? null,
+    };
+  },
+
+  async getPermissions(): Promise<ConsolePermissions> {
+    return permissionsOf(signedInUser());
+  },
+
+  async canAccess({ resource }: { resource: string; action: string }) {
+    return canAccessResource(permissionsOf(signedInUser()), resource);
+  },
+};
