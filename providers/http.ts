@@ -10,6 +10,8 @@ export const INVALID_TOKEN_TEXT = 'Invalid JWT token';
 export const ACCESS_DENIED_TEXT = 'Resource Access not provided';
 /** Spec section 9: the access-denied alert comes 1 s after the failed call. */
 export const ACCESS_DENIED_DELAY_MS = 1000;
+/** Where the access-denied handling sends the user. */
+export const ACCESS_DENIED_PATH = '/dashboard';
 
 /** A failed call: `message` is the server's message, or the status text if it sent none. */
 export class ApiError extends Error {
@@ -80,9 +82,10 @@ function handleCatalogue(error: ApiError, options: RequestOptions) {
     if (accessDeniedTimer) clearTimeout(accessDeniedTimer);
     accessDeniedTimer = setTimeout(() => {
       accessDeniedTimer = null;
-      navigateTo('/dashboard');
-      // After the navigation: a route change clears alerts, and this one must stay.
-      setTimeout(() => alerts.error(ACCESS_DENIED_ALERT), 0);
+      // Raised for /dashboard, so the route change that follows keeps it (a later timer could
+      // lose the race against the shell's clear-on-route-change).
+      alerts.error(ACCESS_DENIED_ALERT, { keepFor: ACCESS_DENIED_PATH });
+      navigateTo(ACCESS_DENIED_PATH);
     }, ACCESS_DENIED_DELAY_MS);
   }
 }

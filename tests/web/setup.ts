@@ -9,3 +9,6 @@ afterEach(() => {
   localStorage.clear();
 });
 afterAll(() => server.close());
+
+// jsdom does not implement scrolling; the shell scrolls to the top on every route change.
+window.scrollTo = (() => undefined) as typeof window.scrollTo;

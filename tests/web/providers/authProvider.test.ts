@@ -4,7 +4,7 @@ import { ApiError } from '../../../providers/http';
 import { sessionUser, storedUser, storeUser } from '../fixtures';
 import { server } from '../msw';
 
-const ctx = { signal: new AbortController().signal } as never;
+const ctx = { signal: new AbortController().signal } as { signal: AbortSignal } & Parameters<NonNullable<typeof authProvider.getPermissions>>[0];
 
 describe('authProvider', () => {
   it('checkAuth resolves when signed in, else rejects to /auth/signin without a notification', async () => {
