@@ -1,0 +1,32 @@
+import { alerts } from '../../providers/alerts';
+import { translate } from './translate';
+import { useAlert } from './useAlert';
+import './alert-bar.css';
+
+/**
+ * The alert bar of spec section 4: a slim progress line while a call runs, a green
+ * success or a red danger message after it. Place one per screen; it is cleared on every
+ * route change by the shell.
+ */
+export function AlertBar({ className }: { className?: string }) {
+  const { type, message } = useAlert();
+  if (!type) return null;
+  const classes = ['alert-bar', `alert-${type}`, className].filter(Boolean).join(' ');
+
+  if (type === 'loading') {
+    return (
+      <div className={classes} role="status" aria-live="polite">
+        <span className="alert-progress" aria-hidden="true" />
+        <span className="alert-text">{message || translate('shell.pleaseWait')}</span>
+      </div>
+    );
+  }
+  return (
+    <div className={classes} role="alert">
+      <span className="alert-text">{message}</span>
+      <button type="button" className="alert-dismiss" aria-label={translate('shell.dismiss')} onClick={alerts.clear}>
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
+  );
+}

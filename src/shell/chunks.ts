@@ -1,0 +1,7 @@
+import type { ConsoleChunks } from './ConsoleRoutes';
+import { defineChunk } from './lazyChunk';
+
+export const consoleChunks: ConsoleChunks = {
+  auth: defineChunk('auth', () => import('../auth/AuthApp')),
+  main: defineChunk('main', () => import('../app/MainApp')),
+};

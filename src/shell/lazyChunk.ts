@@ -1,0 +1,66 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** Spec section 9: a lazy script chunk that has not arrived after this long has failed. */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+/** A chunk that could not be loaded, named like spec section 8: "Loading chunk {name} failed". */
+export class ChunkLoadError extends Error {
+  constructor(
+    readonly chunk: string,
+    readonly kind: 'script' | 'css',
+    options?: { cause?: unknown },
+  ) {
+    super(kind === 'css' ? `Loading CSS chunk ${chunk} failed` : `Loading chunk ${chunk} failed`, options);
+    this.name = 'ChunkLoadError';
+  }
+}
+
+/** Vite reports a failed style preload as "Unable to preload CSS for …". */
+function isCssFailure(error: unknown): boolean {
+  return error instanceof Error && /\bcss\b/i.test(error.message);
+}
+
+/** Runs an import, turning a failure or a load slower than `timeoutMs` into a ChunkLoadError. */
+export function loadChunk<T>(name: string, importer: () => Promise<T>, timeoutMs = CHUNK_LOAD_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new ChunkLoadError(name, 'script', { cause: new Error(`No answer after ${timeoutMs} ms`) })),
+      timeoutMs,
+    );
+    importer().then(
+      (module) => {
+        clearTimeout(timer);
+        resolve(module);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof ChunkLoadError ? error : new ChunkLoadError(name, isCssFailure(error) ? 'css' : 'script', { cause: error }));
+      },
+    );
+  });
+}
+
+export interface LazyChunk<P extends object = object> {
+  readonly name: string;
+  /** The component to render: a fresh lazy wrapper after each retry. */
+  component(): LazyExoticComponent<ComponentType<P>>;
+  /** Forgets the last attempt, so the next render imports again (React caches a failed lazy). */
+  retry(): void;
+}
+
+/** A lazily loaded part of the console, with the load timeout and a way to try again. */
+export function defineChunk<P extends object = object>(
+  name: string,
+  importer: () => Promise<{ default: ComponentType<P> }>,
+  timeoutMs = CHUNK_LOAD_TIMEOUT_MS,
+): LazyChunk<P> {
+  const make = () => lazy(() => loadChunk(name, importer, timeoutMs));
+  let current = make();
+  return {
+    name,
+    component: () => current,
+    retry() {
+      current = make();
+    },
+  };
+}
