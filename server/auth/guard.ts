@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { roles, sessions, users } from '../db/schema';
+import { companies, roles, sessions, users } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
 import { verifyAccessToken, type SessionStage } from './tokens';
 
@@ -32,6 +33,12 @@ declare module 'fastify' {
 }
 
 export const TOKEN_HEADER = 'x-access-token';
+
+/** lastSeenAt is refreshed at most this often: one write a minute per session, not one per request. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/** The admin behind an impersonation session: deactivating them ends their impersonations too. */
+const impersonators = alias(users, 'impersonators');
 
 /**
  * The one guard every API request passes: token → open session row → active user and company →
@@ -66,10 +73,15 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
       userStatus: users.status,
       roleId: users.roleId,
       isAdmin: roles.isAdmin,
+      companyActive: companies.isActive,
+      impersonatorActive: impersonators.isActive,
+      impersonatorStatus: impersonators.status,
     })
     .from(sessions)
     .innerJoin(users, and(eq(users.companyId, sessions.companyId), eq(users.id, sessions.userId)))
     .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
+    .innerJoin(companies, eq(companies.id, sessions.companyId))
+    .leftJoin(impersonators, and(eq(impersonators.companyId, sessions.companyId), eq(impersonators.id, sessions.impersonatorUserId)))
     .where(
       and(
         eq(sessions.companyId, claims.cid),
@@ -80,7 +92,11 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
       ),
     )
     .limit(1);
-  if (!row || !row.userActive || row.userStatus !== 'active' || row.session.stage !== claims.stg) throw unauthorized();
+  if (!row || !row.userActive || row.userStatus !== 'active' || !row.companyActive || row.session.stage !== claims.stg) throw unauthorized();
+  if (row.session.impersonatorUserId && (!row.impersonatorActive || row.impersonatorStatus !== 'active')) throw unauthorized();
+  if (now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+    await touchSession(app, row.session.id, now);
+  }
   return {
     sessionId: row.session.id,
     userId: row.session.userId,
@@ -92,6 +108,14 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
     impersonatorUserId: row.session.impersonatorUserId,
     impersonatorSessionId: row.session.impersonatorSessionId,
   };
+}
+
+async function touchSession(app: FastifyInstance, sessionId: string, now: Date) {
+  // The condition keeps concurrent requests of one session from all writing.
+  await app.ctx.db
+    .update(sessions)
+    .set({ lastSeenAt: now })
+    .where(and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, new Date(now.getTime() - LAST_SEEN_RESOLUTION_MS))));
 }
 
 /** The caller's identity inside a route that is not public. */
