@@ -3,25 +3,58 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { z } from 'zod';
+import { PASSWORD_UPDATED_MESSAGE } from '../../common/messages';
 import { recordAccessEvent, recordAudit } from '../audit';
 import { sessions, users } from '../db/schema';
-import { loadCaller } from '../auth/accounts';
-import { countFailure, reauthLimit, refuseWhenBlocked } from '../auth/attempts';
+import { findAccount, isActiveAccount, loadCaller } from '../auth/accounts';
+import { countFailure, reauthLimit, refuseWhenBlocked, withinQuietRate } from '../auth/attempts';
 import { requireAuth } from '../auth/guard';
 import { refuseWhileImpersonating } from '../auth/impersonation';
-import { verifyPassword } from '../auth/passwords';
+import { findTokenHolder, issueOneTimeToken, oneTimeTokenField, spendToken, TOKEN_LIFETIME_MS } from '../auth/one-time-tokens';
+import {
+  assertPasswordChanges,
+  CURRENT_PASSWORD_WRONG_MESSAGE,
+  mailPasswordChanged,
+  SAME_PASSWORD_MESSAGE,
+  storeNewPassword,
+} from '../auth/password-change';
+import { hashPassword, verifyPassword } from '../auth/passwords';
 import { acceptUserCode, otpCodeField } from '../auth/second-factor';
 import { completeSignIn } from '../auth/session-service';
 import { sessionUserOf } from '../auth/session-user';
-import { signIn } from '../auth/signin';
-import { clearFailures } from '../auth/throttle';
+import { accountSigninKey, signIn } from '../auth/signin';
+import { clearFailures, consumeRate } from '../auth/throttle';
 import { newTotpSecret, totpUri } from '../auth/totp';
 import { badRequest } from '../http/errors';
-import { currentPasswordField, emailField, hostnameField } from '../http/schemas';
+import { currentPasswordField, emailField, hostnameField, passwordField } from '../http/schemas';
+import { mailLinkBase, passwordResetMail } from '../mail/templates';
+
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an active account with that email exists for this company, a link to reset its password has been mailed to it.';
+export const RESET_LINK_INVALID_MESSAGE = 'This password reset link is invalid or has expired';
+
+/** Reset mails per account per hour; past it, the same answer is given and no mail is sent. */
+const RESET_MAILS_PER_HOUR = 5;
+/** Reset requests per address per hour, whatever the account. */
+const RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 20;
 
 const signinBody = z.object({ email: emailField, password: currentPasswordField, companyHostname: hostnameField });
 const codeBody = z.object({ otp: otpCodeField });
 const passwordBody = z.object({ password: currentPasswordField });
+const accountBody = z.object({ email: emailField, companyHostname: hostnameField });
+// The console sends the token under either name (spec section 3).
+const tokenVerifyBody = z
+  .object({ resetPasswordToken: oneTimeTokenField.optional(), token: oneTimeTokenField.optional() })
+  .transform((body, ctx) => {
+    const token = body.resetPasswordToken ?? body.token;
+    if (token === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['resetPasswordToken'], message: 'is required (or token)' });
+      return z.NEVER;
+    }
+    return { token };
+  });
+const resetBody = z.object({ email: emailField, newPassword: passwordField, clientId: oneTimeTokenField });
+const changeBody = z.object({ oldPassword: currentPasswordField, newPassword: passwordField });
 
 export async function authRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -129,5 +162,83 @@ export async function authRoutes(app: FastifyInstance) {
     });
     await clearFailures(db, limits[0].key);
     return { message: 'Two-factor authentication is off' };
+  });
+
+  // ---- Forgotten password --------------------------------------------------------------------
+
+  api.post('/user/password/forgot', { config: { public: true }, schema: { body: accountBody } }, async (request) => {
+    await consumeRate(db, `forgot:ip:${request.ip}`, RESET_REQUESTS_PER_ADDRESS_PER_HOUR, 3600, 'password reset requests from this address');
+    const { email, companyHostname } = request.body;
+    const { company, user } = await findAccount(db, companyHostname, email);
+    const event = { companyId: company?.id ?? null, userId: user?.id ?? null, email, event: 'password_reset_request' as const };
+    if (!company || !user || !isActiveAccount(user, company)) {
+      await recordAccessEvent(db, request, { ...event, status: 'failure', reason: user ? 'not_active' : 'unknown_account' });
+      return { message: FORGOT_PASSWORD_MESSAGE };
+    }
+    if (!(await withinQuietRate(db, `forgot:acct:${user.id}`, RESET_MAILS_PER_HOUR, 3600))) {
+      await recordAccessEvent(db, request, { ...event, status: 'blocked', reason: 'throttled' });
+      return { message: FORGOT_PASSWORD_MESSAGE };
+    }
+    const token = await issueOneTimeToken(db, ctx.secrets, { companyId: company.id, userId: user.id }, 'reset');
+    const link = `${mailLinkBase(ctx.config, request)}/auth/reset-password?token=${encodeURIComponent(token)}`;
+    const mail = passwordResetMail({ firstName: user.firstName, companyName: company.name, link, validMinutes: TOKEN_LIFETIME_MS.reset / 60_000 });
+    await ctx.mailer.send({ companyId: company.id, to: user.email, kind: 'password_reset', ...mail });
+    await recordAccessEvent(db, request, { ...event, status: 'success' });
+    return { message: FORGOT_PASSWORD_MESSAGE };
+  });
+
+  api.post('/user/password/token/verify', { config: { public: true }, schema: { body: tokenVerifyBody } }, async (request) => {
+    const { token } = request.body;
+    const holder = await findTokenHolder(db, ctx.secrets, 'reset', token);
+    if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+    // The token itself is the grant the console sends back with the new password.
+    return { message: 'The link is valid: choose a new password', data: { email: holder.user.email, clientId: token } };
+  });
+
+  api.post('/user/password/reset', { config: { public: true }, schema: { body: resetBody } }, async (request) => {
+    const { email, newPassword, clientId } = request.body;
+    const holder = await findTokenHolder(db, ctx.secrets, 'reset', clientId);
+    if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+    const { user, company } = holder;
+    if (user.email !== email) throw badRequest('email: is not the address this reset link was sent to');
+    await assertPasswordChanges(user.passwordHash, newPassword);
+    const passwordHash = await hashPassword(newPassword);
+    await db.transaction(async (tx) => {
+      if (!(await spendToken(tx, holder.tokenId))) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+      await storeNewPassword(tx, user, passwordHash);
+      await recordAudit(tx, request, { companyId: company.id, userId: user.id, model: 'user', operation: 'password_reset', recordId: user.id });
+      await recordAccessEvent(tx, request, { companyId: company.id, userId: user.id, email, event: 'password_reset', status: 'success' });
+    });
+    // Whoever proved they own the mailbox may sign in at once, even after earlier failures.
+    await clearFailures(db, accountSigninKey(company.hostname, email));
+    await mailPasswordChanged(ctx, user, company);
+    return { message: 'Your password has been reset. Sign in with your new password.' };
+  });
+
+  // ---- Changing one's password -----------------------------------------------------------------
+
+  api.post('/user/password', { schema: { body: changeBody } }, async (request) => {
+    const auth = requireAuth(request);
+    refuseWhileImpersonating(auth);
+    const { oldPassword, newPassword } = request.body;
+    const { user, company } = await loadCaller(db, auth);
+    const limits = [reauthLimit(user.id)];
+    const event = { companyId: auth.companyId, userId: user.id, email: user.email, event: 'password_change' as const };
+    await refuseWhenBlocked(db, request, limits, event);
+    if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+      await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_password' });
+      await countFailure(db, limits);
+      throw badRequest(CURRENT_PASSWORD_WRONG_MESSAGE);
+    }
+    if (newPassword === oldPassword) throw badRequest(SAME_PASSWORD_MESSAGE);
+    const passwordHash = await hashPassword(newPassword);
+    await db.transaction(async (tx) => {
+      await storeNewPassword(tx, user, passwordHash);
+      await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'password_change', recordId: user.id });
+      await recordAccessEvent(tx, request, { ...event, status: 'success' });
+    });
+    await clearFailures(db, limits[0].key);
+    await mailPasswordChanged(ctx, user, company);
+    return { message: PASSWORD_UPDATED_MESSAGE };
   });
 }
