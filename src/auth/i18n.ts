@@ -1,0 +1,1 @@
+export { translate as t } from '../shell/translate';

@@ -1,0 +1,47 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { lastCompanyHostname, signIn } from '../../../providers/authActions';
+import { useAuthState } from '../../../providers/authState';
+import { ApiError } from '../../../providers/http';
+import { useForm } from '../hooks/useForm';
+import { collectErrors, emailProblem, hostnameProblem, requiredPasswordProblem } from '../validation';
+
+type SignInValues = {
+  email: string;
+  password: string;
+  companyHostname: string;
+};
+
+const validate = (values: SignInValues) =>
+  collectErrors<SignInValues>({
+    email: emailProblem(values.email),
+    password: requiredPasswordProblem(values.password),
+    companyHostname: hostnameProblem(values.companyHostname),
+  });
+
+/** Sign-in: checks the form, signs in, and follows the sign-in result of spec section 4. */
+export function useSignIn() {
+  const navigate = useNavigate();
+  const { state, run } = useAuthState();
+  const form = useForm<SignInValues>(() => ({ email: '', password: '', companyHostname: lastCompanyHostname() }), validate);
+  // A refused account (403: deactivated or not activated yet) is offered its administrator.
+  const [blocked, setBlocked] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (state.loading || !form.check()) return;
+    setBlocked(false);
+    const outcome = await run(() => signIn(form.values), {
+      onSuccess: (result) => (result.user ? { type: 'loginSuccess', user: result.user } : { type: 'logout' }),
+      onFailure: (error) => ({ type: 'loginFailure', error }),
+    });
+    if (outcome.ok) {
+      navigate(outcome.value.next, { replace: true });
+    } else {
+      setBlocked(outcome.error instanceof ApiError && outcome.error.status === 403);
+      form.setValue('password', '');
+    }
+  };
+
+  return { form, submit, loading: state.loading, blocked };
+};
