@@ -134,12 +134,14 @@ async function serveConsole(app: FastifyInstance, consoleDir: string) {
     root: consoleDir,
     wildcard: false,
     index: false,
-    setHeaders(res, filePath) {
+    // vite.config.ts writes .br and .gz beside each asset; the one the browser accepts is sent.
+    preCompressed: true,
+    setHeaders(reply, filePath) {
       // Hashed assets never change; index.html must always be revalidated.
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-        res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
       } else {
-        res.setHeader('cache-control', 'no-cache');
+        reply.header('cache-control', 'no-cache');
       }
     },
   });

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 
@@ -11,11 +12,28 @@ export interface MailContent {
 const PRODUCT = 'DataOps Console';
 
 /**
- * Where links in mails point: PUBLIC_URL when set, else the address the request came to. Set
- * PUBLIC_URL in production: a request's Host header is whatever the caller chose to send.
+ * Where links in mails point: PUBLIC_URL when set. Otherwise the address the request came to, but
+ * only when it names this machine (localhost, its host name or one of its addresses): a request's
+ * Host header is whatever the caller chose to send, and a forged one must not put an outside
+ * address into a reset mail. Anything else falls back to http://localhost:PORT.
  */
-export function mailLinkBase(config: Pick<Config, 'publicUrl'>, request: FastifyRequest): string {
-  return config.publicUrl ?? `${request.protocol}://${request.host}`;
+export function mailLinkBase(config: Pick<Config, 'publicUrl' | 'port'>, request: FastifyRequest): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = request.host;
+  const hostname = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  if (localHostnames().has(hostname)) return `${request.protocol}://${host}`;
+  return `http://localhost:${config.port}`;
+}
+
+let cachedHostnames: Set<string> | null = null;
+function localHostnames(): Set<string> {
+  if (!cachedHostnames) {
+    cachedHostnames = new Set(['localhost', '127.0.0.1', '::1', os.hostname().toLowerCase()]);
+    for (const addresses of Object.values(os.networkInterfaces())) {
+      for (const address of addresses ?? []) cachedHostnames.add(address.address.toLowerCase());
+    }
+  }
+  return cachedHostnames;
 }
 
 export function escapeHtml(value: string): string {
