@@ -55,13 +55,13 @@ async function resetTokenFor(email: string): Promise<string> {
 describe('POST /user/password/forgot', () => {
   it('mails a one-hour link to an active user, storing only a hash of its token', async () => {
     const member = await createActiveUser(server, adminToken, { email: 'forgetful@acme.test' });
-    const res = await forgot('Forgetful@ACME.test', { headers: { host: 'console.acme.test' } });
+    const res = await forgot('Forgetful@ACME.test', { headers: { host: 'localhost:5173' } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: FORGOT_MESSAGE });
     const mail = await readLastMail(server.db, member.email);
     expect(mail).toMatchObject({ kind: 'password_reset', subject: 'Reset your DataOps Console password', status: 'stored' });
-    expect(mail.text).toMatch(/^Choose a new password: http:\/\/console\.acme\.test\/auth\/reset-password\?token=[A-Za-z0-9_-]{43}$/m);
-    expect(mail.html).toContain('href="http://console.acme.test/auth/reset-password?token=');
+    expect(mail.text).toMatch(/^Choose a new password: http:\/\/localhost:5173\/auth\/reset-password\?token=[A-Za-z0-9_-]{43}$/m);
+    expect(mail.html).toContain('href="http://localhost:5173/auth/reset-password?token=');
     const token = tokenFromMail(mail, '/auth/reset-password');
     const [row] = await server.db.select().from(authTokens).where(and(eq(authTokens.userId, member.id), eq(authTokens.kind, 'reset')));
     expect(row.tokenHash).not.toContain(token);
