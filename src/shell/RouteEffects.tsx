@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { alerts } from '../../providers/alerts';
 import { analyticsUserId, getAnalytics } from '../../providers/analytics';
@@ -11,6 +11,8 @@ import { registerNavigator } from '../../providers/navigation';
 export function RouteEffects() {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
+  // StrictMode runs mount effects twice in development: one page view per page, still.
+  const lastPageView = useRef<string | null>(null);
 
   useEffect(() => {
     registerNavigator((path, options) => navigate(path, options));
@@ -20,7 +22,11 @@ export function RouteEffects() {
   useEffect(() => {
     alerts.routeChanged(pathname);
     window.scrollTo(0, 0);
-    getAnalytics().pageView(`${pathname}${search}`, analyticsUserId());
+    const page = `${pathname}${search}`;
+    if (lastPageView.current !== page) {
+      lastPageView.current = page;
+      getAnalytics().pageView(page, analyticsUserId());
+    }
   }, [pathname, search]);
 
   return null;

@@ -1,4 +1,6 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { MemoryRouter } from 'react-router';
 import { http, HttpResponse } from 'msw';
 import { ACCESS_DENIED_ALERT } from '../../../common/messages';
 import { alerts } from '../../../providers/alerts';
@@ -6,6 +8,7 @@ import { createRecordingAnalytics, noopAnalytics, setAnalytics } from '../../../
 import { apiRequest } from '../../../providers/http';
 import { navigateTo } from '../../../providers/navigation';
 import { sessionUser, storedUser, storeUser } from '../fixtures';
+import { RouteEffects } from '../../../src/shell/RouteEffects';
 import { server } from '../msw';
 import { renderConsole } from './renderConsole';
 
@@ -74,5 +77,18 @@ describe('on every route change', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(ACCESS_DENIED_ALERT);
     await act(() => vi.advanceTimersByTimeAsync(100));
     expect(screen.getByRole('alert')).toHaveTextContent(ACCESS_DENIED_ALERT);
+  });
+});
+
+describe('under StrictMode', () => {
+  it('sends one page view per page', () => {
+    render(
+      <StrictMode>
+        <MemoryRouter initialEntries={['/tables']}>
+          <RouteEffects />
+        </MemoryRouter>
+      </StrictMode>,
+    );
+    expect(recorder.pageViews).toEqual([{ path: '/tables', userId: 'anonymous' }]);
   });
 });
