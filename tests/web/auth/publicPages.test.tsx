@@ -85,7 +85,7 @@ describe('/contact-admin', () => {
     expect(screen.getByText(/deactivated/)).toBeInTheDocument();
     expect(screen.getByText(/too many attempts/)).toBeInTheDocument();
     expect(screen.getByText(/lost the device/)).toBeInTheDocument();
-    expect(screen.getByText('Your company host name: acme')).toBeInTheDocument();
+    expect(screen.getByText('Your company host name: acme.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to sign-in' })).toHaveAttribute('href', '/auth/signin');
   });
 });
