@@ -7,6 +7,7 @@ import { E2E_BASE_URL, E2E_PORT } from './tests/e2e/env';
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
+  outputDir: '.tmp/e2e-results',
   fullyParallel: false,
   workers: 1,
   retries: 0,

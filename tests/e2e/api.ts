@@ -40,7 +40,7 @@ export async function inviteUser(email: string, firstName = 'Test', lastName = '
   if (res.status !== 201) throw new Error(`invite failed: ${res.status} ${JSON.stringify(res.body)}`);
   const mail = await lastMailTo(email, token);
   const link = mail.text.match(/https?:\/\/\S+\/auth\/activate-user-account\?token=[\w-]+/)?.[0];
-  const temporaryPassword = mail.text.match(/[Tt]emporary password:\s*(\S+)/)?.[1];
+  const temporaryPassword = mail.text.match(/^Temporary password: (\S+)$/m)?.[1];
   if (!link || !temporaryPassword) throw new Error(`unexpected invitation mail:\n${mail.text}`);
   return { link, temporaryPassword };
 }
@@ -65,4 +65,15 @@ export async function lastMailTo(address: string, token?: string): Promise<{ sub
 /** The TOTP code an authenticator app would show now (or `stepOffset` steps away). */
 export function totp(secret: string, stepOffset = 0): string {
   return generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepOffset * 30 });
+}
+
+/** Invites a user and activates the account through the API; returns its credentials. */
+export async function createActiveUser(prefix: string, options: { firstName?: string; lastName?: string; roleName?: string } = {}) {
+  const email = uniqueEmail(prefix);
+  const password = 'Active-user-pass-7';
+  const { link, temporaryPassword } = await inviteUser(email, options.firstName ?? 'Test', options.lastName ?? 'User', options.roleName);
+  const defaultPasswordToken = new URL(link).searchParams.get('token')!;
+  const res = await api('/user/password/create', { body: { defaultPasswordToken, oldPassword: temporaryPassword, newPassword: password } });
+  if (res.status !== 200) throw new Error(`activation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { email, password, companyHostname: E2E_COMPANY };
 }
