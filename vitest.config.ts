@@ -8,6 +8,11 @@ export default mergeConfig(
       projects: [
         {
           extends: true,
+          // Node loads react-router-dom's own `import 'react-router'` with the `module-sync`
+          // condition (the ESM build); without it Vite resolves the console's imports of
+          // 'react-router' to the CommonJS build, and the two copies share no router context
+          // (react-admin's <Routes> then rejects a <Route> as "not a <Route> component").
+          resolve: { conditions: ['module-sync', 'module', 'browser', 'development|production'] },
           test: {
             name: 'web',
             environment: 'jsdom',
