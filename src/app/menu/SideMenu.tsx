@@ -1,0 +1,114 @@
+import ExpandLessIcon from '@mui/icons-material/ExpandLess';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { Collapse, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
+import type { ReactElement } from 'react';
+import { LinkBase, useTranslate } from 'react-admin';
+import { isMenuGroupOpen, type LayoutPreferences } from '../../../providers/preferences';
+import { useLayoutPreferences, type LayoutPreferenceActions } from '../preferences/LayoutPreferencesContext';
+import { menuIcon } from './icons';
+import { isGroup, type MenuNode } from './navigation';
+import { useNavigationMenu, type NavigationMenu } from './useNavigationMenu';
+
+interface EntryContext {
+  menu: NavigationMenu;
+  preferences: LayoutPreferences;
+  actions: LayoutPreferenceActions;
+  /** Icons only, labels in tooltips. */
+  iconsOnly: boolean;
+  onNavigate?: () => void;
+}
+
+/** Collapsed, a label shows as a tooltip (and names the button for assistive technology). */
+function WithTooltip({ show, title, children }: { show: boolean; title: string; children: ReactElement }) {
+  return show ? (
+    <Tooltip title={title} placement="right">
+      {children}
+    </Tooltip>
+  ) : (
+    children
+  );
+}
+
+function indent(depth: number, iconsOnly: boolean) {
+  return iconsOnly ? 2.5 : 2 + depth * 1.5;
+}
+
+function GroupEntry({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
+  const { menu, preferences, actions, iconsOnly } = context;
+  const open = isMenuGroupOpen(preferences, node.id);
+  const label = menu.label(node);
+  const Icon = menuIcon(node.icon, 'group');
+  return (
+    <>
+      <WithTooltip show={iconsOnly} title={label}>
+        <ListItemButton
+          onClick={() => actions.toggleMenuGroup(node.id)}
+          aria-expanded={open}
+          aria-label={iconsOnly ? label : undefined}
+          className={menu.trail.includes(node) && !open ? 'console-active' : undefined}
+          sx={{ pl: indent(depth, iconsOnly), minHeight: 40 }}
+        >
+          <ListItemIcon>
+            <Icon fontSize="small" />
+          </ListItemIcon>
+          {!iconsOnly && <ListItemText primary={label} slotProps={{ primary: { variant: 'body2', noWrap: true, sx: { fontWeight: 600 } } }} />}
+          {!iconsOnly && (open ? <ExpandLessIcon fontSize="small" /> : <ExpandMoreIcon fontSize="small" />)}
+        </ListItemButton>
+      </WithTooltip>
+      <Collapse in={open} timeout="auto" unmountOnExit>
+        <List disablePadding dense>
+          {node.children.map((child) => (
+            <MenuEntry key={child.id} node={child} depth={depth + 1} context={context} />
+          ))}
+        </List>
+      </Collapse>
+    </>
+  );
+}
+
+function PageEntry({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
+  const { menu, iconsOnly, onNavigate } = context;
+  const active = menu.trail[menu.trail.length - 1] === node;
+  const label = menu.label(node);
+  const Icon = menuIcon(node.icon, 'page');
+  return (
+    <WithTooltip show={iconsOnly} title={label}>
+      <ListItemButton
+        component={LinkBase}
+        to={node.url ?? '/'}
+        selected={active}
+        aria-current={active ? 'page' : undefined}
+        aria-label={iconsOnly ? label : undefined}
+        onClick={onNavigate}
+        sx={{ pl: indent(depth, iconsOnly), minHeight: 40 }}
+      >
+        <ListItemIcon>
+          <Icon fontSize="small" />
+        </ListItemIcon>
+        {!iconsOnly && <ListItemText primary={label} slotProps={{ primary: { variant: 'body2', noWrap: true } }} />}
+      </ListItemButton>
+    </WithTooltip>
+  );
+}
+
+function MenuEntry(props: { node: MenuNode; depth: number; context: EntryContext }) {
+  return isGroup(props.node) ? <GroupEntry {...props} /> : <PageEntry {...props} />;
+}
+
+/**
+ * The vertical menu: groups that open and close (remembered in the layout preferences) and
+ * page links, the current page highlighted.
+ */
+export function SideMenu({ iconsOnly = false, onNavigate }: { iconsOnly?: boolean; onNavigate?: () => void }) {
+  const menu = useNavigationMenu();
+  const [preferences, actions] = useLayoutPreferences();
+  const translate = useTranslate();
+  const context: EntryContext = { menu, preferences, actions, iconsOnly, onNavigate };
+  return (
+    <List component="nav" aria-label={translate('app.menu.label')} dense sx={{ py: 1 }}>
+      {menu.items.map((node) => (
+        <MenuEntry key={node.id} node={node} depth={0} context={context} />
+      ))}
+    </List>
+  );
+}
