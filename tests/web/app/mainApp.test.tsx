@@ -1,0 +1,122 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { TestMemoryRouter } from 'react-admin';
+import type { Location } from 'react-router';
+import { ACCESS_DENIED_ALERT } from '../../../common/messages';
+import { ConsoleRoutes } from '../../../src/shell/ConsoleRoutes';
+import { defineChunk } from '../../../src/shell/lazyChunk';
+import { server } from '../msw';
+import { admin, API, mockPreferencesServer, signIn } from './fixtures';
+import { RENDER_TIMEOUT_MS } from './render';
+
+/** The console as the entry renders it: the shell's routes, the main app as its lazy chunk. */
+function renderConsole(path: string) {
+  let location: Location | null = null;
+  const chunks = {
+    auth: defineChunk('auth', async () => ({ default: () => <p>Sign-in screens</p> })),
+    main: defineChunk('main', () => import('../../../src/app/MainApp')),
+  };
+  render(
+    <TestMemoryRouter initialEntries={[path]} locationCallback={(current) => (location = current)}>
+      <ConsoleRoutes chunks={chunks} />
+    </TestMemoryRouter>,
+  );
+  return { location: () => location! };
+}
+
+function mockDashboard() {
+  server.use(
+    http.get(`${API}/dashboard/topCards`, () =>
+      HttpResponse.json({ message: 'ok', data: { cards: [{ key: 'users', label: 'Users', value: 7 }] } }),
+    ),
+    http.get(`${API}/admin/dashboard/cards`, () => HttpResponse.json({ message: 'ok', data: { cards: [] } })),
+    http.get(`${API}/users/active`, () => HttpResponse.json({ message: 'ok', users: [] })),
+  );
+}
+
+const mails = [
+  { id: 'm-2', toAddress: 'bob@acme.test', subject: 'Reset your password', kind: 'password_reset', status: 'kept', createdAt: '2026-01-02T10:00:00Z' },
+  { id: 'm-1', toAddress: 'cy@acme.test', subject: 'Your invitation', kind: 'invitation', status: 'sent', createdAt: '2026-01-01T10:00:00Z' },
+];
+
+describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
+  // Loads (and transforms) the main chunk once, so each test measures the app, not the import.
+  beforeAll(() => import('../../../src/app/MainApp'), RENDER_TIMEOUT_MS);
+
+  it('shows the dashboard in the console frame, with the menu from the navigation', async () => {
+    signIn(admin);
+    mockPreferencesServer();
+    mockDashboard();
+    renderConsole('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada' }, { timeout: 10_000 })).toBeInTheDocument();
+    const menu = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(menu).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    expect(within(menu).getByRole('link', { name: 'Mail outbox' })).toBeInTheDocument();
+    expect(await screen.findByText('Users')).toBeInTheDocument();
+  });
+
+  it('sends a visitor who is not signed in to the sign-in screen', async () => {
+    mockPreferencesServer();
+    const view = renderConsole('/outbox');
+    await waitFor(() => expect(view.location().pathname).toBe('/auth/signin'), { timeout: 10_000 });
+  });
+
+  it('lists the mail outbox page by page and shows a mail with clickable links', async () => {
+    signIn(admin);
+    mockPreferencesServer();
+    const pages: string[] = [];
+    server.use(
+      http.get(`${API}/mail/outbox/:offset/:limit`, ({ params }) => {
+        pages.push(`${params.offset}/${params.limit}`);
+        return HttpResponse.json({ message: 'Mail outbox', data: { rows: mails, count: 2 } });
+      }),
+      http.get(`${API}/mail/outbox/:id`, ({ params }) =>
+        HttpResponse.json({
+          message: 'Mail',
+          data: { ...mails.find((mail) => mail.id === params.id), text: 'Hello Bob,\n\nReset it here: https://console.test/auth/reset-password?token=abc.\nThanks', html: null },
+        }),
+      ),
+    );
+    const view = renderConsole('/outbox');
+    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
+    const headers = within(table).getAllByRole('columnheader').map((cell) => cell.textContent);
+    expect(headers).toEqual(['Created', 'To', 'Subject', 'Kind', 'Status']);
+    const row = within(table).getByText('Reset your password').closest('tr')!;
+    expect(row).toHaveTextContent('bob@acme.test');
+    expect(row).toHaveTextContent('password_reset');
+    expect(pages).toEqual(['0/25']);
+
+    await userEvent.click(row);
+    await waitFor(() => expect(view.location().pathname).toBe('/outbox/m-2/show'));
+    const link = await screen.findByRole('link', { name: 'https://console.test/auth/reset-password?token=abc' });
+    expect(link).toHaveAttribute('href', 'https://console.test/auth/reset-password?token=abc');
+    const body = link.closest('pre')!;
+    expect(body.textContent).toBe('Hello Bob,\n\nReset it here: https://console.test/auth/reset-password?token=abc.\nThanks');
+  });
+
+  it('answers a 403 "Resource Access not provided" with the access-denied alert after 1 s, on the dashboard', async () => {
+    signIn(admin);
+    mockPreferencesServer();
+    mockDashboard();
+    let deniedAt = 0;
+    server.use(
+      http.get(`${API}/mail/outbox/:offset/:limit`, () => {
+        deniedAt = Date.now();
+        return HttpResponse.json({ message: 'Resource Access not provided' }, { status: 403 });
+      }),
+    );
+    const view = renderConsole('/outbox');
+    await waitFor(() => expect(deniedAt).toBeGreaterThan(0), { timeout: 10_000 });
+    expect(view.location().pathname).toBe('/outbox');
+    expect(screen.queryByText(ACCESS_DENIED_ALERT)).toBeNull();
+
+    const alert = await screen.findByText(ACCESS_DENIED_ALERT, {}, { timeout: 5000 });
+    expect(Date.now() - deniedAt).toBeGreaterThanOrEqual(1000);
+    expect(alert.closest('[role="alert"]')).toBeInTheDocument();
+    await waitFor(() => expect(view.location().pathname).toBe('/dashboard'));
+    // Still signed in (a 403 is not an expired session), and the route change left the alert up.
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada' })).toBeInTheDocument();
+    expect(screen.getByText(ACCESS_DENIED_ALERT)).toBeInTheDocument();
+  });
+});
