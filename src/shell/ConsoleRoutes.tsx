@@ -2,6 +2,7 @@ import { Route, Routes } from 'react-router';
 import { AUTH_PATH_LIST } from '../../providers/authPaths';
 import { ChunkOutlet } from './ChunkOutlet';
 import type { LazyChunk } from './lazyChunk';
+import { MainRoute } from './MainRoute';
 import { RootRedirect } from './RootRedirect';
 import { RouteEffects } from './RouteEffects';
 
@@ -22,7 +23,7 @@ export function ConsoleRoutes({ chunks }: { chunks: ConsoleChunks }) {
           <Route key={path} path={path} element={<ChunkOutlet chunk={chunks.auth} />} />
         ))}
         <Route path="/" element={<RootRedirect />} />
-        <Route path="/*" element={<ChunkOutlet chunk={chunks.main} />} />
+        <Route path="/*" element={<MainRoute main={chunks.main} auth={chunks.auth} />} />
       </Routes>
     </>
   );

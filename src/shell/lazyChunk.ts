@@ -44,6 +44,8 @@ export interface LazyChunk<P extends object = object> {
   readonly name: string;
   /** The component to render: a fresh lazy wrapper after each retry. */
   component(): LazyExoticComponent<ComponentType<P>>;
+  /** Fetches the chunk ahead of time, so that rendering it later does not wait on the network. */
+  preload(): Promise<void>;
   /** Forgets the last attempt, so the next render imports again (React caches a failed lazy). */
   retry(): void;
 }
@@ -54,13 +56,24 @@ export function defineChunk<P extends object = object>(
   importer: () => Promise<{ default: ComponentType<P> }>,
   timeoutMs = CHUNK_LOAD_TIMEOUT_MS,
 ): LazyChunk<P> {
-  const make = () => lazy(() => loadChunk(name, importer, timeoutMs));
-  let current = make();
+  // One load shared by preload() and the lazy component; a failed one is forgotten.
+  let pending: Promise<{ default: ComponentType<P> }> | null = null;
+  const load = () =>
+    (pending ??= loadChunk(name, importer, timeoutMs).catch((error: unknown) => {
+      pending = null;
+      throw error;
+    }));
+  let current = lazy(load);
   return {
     name,
     component: () => current,
+    preload: () => load().then(
+      () => undefined,
+      () => undefined,
+    ),
     retry() {
-      current = make();
+      pending = null;
+      current = lazy(load);
     },
   };
 }

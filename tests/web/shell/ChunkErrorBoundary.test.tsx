@@ -91,3 +91,19 @@ describe('lazy chunks', () => {
     expect(screen.getByRole('button', { name: 'Reload the page' })).toBeInTheDocument();
   });
 });
+
+describe('chunk preload', () => {
+  it('shares one import between preload and render, and forgets a failed one', async () => {
+    const importer = vi
+      .fn<() => Promise<{ default: typeof Loaded }>>()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValue({ default: Loaded });
+    const chunk = defineChunk('main', importer);
+    await chunk.preload();
+    await chunk.preload();
+    expect(importer).toHaveBeenCalledTimes(2);
+    render(<ChunkOutlet chunk={chunk} />);
+    expect(await screen.findByText('Chunk content')).toBeInTheDocument();
+    expect(importer).toHaveBeenCalledTimes(2);
+  });
+});
