@@ -125,18 +125,29 @@ export function localPreferencesKey(userKey: string): string {
   return `preferences.${PREFERENCES_KEY}.${userKey}`;
 }
 
-export function readLocalPreferences(userKey: string): LayoutPreferences | null {
+/**
+ * The local copy, and whether it holds a change the server has not confirmed yet (the page was
+ * left or reloaded within the save delay): such a copy is newer than the server's.
+ */
+export interface LocalPreferences {
+  value: LayoutPreferences;
+  unsaved: boolean;
+}
+
+export function readLocalPreferences(userKey: string): LocalPreferences | null {
   try {
     const raw = localStorage.getItem(localPreferencesKey(userKey));
-    return raw ? normaliseLayoutPreferences(JSON.parse(raw)) : null;
+    if (!raw) return null;
+    const stored = JSON.parse(raw) as { value?: unknown; unsaved?: unknown };
+    return { value: normaliseLayoutPreferences(stored?.value), unsaved: stored?.unsaved === true };
   } catch {
     return null;
   }
 }
 
-function writeLocalPreferences(userKey: string, preferences: LayoutPreferences): void {
+function writeLocalPreferences(userKey: string, local: LocalPreferences): void {
   try {
-    localStorage.setItem(localPreferencesKey(userKey), JSON.stringify(preferences));
+    localStorage.setItem(localPreferencesKey(userKey), JSON.stringify(local));
   } catch {
     // A full or disabled storage only costs the instant paint; the server keeps the truth.
   }
@@ -170,17 +181,29 @@ export interface LayoutPreferencesStoreOptions {
 }
 
 export function createLayoutPreferencesStore({ userKey, saveDelayMs = SAVE_DELAY_MS }: LayoutPreferencesStoreOptions): LayoutPreferencesStore {
-  let state: LayoutPreferences = (userKey && readLocalPreferences(userKey)) || { ...DEFAULT_LAYOUT_PREFERENCES };
-  let changedByUser = false;
+  const local = userKey ? readLocalPreferences(userKey) : null;
+  let state: LayoutPreferences = local?.value ?? { ...DEFAULT_LAYOUT_PREFERENCES };
+  // True while the server has not confirmed the current state (a change made here, not saved yet).
+  let unsaved = local?.unsaved ?? false;
   let saveTimer: ReturnType<typeof setTimeout> | null = null;
   // The token the pending change was made under: a save never goes out under another session.
   let pendingToken: string | null = null;
   const listeners = new Set<() => void>();
 
+  const keepLocally = () => {
+    if (userKey) writeLocalPreferences(userKey, { value: state, unsaved });
+  };
+
   const publish = (next: LayoutPreferences) => {
     state = next;
-    if (userKey) writeLocalPreferences(userKey, next);
+    keepLocally();
     listeners.forEach((listener) => listener());
+  };
+
+  const scheduleSave = (delayMs: number) => {
+    pendingToken = getAccessToken();
+    if (saveTimer) clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => void flush(), delayMs);
   };
 
   const flush = async () => {
@@ -188,10 +211,15 @@ export function createLayoutPreferencesStore({ userKey, saveDelayMs = SAVE_DELAY
     clearTimeout(saveTimer);
     saveTimer = null;
     if (!pendingToken || pendingToken !== getAccessToken()) return;
+    const saving = state;
     try {
-      await saveLayoutPreferences(state);
+      await saveLayoutPreferences(saving);
     } catch {
-      // Kept locally; the next change tries again. An expired session is handled by the http client.
+      return; // Still marked unsaved: the next change or the next start tries again.
+    }
+    if (state === saving) {
+      unsaved = false;
+      keepLocally();
     }
   };
 
@@ -204,22 +232,25 @@ export function createLayoutPreferencesStore({ userKey, saveDelayMs = SAVE_DELAY
     dispatch(action) {
       const next = reduceLayoutPreferences(state, action);
       if (next === state) return;
-      changedByUser = true;
+      unsaved = Boolean(userKey);
       publish(next);
-      if (!userKey) return;
-      pendingToken = getAccessToken();
-      if (saveTimer) clearTimeout(saveTimer);
-      saveTimer = setTimeout(() => void flush(), saveDelayMs);
+      if (userKey) scheduleSave(saveDelayMs);
     },
     async load() {
       if (!userKey) return;
+      if (unsaved) {
+        // This browser holds a newer copy than the server's: send it instead of reading.
+        scheduleSave(0);
+        return flush();
+      }
       let remote: LayoutPreferences | null;
       try {
         remote = await fetchLayoutPreferences();
       } catch {
         return; // the local copy stays in use
       }
-      if (remote && !changedByUser) publish(remote);
+      // A change made while the answer was on its way is newer than the answer.
+      if (remote && !unsaved) publish(remote);
     },
     flush,
   };

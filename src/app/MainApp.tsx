@@ -21,7 +21,7 @@ export default function MainApp() {
   const user = useSessionUser();
   const userKey = user?.id ?? null;
   // The theme to paint first; afterwards the layout keeps react-admin's mode in step.
-  const [initialTheme] = useState(() => (userKey && readLocalPreferences(userKey)?.theme) || DEFAULT_LAYOUT_PREFERENCES.theme);
+  const [initialTheme] = useState(() => (userKey && readLocalPreferences(userKey)?.value.theme) || DEFAULT_LAYOUT_PREFERENCES.theme);
   return (
     <LayoutPreferencesProvider userKey={userKey}>
       <Admin
@@ -36,7 +36,7 @@ export default function MainApp() {
         theme={lightTheme}
         darkTheme={darkTheme}
         defaultTheme={initialTheme}
-        title="DataOps Console"
+        title={i18nProvider.translate('app.name')}
       >
         <Resource {...outbox} />
         <CustomRoutes>

@@ -32,4 +32,3 @@ export function Dashboard() {
   );
 }
 
-export default Dashboard;

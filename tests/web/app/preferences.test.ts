@@ -86,7 +86,7 @@ describe('layout preferences: kept on the server, per user', () => {
 
   it('paints from the local copy at once, and a change made before the server answers wins', async () => {
     signIn(admin);
-    localStorage.setItem(localPreferencesKey(admin.id!), JSON.stringify({ ...defaults, theme: 'dark' }));
+    localStorage.setItem(localPreferencesKey(admin.id!), JSON.stringify({ value: { ...defaults, theme: 'dark' }, unsaved: false }));
     const api = mockPreferencesServer({ 'token-admin': { ...defaults, layout: 'horizontal' } });
     const store = createLayoutPreferencesStore({ userKey: admin.id!, saveDelayMs: 5 });
     expect(store.get().theme).toBe('dark');
@@ -95,6 +95,24 @@ describe('layout preferences: kept on the server, per user', () => {
     await loading;
     expect(store.get()).toMatchObject({ theme: 'dark', layout: 'vertical', collapseMenu: true });
     await vi.waitFor(() => expect(api.saved).toHaveLength(1));
+  });
+
+  it('sends a change the page was left before saving at the next start, rather than taking the older server copy', async () => {
+    signIn(admin);
+    const api = mockPreferencesServer({ 'token-admin': { ...defaults, layout: 'horizontal' } });
+    const before = createLayoutPreferencesStore({ userKey: admin.id!, saveDelayMs: 10_000 });
+    before.dispatch({ type: 'reset' }); // no change: nothing to keep
+    before.dispatch({ type: 'toggleFullWidth' }); // left unsaved: the page goes before the delay
+
+    const after = createLayoutPreferencesStore({ userKey: admin.id! });
+    await after.load();
+    expect(after.get()).toEqual({ ...defaults, fullWidthLayout: false });
+    expect(api.saved.map((save) => save.body)).toEqual([{ value: { ...defaults, fullWidthLayout: false } }]);
+
+    // Once saved, the next start reads the server again (this mock keeps answering its first copy).
+    const later = createLayoutPreferencesStore({ userKey: admin.id! });
+    await later.load();
+    expect(later.get().layout).toBe('horizontal');
   });
 
   it('gives another user of the same browser their own preferences', async () => {
