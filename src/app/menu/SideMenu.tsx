@@ -1,6 +1,6 @@
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import { Collapse, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
+import { Collapse, Divider, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
 import type { ReactElement } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
 import { isMenuGroupOpen, type LayoutPreferences } from '../../../providers/preferences';
@@ -33,33 +33,43 @@ function indent(depth: number, iconsOnly: boolean) {
   return iconsOnly ? 2.5 : 2 + depth * 1.5;
 }
 
+function GroupChildren({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
+  return node.children.map((child) => <MenuEntry key={child.id} node={child} depth={depth + 1} context={context} />);
+}
+
+/**
+ * A group header that opens and closes its pages. Collapsed to icons, a group is only a
+ * separator over its pages: a group icon beside page icons would read as one more page.
+ */
 function GroupEntry({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
   const { menu, preferences, actions, iconsOnly } = context;
+  if (iconsOnly) {
+    return (
+      <>
+        {depth === 0 && <Divider component="li" aria-hidden sx={{ my: 0.5, borderColor: 'currentColor', opacity: 0.15 }} />}
+        <GroupChildren node={node} depth={depth} context={context} />
+      </>
+    );
+  }
   const open = isMenuGroupOpen(preferences, node.id);
-  const label = menu.label(node);
   const Icon = menuIcon(node.icon, 'group');
   return (
     <>
-      <WithTooltip show={iconsOnly} title={label}>
-        <ListItemButton
-          onClick={() => actions.toggleMenuGroup(node.id)}
-          aria-expanded={open}
-          aria-label={iconsOnly ? label : undefined}
-          className={menu.trail.includes(node) && !open ? 'console-active' : undefined}
-          sx={{ pl: indent(depth, iconsOnly), minHeight: 40 }}
-        >
-          <ListItemIcon>
-            <Icon fontSize="small" />
-          </ListItemIcon>
-          {!iconsOnly && <ListItemText primary={label} slotProps={{ primary: { variant: 'body2', noWrap: true, sx: { fontWeight: 600 } } }} />}
-          {!iconsOnly && (open ? <ExpandLessIcon fontSize="small" /> : <ExpandMoreIcon fontSize="small" />)}
-        </ListItemButton>
-      </WithTooltip>
+      <ListItemButton
+        onClick={() => actions.toggleMenuGroup(node.id)}
+        aria-expanded={open}
+        className={menu.trail.includes(node) && !open ? 'console-active' : undefined}
+        sx={{ pl: indent(depth, false), minHeight: 40 }}
+      >
+        <ListItemIcon>
+          <Icon fontSize="small" />
+        </ListItemIcon>
+        <ListItemText primary={menu.label(node)} slotProps={{ primary: { variant: 'body2', noWrap: true, sx: { fontWeight: 600 } } }} />
+        {open ? <ExpandLessIcon fontSize="small" /> : <ExpandMoreIcon fontSize="small" />}
+      </ListItemButton>
       <Collapse in={open} timeout="auto" unmountOnExit>
         <List disablePadding dense>
-          {node.children.map((child) => (
-            <MenuEntry key={child.id} node={child} depth={depth + 1} context={context} />
-          ))}
+          <GroupChildren node={node} depth={depth} context={context} />
         </List>
       </Collapse>
     </>
