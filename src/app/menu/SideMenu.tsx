@@ -46,7 +46,7 @@ function GroupEntry({ node, depth, context }: { node: MenuNode; depth: number; c
   if (iconsOnly) {
     return (
       <>
-        {depth === 0 && <Divider component="li" aria-hidden sx={{ my: 0.5, borderColor: 'currentColor', opacity: 0.15 }} />}
+        {depth === 0 && <Divider component="li" aria-hidden sx={{ my: 0.5, borderColor: 'currentColor', opacity: 0.15, '&:first-of-type': { display: 'none' } }} />}
         <GroupChildren node={node} depth={depth} context={context} />
       </>
     );
