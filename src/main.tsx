@@ -1,8 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initAnalytics } from '../providers/analytics';
+import { consoleChunks } from './shell/chunks';
 import { ConsoleApp } from './shell/ConsoleApp';
 import { installPreloadErrorListener } from './shell/preloadErrors';
+import { prepareFirstRender } from './shell/startup';
 
 installPreloadErrorListener();
 initAnalytics();
@@ -10,8 +12,10 @@ initAnalytics();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <ConsoleApp />
-  </StrictMode>,
+void prepareFirstRender(consoleChunks, window.location.pathname).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <ConsoleApp />
+    </StrictMode>,
+  ),
 );

@@ -1,4 +1,4 @@
-import { Suspense, useReducer } from 'react';
+import { Suspense, useState } from 'react';
 import { ChunkErrorBoundary } from './ChunkErrorBoundary';
 import type { LazyChunk } from './lazyChunk';
 import { translate } from './translate';
@@ -14,14 +14,18 @@ function ChunkLoading() {
 
 /** Renders a lazy chunk behind a loading line and an error boundary whose Retry imports again. */
 export function ChunkOutlet({ chunk }: { chunk: LazyChunk }) {
-  const [, rerender] = useReducer((count: number) => count + 1, 0);
-  const Chunk = chunk.component();
+  return <ChunkView key={chunk.name} chunk={chunk} />;
+}
+
+function ChunkView({ chunk }: { chunk: LazyChunk }) {
+  // Chosen once: the component type must not change under a mounted chunk (it would remount).
+  const [Chunk, setChunk] = useState(() => chunk.component());
   const retry = () => {
     chunk.retry();
-    rerender();
+    setChunk(() => chunk.component());
   };
   return (
-    <ChunkErrorBoundary key={chunk.name} onRetry={retry}>
+    <ChunkErrorBoundary onRetry={retry}>
       <Suspense fallback={<ChunkLoading />}>
         <Chunk />
       </Suspense>

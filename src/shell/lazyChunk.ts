@@ -42,8 +42,11 @@ export function loadChunk<T>(name: string, importer: () => Promise<T>, timeoutMs
 
 export interface LazyChunk<P extends object = object> {
   readonly name: string;
-  /** The component to render: a fresh lazy wrapper after each retry. */
-  component(): LazyExoticComponent<ComponentType<P>>;
+  /**
+   * The component to render: the loaded one once the chunk is in (rendering it cannot suspend,
+   * so no loading line flashes and React's reveal throttle does not delay it), else a lazy one.
+   */
+  component(): ComponentType<P> | LazyExoticComponent<ComponentType<P>>;
   /** Fetches the chunk ahead of time, so that rendering it later does not wait on the network. */
   preload(): Promise<void>;
   /** Forgets the last attempt, so the next render imports again (React caches a failed lazy). */
@@ -58,15 +61,22 @@ export function defineChunk<P extends object = object>(
 ): LazyChunk<P> {
   // One load shared by preload() and the lazy component; a failed one is forgotten.
   let pending: Promise<{ default: ComponentType<P> }> | null = null;
+  let loaded: ComponentType<P> | null = null;
   const load = () =>
-    (pending ??= loadChunk(name, importer, timeoutMs).catch((error: unknown) => {
-      pending = null;
-      throw error;
-    }));
+    (pending ??= loadChunk(name, importer, timeoutMs).then(
+      (module) => {
+        loaded = module.default;
+        return module;
+      },
+      (error: unknown) => {
+        pending = null;
+        throw error;
+      },
+    ));
   let current = lazy(load);
   return {
     name,
-    component: () => current,
+    component: () => loaded ?? current,
     preload: () => load().then(
       () => undefined,
       () => undefined,
