@@ -1,6 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { AUTH_PATH_LIST } from '../../providers/authPaths';
 import { ChunkOutlet } from './ChunkOutlet';
+import { ChunksContext } from './ChunksContext';
 import type { LazyChunk } from './lazyChunk';
 import { MainRoute } from './MainRoute';
 import { RootRedirect } from './RootRedirect';
@@ -16,7 +17,7 @@ export interface ConsoleChunks {
 /** The top-level routes of spec section 2. */
 export function ConsoleRoutes({ chunks }: { chunks: ConsoleChunks }) {
   return (
-    <>
+    <ChunksContext.Provider value={chunks}>
       <RouteEffects />
       <Routes>
         {AUTH_PATH_LIST.map((path) => (
@@ -25,6 +26,6 @@ export function ConsoleRoutes({ chunks }: { chunks: ConsoleChunks }) {
         <Route path="/" element={<RootRedirect />} />
         <Route path="/*" element={<MainRoute main={chunks.main} auth={chunks.auth} />} />
       </Routes>
-    </>
+    </ChunksContext.Provider>
   );
 }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { lastCompanyHostname, signIn } from '../../../providers/authActions';
 import { useAuthState } from '../../../providers/authState';
 import { ApiError } from '../../../providers/http';
+import { usePrefetchConsole } from '../../shell/ChunksContext';
 import { useForm } from '../hooks/useForm';
 import { collectErrors, emailProblem, hostnameProblem, requiredPasswordProblem } from '../validation';
 
@@ -23,6 +24,7 @@ const validate = (values: SignInValues) =>
 export function useSignIn() {
   const navigate = useNavigate();
   const { state, run } = useAuthState();
+  const prefetchConsole = usePrefetchConsole();
   const form = useForm<SignInValues>(() => ({ email: '', password: '', companyHostname: lastCompanyHostname() }), validate);
   // A refused account (403: deactivated or not activated yet) is offered its administrator.
   const [blocked, setBlocked] = useState(false);
@@ -31,6 +33,8 @@ export function useSignIn() {
     event.preventDefault();
     if (state.loading || !form.check()) return;
     setBlocked(false);
+    // The console is fetched while the credentials are checked, not after.
+    prefetchConsole();
     const outcome = await run(() => signIn(form.values), {
       onSuccess: (result) => (result.user ? { type: 'loginSuccess', user: result.user } : { type: 'logout' }),
       onFailure: (error) => ({ type: 'loginFailure', error }),

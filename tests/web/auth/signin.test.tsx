@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { sessionUser, storedUser } from '../fixtures';
+import { defineChunk } from '../../../src/shell/lazyChunk';
 import { server } from '../msw';
 import { renderConsole } from '../shell/renderConsole';
 import { field, fieldError } from './helpers';
@@ -35,6 +36,15 @@ describe('sign-in screen', () => {
     expect(location()).toBe('/tables');
     expect(bodies).toEqual([{ email: 'ada@acme.test', password: 'secret-123456', companyHostname: 'acme' }]);
     expect(storedUser()).toMatchObject({ auth: true });
+  });
+
+  it('fetches the console while the credentials are checked', async () => {
+    answerSignIn(() => HttpResponse.json({ message: 'nope' }, { status: 401 }));
+    const importMain = vi.fn(async () => ({ default: () => null }));
+    renderConsole('/auth/signin', { main: defineChunk('main', importMain) });
+    await fillAndSubmit();
+    await screen.findByRole('alert');
+    expect(importMain).toHaveBeenCalledTimes(1);
   });
 
   it('goes to /auth/verify-otp when the account has two-factor on (requireOTP)', async () => {
