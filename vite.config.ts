@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compressAssets } from './scripts/compress-assets';
+import { preloadFirstScreen } from './scripts/preload-first-screen.ts';
 
 const apiTarget = process.env.API_URL || `http://127.0.0.1:${process.env.API_PORT || process.env.PORT || 8080}`;
 
 export default defineConfig({
-  plugins: [react(), compressAssets()],
+  plugins: [react(), preloadFirstScreen(['AuthApp']), compressAssets()],
   build: {
     outDir: 'dist/console',
     emptyOutDir: true,
