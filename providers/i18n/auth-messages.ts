@@ -65,6 +65,7 @@ export const authMessages = {
       submit: 'Sign in',
       submitting: 'Signing in…',
       blocked: 'Your account cannot sign in right now. Your company administrator can help.',
+      incomplete: 'The sign-in did not complete. Please try again.',
     },
     otp: {
       title: 'Two-step verification',
@@ -80,6 +81,7 @@ export const authMessages = {
       copy: 'Copy key',
       copied: 'Copied',
       preparing: 'Preparing your key…',
+      retry: 'Try again',
       submit: 'Turn on two-step verification',
       submitting: 'Confirming…',
     },

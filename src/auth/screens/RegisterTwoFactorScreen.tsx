@@ -20,7 +20,7 @@ export function RegisterTwoFactorScreen() {
 }
 
 function RegisterTwoFactor() {
-  const { state, otp, setup, groupedSecret, copied, copySecret } = useRegisterTwoFactor();
+  const { state, otp, setup, loadSetup, groupedSecret, copied, copySecret } = useRegisterTwoFactor();
   const [signedIn] = useState(() => sessionStage() === 'signedIn');
   return (
     <AuthLayout title={t('auth.register2fa.title')} subtitle={t('auth.register2fa.subtitle')}>
@@ -39,8 +39,12 @@ function RegisterTwoFactor() {
             <SubmitButton loading={state.loading} label={t('auth.register2fa.submit')} busyLabel={t('auth.register2fa.submitting')} />
           </form>
         </div>
+      ) : state.loading ? (
+        <p className="auth-hint">{t('auth.register2fa.preparing')}</p>
       ) : (
-        state.loading && <p className="auth-hint">{t('auth.register2fa.preparing')}</p>
+        <button type="button" className="auth-submit" onClick={loadSetup}>
+          {t('auth.register2fa.retry')}
+        </button>
       )}
       <ul className="auth-links">
         <li>

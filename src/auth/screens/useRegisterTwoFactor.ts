@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { getOtpSetup, registerOtp, type OtpSetup } from '../../../providers/authActions';
 import { useMountEffect } from '../hooks/useMountEffect';
 import { useOtpStep } from './useOtpStep';
@@ -14,12 +14,14 @@ export function useRegisterTwoFactor() {
   const [setup, setSetup] = useState<OtpSetup | null>(null);
   const [copied, setCopied] = useState(false);
 
-  // Once only: each GET restarts the enrolment with a new key.
-  useMountEffect(() => {
-    void step.run(getOtpSetup).then((outcome) => {
+  const { run } = step;
+  const loadSetup = useCallback(() => {
+    void run(getOtpSetup).then((outcome) => {
       if (outcome.ok) setSetup(outcome.value);
     });
-  });
+  }, [run]);
+  // Once on opening: each GET restarts the enrolment with a new key.
+  useMountEffect(loadSetup);
 
   const copySecret = async () => {
     if (!setup) return;
@@ -31,5 +33,5 @@ export function useRegisterTwoFactor() {
     }
   };
 
-  return { ...step, setup, groupedSecret: setup ? groupSecret(setup.secret) : '', copied, copySecret };
+  return { ...step, setup, loadSetup, groupedSecret: setup ? groupSecret(setup.secret) : '', copied, copySecret };
 }

@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { alerts } from '../../../providers/alerts';
 import { lastCompanyHostname, signIn } from '../../../providers/authActions';
+import { AUTH_PATHS } from '../../../providers/authPaths';
 import { useAuthState } from '../../../providers/authState';
 import { ApiError } from '../../../providers/http';
 import { usePrefetchConsole } from '../../shell/ChunksContext';
 import { useForm } from '../hooks/useForm';
+import { t } from '../i18n';
 import { collectErrors, emailProblem, hostnameProblem, requiredPasswordProblem } from '../validation';
 
 type SignInValues = {
@@ -39,7 +42,10 @@ export function useSignIn() {
       onSuccess: (result) => (result.user ? { type: 'loginSuccess', user: result.user } : { type: 'logout' }),
       onFailure: (error) => ({ type: 'loginFailure', error }),
     });
-    if (outcome.ok) {
+    if (outcome.ok && outcome.value.next === AUTH_PATHS.signIn) {
+      // Spec section 4, "otherwise": the answer did not sign the user in; say so rather than nothing.
+      alerts.error(outcome.value.message || t('auth.signin.incomplete'));
+    } else if (outcome.ok) {
       navigate(outcome.value.next, { replace: true });
     } else {
       setBlocked(outcome.error instanceof ApiError && outcome.error.status === 403);

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { sessionUser, storedUser } from '../fixtures';
@@ -68,11 +68,12 @@ describe('sign-in screen', () => {
     expect(location()).toBe('/auth/register-2fa');
   });
 
-  it('stays on sign-in otherwise', async () => {
-    answerSignIn(() => HttpResponse.json({ message: 'ok', user: sessionUser({ auth: false }) }));
+  it('stays on sign-in otherwise, saying so', async () => {
+    answerSignIn(() => HttpResponse.json({ message: 'Account pending', user: sessionUser({ auth: false }) }));
     const { location } = renderConsole('/auth/signin');
     await fillAndSubmit();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Account pending');
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     expect(location()).toBe('/auth/signin');
     expect(storedUser()).toBeNull();
   });

@@ -132,6 +132,22 @@ describe('register-2fa screen', () => {
     expect(storedUser()).toMatchObject({ setupOTP: true, auth: false });
   });
 
+  it('offers to try again when the key could not be prepared', async () => {
+    pendingSetup();
+    let calls = 0;
+    server.use(
+      http.get('/api/v1/user/otp/setup', () => {
+        calls += 1;
+        return calls === 1 ? HttpResponse.json({ message: 'The database is not available' }, { status: 503 }) : HttpResponse.json({ message: 'ok', data: SETUP });
+      }),
+    );
+    renderConsole('/auth/register-2fa');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The database is not available');
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTestId('otp-secret')).toHaveTextContent('JBSW');
+    expect(calls).toBe(2);
+  });
+
   it('sends a signed-out visitor to sign-in', async () => {
     const { location } = renderConsole('/auth/register-2fa');
     await screen.findByRole('heading', { name: 'Sign in' });
