@@ -64,7 +64,7 @@ describe('password reset', () => {
     await screen.findByText('For ada@acme.test');
     expect(verified).toEqual([{ resetPasswordToken: 'abc123' }]);
 
-    await user.type(field('New password'), 'new-password-1');
+    await user.type(await screen.findByLabelText('New password', { selector: 'input' }), 'new-password-1');
     await user.type(field('Confirm new password'), 'new-password-2');
     await user.click(screen.getByRole('button', { name: 'Save new password' }));
     expect(fieldError('Confirm new password')).toBe('The passwords do not match');
@@ -82,7 +82,7 @@ describe('password reset', () => {
     recordPost('/user/password/token/verify', () => HttpResponse.json({ message: 'This password reset link is invalid or has expired' }, { status: 400 }));
     renderConsole('/auth/reset-password?token=stale');
     expect(await screen.findByRole('alert')).toHaveTextContent('This password reset link is invalid or has expired');
-    expect(screen.getByRole('link', { name: 'Request a new reset link' })).toHaveAttribute('href', '/auth/reset-password');
+    expect(await screen.findByRole('link', { name: 'Request a new reset link' })).toHaveAttribute('href', '/auth/reset-password');
     expect(screen.queryByLabelText('New password', { selector: 'input' })).not.toBeInTheDocument();
   });
 
@@ -113,7 +113,7 @@ describe('account activation', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This activation link is invalid or has expired');
     expect(verified).toEqual([{ token: 'bad' }]);
     expect(screen.queryByLabelText('Temporary password', { selector: 'input' })).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Send me a new activation link' })).toHaveAttribute('href', '/auth/reset-user-account');
+    expect(await screen.findByRole('link', { name: 'Send me a new activation link' })).toHaveAttribute('href', '/auth/reset-user-account');
   });
 
   it('treats a missing token as invalid without calling the server', async () => {
