@@ -3,10 +3,15 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { companies, roles, sessions, users } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
+import { authenticateApiKey, API_KEY_HEADER } from './api-key-auth';
+import { isAllowed, type PolicyConfig } from './policies';
 import { verifyAccessToken, type SessionStage } from './tokens';
 
 export interface AuthContext {
+  /** The session row; empty for a call made with an API key. */
   sessionId: string;
+  /** Set when the call is made with an API key rather than a session token. */
+  apiKeyId?: string | null;
   userId: string;
   companyId: string;
   roleId: string;
@@ -26,6 +31,10 @@ declare module 'fastify' {
     stages?: SessionStage[];
     /** Only a user whose role is an admin role may call it. */
     adminOnly?: boolean;
+    /** The resource and action a policy must allow: `['users', 'update']`. Admin roles may do everything. */
+    policy?: PolicyConfig;
+    /** `false` for routes an API key can never call (sign-in, sessions, passwords, impersonation). */
+    apiKeys?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -50,10 +59,13 @@ export function registerAuthGuard(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
     const routeConfig = request.routeOptions.config ?? {};
     if (routeConfig.public || !request.routeOptions.url) return;
-    const auth = await authenticate(app, request);
+    const auth = request.headers[TOKEN_HEADER] || !request.headers[API_KEY_HEADER]
+      ? await authenticate(app, request)
+      : await authenticateApiKey(app, request, routeConfig.apiKeys !== false);
     const allowed = routeConfig.stages ?? ['full'];
     if (!allowed.includes(auth.stage)) throw unauthorized();
     if (routeConfig.adminOnly && !auth.isAdmin) throw forbidden();
+    if (routeConfig.policy && !(await isAllowed(app.ctx.db, auth, routeConfig.policy[0], routeConfig.policy[1]))) throw forbidden();
     request.auth = auth;
   });
 }

@@ -14,6 +14,7 @@ export interface PageDefinition {
 /** Menu groups in the order the navigation shows them. */
 export const PAGE_GROUPS: Record<string, { title: string; icon: string; order: number }> = {
   overview: { title: 'Overview', icon: 'dashboard', order: 0 },
+  access: { title: 'Access control', icon: 'security', order: 80 },
   administration: { title: 'Administration', icon: 'admin_panel_settings', order: 90 },
 };
 
@@ -23,6 +24,15 @@ export const PAGE_GROUPS: Record<string, { title: string; icon: string; order: n
  */
 export const PAGE_CATALOGUE: PageDefinition[] = [
   { id: 'dashboard', title: 'Dashboard', url: '/dashboard', group: 'overview', icon: 'dashboard' },
+  { id: 'notifications', title: 'Notifications', url: '/notifications', group: 'overview', icon: 'notifications' },
+  { id: 'users', title: 'Users', url: '/users', group: 'access', icon: 'people' },
+  { id: 'roles', title: 'Roles and policies', url: '/roles', group: 'access', icon: 'admin_panel_settings' },
+  { id: 'workspaces', title: 'Workspaces', url: '/workspaces', group: 'access', icon: 'workspaces' },
+  { id: 'apikeys', title: 'API keys', url: '/apikeys', group: 'access', icon: 'vpn_key' },
+  { id: 'api-explorer', title: 'API explorer', url: '/api-explorer', group: 'access', icon: 'api' },
+  { id: 'sessions', title: 'Sessions', url: '/sessions', group: 'administration', icon: 'devices' },
+  { id: 'audits', title: 'System audits', url: '/audits', group: 'administration', icon: 'history' },
+  { id: 'access-events', title: 'Access events', url: '/access-events', group: 'administration', icon: 'policy' },
   { id: 'outbox', title: 'Mail outbox', url: '/outbox', group: 'administration', icon: 'outgoing_mail', adminOnly: true },
 ];
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   boolean,
   index,
   integer,
@@ -17,6 +18,11 @@ import {
  * Every tenant table carries company_id, and tenant-owned rows are keyed and indexed with it
  * first, so that the schema can later be distributed by company without a redesign.
  */
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 
 const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
 const companyId = () => uuid('company_id').notNull();
@@ -77,6 +83,9 @@ export const users = pgTable('users', {
   /** The last TOTP time step accepted: a code of this step or an earlier one is refused. */
   otpLastStep: bigint('otp_last_step', { mode: 'number' }),
   mpinHash: text('mpin_hash'),
+  /** Profile picture (PNG, JPEG or WebP), at most 1 MB. */
+  avatar: bytea('avatar'),
+  avatarType: text('avatar_type'),
   aiNotification: boolean('ai_notification').notNull().default(false),
   preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
   passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
@@ -88,6 +97,7 @@ export const users = pgTable('users', {
   uniqueIndex('users_company_email_key').on(t.companyId, t.email),
   uniqueIndex('users_company_username_key').on(t.companyId, sql`lower(${t.username})`),
   index('users_company_created_idx').on(t.companyId, t.createdAt),
+  index('users_company_role_idx').on(t.companyId, t.roleId),
 ]);
 
 /**
@@ -154,7 +164,11 @@ export const accessEvents = pgTable('access_events', {
   userAgent: text('user_agent'),
   impersonatorUserId: uuid('impersonator_user_id'),
   createdAt: createdAt(),
-}, (t) => [index('access_events_company_created_idx').on(t.companyId, t.createdAt)]);
+}, (t) => [
+  index('access_events_company_created_idx').on(t.companyId, t.createdAt),
+  index('access_events_company_user_created_idx').on(t.companyId, t.userId, t.createdAt),
+  index('access_events_company_status_created_idx').on(t.companyId, t.status, t.createdAt),
+]);
 
 /** System audit: one entry per mutation, with who did it (and who they were impersonating as). */
 export const systemAudits = pgTable('system_audits', {
@@ -170,7 +184,11 @@ export const systemAudits = pgTable('system_audits', {
   changes: jsonb('changes').$type<Record<string, unknown>>(),
   ip: text('ip'),
   createdAt: createdAt(),
-}, (t) => [index('system_audits_company_created_idx').on(t.companyId, t.createdAt)]);
+}, (t) => [
+  index('system_audits_company_created_idx').on(t.companyId, t.createdAt),
+  index('system_audits_company_user_created_idx').on(t.companyId, t.userId, t.createdAt),
+  index('system_audits_company_model_created_idx').on(t.companyId, t.model, t.createdAt),
+]);
 
 /** Every mail the server composes; sent through SMTP when configured, readable by admins always. */
 export const mailOutbox = pgTable('mail_outbox', {
@@ -209,3 +227,117 @@ export const throttles = pgTable('throttles', {
   windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
   blockedUntil: timestamp('blocked_until', { withTimezone: true }),
 });
+
+/** Workspaces group users (and, later, connections, tables and workflows) inside a company. */
+export const workspaces = pgTable('workspaces', {
+  id: id(),
+  companyId: companyId(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  isActive: boolean('is_active').notNull().default(true),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  /** Deleting a workspace keeps the row (later areas point at it) and hides it everywhere. */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [
+  uniqueIndex('workspaces_company_name_key').on(t.companyId, sql`lower(${t.name})`).where(sql`${t.deletedAt} is null`),
+  index('workspaces_company_created_idx').on(t.companyId, t.createdAt),
+]);
+
+/** Which users belong to which workspaces. */
+export const workspaceMembers = pgTable('workspace_members', {
+  companyId: companyId(),
+  workspaceId: uuid('workspace_id').notNull(),
+  userId: uuid('user_id').notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  primaryKey({ columns: [t.companyId, t.workspaceId, t.userId] }),
+  index('workspace_members_company_user_idx').on(t.companyId, t.userId),
+]);
+
+/** What a role may do: for one resource, the actions allowed ('read', 'create', 'update', 'delete'). */
+export const rolePolicies = pgTable('role_policies', {
+  companyId: companyId(),
+  roleId: uuid('role_id').notNull(),
+  resource: text('resource').notNull(),
+  actions: text('actions').array().notNull(),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.roleId, t.resource] })]);
+
+/** Per-user access control: where a user has a policy for a resource, it replaces the role's. */
+export const userPolicies = pgTable('user_policies', {
+  companyId: companyId(),
+  userId: uuid('user_id').notNull(),
+  resource: text('resource').notNull(),
+  actions: text('actions').array().notNull(),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.userId, t.resource] })]);
+
+/**
+ * API keys: a credential for the API that acts as its access user, limited to the operations
+ * granted to it. Only a hash of the secret is kept; the prefix finds the row.
+ */
+export const apiKeys = pgTable('api_keys', {
+  id: id(),
+  companyId: companyId(),
+  name: text('name').notNull(),
+  /** The first characters of the key, shown in lists and used to find the row. */
+  prefix: text('prefix').notNull(),
+  keyHash: text('key_hash').notNull(),
+  /** The user the key acts as. */
+  accessUserId: uuid('access_user_id').notNull(),
+  /** Operation ids of the OpenAPI document the key may call. */
+  operations: text('operations').array().notNull().default(sql`'{}'::text[]`),
+  isActive: boolean('is_active').notNull().default(true),
+  isDeleted: boolean('is_deleted').notNull().default(false),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  uniqueIndex('api_keys_prefix_key').on(t.prefix),
+  index('api_keys_company_created_idx').on(t.companyId, t.createdAt),
+]);
+
+/** In-app notifications, one row per recipient. */
+export const notifications = pgTable('notifications', {
+  id: id(),
+  companyId: companyId(),
+  /** The recipient. */
+  userId: uuid('user_id').notNull(),
+  /** 'invitation_accepted', 'role_changed', 'job_failed', ... */
+  type: text('type').notNull(),
+  title: text('title').notNull(),
+  message: text('message').notNull().default(''),
+  /** Where the console links the notification to. */
+  link: text('link'),
+  /** 'unread' or 'read' */
+  status: text('status').notNull().default('unread'),
+  /** Who caused it (null for the system). */
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  readAt: timestamp('read_at', { withTimezone: true }),
+}, (t) => [
+  index('notifications_company_user_created_idx').on(t.companyId, t.userId, t.createdAt),
+  index('notifications_company_created_idx').on(t.companyId, t.createdAt),
+]);
+
+/**
+ * Column choices of a list: the tenant's default (user_id null) and each user's own. Kept here
+ * rather than in the browser so that they survive logout and follow the user.
+ */
+export const listColumnChoices = pgTable('list_column_choices', {
+  id: id(),
+  companyId: companyId(),
+  listKey: text('list_key').notNull(),
+  /** Null for the tenant default. */
+  userId: uuid('user_id'),
+  hidden: text('hidden').array().notNull(),
+  order: text('column_order').array(),
+  updatedBy: uuid('updated_by'),
+  updatedAt: updatedAt(),
+}, (t) => [
+  uniqueIndex('list_column_choices_key').on(t.companyId, t.listKey, sql`coalesce(${t.userId}, '00000000-0000-0000-0000-000000000000'::uuid)`),
+]);

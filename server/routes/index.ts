@@ -7,6 +7,7 @@ import { companyRoutes } from './company';
 import { outboxRoutes } from './outbox';
 import { dashboardRoutes } from './dashboard';
 import { roleRoutes } from './roles';
+import { listColumnRoutes } from './list-columns';
 
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
@@ -18,4 +19,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(outboxRoutes);
   await api.register(dashboardRoutes);
   await api.register(roleRoutes);
+  await api.register(listColumnRoutes);
 }

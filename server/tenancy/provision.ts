@@ -22,7 +22,7 @@ export interface ProvisionedCompany {
 export const HOSTNAME_TAKEN_MESSAGE = 'That company host name is already in use; choose another one';
 
 /**
- * Creates a company with its two system roles (Admin: every page; Member: the dashboard) and its
+ * Creates a company with its two system roles (Admin: every page; Member: the dashboard and notifications) and its
  * first admin, active at once. Everything happens in one transaction: a failure leaves nothing.
  */
 export async function provisionCompany(db: Db, input: NewCompany): Promise<ProvisionedCompany> {
@@ -41,7 +41,7 @@ export async function provisionCompany(db: Db, input: NewCompany): Promise<Provi
         .values({ companyId: company.id, name: 'Member', description: 'Everyday users of the console', type: 'system' })
         .returning();
       await assignPages(tx as unknown as Db, company.id, adminRole.id, 'all');
-      await assignPages(tx as unknown as Db, company.id, memberRole.id, ['dashboard']);
+      await assignPages(tx as unknown as Db, company.id, memberRole.id, ['dashboard', 'notifications']);
       const [admin] = await tx
         .insert(users)
         .values({

@@ -1,0 +1,148 @@
+import { and, asc, desc, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { limitParam, offsetParam } from './schemas';
+
+/**
+ * The list engine every administration area pages with.
+ *
+ * Counting is the expensive part of a list over a big table: an exact count of a million rows
+ * costs far more than the page itself, and on PGlite every query waits for it. So the count stops
+ * at COUNT_CAP (the answer then says `countExact: false`), and it is skipped altogether when the
+ * page itself shows where the list ends (a page shorter than its limit).
+ */
+export const COUNT_CAP = 10_000;
+
+export interface ListAnswer<Row> {
+  rows: Row[];
+  count: number;
+  countExact: boolean;
+}
+
+export interface ListQuery<Row> {
+  /** Fetches one page: the caller builds the select, with its joins, conditions and order. */
+  page: (offset: number, limit: number) => Promise<Row[]>;
+  /** The base table and the same conditions, for the capped count. Conditions must be on the base table (use EXISTS for related rows). */
+  countFrom: PgTable;
+  where: SQL | undefined;
+}
+
+export async function listPage<Row>(db: Db, query: ListQuery<Row>, offset: number, limit: number): Promise<ListAnswer<Row>> {
+  const rows = await query.page(offset, limit);
+  // A short page (not the first one empty past the end) tells the total without counting.
+  if (rows.length < limit && (rows.length > 0 || offset === 0)) {
+    return { rows, count: offset + rows.length, countExact: true };
+  }
+  const capped = db.select({ one: sql`1` }).from(query.countFrom).where(query.where).limit(COUNT_CAP + 1).as('capped');
+  const [{ n }] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
+  return n > COUNT_CAP ? { rows, count: COUNT_CAP, countExact: false } : { rows, count: n, countExact: true };
+}
+
+/** `{ offset, limit }` path parameters. */
+export const pageParams = z.object({ offset: offsetParam, limit: limitParam });
+
+/** One value or a list of values; empty means no filter. */
+export const choiceFilter = <T extends z.ZodType<string>>(item: T) =>
+  z
+    .union([item, z.array(item).max(200, 'may hold at most 200 values')])
+    .nullish()
+    .transform((value): string[] => (value == null ? [] : (Array.isArray(value) ? value : [value]).filter((v) => v !== '')));
+
+const textChoice = z.string({ error: 'must be a string or a list of strings' }).max(200, 'must be at most 200 characters');
+/** A filter on a text column (status, model, operation...). */
+export const textChoiceFilter = choiceFilter(textChoice);
+/** A filter on ids; an empty string counts as "no filter". */
+export const idChoiceFilter = choiceFilter(z.union([z.literal(''), z.uuid({ error: 'must be a valid id or a list of ids' })]));
+
+/** `2026-11-01` or a full ISO timestamp. A bare date as endDate covers that whole day (UTC). */
+function dateFilter(endOfDay: boolean) {
+  return z
+    .union([z.string().max(40), z.null()])
+    .optional()
+    .transform((value, ctx): Date | null => {
+      if (value == null || value === '') return null;
+      const bare = /^\d{4}-\d{2}-\d{2}$/.test(value);
+      const date = new Date(bare ? `${value}T00:00:00.000Z` : value);
+      if (Number.isNaN(date.getTime())) {
+        ctx.addIssue({ code: 'custom', message: 'must be a date such as 2026-11-01' });
+        return z.NEVER;
+      }
+      if (bare && endOfDay) date.setUTCDate(date.getUTCDate() + 1), date.setUTCMilliseconds(-1);
+      return date;
+    });
+}
+export const startDateFilter = dateFilter(false);
+export const endDateFilter = dateFilter(true);
+export const searchFilter = z
+  .union([z.string().max(200, 'must be at most 200 characters'), z.null()])
+  .optional()
+  .transform((value) => (value ?? '').trim());
+
+/** A filter body: known fields only, so a misspelt field is a 400 that names it rather than a silently ignored filter. */
+export function filterBody<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z
+    .object({ ...shape, offset: offsetParam.optional(), limit: limitParam.optional() })
+    .strict()
+    .nullish()
+    .transform((body) => body ?? ({} as NonNullable<typeof body>));
+}
+
+/** `{ order, field }` path parameters of a filter route, restricted to the list's sortable fields. */
+export function sortParams<F extends string>(fields: readonly [F, ...F[]]) {
+  return z.object({
+    order: z
+      .string()
+      .transform((v) => v.toUpperCase())
+      .pipe(z.enum(['ASC', 'DESC'], { error: 'must be ASC or DESC' })),
+    field: z.enum(fields, { error: `must be one of ${fields.join(', ')}` }),
+  });
+}
+
+export function orderBy(column: AnyColumn | SQL, order: 'ASC' | 'DESC'): SQL {
+  return order === 'ASC' ? asc(column) : desc(column);
+}
+
+// ---- Conditions -------------------------------------------------------------------------------
+
+export function anyOf(column: AnyColumn, values: readonly string[]): SQL | undefined {
+  if (values.length === 0) return undefined;
+  return inArray(column, values as string[]);
+}
+
+export function within(column: AnyColumn, start: Date | null, end: Date | null): SQL | undefined {
+  return and(start ? gte(column, start) : undefined, end ? lte(column, end) : undefined);
+}
+
+/** `%` and `_` typed by a user are literal characters, not wildcards. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function searching(columns: Array<AnyColumn | SQL>, text: string): SQL | undefined {
+  if (!text) return undefined;
+  const pattern = likePattern(text);
+  return or(...columns.map((column) => ilike(column as AnyColumn, pattern)));
+}
+
+/** The choices of a filter bar: `{ id, name }` pairs. */
+export interface Choice {
+  id: string;
+  name: string;
+}
+
+export const choicesOf = (values: readonly string[], label: (value: string) => string = humanise): Choice[] =>
+  values.map((id) => ({ id, name: label(id) }));
+
+/** `password_change` → `Password change`. */
+export function humanise(value: string): string {
+  const spaced = value.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+export interface Card {
+  key: string;
+  label: string;
+  value: number;
+  link?: string;
+}
