@@ -3,7 +3,8 @@ import { generate } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/client';
-import { accessEvents, authTokens, mailOutbox, sessions, systemAudits, users } from '../../server/db/schema';
+import { accessEvents, authTokens, mailOutbox, rolePages, rolePolicies, roles, sessions, systemAudits, users } from '../../server/db/schema';
+import { provisionCompany } from '../../server/tenancy/provision';
 import type { SessionUser } from '../../server/auth/session-user';
 import type { TestServer } from './harness';
 
@@ -186,3 +187,41 @@ export const HOSTILE = {
   html: '<script>alert(1)</script>',
   huge: 'x'.repeat(10 * 1024 * 1024),
 };
+
+/** A second company on the same server, for "another tenant's record is a 404" tests. */
+export async function createOtherCompany(server: TestServer, hostname = 'globex') {
+  const adminEmail = `admin@${hostname}.test`;
+  const company = await provisionCompany(server.db, {
+    name: hostname.charAt(0).toUpperCase() + hostname.slice(1),
+    hostname,
+    admin: { email: adminEmail, password: server.company.adminPassword, firstName: 'Other', lastName: 'Admin' },
+  });
+  const admin = await signInFully(server, { email: adminEmail, password: server.company.adminPassword, companyHostname: hostname });
+  return { ...company, hostname, adminEmail, adminToken: admin.accessToken! };
+}
+
+/**
+ * A signed-in user whose role holds exactly these policies (and these pages), made directly in
+ * the database so that a test of one area does not depend on the roles routes.
+ */
+export async function userWithPolicies(
+  server: TestServer,
+  adminToken: string,
+  email: string,
+  policies: Array<{ resource: string; actions: string[] }>,
+  pageIds: string[] = ['dashboard'],
+): Promise<{ id: string; email: string; password: string; roleId: string; token: string }> {
+  const [role] = await server.db
+    .insert(roles)
+    .values({ companyId: server.company.companyId, name: `Role for ${email}`, type: 'custom' })
+    .returning();
+  if (policies.length > 0) {
+    await server.db.insert(rolePolicies).values(policies.map((p) => ({ companyId: server.company.companyId, roleId: role.id, ...p })));
+  }
+  if (pageIds.length > 0) {
+    await server.db.insert(rolePages).values(pageIds.map((pageId) => ({ companyId: server.company.companyId, roleId: role.id, pageId })));
+  }
+  const user = await createActiveUser(server, adminToken, { email, roleId: role.id });
+  const session = await signInFully(server, { email: user.email, password: user.password });
+  return { ...user, roleId: role.id, token: session.accessToken! };
+}
