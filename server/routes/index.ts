@@ -8,6 +8,12 @@ import { outboxRoutes } from './outbox';
 import { dashboardRoutes } from './dashboard';
 import { roleRoutes } from './roles';
 import { listColumnRoutes } from './list-columns';
+import { authorizationRoutes } from './authorization';
+import { workspaceRoutes } from './workspaces';
+import { apiKeyRoutes } from './apikeys';
+import { openApiRoutes } from './openapi';
+import { notificationRoutes } from './notifications';
+import { auditRoutes } from './audits';
 
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
@@ -20,4 +26,10 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(dashboardRoutes);
   await api.register(roleRoutes);
   await api.register(listColumnRoutes);
+  await api.register(authorizationRoutes);
+  await api.register(workspaceRoutes);
+  await api.register(apiKeyRoutes);
+  await api.register(openApiRoutes);
+  await api.register(notificationRoutes);
+  await api.register(auditRoutes);
 }

@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify';
+
+/** In-app notifications. */
+export async function notificationRoutes(_app: FastifyInstance) {}
