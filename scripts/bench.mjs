@@ -9,43 +9,153 @@ import path from 'node:path';
 import { chromiumPath } from './chromium.mjs';
 import { measureFirstLoad } from '../tests/bench/first-load.mjs';
 import { measureSignIn } from '../tests/bench/sign-in.mjs';
+import { listSection, measureListCalls, seedListData } from '../tests/bench/lists.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const port = Number(process.env.BENCH_PORT || 8282);
 const baseUrl = `http://127.0.0.1:${port}`;
 const account = { email: 'admin@bench.local', password: 'Bench-admin-pass-1', companyHostname: 'bench' };
 
-async function main() {
-  if (!chromiumPath()) throw new Error('Benchmarks need Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
-  const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('the console build failed');
+/** PostgreSQL for the list figures; unreachable → that half is reported as not measured. */
+const benchDatabaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Seconds each list call is hammered for. */
+const listSeconds = Number(process.env.BENCH_LIST_SECONDS || 8);
+/** `BENCH_ONLY=lists` skips the browser figures (and the other way round with `first-load`). */
+const only = process.env.BENCH_ONLY ?? '';
 
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-'));
+function startServer(env) {
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
-      DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       PORT: String(port),
       DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
       BOOTSTRAP_COMPANY_HOSTNAME: account.companyHostname,
       BOOTSTRAP_ADMIN_EMAIL: account.email,
       BOOTSTRAP_ADMIN_PASSWORD: account.password,
+      ...env,
     },
   });
+  return {
+    async ready() {
+      await waitFor(`${baseUrl}/api/v1/health`);
+    },
+    async stop() {
+      if (server.exitCode !== null) return;
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    },
+  };
+}
+
+async function adminToken() {
+  const res = await fetch(`${baseUrl}/api/v1/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`sign-in answered ${res.status}: ${body.message}`);
+  return body.user.accessToken;
+}
+
+/** Ids the filter calls use: the Member role, a workspace, a user who wrote audits. */
+async function filterIds(query) {
+  const [company] = await query(`select id from companies where hostname = '${account.companyHostname}'`);
+  const [role] = await query(`select id from roles where company_id = '${company.id}' and name = 'Member'`);
+  const [workspace] = await query(`select id from workspaces where company_id = '${company.id}' order by name limit 1`);
+  const [auditor] = await query(`select user_id from system_audits where company_id = '${company.id}' and user_id is not null limit 1`);
+  return { memberRoleId: role.id, workspaceId: workspace.id, auditUserId: auditor.user_id };
+}
+
+async function listsOnPglite() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-lists-'));
   try {
-    await waitFor(`${baseUrl}/api/v1/health`);
-    const sections = [];
-    sections.push(await measureFirstLoad({ baseUrl, account }));
-    sections.push(await measureSignIn({ baseUrl, account }));
-    writeReport(sections);
+    // First start migrates and bootstraps; the seed then writes straight into the stopped server's directory.
+    let server = startServer({ DATA_DIR: dataDir });
+    await server.ready();
+    await server.stop();
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pglite = await PGlite.create(path.join(dataDir, 'pglite'));
+    const exec = (sql) => pglite.exec(sql);
+    const query = async (sql) => (await pglite.query(sql)).rows;
+    console.log('Seeding PGlite…');
+    await seedListData(exec, query, account.companyHostname);
+    const ids = await filterIds(query);
+    await pglite.query('CHECKPOINT');
+    await pglite.close();
+    server = startServer({ DATA_DIR: dataDir });
+    try {
+      await server.ready();
+      return await measureListCalls({ baseUrl, token: await adminToken(), ids, label: 'PGlite', target: 100, seconds: listSeconds });
+    } finally {
+      await server.stop();
+    }
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function listsOnPostgres() {
+  const { default: pg } = await import('pg');
+  const schema = `bench_${Date.now().toString(36)}`;
+  const client = new pg.Client({ connectionString: benchDatabaseUrl });
+  try {
+    await client.connect();
+  } catch (err) {
+    return [`| PostgreSQL | not measured: ${benchDatabaseUrl} is unreachable (${err.message}) | | | | | | |`];
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-pg-'));
+  try {
+    const env = { DATA_DIR: dataDir, DATABASE_URL: benchDatabaseUrl, DATABASE_SCHEMA: schema };
+    let server = startServer(env);
+    await server.ready();
+    await server.stop();
+    await client.query(`set search_path = "${schema}"`);
+    const exec = (sql) => client.query(sql);
+    const query = async (sql) => (await client.query(sql)).rows;
+    console.log('Seeding PostgreSQL…');
+    await seedListData(exec, query, account.companyHostname);
+    const ids = await filterIds(query);
+    server = startServer(env);
+    try {
+      await server.ready();
+      return await measureListCalls({ baseUrl, token: await adminToken(), ids, label: 'PostgreSQL', target: 20, seconds: listSeconds });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await client.query(`drop schema if exists "${schema}" cascade`).catch(() => {});
+    await client.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const sections = [];
+  if (only !== 'lists') {
+    if (!chromiumPath()) throw new Error('Benchmarks need Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
+    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('the console build failed');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-'));
+    const server = startServer({ DATA_DIR: dataDir });
+    try {
+      await server.ready();
+      sections.push(await measureFirstLoad({ baseUrl, account }));
+      sections.push(await measureSignIn({ baseUrl, account }));
+    } finally {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  if (only !== 'first-load') {
+    const rows = [...(await listsOnPostgres()), ...(await listsOnPglite())];
+    sections.push(listSection(rows, listSeconds));
+  }
+  writeReport(sections);
 }
 
 async function waitFor(url) {
@@ -71,10 +181,23 @@ function writeReport(sections) {
     'The server runs on the embedded database in a fresh data directory, on loopback; the browser is Chromium, headless.',
     '',
   ];
+  // A partial run (BENCH_ONLY) keeps the sections it did not measure from the last report.
+  const measured = new Set(sections.map((section) => section[0]));
+  for (const kept of previousSections()) if (!measured.has(kept[0])) sections.push(kept);
   for (const section of sections) lines.push(...section, '');
   fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
   fs.writeFileSync(path.join(root, 'docs', 'benchmarks.md'), lines.join('\n'));
   console.log(lines.join('\n'));
+}
+
+function previousSections() {
+  const file = path.join(root, 'docs', 'benchmarks.md');
+  if (!fs.existsSync(file)) return [];
+  const text = fs.readFileSync(file, 'utf8');
+  return text
+    .split(/^(?=## )/m)
+    .filter((part) => part.startsWith('## '))
+    .map((part) => part.replace(/\s+$/, '').split('\n'));
 }
 
 main().catch((err) => {
