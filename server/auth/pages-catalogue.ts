@@ -1,4 +1,4 @@
-import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { pages, rolePages, roles } from '../db/schema';
 
@@ -76,6 +76,39 @@ export async function assignPages(db: Db, companyId: string, roleId: string, pag
     .insert(rolePages)
     .values(allowed.map((p) => ({ companyId, roleId, pageId: p.id })))
     .onConflictDoNothing();
+}
+
+/** Takes the pages named away from a role; ids it does not have are ignored. */
+export async function unassignPages(db: Db, companyId: string, roleId: string, pageIds: string[]): Promise<void> {
+  if (pageIds.length === 0) return;
+  await db
+    .delete(rolePages)
+    .where(and(eq(rolePages.companyId, companyId), eq(rolePages.roleId, roleId), inArray(rolePages.pageId, pageIds)));
+}
+
+/** The catalogue entries of these ids, in catalogue order (unknown ids are left out). */
+export function cataloguePages(pageIds: Iterable<string>): PageDefinition[] {
+  const wanted = new Set(pageIds);
+  return PAGE_CATALOGUE.filter((p) => wanted.has(p.id));
+}
+
+const listed = (values: string[]) =>
+  values.length <= 5 ? values.join(', ') : `${values.slice(0, 5).join(', ')} and ${values.length - 5} more`;
+
+/**
+ * Why these pages cannot be given to a role, naming them: ids the catalogue does not hold, or
+ * admin-only pages for a role that is not an admin role. Null when they can.
+ */
+export function pageAssignmentProblem(pageIds: readonly string[], roleIsAdmin: boolean): string | null {
+  const unknown = [...new Set(pageIds.filter((id) => !PAGE_CATALOGUE.some((p) => p.id === id)))];
+  if (unknown.length > 0) {
+    return `pageIds: ${listed(unknown.map((id) => JSON.stringify(id)))} ${unknown.length === 1 ? 'is not a page' : 'are not pages'} of the console`;
+  }
+  const adminOnly = cataloguePages(pageIds).filter((p) => p.adminOnly);
+  if (!roleIsAdmin && adminOnly.length > 0) {
+    return `pageIds: ${listed(adminOnly.map((p) => `${p.title} (${p.id})`))} ${adminOnly.length === 1 ? 'is' : 'are'} for admin roles only`;
+  }
+  return null;
 }
 
 export interface NavChild {

@@ -1,17 +1,161 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { activateRoleBody, assignPoliciesBody, createRoleBody, rolePagesBody, updateRoleBody } from '../../common/schemas/roles';
 import { roles } from '../db/schema';
 import { requireAuth } from '../auth/guard';
+import { PAGE_CATALOGUE, PAGE_GROUPS } from '../auth/pages-catalogue';
+import { pageParams } from '../http/lists';
+import { uuidParam } from '../http/schemas';
+import { changeRolePages, createRole, deleteRole, replaceRolePolicies, setRoleActive, updateRole } from '../roles/changes';
+import { DEFAULT_ROLE_SORT, listRoles, roleCards, roleFilterBody, roleFilterParams, roleFilterProps, roleSearchBody } from '../roles/list';
+import { findRole, pageIdsOfRole, pageView, policiesOfRole, roleDetail } from '../roles/records';
 
-/** Roles of the company. The roles area (policies, pages, CRUD) builds on this. */
+const idParams = z.object({ id: uuidParam });
+
+const read = { policy: ['roles', 'read'] } as const;
+const create = { policy: ['roles', 'create'] } as const;
+const update = { policy: ['roles', 'update'] } as const;
+const remove = { policy: ['roles', 'delete'] } as const;
+
+/**
+ * Roles of the company: what each allows (policies) and which console pages make its menu.
+ * The guard reads policies on every call, so a change applies to the role's users from their next
+ * call; the menu (navItems) is built at sign-in, so page changes show from their next sign-in.
+ */
 export async function roleRoutes(app: FastifyInstance) {
-  app.get('/roles/active', async (request) => {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = api.ctx;
+
+  // Pickers (invitation, user edit) list these; every signed-in user may.
+  api.get('/roles/active', async (request) => {
     const { companyId } = requireAuth(request);
-    const rows = await app.ctx.db
+    const rows = await db
       .select({ id: roles.id, name: roles.name, description: roles.description, type: roles.type, isAdmin: roles.isAdmin })
       .from(roles)
       .where(and(eq(roles.companyId, companyId), eq(roles.isActive, true)))
       .orderBy(asc(roles.name));
     return { message: 'Active roles', data: rows };
+  });
+
+  // ---- Lists -----------------------------------------------------------------------------------
+
+  api.get('/roles/:offset/:limit', { config: read, schema: { params: pageParams } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    const { offset, limit } = request.params;
+    return { message: 'Roles', data: await listRoles(db, companyId, {}, DEFAULT_ROLE_SORT, offset, limit) };
+  });
+
+  api.post(
+    '/roles/filter/:offset/:limit/:order/:field',
+    { config: read, schema: { params: roleFilterParams, body: roleFilterBody } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { offset, limit, order, field } = request.params;
+      return { message: 'Roles', data: await listRoles(db, companyId, request.body, { field, order }, offset, limit) };
+    },
+  );
+
+  api.post('/roles/search/:offset/:limit', { config: read, schema: { params: pageParams, body: roleSearchBody } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    // The path's offset and limit win over the body's.
+    const { offset, limit } = request.params;
+    return { message: 'Roles', data: await listRoles(db, companyId, { search: request.body.search }, DEFAULT_ROLE_SORT, offset, limit) };
+  });
+
+  api.get('/roles/cards', { config: read }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'Role cards', data: { cards: await roleCards(db, companyId) } };
+  });
+
+  api.get('/roles/filter/props', { config: read }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'Role filters', data: await roleFilterProps(db, companyId) };
+  });
+
+  // ---- One role --------------------------------------------------------------------------------
+
+  api.get('/role/:id', { config: read, schema: { params: idParams } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'Role', data: await roleDetail(db, companyId, request.params.id) };
+  });
+
+  api.post('/roles', { config: create, schema: { body: createRoleBody } }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const role = await createRole(db, request, auth, request.body);
+    return reply.code(201).send({ message: `The role ${role.name} has been created`, data: role });
+  });
+
+  api.put('/roles/:id', { config: update, schema: { params: idParams, body: updateRoleBody } }, async (request) => {
+    const auth = requireAuth(request);
+    const role = await updateRole(db, request, auth, request.params.id, request.body);
+    return { message: `The role ${role.name} has been saved`, data: role };
+  });
+
+  api.put('/roles/activate/:id', { config: update, schema: { params: idParams, body: activateRoleBody } }, async (request) => {
+    const auth = requireAuth(request);
+    const role = await setRoleActive(db, request, auth, request.params.id, request.body.isActive);
+    return { message: `The role ${role.name} is ${role.isActive ? 'active' : 'deactivated'}`, data: role };
+  });
+
+  api.delete('/roles/:id', { config: remove, schema: { params: idParams } }, async (request) => {
+    const auth = requireAuth(request);
+    const role = await deleteRole(db, request, auth, request.params.id);
+    return { message: `The role ${role.name} has been deleted` };
+  });
+
+  // ---- Policies --------------------------------------------------------------------------------
+
+  api.get('/policies/:id', { config: read, schema: { params: idParams } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    const role = await findRole(db, companyId, request.params.id);
+    const policies = await policiesOfRole(db, role, companyId);
+    return { message: 'Role policies', data: { roleId: role.id, roleName: role.name, isAdmin: role.isAdmin, policies } };
+  });
+
+  api.put('/policies/assign/:id', { config: update, schema: { params: idParams, body: assignPoliciesBody } }, async (request) => {
+    const auth = requireAuth(request);
+    const { role, policies } = await replaceRolePolicies(db, request, auth, request.params.id, request.body.policies);
+    return { message: `The policies of ${role.name} have been saved`, data: { roleId: role.id, roleName: role.name, isAdmin: role.isAdmin, policies } };
+  });
+
+  // ---- Pages -----------------------------------------------------------------------------------
+
+  api.get('/roles/policies/pages', { config: read }, async () => {
+    const data = PAGE_CATALOGUE.map((p) => ({
+      id: p.id,
+      title: p.title,
+      url: p.url,
+      group: p.group,
+      groupTitle: PAGE_GROUPS[p.group]?.title ?? p.group,
+      icon: p.icon,
+      adminOnly: p.adminOnly ?? false,
+    }));
+    return { message: 'Pages', data };
+  });
+
+  api.get('/roles/policies/pages/:id', { config: read, schema: { params: idParams } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    const role = await findRole(db, companyId, request.params.id);
+    const pageIds = await pageIdsOfRole(db, companyId, role.id);
+    return { message: 'Role pages', data: { roleId: role.id, roleName: role.name, pageIds, pages: pageView(pageIds) } };
+  });
+
+  for (const operation of ['assign', 'unassign'] as const) {
+    api.put(`/roles/policies/pages/${operation}/:id`, { config: update, schema: { params: idParams, body: rolePagesBody } }, async (request) => {
+      const auth = requireAuth(request);
+      const { role, pageIds } = await changeRolePages(db, request, auth, request.params.id, operation, request.body.pageIds);
+      return {
+        message: `The pages of ${role.name} have been saved; its users see them from their next sign-in`,
+        data: { roleId: role.id, roleName: role.name, pageIds, pages: pageView(pageIds) },
+      };
+    });
+  }
+
+  api.get('/roles/policy/:id', { config: read, schema: { params: idParams } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    const { policies, pageIds, ...role } = await roleDetail(db, companyId, request.params.id);
+    return { message: 'Role, policies and pages', data: { role, policies, pages: pageView(pageIds) } };
   });
 }
