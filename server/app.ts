@@ -16,6 +16,7 @@ import type { Mailer } from './mail/mailer';
 import type { Secrets } from './auth/secrets';
 import { registerAuthGuard } from './auth/guard';
 import { apiRoutes } from './routes';
+import { registerOpenApiDocument } from './apikeys/openapi-document';
 
 /** What every route can reach through `app.ctx`. */
 export interface AppContext {
@@ -56,6 +57,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
   app.setErrorHandler(errorHandler);
+  // Before the routes: the document and the API-key catalogue are collected as routes register.
+  await registerOpenApiDocument(app);
 
   await app.register(async (api) => {
     registerAuthGuard(api);

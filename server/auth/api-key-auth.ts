@@ -87,7 +87,10 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
     throw unauthorized(API_KEY_REFUSED_MESSAGE);
   }
   const operationId = operationIdOf(request.method, request.routeOptions.url ?? '');
-  if (!routeAcceptsKeys || !row.key.operations.includes(operationId)) throw forbidden(OPERATION_NOT_GRANTED_MESSAGE);
+  // A grant of an operation that is (no longer) in the catalogue opens nothing: the catalogue's
+  // exclusions hold even for a grant written before a route was excluded.
+  const grantable = !app.hasDecorator('apiOperations') || app.apiOperations.has(operationId);
+  if (!routeAcceptsKeys || !grantable || !row.key.operations.includes(operationId)) throw forbidden(OPERATION_NOT_GRANTED_MESSAGE);
   await db
     .update(apiKeys)
     .set({ lastUsedAt: now })

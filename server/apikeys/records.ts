@@ -1,0 +1,64 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client';
+import { apiKeys, users } from '../db/schema';
+import { notFound } from '../http/errors';
+
+const accessUsers = alias(users, 'key_access_users');
+const creators = alias(users, 'key_creators');
+
+/** A user's name as lists show it: first and last name, or the email when both are empty. */
+const nameOf = (u: typeof accessUsers | typeof creators) =>
+  sql<string | null>`coalesce(nullif(trim(${u.firstName} || ' ' || ${u.lastName}), ''), ${u.email})`;
+
+/** What any answer shows of a key: never the key itself nor its hash. */
+export const apiKeyColumns = {
+  id: apiKeys.id,
+  name: apiKeys.name,
+  prefix: apiKeys.prefix,
+  accessUserId: apiKeys.accessUserId,
+  accessUserName: nameOf(accessUsers),
+  createdBy: apiKeys.createdBy,
+  createdByName: nameOf(creators),
+  isActive: apiKeys.isActive,
+  isDeleted: apiKeys.isDeleted,
+  expiresAt: apiKeys.expiresAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  operations: apiKeys.operations,
+  createdAt: apiKeys.createdAt,
+  updatedAt: apiKeys.updatedAt,
+};
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  accessUserId: string;
+  accessUserName: string | null;
+  createdBy: string | null;
+  createdByName: string | null;
+  isActive: boolean;
+  isDeleted: boolean;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  operations: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function selectApiKeys(db: Db) {
+  return db
+    .select(apiKeyColumns)
+    .from(apiKeys)
+    .leftJoin(accessUsers, and(eq(accessUsers.companyId, apiKeys.companyId), eq(accessUsers.id, apiKeys.accessUserId)))
+    .leftJoin(creators, and(eq(creators.companyId, apiKeys.companyId), eq(creators.id, apiKeys.createdBy)));
+}
+
+export const companyKeys = (companyId: string, extra?: SQL) => and(eq(apiKeys.companyId, companyId), extra);
+
+/** One key of the company (deleted ones too), or 404 "API key not found" — also for another company's key. */
+export async function findApiKey(db: Db, companyId: string, id: string): Promise<ApiKeyRow> {
+  const [row] = await selectApiKeys(db).where(companyKeys(companyId, eq(apiKeys.id, id)));
+  if (!row) throw notFound('API key');
+  return row;
+}

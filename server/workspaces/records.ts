@@ -1,0 +1,65 @@
+import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client';
+import { users, workspaceMembers, workspaces } from '../db/schema';
+
+const creators = alias(users, 'workspace_creators');
+
+/** What the console shows of a workspace. */
+export const workspaceColumns = {
+  id: workspaces.id,
+  name: workspaces.name,
+  description: workspaces.description,
+  isActive: workspaces.isActive,
+  memberCount: sql<number>`(select count(*) from ${workspaceMembers} where ${workspaceMembers.companyId} = ${workspaces.companyId} and ${workspaceMembers.workspaceId} = ${workspaces.id})`.mapWith(Number),
+  createdAt: workspaces.createdAt,
+  updatedAt: workspaces.updatedAt,
+  createdBy: workspaces.createdBy,
+  createdByName: sql<string | null>`coalesce(nullif(trim(${creators.firstName} || ' ' || ${creators.lastName}), ''), ${creators.email})`,
+};
+
+export type WorkspaceRow = {
+  id: string;
+  name: string;
+  description: string;
+  isActive: boolean;
+  memberCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  createdBy: string | null;
+  createdByName: string | null;
+};
+
+/** The company's workspaces that are not deleted, with `extra` conditions. */
+export const liveWorkspaces = (companyId: string, extra?: SQL) =>
+  and(eq(workspaces.companyId, companyId), isNull(workspaces.deletedAt), extra);
+
+export function selectWorkspaces(db: Db) {
+  return db
+    .select(workspaceColumns)
+    .from(workspaces)
+    .leftJoin(creators, and(eq(creators.companyId, workspaces.companyId), eq(creators.id, workspaces.createdBy)));
+}
+
+export async function findWorkspace(db: Db, companyId: string, id: string): Promise<WorkspaceRow | undefined> {
+  const [row] = await selectWorkspaces(db).where(liveWorkspaces(companyId, eq(workspaces.id, id)));
+  return row;
+}
+
+/** Whether another live workspace of the company already has this name, in any case. */
+export async function nameTaken(db: Db, companyId: string, name: string, exceptId?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(liveWorkspaces(companyId, and(sql`lower(${workspaces.name}) = lower(${name})`, exceptId ? ne(workspaces.id, exceptId) : undefined)))
+    .limit(1);
+  return !!row;
+}
+
+/** A unique index refused the row (drizzle wraps the driver's error, so look through the causes). */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
