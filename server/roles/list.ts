@@ -27,11 +27,16 @@ export const ROLE_TYPES = ['system', 'custom'] as const;
 export const ROLE_STATUSES = ['active', 'inactive'] as const;
 export const ROLE_SORT_FIELDS = ['name', 'createdAt', 'updatedAt', 'type'] as const;
 
-const noFilter = z.literal('');
+/** A value of a fixed set, or '' for no filter. One schema rather than a union, so the message names the set. */
+const oneOf = (values: readonly string[]) =>
+  z
+    .string({ error: `must be one of ${values.join(', ')}` })
+    .refine((value) => value === '' || values.includes(value), { message: `must be one of ${values.join(', ')}` });
+
 export const roleFilterBody = filterBody({
-  type: choiceFilter(z.union([noFilter, z.enum(ROLE_TYPES)], { error: `must be one of ${ROLE_TYPES.join(', ')}` })),
+  type: choiceFilter(oneOf(ROLE_TYPES)),
   user: idChoiceFilter,
-  status: choiceFilter(z.union([noFilter, z.enum(ROLE_STATUSES)], { error: `must be one of ${ROLE_STATUSES.join(', ')}` })),
+  status: choiceFilter(oneOf(ROLE_STATUSES)),
   startDate: startDateFilter,
   endDate: endDateFilter,
   search: searchFilter,
