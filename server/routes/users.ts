@@ -3,21 +3,49 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { TEMPORARY_PASSWORD_MISMATCH } from '../../common/messages';
+import {
+  aiNotificationSchema,
+  adminUserEditSchema,
+  demoUserSchema,
+  inviteUserSchema,
+  mpinSchema,
+  username as usernameRule,
+} from '../../common/schemas/users';
 import { recordAccessEvent, recordAudit } from '../audit';
 import { companies, roles, users } from '../db/schema';
 import { findAccount } from '../auth/accounts';
 import { countFailure, reauthLimit, refuseWhenBlocked, withinQuietRate } from '../auth/attempts';
 import { requireAuth } from '../auth/guard';
+import { refuseWhileImpersonating } from '../auth/impersonation';
 import { mailInvitation, newTemporaryPassword, renewInvitation } from '../auth/invitations';
 import { findTokenHolder, issueOneTimeToken, oneTimeTokenField, spendToken, type TokenHolder } from '../auth/one-time-tokens';
 import { storeNewPassword } from '../auth/password-change';
 import { hashPassword, verifyPassword } from '../auth/passwords';
+import { isAllowed } from '../auth/policies';
 import { findImpersonator } from '../auth/session-user';
 import { clearFailures, consumeRate } from '../auth/throttle';
-import { badRequest, conflict, unauthorized } from '../http/errors';
-import { currentPasswordField, emailField, hostnameField, passwordField, uuidParam } from '../http/schemas';
+import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
+import { currentPasswordField, emailField, hostnameField, limitParam, offsetParam, passwordField, uuidParam } from '../http/schemas';
+import { notify } from '../notify';
+import { deleteUser, editUser } from '../users/admin';
+import { acceptProfileForms } from '../users/avatar';
+import { profileCards, userCards } from '../users/cards';
+import { userFilterBody, userFilterParams, userFilterProps, userFilterWhere } from '../users/filters';
+import { avatarOf, updateOwnProfile } from '../users/profile';
+import { DEFAULT_USER_SORT, findUserRow, listUsers } from '../users/rows';
+import {
+  EMAIL_TAKEN_MESSAGE,
+  assertEmailFree,
+  assertUsernameFree,
+  activeAdminIds,
+  assignableRole,
+  checkWorkspaces,
+  setWorkspaces,
+  uniqueConflict,
+  usernameTaken,
+} from '../users/rules';
 
-export const EMAIL_TAKEN_MESSAGE = 'A user with this email already exists';
+export { EMAIL_TAKEN_MESSAGE };
 export const ACTIVATION_LINK_INVALID_MESSAGE = 'This activation link is invalid or has expired';
 export const RESEND_MESSAGE =
   'If this account is waiting to be activated, a new temporary password and activation link have been mailed to it.';
@@ -30,19 +58,20 @@ const RESEND_REQUESTS_PER_ADDRESS_PER_HOUR = 20;
 export const PREFERENCE_VALUE_MAX_BYTES = 16 * 1024;
 export const PREFERENCE_MAX_KEYS = 50;
 
-/** Letters (any script), spaces, apostrophes, hyphens and periods: "Anne-Marie O'Neil Jr.", or nothing. */
-const PERSON_NAME = /^(?:[\p{L}\p{M}](?:[\p{L}\p{M} '’.-]*[\p{L}\p{M}.])?)?$/u;
-const personName = z
-  .string({ error: 'is required' })
-  .trim()
-  .max(100, 'must be at most 100 characters')
-  .regex(PERSON_NAME, 'may only contain letters, spaces, apostrophes, hyphens and periods');
+/** `GET /users/0/null` lists every user (for pickers), up to this many. */
+export const ALL_USERS_LIMIT = 10_000;
 
-const inviteBody = z.object({
-  email: emailField,
-  firstName: personName.min(1, 'is required'),
-  lastName: personName.default(''),
-  roleId: uuidParam,
+const idParams = z.object({ id: uuidParam });
+const listParams = z.object({
+  offset: offsetParam,
+  // `null` is how the console asks for all of them.
+  limit: z.preprocess((value) => (value === 'null' ? undefined : value), limitParam.optional()),
+});
+const nameParams = z.object({ name: usernameRule });
+const usernameCheckQuery = z.object({ userId: uuidParam.optional() });
+const profileCardParams = z.object({
+  userId: uuidParam,
+  days: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(365, 'must be at most 365'),
 });
 const activationTokenBody = z.object({ token: oneTimeTokenField });
 const createPasswordBody = z.object({
@@ -62,14 +91,6 @@ const preferenceBody = z.object({ value: z.unknown().optional() }).superRefine((
   }
 });
 
-/** A unique index refused the row (drizzle wraps the driver's error, so look through the causes). */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
-
 /** An activation link is good while unused, unexpired, and its account still waits to be activated. */
 function isPendingActivation(holder: TokenHolder | null): holder is TokenHolder {
   return !!holder && holder.user.status === 'invited' && holder.user.isActive && holder.company.isActive;
@@ -79,17 +100,17 @@ export async function userRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const ctx = api.ctx;
   const { db } = ctx;
+  const ownRow = (auth: { companyId: string; userId: string }) => and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId));
+  await acceptProfileForms(app);
 
   // ---- Invitation and activation ---------------------------------------------------------------
 
-  api.post('/user', { config: { adminOnly: true }, schema: { body: inviteBody } }, async (request, reply) => {
+  api.post('/user', { config: { policy: ['users', 'create'] }, schema: { body: inviteUserSchema } }, async (request, reply) => {
     const auth = requireAuth(request);
-    const { email, firstName, lastName, roleId } = request.body;
-    const [role] = await db.select().from(roles).where(and(eq(roles.companyId, auth.companyId), eq(roles.id, roleId)));
-    if (!role) throw badRequest('roleId: no such role');
-    if (!role.isActive) throw badRequest('roleId: this role is deactivated');
-    const [taken] = await db.select({ id: users.id }).from(users).where(and(eq(users.companyId, auth.companyId), eq(users.email, email)));
-    if (taken) throw conflict(EMAIL_TAKEN_MESSAGE);
+    const { email, firstName, lastName, roleId, workspaceIds } = request.body;
+    const role = await assignableRole(db, auth, roleId);
+    if (workspaceIds) await checkWorkspaces(db, auth.companyId, workspaceIds);
+    await assertEmailFree(db, auth.companyId, email);
     const [company] = await db.select().from(companies).where(eq(companies.id, auth.companyId));
 
     const temporary = await newTemporaryPassword();
@@ -100,20 +121,20 @@ export async function userRoutes(app: FastifyInstance) {
           .insert(users)
           .values({ companyId: auth.companyId, email, firstName, lastName, roleId, status: 'invited', passwordHash: temporary.hash, createdBy: auth.userId })
           .returning();
+        if (workspaceIds?.length) await setWorkspaces(tx, auth.companyId, user.id, workspaceIds);
         const token = await issueOneTimeToken(tx, ctx.secrets, { companyId: auth.companyId, userId: user.id }, 'activation');
         await recordAudit(tx, request, {
           companyId: auth.companyId,
           model: 'user',
           operation: 'create',
           recordId: user.id,
-          changes: { email, firstName, lastName, roleId, roleName: role.name, status: 'invited' },
+          changes: { email, firstName, lastName, roleId, roleName: role.name, status: 'invited', workspaceIds: workspaceIds ?? [] },
         });
         return { user, token };
       });
     } catch (err) {
       // Two invitations racing for one address: the unique index decides.
-      if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN_MESSAGE);
-      throw err;
+      throw uniqueConflict(err) ?? err;
     }
     await mailInvitation(ctx, request, { user: invited.user, company, temporaryPassword: temporary.password, token: invited.token });
     return reply.code(201).send({
@@ -148,6 +169,16 @@ export async function userRoutes(app: FastifyInstance) {
       await storeNewPassword(tx, user, passwordHash, { status: 'active' });
       await recordAudit(tx, request, { companyId: user.companyId, userId: user.id, model: 'user', operation: 'activate', recordId: user.id, changes: { status: 'active' } });
       await recordAccessEvent(tx, request, { ...event, status: 'success' });
+      const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
+      await notify(tx, {
+        companyId: user.companyId,
+        to: await activeAdminIds(tx, user.companyId, user.id),
+        type: 'invitation_accepted',
+        title: `${name} accepted the invitation`,
+        message: `${user.email} has activated their account.`,
+        link: `/users/${user.id}/show`,
+        createdBy: user.id,
+      });
     });
     await clearFailures(db, limits[0].key);
     return { message: 'Your password is set and your account is active. Sign in with your new password.' };
@@ -170,6 +201,117 @@ export async function userRoutes(app: FastifyInstance) {
     });
     await mailInvitation(ctx, request, { user, company, temporaryPassword: temporary.password, token });
     return { message: RESEND_MESSAGE };
+  });
+
+  // ---- Administration: lists, cards, one user, edit, delete, demo accounts ----------------------
+
+  api.get('/users/:offset/:limit', { config: { policy: ['users', 'read'] }, schema: { params: listParams } }, async (request) => {
+    const auth = requireAuth(request);
+    const { offset, limit } = request.params;
+    const data = await listUsers(db, auth.companyId, undefined, DEFAULT_USER_SORT, offset, limit ?? ALL_USERS_LIMIT);
+    return { message: 'Users', data };
+  });
+
+  api.post(
+    '/users/filter/:limit/:offset/:order/:field',
+    { config: { policy: ['users', 'read'] }, schema: { params: userFilterParams, body: userFilterBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { limit, offset, order, field } = request.params;
+      const data = await listUsers(db, auth.companyId, userFilterWhere(request.body), { field, order }, offset, limit);
+      return { message: 'Users', data };
+    },
+  );
+
+  api.get('/users/filter/props', { config: { policy: ['users', 'read'] } }, async (request) => {
+    const auth = requireAuth(request);
+    return { message: 'User filter choices', data: await userFilterProps(db, auth.companyId) };
+  });
+
+  api.get('/users/cards', { config: { policy: ['users', 'read'] } }, async (request) => {
+    const auth = requireAuth(request);
+    return { message: 'User cards', data: { cards: await userCards(db, auth.companyId) } };
+  });
+
+  api.get('/users/:id', { config: { policy: ['users', 'read'] }, schema: { params: idParams } }, async (request) => {
+    const auth = requireAuth(request);
+    const row = await findUserRow(db, auth.companyId, request.params.id);
+    if (!row) throw notFound('User');
+    return { message: 'User', data: row };
+  });
+
+  api.put(
+    '/user/profile/:id',
+    { config: { policy: ['users', 'update'] }, schema: { params: idParams, body: adminUserEditSchema } },
+    async (request) => {
+      const auth = requireAuth(request);
+      await editUser(db, request, auth, request.params.id, request.body);
+      const row = await findUserRow(db, auth.companyId, request.params.id);
+      if (!row) throw notFound('User');
+      return { message: `${row.email} has been saved`, data: row };
+    },
+  );
+
+  api.delete('/users/:id', { config: { policy: ['users', 'delete'] }, schema: { params: idParams } }, async (request) => {
+    const auth = requireAuth(request);
+    const user = await deleteUser(db, request, auth, request.params.id);
+    return { message: `${user.email} has been deleted` };
+  });
+
+  /** A demo or test account, active at once with the password given (no invitation mail). */
+  api.post('/client/createUser', { config: { policy: ['users', 'create'] }, schema: { body: demoUserSchema } }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const { email, username, firstName, lastName, password, roleId } = request.body;
+    const role = await assignableRole(db, auth, roleId);
+    await assertEmailFree(db, auth.companyId, email);
+    await assertUsernameFree(db, auth.companyId, username);
+    const passwordHash = await hashPassword(password);
+    let id: string;
+    try {
+      id = await db.transaction(async (tx) => {
+        const now = new Date();
+        const [user] = await tx
+          .insert(users)
+          .values({
+            companyId: auth.companyId,
+            email,
+            username,
+            firstName,
+            lastName,
+            roleId,
+            status: 'active',
+            passwordHash,
+            passwordChangedAt: now,
+            createdBy: auth.userId,
+          })
+          .returning({ id: users.id });
+        await recordAudit(tx, request, {
+          companyId: auth.companyId,
+          model: 'user',
+          operation: 'create',
+          recordId: user.id,
+          changes: { after: { email, username, firstName, lastName, roleId, roleName: role.name, status: 'active', demo: true } },
+        });
+        return user.id;
+      });
+    } catch (err) {
+      throw uniqueConflict(err) ?? err;
+    }
+    const row = await findUserRow(db, auth.companyId, id);
+    return reply.code(201).send({ message: `${email} has been created and can sign in now`, data: row });
+  });
+
+  api.get('/client/checkDuplicateUserName/:name', { schema: { params: nameParams } }, async (request) => {
+    const auth = requireAuth(request);
+    const duplicate = await usernameTaken(db, auth.companyId, request.params.name);
+    return { message: duplicate ? 'This username is taken' : 'This username is free', data: { duplicate } };
+  });
+
+  api.get('/users/username/check/:name', { schema: { params: nameParams, querystring: usernameCheckQuery } }, async (request) => {
+    const auth = requireAuth(request);
+    // The name the account already has counts as available to it.
+    const available = !(await usernameTaken(db, auth.companyId, request.params.name, request.query.userId ?? auth.userId));
+    return { message: available ? 'This username is available' : 'This username is taken', data: { available } };
   });
 
   // ---- The signed-in user ----------------------------------------------------------------------
@@ -197,7 +339,82 @@ export async function userRoutes(app: FastifyInstance) {
     if (!row) throw unauthorized();
     // The admin behind an impersonation, so a reloaded console can still show who is acting.
     const impersonator = auth.impersonatorUserId ? await findImpersonator(db, auth.companyId, auth.impersonatorUserId) : null;
-    return { message: 'Profile', user: { ...row, impersonator } };
+    // `data` is the full record, as the users list shows it (phone, picture, preferences of notice...).
+    return { message: 'Profile', user: { ...row, impersonator }, data: await findUserRow(db, auth.companyId, auth.userId) };
+  });
+
+  api.put('/user/profile', async (request) => {
+    const auth = requireAuth(request);
+    await updateOwnProfile(db, request, auth);
+    return { message: 'Your profile has been saved', data: await findUserRow(db, auth.companyId, auth.userId) };
+  });
+
+  api.get('/user/avatar/:id', { schema: { params: idParams } }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const avatar = await avatarOf(db, auth.companyId, request.params.id);
+    return reply
+      .header('content-type', avatar.type)
+      .header('cache-control', 'private, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(avatar.bytes);
+  });
+
+  api.get('/user/profile/cards/:userId/:days', { schema: { params: profileCardParams } }, async (request) => {
+    const auth = requireAuth(request);
+    const { userId, days } = request.params;
+    if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
+    const [target] = await db.select({ id: users.id }).from(users).where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
+    if (!target) throw notFound('User');
+    return { message: 'Profile cards', data: { cards: await profileCards(db, auth.companyId, userId, days) } };
+  });
+
+  /** An MPIN: one's own, or anyone's for an admin. A credential, so never through an API key or an impersonation. */
+  api.put(
+    '/user/mpin/create/:id',
+    { config: { apiKeys: false }, schema: { params: idParams, body: mpinSchema } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { id } = request.params;
+      refuseWhileImpersonating(auth);
+      if (id !== auth.userId && !auth.isAdmin) throw forbidden();
+      const [target] = await db
+        .select({ id: users.id, email: users.email, hasMpin: sql<boolean>`${users.mpinHash} is not null` })
+        .from(users)
+        .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
+      if (!target) throw notFound('User');
+      const mpinHash = await hashPassword(request.body.mpin);
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ mpinHash, updatedAt: new Date() }).where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
+        await recordAudit(tx, request, {
+          companyId: auth.companyId,
+          model: 'user',
+          operation: 'set_mpin',
+          recordId: id,
+          changes: { before: { mpin: target.hasMpin ? 'set' : 'none' }, after: { mpin: 'set' } },
+        });
+      });
+      return { message: id === auth.userId ? 'Your MPIN has been saved' : `The MPIN of ${target.email} has been saved` };
+    },
+  );
+
+  api.put('/user/notification', { schema: { body: aiNotificationSchema } }, async (request) => {
+    const auth = requireAuth(request);
+    const { aiNotification } = request.body;
+    const [current] = await db.select({ aiNotification: users.aiNotification }).from(users).where(ownRow(auth));
+    if (!current) throw unauthorized();
+    if (current.aiNotification !== aiNotification) {
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ aiNotification, updatedAt: new Date() }).where(ownRow(auth));
+        await recordAudit(tx, request, {
+          companyId: auth.companyId,
+          model: 'user',
+          operation: 'update_notification',
+          recordId: auth.userId,
+          changes: { before: { aiNotification: current.aiNotification }, after: { aiNotification } },
+        });
+      });
+    }
+    return { message: aiNotification ? 'AI notifications are on' : 'AI notifications are off', data: { aiNotification } };
   });
 
   api.get('/users/active', async (request) => {
@@ -212,8 +429,6 @@ export async function userRoutes(app: FastifyInstance) {
   });
 
   // ---- Preferences: small JSON values the console keeps per user (table layouts, filters, ...) ----
-
-  const ownRow = (auth: { companyId: string; userId: string }) => and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId));
 
   api.get('/user/preferences', async (request) => {
     const auth = requireAuth(request);

@@ -1,0 +1,81 @@
+import { and, asc, eq, exists, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { roles, users, workspaceMembers, workspaces } from '../db/schema';
+import {
+  anyOf,
+  choicesOf,
+  endDateFilter,
+  filterBody,
+  idChoiceFilter,
+  searchFilter,
+  searching,
+  sortParams,
+  startDateFilter,
+  textChoiceFilter,
+  within,
+  type Choice,
+} from '../http/lists';
+import { limitParam, offsetParam } from '../http/schemas';
+import { USER_SORT_FIELDS, USER_STATUSES, type UserStatus } from '../../common/schemas/users';
+import { statusIs } from './rows';
+
+const statusFilter = textChoiceFilter.refine((values) => values.every((v) => (USER_STATUSES as readonly string[]).includes(v)), {
+  message: `must be one of ${USER_STATUSES.join(', ')}`,
+});
+
+/** The users filter: exactly the spec's fields. */
+export const userFilterBody = filterBody({
+  workspace: idChoiceFilter,
+  role: idChoiceFilter,
+  status: statusFilter,
+  startDate: startDateFilter,
+  endDate: endDateFilter,
+  search: searchFilter,
+});
+export type UserFilter = z.output<typeof userFilterBody>;
+
+/** `POST /users/filter/{limit}/{offset}/{order}/{field}`: the limit comes first in this path. */
+export const userFilterParams = z.object({ limit: limitParam, offset: offsetParam }).extend(sortParams(USER_SORT_FIELDS).shape);
+
+/** The filter as conditions on the users table (related rows through EXISTS, so the capped count can use them). */
+export function userFilterWhere(filter: UserFilter): SQL | undefined {
+  const inWorkspace =
+    filter.workspace.length > 0
+      ? exists(
+          sql`(select 1 from ${workspaceMembers} where ${workspaceMembers.companyId} = ${users.companyId} and ${workspaceMembers.userId} = ${users.id} and ${inArray(workspaceMembers.workspaceId, filter.workspace)})`,
+        )
+      : undefined;
+  const statuses = filter.status as UserStatus[];
+  return and(
+    inWorkspace,
+    anyOf(users.roleId, filter.role),
+    statuses.length > 0 ? or(...statuses.map(statusIs)) : undefined,
+    within(users.createdAt, filter.startDate, filter.endDate),
+    searching([users.email, users.username, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`], filter.search),
+  );
+}
+
+const STATUS_LABELS: Record<UserStatus, string> = { active: 'Active', invited: 'Invited', inactive: 'Inactive' };
+
+/** The choices of the users filter bar. */
+export async function userFilterProps(db: Db, companyId: string): Promise<{ workspace: Choice[]; role: Choice[]; status: Choice[] }> {
+  const [workspaceChoices, roleChoices] = await Promise.all([
+    db
+      .select({ id: workspaces.id, name: workspaces.name })
+      .from(workspaces)
+      .where(and(eq(workspaces.companyId, companyId), isNull(workspaces.deletedAt)))
+      .orderBy(asc(sql`lower(${workspaces.name})`)),
+    // Every role, deactivated ones too: users may still hold them and be looked for by them.
+    db
+      .select({ id: roles.id, name: roles.name })
+      .from(roles)
+      .where(eq(roles.companyId, companyId))
+      .orderBy(asc(sql`lower(${roles.name})`)),
+  ]);
+  return {
+    workspace: workspaceChoices,
+    role: roleChoices,
+    status: choicesOf(USER_STATUSES, (s) => STATUS_LABELS[s as UserStatus]),
+  };
+}
