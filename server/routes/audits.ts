@@ -1,4 +1,80 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireAuth } from '../auth/guard';
+import { pageParams } from '../http/lists';
+import { accessEventCards, accessEventFilterBody, accessEventProps, listAccessEvents, presentStatuses } from '../audits/access-events';
+import { auditCards, auditFilterBody, auditProps, listAudits } from '../audits/system-audits';
 
-/** System audits and security access events. */
-export async function auditRoutes(_app: FastifyInstance) {}
+const readAudits = { policy: ['audits', 'read'] } as const;
+const readAccessEvents = { policy: ['accessEvents', 'read'] } as const;
+
+/**
+ * System audits and security access events: read-only lists of what was changed and of every
+ * sign-in, code check, password change and impersonation. Nothing here changes them.
+ */
+export async function auditRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = api.ctx;
+
+  // ---- System audits ---------------------------------------------------------------------------
+
+  api.get('/system/audits/:offset/:limit', { config: readAudits, schema: { params: pageParams } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    const { offset, limit } = request.params;
+    return { message: 'System audits', data: await listAudits(db, companyId, {}, offset, limit) };
+  });
+
+  // The path's offset and limit win over those of the body (the spec's filter table lists both).
+  api.post(
+    '/system/audits/filter/:offset/:limit',
+    { config: readAudits, schema: { params: pageParams, body: auditFilterBody } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { offset, limit } = request.params;
+      return { message: 'System audits', data: await listAudits(db, companyId, request.body, offset, limit) };
+    },
+  );
+
+  api.get('/system/audits/filter/props', { config: readAudits }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'System audit filters', data: await auditProps(db, companyId) };
+  });
+
+  api.get('/system/audits/cards', { config: readAudits }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'System audit cards', data: { cards: await auditCards(db, companyId) } };
+  });
+
+  // ---- Security access events ------------------------------------------------------------------
+
+  api.get('/access/events/:offset/:limit', { config: readAccessEvents, schema: { params: pageParams } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    const { offset, limit } = request.params;
+    return { message: 'Access events', data: await listAccessEvents(db, companyId, {}, offset, limit) };
+  });
+
+  api.post(
+    '/access/events/filter/:offset/:limit',
+    { config: readAccessEvents, schema: { params: pageParams, body: accessEventFilterBody } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { offset, limit } = request.params;
+      return { message: 'Access events', data: await listAccessEvents(db, companyId, request.body, offset, limit) };
+    },
+  );
+
+  api.get('/access/events/filter/props', { config: readAccessEvents }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'Access event filters', data: await accessEventProps(db, companyId) };
+  });
+
+  api.get('/access/events/cards', { config: readAccessEvents }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'Access event cards', data: { cards: await accessEventCards(db, companyId) } };
+  });
+
+  api.get('/fetchDistinctEventStatus', { config: readAccessEvents }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'Access event statuses', statusValues: await presentStatuses(db, companyId) };
+  });
+}

@@ -1,0 +1,153 @@
+import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { systemAudits } from '../db/schema';
+import {
+  anyOf,
+  choicesOf,
+  endDateFilter,
+  filterBody,
+  idChoiceFilter,
+  listPage,
+  searching,
+  searchFilter,
+  startDateFilter,
+  textChoiceFilter,
+  within,
+  type Card,
+  type Choice,
+  type ListAnswer,
+} from '../http/lists';
+import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
+import { distinctByLooseScan } from './distinct';
+import { namesOf, usersWho } from './people';
+
+export const auditFilterBody = filterBody({
+  model: textChoiceFilter,
+  operation: textChoiceFilter,
+  user: idChoiceFilter,
+  startDate: startDateFilter,
+  endDate: endDateFilter,
+  search: searchFilter,
+});
+export type AuditFilter = Partial<z.output<typeof auditFilterBody>>;
+
+export interface AuditRow {
+  id: string;
+  model: string;
+  operation: string;
+  recordId: string | null;
+  userId: string | null;
+  userEmail: string | null;
+  userName: string | null;
+  impersonatorUserId: string | null;
+  impersonatorEmail: string | null;
+  changes: Record<string, unknown> | null;
+  ip: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Every condition is on system_audits itself, so that (company_id, created_at),
+ * (company_id, user_id, created_at) and (company_id, model, created_at) can serve both the
+ * filter and the newest-first order. The search reads `changes` as text: it has no index and
+ * walks the tenant's entries newest first until the page is full.
+ */
+export function auditConditions(companyId: string, filter: AuditFilter): SQL {
+  return and(
+    eq(systemAudits.companyId, companyId),
+    anyOf(systemAudits.model, filter.model ?? []),
+    anyOf(systemAudits.operation, filter.operation ?? []),
+    anyOf(systemAudits.userId, filter.user ?? []),
+    within(systemAudits.createdAt, filter.startDate ?? null, filter.endDate ?? null),
+    searching([systemAudits.model, systemAudits.operation, systemAudits.recordId, sql`${systemAudits.changes}::text`], filter.search ?? ''),
+  )!;
+}
+
+export async function listAudits(db: Db, companyId: string, filter: AuditFilter, offset: number, limit: number): Promise<ListAnswer<AuditRow>> {
+  const where = auditConditions(companyId, filter);
+  return listPage(
+    db,
+    {
+      countFrom: systemAudits,
+      where,
+      page: async (o, l) => {
+        const rows = await db
+          .select({
+            id: systemAudits.id,
+            model: systemAudits.model,
+            operation: systemAudits.operation,
+            recordId: systemAudits.recordId,
+            userId: systemAudits.userId,
+            impersonatorUserId: systemAudits.impersonatorUserId,
+            changes: systemAudits.changes,
+            ip: systemAudits.ip,
+            createdAt: systemAudits.createdAt,
+          })
+          .from(systemAudits)
+          .where(where)
+          .orderBy(desc(systemAudits.createdAt), desc(systemAudits.id))
+          .offset(o)
+          .limit(l);
+        const names = await namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId]));
+        return rows.map((r) => {
+          const user = r.userId ? names.get(r.userId) : undefined;
+          return {
+            id: r.id,
+            model: r.model,
+            operation: r.operation,
+            recordId: r.recordId,
+            userId: r.userId,
+            userEmail: user?.email ?? null,
+            userName: user?.name ?? null,
+            impersonatorUserId: r.impersonatorUserId,
+            impersonatorEmail: r.impersonatorUserId ? (names.get(r.impersonatorUserId)?.email ?? null) : null,
+            changes: r.changes,
+            ip: r.ip,
+            createdAt: r.createdAt,
+          };
+        });
+      },
+    },
+    offset,
+    limit,
+  );
+}
+
+export interface AuditProps {
+  model: Choice[];
+  operation: Choice[];
+  user: Choice[];
+}
+
+export async function auditProps(db: Db, companyId: string): Promise<AuditProps> {
+  const [models, operations, user] = await Promise.all([
+    distinctByLooseScan(db, 'system_audits', 'model', companyId),
+    db
+      .selectDistinct({ operation: systemAudits.operation })
+      .from(systemAudits)
+      .where(eq(systemAudits.companyId, companyId))
+      .orderBy(systemAudits.operation),
+    usersWho(db, companyId, (userId) => sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId})`),
+  ]);
+  return { model: choicesOf(models), operation: choicesOf(operations.map((o) => o.operation)), user };
+}
+
+export async function auditCards(db: Db, companyId: string, now = new Date()): Promise<Card[]> {
+  const tenant = eq(systemAudits.companyId, companyId);
+  const weekAgo = daysAgo(7, now);
+  const [total, today, week, people] = await Promise.all([
+    cappedCount(db, systemAudits, tenant),
+    cappedCount(db, systemAudits, and(tenant, gte(systemAudits.createdAt, startOfTodayUtc(now)))),
+    cappedCount(db, systemAudits, and(tenant, gte(systemAudits.createdAt, weekAgo))),
+    usersWho(db, companyId, (userId) =>
+      sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId} and ${systemAudits.createdAt} >= ${weekAgo.toISOString()}::timestamptz)`,
+    ),
+  ]);
+  return [
+    countCard('total', 'Audit entries', total),
+    countCard('today', 'Entries today', today),
+    countCard('last7Days', 'Entries in the last 7 days', week),
+    { key: 'users7Days', label: 'Users who made changes in the last 7 days', value: people.length },
+  ];
+}
