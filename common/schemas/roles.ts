@@ -60,10 +60,9 @@ export type UpdateRoleBody = z.infer<typeof updateRoleBody>;
 
 /** `PUT /roles/activate/{id}`: a boolean (form posts of "true"/"false" are read as such). */
 export const activateRoleBody = z.object({
-  isActive: z.preprocess(
-    (value) => (value === 'true' ? true : value === 'false' ? false : value),
-    z.boolean({ error: 'must be true or false' }),
-  ),
+  isActive: z
+    .union([z.boolean(), z.literal('true'), z.literal('false')], { error: 'must be true or false' })
+    .transform((value) => value === true || value === 'true'),
 });
 
 /** `PUT /policies/assign/{id}` and `POST /authorization/policies/{userId}`: the whole list, replacing the stored one. */
