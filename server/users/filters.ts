@@ -39,7 +39,9 @@ export type UserFilter = z.output<typeof userFilterBody>;
 export const userFilterParams = z.object({ limit: limitParam, offset: offsetParam }).extend(sortParams(USER_SORT_FIELDS).shape);
 
 /** The filter as conditions on the users table (related rows through EXISTS, so the capped count can use them). */
-export function userFilterWhere(filter: UserFilter): SQL | undefined {
+export function userFilterWhere(body: UserFilter): SQL | undefined {
+  // filterBody answers {} for a missing body, without the fields' own defaults.
+  const filter = { ...body, workspace: body.workspace ?? [], role: body.role ?? [], status: body.status ?? [] };
   const inWorkspace =
     filter.workspace.length > 0
       ? exists(
@@ -51,7 +53,7 @@ export function userFilterWhere(filter: UserFilter): SQL | undefined {
     inWorkspace,
     anyOf(users.roleId, filter.role),
     statuses.length > 0 ? or(...statuses.map(statusIs)) : undefined,
-    within(users.createdAt, filter.startDate, filter.endDate),
+    within(users.createdAt, filter.startDate ?? null, filter.endDate ?? null),
     searching([users.email, users.username, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`], filter.search),
   );
 }
