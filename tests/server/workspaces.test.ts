@@ -274,14 +274,15 @@ describe('PUT /workspace', () => {
     expect(await workspaceRow(ws.id)).toMatchObject({ name: 'Legal team', description: 'Contracts', isActive: false });
   });
 
-  it.each([
+  // `id: true` stands for the id of a fresh workspace.
+  it.each<[Record<string, unknown>, string]>([
     [{ id: 'nope', name: 'X' }, 'id: must be a valid id'],
     [{ name: 'X' }, 'id:'],
-    [{ id: '00000000-0000-4000-8000-000000000000', isActive: 'maybe' }, 'isActive: must be true or false'],
-    [{ id: '00000000-0000-4000-8000-000000000000', name: '' }, 'name: is required'],
+    [{ id: true, isActive: 'maybe' }, 'isActive: must be true or false'],
+    [{ id: true, name: '' }, 'name: is required'],
   ])('refuses %j with 400 naming the field', async (body, message) => {
     const ws = await createWorkspace(`Valid ${message}`);
-    const target = { ...body, id: body.id === '00000000-0000-4000-8000-000000000000' ? ws.id : body.id };
+    const target = { ...body, id: body.id === true ? ws.id : body.id };
     const before = await workspaceRow(ws.id);
     const audits = await tally();
     const res = await call(server, 'PUT', '/workspace', { token: adminToken, body: target });
