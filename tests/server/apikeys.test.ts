@@ -457,6 +457,25 @@ describe('calling the API with a key', () => {
     expect(shown.json().data.lastUsedAt).toBe(used!.toISOString());
   });
 
+  it('lists users with a key granted get_users_offset_limit, and nothing more', async () => {
+    const key = await createKey({ name: 'Directory sync', operations: ['get_users_offset_limit'] });
+    const res = await call(server, 'GET', '/users/0/10', withKey(key.key));
+    expect(res.statusCode, res.body).toBe(200);
+    const emails = res.json().data.rows.map((r: { email: string }) => r.email);
+    expect(emails).toContain(server.company.adminEmail);
+    expect(emails).toContain(member.email);
+    expect(emails).not.toContain(other.adminEmail);
+    const one = await call(server, 'GET', `/users/${member.id}`, withKey(key.key));
+    expect(one.statusCode).toBe(403);
+    expect(one.json().message).toBe(NOT_GRANTED);
+
+    // The same grant on a key of a user who may not read users opens nothing.
+    const narrow = await createKey({ name: 'Directory, no rights', operations: ['get_users_offset_limit'] }, keyManager.token);
+    const denied = await call(server, 'GET', '/users/0/10', withKey(narrow.key));
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().message).toBe('Resource Access not provided');
+  });
+
   it('refuses operations not granted (403), and key management whatever is granted', async () => {
     const key = await createKey({ name: 'Narrow', operations: ['get_workspaces'] });
     for (const [method, path] of [
