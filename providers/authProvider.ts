@@ -1,8 +1,12 @@
 import type { AuthProvider, UserIdentity } from 'react-admin';
+import { resources } from '../resources';
+import { accessNameOf } from '../src/framework/declaration';
+import type { AnyResourceDeclaration } from '../src/framework/types';
 import { AUTH_PATHS } from './authPaths';
 import { logout, signIn, type Credentials } from './authActions';
 import { navigationPages } from './firstNavigationUrl';
 import { INVALID_TOKEN_TEXT } from './http';
+import { allows, clearCallerPolicies, loadCallerPolicies } from './policies';
 import { getStoredUser, isSignedIn } from './storage';
 import type { SessionUser } from './types';
 
@@ -26,7 +30,10 @@ export function resourceListUrl(resource: string): string {
   return `/${resource.replace(/^\/+|\/+$/g, '')}`;
 }
 
-/** Admins reach everything; others reach a resource when its list page is in their navigation. */
+/**
+ * The fallback for a server without the caller's-policies route: admins reach everything,
+ * others a resource whose list page is in their navigation.
+ */
 export function canAccessResource(permissions: ConsolePermissions, resource: string): boolean {
   if (permissions.isAdmin) return true;
   const listUrl = resourceListUrl(resource);
@@ -45,47 +52,62 @@ function fullName(user: SessionUser): string {
 /**
  * react-admin's view of the session. The sign-in screens live outside react-admin (they must
  * stay light), so `login` is only here for completeness and react-admin redirects to them.
+ * Permissions come from the caller's policies, named by each declaration's `access`.
  */
-export const authProvider: AuthProvider = {
-  async login(params: Credentials) {
-    const result = await signIn(params);
-    return { redirectTo: result.next };
-  },
+export function createAuthProvider(declarations: readonly AnyResourceDeclaration[]): AuthProvider {
+  const policyNames = new Map(declarations.map((declaration) => [declaration.name, accessNameOf(declaration)]));
 
-  async logout() {
-    await logout();
-    return AUTH_PATHS.signIn;
-  },
+  return {
+    async login(params: Credentials) {
+      const result = await signIn(params);
+      return { redirectTo: result.next };
+    },
 
-  async checkAuth() {
-    if (!isSignedIn()) throw { redirectTo: AUTH_PATHS.signIn, message: false };
-  },
+    async logout() {
+      clearCallerPolicies();
+      await logout();
+      return AUTH_PATHS.signIn;
+    },
 
-  /** Only an invalid token ends the session; a 403 is handled by the http client's catalogue. */
-  async checkError(error: unknown) {
-    const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
-    if (status === 401 && typeof message === 'string' && message.includes(INVALID_TOKEN_TEXT)) {
-      throw { redirectTo: AUTH_PATHS.signIn, message: false };
-    }
-  },
+    async checkAuth() {
+      if (!isSignedIn()) throw { redirectTo: AUTH_PATHS.signIn, message: false };
+    },
 
-  async getIdentity(): Promise<ConsoleIdentity> {
-    const user = signedInUser();
-    if (!user) throw new Error('Not signed in');
-    return {
-      id: user.id ?? user.email ?? '',
-      fullName: fullName(user),
-      avatar: undefined,
-      email: user.email,
-      impersonator: user.impersonator ?? null,
-    };
-  },
+    /** Only an invalid token ends the session; a 403 is handled by the http client's catalogue. */
+    async checkError(error: unknown) {
+      const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
+      if (status === 401 && typeof message === 'string' && message.includes(INVALID_TOKEN_TEXT)) {
+        throw { redirectTo: AUTH_PATHS.signIn, message: false };
+      }
+    },
 
-  async getPermissions(): Promise<ConsolePermissions> {
-    return permissionsOf(signedInUser());
-  },
+    async getIdentity(): Promise<ConsoleIdentity> {
+      const user = signedInUser();
+      if (!user) throw new Error('Not signed in');
+      return {
+        id: user.id ?? user.email ?? '',
+        fullName: fullName(user),
+        avatar: undefined,
+        email: user.email,
+        impersonator: user.impersonator ?? null,
+      };
+    },
 
-  async canAccess({ resource }: { resource: string; action: string }) {
-    return canAccessResource(permissionsOf(signedInUser()), resource);
-  },
-};
+    async getPermissions(): Promise<ConsolePermissions> {
+      return permissionsOf(signedInUser());
+    },
+
+    /** Admins may do everything; others what their effective policies allow on the resource's policy name. */
+    async canAccess({ resource, action }: { resource: string; action: string }) {
+      const user = signedInUser();
+      if (!user) return false;
+      if (user.isAdmin) return true;
+      const policies = await loadCallerPolicies().catch(() => undefined);
+      if (policies === undefined) return false;
+      if (policies === null) return canAccessResource(permissionsOf(user), resource);
+      return allows(policies, policyNames.get(resource) ?? resource, action);
+    },
+  };
+}
+
+export const authProvider: AuthProvider = createAuthProvider(resources);

@@ -1,136 +1,442 @@
-import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
-import { apiRequest, type RequestOptions } from './http';
+import type { DataProvider, GetListParams, GetListResult, Identifier, RaRecord, SortPayload } from 'react-admin';
+import { resources } from '../resources';
+import {
+  capabilitiesOf,
+  DATE_RANGE_SOURCES,
+  filterSources,
+  formFields,
+  isDefaultSort,
+  isPagedList,
+  routeSpec,
+  type RouteKind,
+} from '../src/framework/declaration';
+import type { AnyResourceDeclaration, Choice, ResourceRoutes, RouteSpec } from '../src/framework/types';
+import { ApiError, apiRequest } from './http';
 
 /**
- * react-admin's dataProvider over the spec's REST routes.
- *
- * The API has no uniform REST shape (lists are `/things/{offset}/{limit}`, filters are POSTs to
- * odd paths), so each resource declares its routes in a small table: how to build the request
- * and how to read the answer. A new resource adds an entry; the provider itself does not change.
+ * react-admin's dataProvider over the spec's REST routes, derived from the resource
+ * declarations. It knows the contract's conventions (offset/limit paging in the path, filter
+ * POSTs, the list and record answers) and nothing else about a server: each resource's paths,
+ * methods and body encodings come from its declaration.
  */
-export interface ApiCall {
-  path: string;
-  method?: RequestOptions['method'];
-  body?: unknown;
-  query?: RequestOptions['query'];
+
+/** What the provider keeps of a declaration. */
+export interface ResourceRouteMap {
+  declaration: AnyResourceDeclaration;
+  routes: ResourceRoutes;
+  /** The filter route's body fields; anything else in react-admin's filter is not sent. */
+  filterFields: string[];
+  /** The fields a create or an update sends; null: whatever the caller gives. */
+  createFields: string[] | null;
+  editFields: string[] | null;
+  updateSends: 'changed' | 'all';
+  activationField: string | null;
+  paged: boolean;
 }
 
-export interface ListResult<R extends RaRecord = RaRecord> {
-  data: R[];
-  total: number;
+export type RouteMap = Record<string, ResourceRouteMap>;
+
+export function routeMapOf(declarations: readonly AnyResourceDeclaration[]): RouteMap {
+  const map: RouteMap = {};
+  for (const declaration of declarations) {
+    const sources = (form: 'create' | 'edit') => {
+      const fields = formFields(declaration, form).map((field) => field.source);
+      return fields.length > 0 ? fields : null;
+    };
+    map[declaration.name] = {
+      declaration,
+      routes: declaration.routes,
+      filterFields: filterSources(declaration.filters),
+      createFields: sources('create'),
+      editFields: sources('edit'),
+      updateSends: declaration.forms?.edit?.send ?? 'changed',
+      activationField: capabilitiesOf(declaration).activate ? String(declaration.activation!.field) : null,
+      paged: isPagedList(declaration),
+    };
+  }
+  return map;
 }
 
-export interface ListRoute {
-  request: (params: GetListParams) => ApiCall;
-  read: (answer: unknown) => ListResult;
-}
-
-export interface OneRoute {
-  request: (id: Identifier) => ApiCall;
-  read: (answer: unknown) => RaRecord;
-}
-
-export interface ResourceRoutes {
-  list?: ListRoute;
-  one?: OneRoute;
-}
-
-export type RouteMap = Record<string, ResourceRoutes>;
-
-/** The spec pages by offset and limit; react-admin by page and perPage. */
-export function pageToOffset(pagination: GetListParams['pagination']): { offset: number; limit: number } {
+/** The spec pages by offset and limit; react-admin by page and perPage. Defaults 0/10. */
+export function pageToOffset(pagination: GetListParams['pagination'] | undefined): { offset: number; limit: number } {
   const page = pagination?.page ?? 1;
   const perPage = pagination?.perPage ?? 10;
   return { offset: (page - 1) * perPage, limit: perPage };
 }
 
-function field(answer: unknown, name: string): unknown {
-  return answer && typeof answer === 'object' ? (answer as Record<string, unknown>)[name] : undefined;
+export type PathValues = Partial<Record<'offset' | 'limit' | 'order' | 'field' | 'id' | 'search', string | number>>;
+
+/** Fills a path template; a placeholder without a value is a declaration error, said loudly. */
+export function fillPath(template: string, values: PathValues): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name as keyof PathValues];
+    if (value === undefined || value === '') throw new Error(`The path ${template} needs a value for {${name}}`);
+    return encodeURIComponent(String(value));
+  });
 }
 
-/** Reads the API's list answer `{ data: { rows, count } }`. */
-export function readRowsAndCount(answer: unknown): ListResult {
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/** The filter body: the declared filter fields that hold a value (empty ones are "no filter"). */
+export function filterBody(filterFields: readonly string[], filter: Record<string, unknown> | undefined): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of filterFields) {
+    const value = filter?.[field];
+    if (!isEmpty(value)) body[field] = value;
+  }
+  return body;
+}
+
+/** A form body: arrays as repeated fields, objects as JSON, files as they are. */
+export function toFormData(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  const append = (key: string, value: unknown) => {
+    if (value === undefined || value === null) return;
+    if (value instanceof Blob) form.append(key, value);
+    else if (value instanceof Date) form.append(key, value.toISOString());
+    else if (typeof value === 'object') form.append(key, JSON.stringify(value));
+    else form.append(key, String(value));
+  };
+  for (const [key, value] of Object.entries(body)) {
+    if (Array.isArray(value)) value.forEach((item) => append(key, item));
+    else append(key, value);
+  }
+  return form;
+}
+
+function field(value: unknown, name: string): unknown {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+export interface ListAnswer {
+  rows: RaRecord[];
+  count?: number;
+  countExact?: boolean;
+}
+
+/** A list answer: `{ data: { rows, count, countExact } }`, or for unpaged lists `{ data: [...] }` or a bare array. */
+export function readList(answer: unknown): ListAnswer {
+  if (Array.isArray(answer)) return { rows: answer as RaRecord[] };
   const data = field(answer, 'data');
+  if (Array.isArray(data)) return { rows: data as RaRecord[] };
   const rows = field(data, 'rows');
-  const count = field(data, 'count');
   if (!Array.isArray(rows)) throw new Error('The server answered a list without data.rows');
-  return { data: rows as RaRecord[], total: typeof count === 'number' ? count : Number(count ?? rows.length) };
+  const count = field(data, 'count');
+  const countExact = field(data, 'countExact');
+  return {
+    rows: rows as RaRecord[],
+    count: typeof count === 'number' ? count : count === undefined || count === null ? undefined : Number(count),
+    countExact: countExact === false ? false : countExact === true ? true : undefined,
+  };
 }
 
-/** Reads the API's single-record answer `{ data: { … } }`. */
-export function readData(answer: unknown): RaRecord {
+/** A record answer `{ message, data: { … } }`. */
+export function readRecord(answer: unknown): RaRecord {
   const data = field(answer, 'data');
-  if (!data || typeof data !== 'object') throw new Error('The server answered without data');
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('The server answered without data');
   return data as RaRecord;
 }
 
-/** The common case: `GET {base}/{offset}/{limit}` and `GET {base}/{id}`. */
-export function offsetLimitRoutes(listBase: string, oneBase: string = listBase): ResourceRoutes {
-  return {
-    list: {
-      request: ({ pagination }) => {
-        const { offset, limit } = pageToOffset(pagination);
-        return { path: `${listBase}/${offset}/${limit}` };
-      },
-      read: readRowsAndCount,
-    },
-    one: {
-      request: (id) => ({ path: `${oneBase}/${encodeURIComponent(String(id))}` }),
-      read: readData,
-    },
-  };
+function messageOf(answer: unknown): string | undefined {
+  const message = field(answer, 'message');
+  return typeof message === 'string' && message ? message : undefined;
 }
 
-export const routes: RouteMap = {
-  outbox: offsetLimitRoutes('/mail/outbox'),
-};
-
-function call({ path, ...options }: ApiCall, signal?: AbortSignal): Promise<unknown> {
-  return apiRequest(path, { ...options, signal });
+function optionalRecord(answer: unknown): RaRecord | null {
+  const data = field(answer, 'data');
+  return data && typeof data === 'object' && !Array.isArray(data) && 'id' in data ? (data as RaRecord) : null;
 }
 
-function unsupported(resource: string, method: string): Promise<never> {
-  return Promise.reject(new Error(`The console cannot ${method} "${resource}": no route is declared for it`));
+/** Choices from any list-shaped answer: `{ id, name }` rows, or rows named by `optionText`. */
+export function readChoices(answer: unknown, optionText = 'name'): Choice[] {
+  const rows = readList(answer).rows;
+  return rows.map((row) => ({ id: row.id as Choice['id'], name: String(row[optionText] ?? row.name ?? row.id) }));
 }
 
-export function createDataProvider(routeMap: RouteMap): DataProvider {
-  const route = <K extends keyof ResourceRoutes>(resource: string, kind: K): ResourceRoutes[K] | undefined => routeMap[resource]?.[kind];
-
-  const getOne = async (resource: string, id: Identifier, signal?: AbortSignal) => {
-    const one = route(resource, 'one');
-    if (!one) return unsupported(resource, 'getOne');
-    return one.read(await call(one.request(id), signal));
-  };
-
-  return {
-    async getList(resource, params) {
-      const list = route(resource, 'list');
-      if (!list) return unsupported(resource, 'getList');
-      return list.read(await call(list.request(params), params.signal)) as never;
-    },
-    async getOne(resource, params) {
-      return { data: (await getOne(resource, params.id, params.signal)) as never };
-    },
-    // References need getMany; without a batch route it is one getOne per id.
-    async getMany(resource, params) {
-      const records = await Promise.all(params.ids.map((id) => getOne(resource, id, params.signal)));
-      return { data: records as never[] };
-    },
-    getManyReference: (resource) => unsupported(resource, 'getManyReference'),
-    create: (resource) => unsupported(resource, 'create'),
-    update: (resource) => unsupported(resource, 'update'),
-    updateMany: (resource) => unsupported(resource, 'updateMany'),
-    delete: (resource) => unsupported(resource, 'delete'),
-    deleteMany: (resource) => unsupported(resource, 'deleteMany'),
-  };
-}
-
-/** Dashboard cards: `GET /dashboard/topCards`, and `GET /admin/dashboard/cards` for admins. */
+/** A card of a list's summary (`…/cards`), the same shape as the dashboard's. */
 export interface DashboardCard {
   key: string;
   label: string;
   value: number;
   link?: string;
+}
+
+export type ColumnScope = 'user' | 'tenant';
+
+export interface ColumnChoice {
+  hidden: string[];
+  order?: string[] | null;
+}
+
+export type ColumnChoices = Record<string, { tenant: ColumnChoice | null; user: ColumnChoice | null }>;
+
+export interface ActivationResult {
+  data: RaRecord | null;
+  message?: string;
+}
+
+/** Calls beyond react-admin's CRUD that every declared list may use. */
+export interface DeclaredMethods {
+  /** `…/filter/props`: the filter bar's choices per filter field. */
+  getFilterProps(resource: string): Promise<Record<string, Choice[]>>;
+  /** `…/cards`: the summary above the list. */
+  getCards(resource: string): Promise<DashboardCard[]>;
+  /** The activation switch: activate or deactivate one record. */
+  activate(resource: string, params: { id: Identifier; active: boolean }): Promise<ActivationResult>;
+  /** Choices for a select from any route answering a list. */
+  getChoices(path: string, optionText?: string): Promise<Choice[]>;
+}
+
+export type DeclaredDataProvider = DataProvider & DeclaredMethods;
+
+interface Call {
+  spec: RouteSpec;
+  values: PathValues;
+  body?: Record<string, unknown>;
+}
+
+function send({ spec, values, body }: Call, signal?: AbortSignal): Promise<unknown> {
+  const path = fillPath(spec.path, values);
+  const withFixed = spec.body ? { ...body, ...spec.body } : body;
+  const withId = spec.idField && values.id !== undefined ? { ...withFixed, [spec.idField]: values.id } : withFixed;
+  const payload = withId && spec.encoding === 'form' ? toFormData(withId) : withId;
+  return apiRequest(path, { method: spec.method, body: payload, signal });
+}
+
+function notDeclared(resource: string, method: string): Error {
+  return new Error(`The console cannot ${method} "${resource}": no route is declared for it`);
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1;
+  if (b === undefined || b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return String(a).localeCompare(String(b));
+}
+
+/** An unpaged list is filtered, sorted and paged here, the way the filter route would on the server. */
+function clientSide(rows: RaRecord[], body: Record<string, unknown>, sort: SortPayload | null): RaRecord[] {
+  const [startField, endField] = DATE_RANGE_SOURCES;
+  let result = rows.filter((row) =>
+    Object.entries(body).every(([name, wanted]) => {
+      if (name === 'search') {
+        const needle = String(wanted).toLowerCase();
+        return Object.values(row).some((value) => typeof value === 'string' && value.toLowerCase().includes(needle));
+      }
+      if (name === startField) return String(row.createdAt ?? '') >= String(wanted);
+      if (name === endField) return String(row.createdAt ?? '').slice(0, String(wanted).length) <= String(wanted);
+      const values = Array.isArray(wanted) ? wanted : [wanted];
+      return values.some((value) => String(value) === String(row[name]));
+    }),
+  );
+  if (sort?.field) {
+    const direction = sort.order === 'DESC' ? -1 : 1;
+    result = [...result].sort((a, b) => direction * compare(a[sort.field], b[sort.field]));
+  }
+  return result;
+}
+
+/** Reading past this many rows to find a record or several needs a one-route. */
+const FIND_IN_LIST_LIMIT = 1000;
+
+function changedFields(data: Record<string, unknown>, previous: Record<string, unknown> | undefined, fields: readonly string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const name of fields) {
+    if (!(name in data)) continue;
+    if (previous && JSON.stringify(data[name] ?? null) === JSON.stringify(previous[name] ?? null)) continue;
+    body[name] = data[name] === undefined ? null : data[name];
+  }
+  return body;
+}
+
+function pick(data: Record<string, unknown>, fields: readonly string[] | null, dropEmpty: boolean): Record<string, unknown> {
+  const names = fields ?? Object.keys(data).filter((name) => name !== 'id');
+  const body: Record<string, unknown> = {};
+  for (const name of names) {
+    if (!(name in data)) continue;
+    if (dropEmpty && isEmpty(data[name])) continue;
+    body[name] = data[name];
+  }
+  return body;
+}
+
+export function createDataProvider(declarations: readonly AnyResourceDeclaration[]): DeclaredDataProvider {
+  const routeMap = routeMapOf(declarations);
+
+  const entry = (resource: string, method: string): ResourceRouteMap => {
+    const found = routeMap[resource];
+    if (!found) throw notDeclared(resource, method);
+    return found;
+  };
+  const route = (resource: string, kind: RouteKind, method: string) => {
+    const declared = entry(resource, method).routes[kind];
+    if (!declared) throw notDeclared(resource, method);
+    return routeSpec(declared as NonNullable<typeof declared>, kind);
+  };
+
+  async function getList(resource: string, params: Partial<GetListParams>): Promise<GetListResult> {
+    const map = entry(resource, 'getList');
+    const { offset, limit } = pageToOffset(params.pagination);
+    const body = filterBody(map.filterFields, params.filter);
+    const filtering = Object.keys(body).length > 0;
+    const sorted = !isDefaultSort(map.declaration, params.sort);
+    const sort = params.sort?.field ? params.sort : map.declaration.routes.filter?.sort;
+    const paging = { offset, limit };
+    const sortValues = sort?.field ? { order: sort.order, field: sort.field } : {};
+    const onlySearch = filtering && Object.keys(body).every((name) => name === 'search');
+
+    let call: Call;
+    let local = false;
+    if (!filtering && !sorted) {
+      call = { spec: route(resource, 'list', 'getList'), values: paging };
+      local = !map.paged;
+    } else if (onlySearch && !sorted && map.routes.search) {
+      const spec = route(resource, 'search', 'getList');
+      const search = String(body.search);
+      call = { spec, values: { ...paging, search }, body: spec.method === 'GET' ? undefined : { search, ...(spec.pagingInBody ? paging : {}) } };
+    } else if (map.routes.filter) {
+      const spec = route(resource, 'filter', 'getList');
+      call = { spec, values: { ...paging, ...sortValues }, body: spec.pagingInBody ? { ...body, ...paging } : body };
+    } else if (!map.paged) {
+      call = { spec: route(resource, 'list', 'getList'), values: {} };
+      local = true;
+    } else {
+      throw notDeclared(resource, 'filter or sort');
+    }
+
+    const answer = readList(await send(call, params.signal));
+    if (local) {
+      const rows = clientSide(answer.rows, body, sorted ? (params.sort ?? null) : null);
+      return { data: rows.slice(offset, offset + limit), total: rows.length };
+    }
+    if (answer.countExact === false || answer.count === undefined) {
+      // Past the server's count cap (or without a count) the pages themselves say whether more follow.
+      return {
+        data: answer.rows,
+        pageInfo: { hasNextPage: answer.rows.length >= limit, hasPreviousPage: offset > 0 },
+        meta: { count: answer.count, countExact: false },
+      };
+    }
+    return { data: answer.rows, total: answer.count, meta: { count: answer.count, countExact: true } };
+  }
+
+  async function findInList(resource: string, ids: readonly Identifier[], signal?: AbortSignal): Promise<RaRecord[]> {
+    const spec = route(resource, 'list', 'getOne');
+    const { rows } = readList(await send({ spec, values: { offset: 0, limit: FIND_IN_LIST_LIMIT } }, signal));
+    const wanted = new Set(ids.map(String));
+    return rows.filter((row) => wanted.has(String(row.id)));
+  }
+
+  async function getOne(resource: string, id: Identifier, signal?: AbortSignal): Promise<RaRecord> {
+    const map = entry(resource, 'getOne');
+    if (map.routes.one) {
+      return readRecord(await send({ spec: route(resource, 'one', 'getOne'), values: { id } }, signal));
+    }
+    const [record] = await findInList(resource, [id], signal);
+    if (!record) throw new ApiError('Record not found', 404, null);
+    return record;
+  }
+
+  async function activate(resource: string, { id, active }: { id: Identifier; active: boolean }): Promise<ActivationResult> {
+    const map = entry(resource, 'activate');
+    if (!map.activationField) throw notDeclared(resource, 'activate');
+    const answer = await send({ spec: route(resource, active ? 'activate' : 'deactivate', 'activate'), values: { id } });
+    return { data: optionalRecord(answer), message: messageOf(answer) };
+  }
+
+  async function update(resource: string, id: Identifier, data: Record<string, unknown>, previousData?: Record<string, unknown>) {
+    const map = entry(resource, 'update');
+    const spec = route(resource, 'update', 'update');
+    const fields = map.editFields ?? Object.keys(data).filter((name) => name !== 'id');
+    const body = map.updateSends === 'changed' && previousData ? changedFields(data, previousData, fields) : pick(data, fields, false);
+    const answer = await send({ spec, values: { id }, body });
+    const record = optionalRecord(answer) ?? ({ ...previousData, ...data, id } as RaRecord);
+    return { data: record, meta: { message: messageOf(answer) } };
+  }
+
+  async function remove(resource: string, id: Identifier, previousData?: RaRecord) {
+    const answer = await send({ spec: route(resource, 'delete', 'delete'), values: { id } });
+    return { data: (previousData ?? { id }) as RaRecord, meta: { message: messageOf(answer) } };
+  }
+
+  /** One call per record, in turn (the server has no batch routes); the first failure is reported after all were tried. */
+  async function eachOf<T>(ids: readonly Identifier[], run: (id: Identifier) => Promise<T>) {
+    const done: Identifier[] = [];
+    let failure: unknown = null;
+    for (const id of ids) {
+      try {
+        await run(id);
+        done.push(id);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure) throw failure;
+    return { data: done };
+  }
+
+  return {
+    getList: (resource, params) => getList(resource, params) as never,
+    async getOne(resource, params) {
+      return { data: (await getOne(resource, params.id, params.signal)) as never };
+    },
+    async getMany(resource, params) {
+      const map = entry(resource, 'getMany');
+      if (map.routes.one) {
+        const records = await Promise.all(params.ids.map((id) => getOne(resource, id, params.signal)));
+        return { data: records as never[] };
+      }
+      return { data: (await findInList(resource, params.ids, params.signal)) as never[] };
+    },
+    getManyReference: (resource) => Promise.reject(notDeclared(resource, 'getManyReference')),
+    async create(resource, params) {
+      const map = entry(resource, 'create');
+      const spec = route(resource, 'create', 'create');
+      const data = params.data as Record<string, unknown>;
+      const answer = await send({ spec, values: {}, body: pick(data, map.createFields, true) });
+      const record = optionalRecord(answer) ?? ({ ...data, id: field(field(answer, 'data'), 'id') } as RaRecord);
+      return { data: record as never, meta: { message: messageOf(answer) } };
+    },
+    update: (resource, params) =>
+      update(resource, params.id, params.data as Record<string, unknown>, params.previousData as Record<string, unknown> | undefined) as never,
+    async updateMany(resource, params) {
+      const map = entry(resource, 'updateMany');
+      const data = params.data as Record<string, unknown>;
+      const keys = Object.keys(data);
+      // Flipping the activation flag of several records goes through the activation routes.
+      if (map.activationField && keys.length === 1 && keys[0] === map.activationField) {
+        return eachOf(params.ids, (id) => activate(resource, { id, active: Boolean(data[keys[0]]) }));
+      }
+      return eachOf(params.ids, (id) => update(resource, id, data));
+    },
+    delete: (resource, params) => remove(resource, params.id, params.previousData) as never,
+    deleteMany: (resource, params) => eachOf(params.ids, (id) => remove(resource, id)),
+
+    async getFilterProps(resource) {
+      const answer = await send({ spec: route(resource, 'filterProps', 'getFilterProps'), values: {} });
+      const data = field(answer, 'data');
+      const props: Record<string, Choice[]> = {};
+      if (data && typeof data === 'object') {
+        for (const [name, choices] of Object.entries(data)) {
+          if (Array.isArray(choices)) props[name] = choices.map((choice) => (typeof choice === 'object' ? choice : { id: choice, name: String(choice) }));
+        }
+      }
+      return props;
+    },
+    async getCards(resource) {
+      const answer = await send({ spec: route(resource, 'cards', 'getCards'), values: {} });
+      const cards = field(field(answer, 'data'), 'cards');
+      return Array.isArray(cards) ? (cards as DashboardCard[]) : [];
+    },
+    activate,
+    async getChoices(path, optionText) {
+      return readChoices(await apiRequest(path), optionText);
+    },
+  };
 }
 
 export type DashboardCardScope = 'top' | 'admin';
@@ -160,8 +466,30 @@ export const consoleMethods = {
     const answer = await apiRequest<{ users?: ActiveUser[] }>('/users/active');
     return answer?.users ?? [];
   },
+  /** Column choices of every list, the tenant's default and the caller's own (`GET /lists/columns`). */
+  async getColumnChoices(): Promise<ColumnChoices> {
+    const answer = await apiRequest<{ data?: ColumnChoices }>('/lists/columns');
+    return answer?.data ?? {};
+  },
+  async saveColumnChoice(listKey: string, scope: ColumnScope, choice: ColumnChoice): Promise<string | undefined> {
+    const answer = await apiRequest(`/lists/${encodeURIComponent(listKey)}/columns`, {
+      method: 'PUT',
+      body: { scope, hidden: choice.hidden, order: choice.order ?? null },
+    });
+    return messageOf(answer);
+  },
+  async deleteColumnChoice(listKey: string, scope: ColumnScope): Promise<string | undefined> {
+    const answer = await apiRequest(`/lists/${encodeURIComponent(listKey)}/columns`, { method: 'DELETE', query: { scope } });
+    return messageOf(answer);
+  },
 };
 
-export type ConsoleDataProvider = DataProvider & typeof consoleMethods;
+export type ConsoleMethods = typeof consoleMethods;
+export type ConsoleDataProvider = DeclaredDataProvider & ConsoleMethods;
 
-export const dataProvider: ConsoleDataProvider = { ...createDataProvider(routes), ...consoleMethods };
+/** A console dataProvider over some declarations (the registry in the app; a test's own in tests). */
+export function createConsoleDataProvider(declarations: readonly AnyResourceDeclaration[]): ConsoleDataProvider {
+  return { ...createDataProvider(declarations), ...consoleMethods };
+}
+
+export const dataProvider: ConsoleDataProvider = createConsoleDataProvider(resources);

@@ -1,18 +1,35 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
-import { mergeTranslations, type TranslationMessages } from 'react-admin';
+import { mergeTranslations, type I18nProvider, type TranslationMessages } from 'react-admin';
+import { resources } from '../resources';
+import { declarationMessages } from '../src/framework/declaration';
+import type { AnyResourceDeclaration } from '../src/framework/types';
 import { appMessages } from './i18n/app-messages';
 import { authMessages } from './i18n/auth-messages';
 
-export const messages: Record<string, TranslationMessages> = {
-  en: mergeTranslations(englishMessages, authMessages, appMessages),
-};
+/**
+ * Every text of the console per locale: react-admin's English, the shell's and sign-in
+ * screens', the main app's, and each declared resource's own (under `resources.<name>`), so a
+ * resource brings its texts with its declaration.
+ */
+export function consoleMessages(declarations: readonly AnyResourceDeclaration[]): Record<string, TranslationMessages> {
+  const fromDeclarations = declarationMessages(declarations);
+  return {
+    en: mergeTranslations(englishMessages, authMessages, appMessages, fromDeclarations.en ?? {}),
+  };
+}
 
 /**
- * Polyglot over react-admin's English texts, the shell's and sign-in screens' texts, and the
- * main app's own. `allowMissing` lets translate(key, { _: fallback }) show the fallback (a
- * server-given title) without a warning.
+ * Polyglot over those texts. `allowMissing` lets translate(key, { _: fallback }) show the
+ * fallback (a server-given title) without a warning.
  */
-export const i18nProvider = polyglotI18nProvider((locale) => messages[locale] ?? messages.en, 'en', [{ locale: 'en', name: 'English' }], {
-  allowMissing: true,
-});
+export function createI18nProvider(declarations: readonly AnyResourceDeclaration[]): I18nProvider {
+  const byLocale = consoleMessages(declarations);
+  return polyglotI18nProvider((locale) => byLocale[locale] ?? byLocale.en, 'en', [{ locale: 'en', name: 'English' }], {
+    allowMissing: true,
+  });
+}
+
+export const messages: Record<string, TranslationMessages> = consoleMessages(resources);
+
+export const i18nProvider = createI18nProvider(resources);

@@ -1,33 +1,47 @@
-import { useState } from 'react';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { useEffect, useState } from 'react';
+import { Admin, CustomRoutes, localStorageStore, Resource } from 'react-admin';
 import { Route } from 'react-router';
+import { resources } from '../../resources';
 import { authProvider } from '../../providers/authProvider';
 import { dataProvider } from '../../providers/dataProvider';
 import { i18nProvider } from '../../providers/i18nProvider';
+import { loadCallerPolicies } from '../../providers/policies';
 import { DEFAULT_LAYOUT_PREFERENCES, readLocalPreferences } from '../../providers/preferences';
+import { isSignedIn } from '../../providers/storage';
+import { loadColumnChoices } from '../framework/columns/columnChoices';
+import { resourceProps } from '../framework/resourceProps';
 import { Dashboard } from './dashboard/Dashboard';
 import { ConsoleLayout } from './layout/ConsoleLayout';
-import { outbox } from './outbox';
 import { LayoutPreferencesProvider } from './preferences/LayoutPreferencesContext';
 import { useSessionUser } from './session';
 import { darkTheme, lightTheme } from './theme';
 
 /**
- * The signed-in console: react-admin inside the shell's router, at the root path. Sign-in,
- * logout and the other public screens are the shell's; react-admin sends a signed-out visitor
- * there through the authProvider's checkAuth.
+ * The signed-in console: react-admin inside the shell's router, at the root path, with one
+ * <Resource> per declared resource. Sign-in, logout and the other public screens are the
+ * shell's; react-admin sends a signed-out visitor there through the authProvider's checkAuth.
  */
 export default function MainApp() {
   const user = useSessionUser();
   const userKey = user?.id ?? null;
   // The theme to paint first; afterwards the layout keeps react-admin's mode in step.
   const [initialTheme] = useState(() => (userKey && readLocalPreferences(userKey)?.value.theme) || DEFAULT_LAYOUT_PREFERENCES.theme);
+  const [store] = useState(() => localStorageStore());
+
+  // react-admin wipes its Store at logout: what must outlast a session is on the server, read here.
+  useEffect(() => {
+    if (!isSignedIn(user)) return;
+    void loadColumnChoices(store, resources, dataProvider);
+    if (!user?.isAdmin) loadCallerPolicies().catch(() => undefined);
+  }, [store, user]);
+
   return (
     <LayoutPreferencesProvider userKey={userKey}>
       <Admin
         disableTelemetry
         requireAuth
         loginPage={false}
+        store={store}
         authProvider={authProvider}
         dataProvider={dataProvider}
         i18nProvider={i18nProvider}
@@ -38,7 +52,9 @@ export default function MainApp() {
         defaultTheme={initialTheme}
         title={i18nProvider.translate('app.name')}
       >
-        <Resource {...outbox} />
+        {resources.map((declaration) => (
+          <Resource key={declaration.name} {...resourceProps(declaration)} />
+        ))}
         <CustomRoutes>
           <Route path="/dashboard" element={<Dashboard />} />
         </CustomRoutes>

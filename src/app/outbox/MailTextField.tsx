@@ -7,7 +7,7 @@ export function MailTextField() {
   const record = useRecordContext<{ text?: string | null }>();
   const translate = useTranslate();
   if (!record?.text) {
-    return <Typography color="text.secondary">{translate('app.outbox.no_body')}</Typography>;
+    return <Typography color="text.secondary">{translate('resources.outbox.no_body')}</Typography>;
   }
   return (
     <Box component="pre" sx={{ m: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', fontSize: '0.875rem' }}>

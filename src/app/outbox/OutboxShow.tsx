@@ -1,21 +1,14 @@
-import { DateField, Labeled, Show, SimpleShowLayout, TextField } from 'react-admin';
+import { Labeled } from 'react-admin';
+import { DeclaredShow } from '../../framework/show/DeclaredShow';
 import { MailTextField } from './MailTextField';
 
+/** The outbox's show view: the declared fields, then the text body with its links clickable. */
 export default function OutboxShow() {
   return (
-    <Show>
-      <SimpleShowLayout>
-        <TextField source="subject" />
-        <TextField source="toAddress" />
-        <DateField source="createdAt" showTime />
-        <DateField source="sentAt" showTime emptyText="—" />
-        <TextField source="kind" />
-        <TextField source="status" />
-        <TextField source="error" emptyText="—" />
-        <Labeled label="resources.outbox.fields.text">
-          <MailTextField />
-        </Labeled>
-      </SimpleShowLayout>
-    </Show>
+    <DeclaredShow>
+      <Labeled label="resources.outbox.fields.text">
+        <MailTextField />
+      </Labeled>
+    </DeclaredShow>
   );
 }

@@ -1,0 +1,9 @@
+import type { AnyResourceDeclaration } from '../src/framework/types';
+import { outbox } from './outbox';
+
+/**
+ * Every declared resource. MainApp renders one <Resource> per entry, the dataProvider derives
+ * its route map from them, the authProvider its policy names, the i18n provider their texts.
+ * A new resource is one import and one entry here.
+ */
+export const resources: readonly AnyResourceDeclaration[] = [outbox];

@@ -1,0 +1,74 @@
+import { useMemo } from 'react';
+import { DeleteWithConfirmButton, SaveButton, SimpleForm, Toolbar, useRecordContext, useRefresh, useResourceContext, type RaRecord } from 'react-admin';
+import { z, type ZodType } from 'zod';
+import { alerts } from '../../../providers/alerts';
+import { useDeclaration } from '../DeclarationContext';
+import { capabilitiesOf, formFields } from '../declaration';
+import { failureText } from '../feedback';
+import { FieldInput } from '../FieldInput';
+import type { AnyResourceDeclaration, FieldDeclaration } from '../types';
+import { zodResolver } from '../zodResolver';
+import { useDeclaredSave } from './useDeclaredSave';
+
+/** The form's schema: the declaration's, else one made of the fields' own rules. */
+export function formSchema(declaration: AnyResourceDeclaration, mode: 'create' | 'edit', fields: readonly FieldDeclaration[]): ZodType | undefined {
+  const declared = declaration.forms?.[mode]?.schema;
+  if (declared) return declared;
+  const rules = fields.filter((field) => field.validate);
+  if (rules.length === 0) return undefined;
+  return z.object(Object.fromEntries(rules.map((field) => [field.source, field.validate!])));
+}
+
+/** The record as the form starts from it: fields with `fromRecord` take their value from it. */
+function formRecord(record: RaRecord | undefined, fields: readonly FieldDeclaration[]): RaRecord | undefined {
+  if (!record) return record;
+  const derived = fields.filter((field) => field.fromRecord);
+  if (derived.length === 0) return record;
+  return { ...record, ...Object.fromEntries(derived.map((field) => [field.source, field.fromRecord!(record)])) };
+}
+
+function FormToolbar({ mode }: { mode: 'create' | 'edit' }) {
+  const declaration = useDeclaration();
+  const refresh = useRefresh();
+  const canDelete = mode === 'edit' && capabilitiesOf(declaration).delete;
+  return (
+    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
+      <SaveButton />
+      {canDelete && (
+        <DeleteWithConfirmButton
+          mutationMode="pessimistic"
+          mutationOptions={{
+            onError: (error) => {
+              alerts.error(failureText(error));
+              refresh();
+            },
+          }}
+        />
+      )}
+    </Toolbar>
+  );
+}
+
+/**
+ * A declared resource's form (react-admin's SimpleForm over react-hook-form): the fields marked
+ * for this form, validated by the declaration's zod schema before anything is sent.
+ */
+export function DeclaredForm({ mode }: { mode: 'create' | 'edit' }) {
+  const declaration = useDeclaration();
+  const resource = useResourceContext()!;
+  const record = useRecordContext();
+  const fields = useMemo(() => formFields(declaration, mode), [declaration, mode]);
+  const schema = useMemo(() => formSchema(declaration, mode, fields), [declaration, mode, fields]);
+  const resolver = useMemo(() => (schema ? zodResolver(schema) : undefined), [schema]);
+  const initial = useMemo(() => formRecord(record, fields), [record, fields]);
+  const sources = useMemo(() => fields.map((field) => field.source), [fields]);
+  const save = useDeclaredSave(mode, initial, sources);
+
+  return (
+    <SimpleForm record={initial} resolver={resolver} onSubmit={save} toolbar={<FormToolbar mode={mode} />}>
+      {fields.map((field) => (
+        <FieldInput key={field.source} field={field} resource={resource} />
+      ))}
+    </SimpleForm>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * The declaration framework: a resource is declared once (resources/<name>.tsx) and its
+ * views, routes, permissions, texts and column choices are derived from the declaration.
+ */
+export * from './types';
+export {
+  accessNameOf,
+  canSort,
+  capabilitiesOf,
+  declarationMessages,
+  defaultHiddenColumns,
+  defaultSortOf,
+  fieldLabelKey,
+  filterSources,
+  formFields,
+  listFields,
+  listKeyOf,
+  showFields,
+  storeKeyOf,
+} from './declaration';
+export { DeclarationProvider, useDeclaration } from './DeclarationContext';
+export { resourceProps } from './resourceProps';
+export { DeclaredList, DeclaredDataTable, DeclaredListActions } from './list/DeclaredList';
+export { DeclaredShow } from './show/DeclaredShow';
+export { DeclaredCreate, DeclaredEdit } from './form/DeclaredEdit';
+export { DeclaredForm } from './form/DeclaredForm';
+export { FieldValue } from './FieldValue';
+export { FieldInput } from './FieldInput';
+export { ActivationToggle } from './list/ActivationToggle';
+export { DeleteRowButton } from './list/DeleteRowButton';
+export { ExportCsvButton } from './list/ExportCsvButton';
+export { ConsolePagination } from './list/ConsolePagination';
+export { ListCards } from './list/ListCards';
+export { ColumnsMenuButton } from './columns/ColumnsMenuButton';
+export { loadColumnChoices } from './columns/columnChoices';
+export { useChoices, useFilterProps } from './useChoices';
+export { zodResolver } from './zodResolver';
+export { toCsv, csvCell } from './csv';

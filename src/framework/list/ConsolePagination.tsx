@@ -1,0 +1,62 @@
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import { Box, IconButton, MenuItem, TextField, Typography } from '@mui/material';
+import { useListContext, useTranslate } from 'react-admin';
+
+export const ROWS_PER_PAGE = [10, 25, 50, 100];
+
+/**
+ * Paging by offset and limit. Past the server's count cap (`countExact: false`) the total
+ * reads "10,000+" and the next page stays reachable while pages come back full.
+ */
+export function ConsolePagination() {
+  const { page, perPage, total, data, meta, hasNextPage, hasPreviousPage, setPage, setPerPage, isPending } = useListContext();
+  const translate = useTranslate();
+  if (isPending) return null;
+  const rows = data?.length ?? 0;
+  const from = (page - 1) * perPage + 1;
+  const to = from + rows - 1;
+  const count = (meta as { count?: number } | undefined)?.count;
+  const exact = total != null && (meta as { countExact?: boolean } | undefined)?.countExact !== false;
+  const range =
+    rows === 0
+      ? translate('app.list.empty_range')
+      : exact
+        ? translate('app.list.range', { from, to, total: total.toLocaleString('en') })
+        : count != null
+          ? translate('app.list.range_capped', { from, to, total: count.toLocaleString('en') })
+          : translate('app.list.range_open', { from, to });
+  const canGoBack = hasPreviousPage ?? page > 1;
+  const canGoOn = hasNextPage ?? (exact ? page * perPage < total! : rows >= perPage);
+
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, py: 1, px: 2, flexWrap: 'wrap' }}>
+      <TextField
+        select
+        size="small"
+        variant="standard"
+        label={translate('app.list.rows_per_page')}
+        value={perPage}
+        onChange={(event) => setPerPage(Number(event.target.value))}
+        sx={{ minWidth: 110 }}
+      >
+        {(ROWS_PER_PAGE.includes(perPage) ? ROWS_PER_PAGE : [...ROWS_PER_PAGE, perPage].sort((a, b) => a - b)).map((option) => (
+          <MenuItem key={option} value={option}>
+            {option}
+          </MenuItem>
+        ))}
+      </TextField>
+      <Typography variant="body2" aria-live="polite" data-range>
+        {range}
+      </Typography>
+      <Box>
+        <IconButton aria-label={translate('ra.navigation.previous')} disabled={!canGoBack} onClick={() => setPage(page - 1)}>
+          <ChevronLeftIcon />
+        </IconButton>
+        <IconButton aria-label={translate('ra.navigation.next')} disabled={!canGoOn} onClick={() => setPage(page + 1)}>
+          <ChevronRightIcon />
+        </IconButton>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,213 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { RaRecord, SortPayload } from 'react-admin';
+import type { ZodType } from 'zod';
+
+/**
+ * A resource declared once: everything generic about it (list, filters, cards, forms,
+ * activation, delete, export, bulk actions, column choices, permissions, the dataProvider's
+ * routes) is derived from this object. See README "Adding a resource".
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How a body travels: JSON (default), or a form body (FormData), as the spec's form-body calls. */
+export type BodyEncoding = 'json' | 'form';
+
+/**
+ * One call. `path` is a template under /api/v1 whose placeholders are filled per call:
+ * `{offset}` `{limit}` (paging), `{order}` `{field}` (sort), `{id}` (a record), `{search}`
+ * (the search text). A bare string is a path with the kind's default method.
+ */
+export interface RouteSpec {
+  path: string;
+  method?: HttpMethod;
+  encoding?: BodyEncoding;
+  /** Fixed fields sent with every call (e.g. `{ isActive: false }` for a one-path activation). */
+  body?: Record<string, unknown>;
+  /** Put the record id in the body under this name (`PUT /workspace { id, … }`). */
+  idField?: string;
+  /** Also send `offset` and `limit` in the body (the audit filter, the role search). */
+  pagingInBody?: boolean;
+}
+
+export type Route = string | RouteSpec;
+
+/** The filter route, and the sort the list starts with (sent in the path when it has `{order}`/`{field}`). */
+export interface FilterRoute extends RouteSpec {
+  sort: SortPayload;
+}
+
+/**
+ * The calls of one resource. Default methods: list, one, filterProps, cards GET; filter POST;
+ * create POST; update PUT; delete DELETE; activate/deactivate PUT; search GET when its path
+ * holds `{search}`, else POST with `{ search }`.
+ */
+export interface ResourceRoutes {
+  /** `/things/{offset}/{limit}`; a path without `{offset}`/`{limit}` is an unpaged list (all rows at once). */
+  list: Route;
+  filter?: FilterRoute;
+  filterProps?: Route;
+  cards?: Route;
+  /** Without it, getOne/getMany read the list and pick the record. */
+  one?: Route;
+  create?: Route;
+  update?: Route;
+  delete?: Route;
+  activate?: Route;
+  deactivate?: Route;
+  /** Used instead of the filter route when the search text is the only filter and the sort is the default. */
+  search?: Route;
+}
+
+export type FieldType =
+  | 'text'
+  | 'longtext'
+  | 'email'
+  | 'url'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'select'
+  | 'multiselect'
+  | 'status'
+  | 'reference'
+  | 'chips'
+  | 'json';
+
+export interface Choice {
+  id: string | number | boolean;
+  /** A translation key or the text itself. */
+  name: string;
+}
+
+/**
+ * Where a select's choices come from: a fixed list, the list's filter-props answer
+ * (`{ filterProps: 'role' }`), or any route answering a list of `{ id, name }`
+ * (`{ route: '/roles/active' }`, read like a list answer).
+ */
+export type ChoicesSource = readonly Choice[] | { filterProps: string } | { route: string; optionText?: string };
+
+export type ListPlacement = 'shown' | 'hidden' | false;
+
+/** Record paths, as hints; any string is accepted for nested or computed sources. */
+export type Source<R> = Extract<keyof R, string> | (string & {});
+
+export interface FieldDeclaration<R extends RaRecord = RaRecord> {
+  source: Source<R>;
+  type: FieldType;
+  /** Translation key; by default `resources.<name>.fields.<source>`. */
+  label?: string;
+  /** In the list: shown, hidden (offered in the columns button), or not a column. Default 'shown'. */
+  list?: ListPlacement;
+  /** Sortable column (needs a filter route with `{field}`, or an unpaged list). */
+  sortable?: boolean;
+  /** In the show view (default true), the edit form and the create form (default false). */
+  show?: boolean;
+  edit?: boolean;
+  create?: boolean;
+  /** select, multiselect, status: where the choices come from. */
+  choices?: ChoicesSource;
+  /** status: chip colour per value. */
+  colors?: Record<string, 'default' | 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info'>;
+  /** reference: the referenced resource, and which of its fields names a record (default its recordRepresentation). */
+  reference?: string;
+  referenceText?: string;
+  /** chips: the property of each item to show (default 'name'). */
+  chipText?: string;
+  /** Field rule used when the form has no schema of its own. */
+  validate?: ZodType;
+  /** The form's starting value from the record (e.g. `workspaceIds` from `workspaces`). */
+  fromRecord?: (record: R) => unknown;
+  /** Custom rendering in the list and the show view. */
+  render?: (record: R) => ReactNode;
+  /** The value written to the CSV export; by default derived from the type. */
+  exportValue?: (record: R) => unknown;
+  /** Translation key of a hint under the input. */
+  helperText?: string;
+}
+
+export type FilterType = 'search' | 'select' | 'multiselect' | 'autocomplete' | 'boolean' | 'text' | 'date' | 'dateRange';
+
+export interface FilterDeclaration {
+  /** The body field. A dateRange uses `startDate` and `endDate` (its source only names it). */
+  source: string;
+  type: FilterType;
+  /** Translation key; by default `resources.<name>.filters.<source>`, then the field's label. */
+  label?: string;
+  /** select kinds: default `{ filterProps: source }`. */
+  choices?: ChoicesSource;
+  /** In the filter bar from the start (default true); false puts it behind "Add filter". */
+  alwaysOn?: boolean;
+}
+
+export interface Capabilities {
+  create: boolean;
+  edit: boolean;
+  show: boolean;
+  delete: boolean;
+  activate: boolean;
+  export: boolean;
+  bulkDelete: boolean;
+  bulkActivate: boolean;
+}
+
+export interface FormDeclaration {
+  /** Validates the form client-side (and is typically shared with the server: common/schemas/<area>.ts). */
+  schema?: ZodType;
+  /** Where to go after a save (default: the list). */
+  redirect?: 'list' | 'show' | 'edit' | false;
+  /** Update only: send the changed fields (default) or every field of the form. */
+  send?: 'changed' | 'all';
+}
+
+/** A resource's own texts, merged under `resources.<name>`. */
+export interface ResourceMessages {
+  name: string;
+  fields?: Record<string, string>;
+  filters?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+export type RecordAction = ComponentType;
+
+export interface ViewOverrides {
+  list?: ComponentType;
+  show?: ComponentType;
+  edit?: ComponentType;
+  create?: ComponentType;
+}
+
+export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
+  /** react-admin resource name: the URL (`/<name>`) and the translation namespace. */
+  name: string;
+  icon?: ComponentType;
+  recordRepresentation?: string | ((record: R) => string);
+  /** Texts per locale; `en` is required. */
+  messages: { en: ResourceMessages } & Record<string, ResourceMessages>;
+  /** The policy resource that guards it (default: `name`). */
+  access?: string;
+  fields: readonly FieldDeclaration<R>[];
+  /** Exactly the spec's filter table for the list. */
+  filters?: readonly FilterDeclaration[];
+  routes: ResourceRoutes;
+  /** The activation switch: which boolean field it shows (routes activate/deactivate flip it). */
+  activation?: { field: Source<R> };
+  /** What the views offer; each defaults to whether its route is declared (bulk ones to false, export to true). */
+  can?: Partial<Capabilities>;
+  forms?: { create?: FormDeclaration; edit?: FormDeclaration };
+  list?: { perPage?: number; rowClick?: 'edit' | 'show' | false };
+  /** Extra buttons: in each row (record context), in the list toolbar, with the selection. */
+  actions?: { record?: readonly RecordAction[]; list?: readonly ComponentType[]; bulk?: readonly ComponentType[] };
+  /** Replace one view, keep the rest. */
+  views?: ViewOverrides;
+}
+
+/** Declares a resource, typed by its record. */
+export function defineResource<R extends RaRecord = RaRecord>(declaration: ResourceDeclaration<R>): ResourceDeclaration<R> {
+  return declaration;
+}
+
+/** The registry: every declaration, as MainApp, the dataProvider and the authProvider see it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyResourceDeclaration = ResourceDeclaration<any>;
