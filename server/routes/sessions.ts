@@ -6,13 +6,18 @@ import { recordAccessEvent, recordAudit } from '../audit';
 import { sessions, users } from '../db/schema';
 import { requireAuth, type AuthContext } from '../auth/guard';
 import { startImpersonation } from '../auth/impersonation';
+import { isAllowed } from '../auth/policies';
 import { endSession } from '../auth/session-service';
 import { badRequest, forbidden, notFound } from '../http/errors';
-import { uuidParam } from '../http/schemas';
+import { pageParams } from '../http/lists';
+import { limitParam, offsetParam, uuidParam } from '../http/schemas';
+import { DEFAULT_SORT, SessionLists, sessionFilterBody, sessionSortParams } from '../sessions/session-lists';
 
 // The console sends no body, `{}`, or `{ sessionId }` (an admin ending someone's session).
 const logoutBody = z.object({ sessionId: uuidParam.optional() }).nullish();
 const impersonateBody = z.object({ userId: uuidParam });
+const userSessionsQuery = z.object({ offset: offsetParam.default(0), limit: limitParam.default(100) });
+const readSessions = { policy: ['sessions', 'read'] } as const;
 
 export async function sessionRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -43,7 +48,7 @@ export async function sessionRoutes(app: FastifyInstance) {
       const sessionId = request.body?.sessionId;
       if (!sessionId || sessionId === auth.sessionId) return logOut(auth, request);
 
-      if (!auth.isAdmin || auth.stage !== 'full') throw forbidden();
+      if (auth.stage !== 'full' || !(await isAllowed(db, auth, 'sessions', 'delete'))) throw forbidden();
       const [target] = await db
         .select({ id: sessions.id, userId: sessions.userId, endedAt: sessions.endedAt, email: users.email })
         .from(sessions)
@@ -72,6 +77,59 @@ export async function sessionRoutes(app: FastifyInstance) {
       return { message: `The session of ${target.email} has been ended` };
     },
   );
+
+  // ---- Lists -----------------------------------------------------------------------------------
+
+  const lists = new SessionLists(db, ctx.config);
+
+  api.get('/session/:offset/:limit', { config: readSessions, schema: { params: pageParams } }, async (request) => {
+    const auth = requireAuth(request);
+    const { offset, limit } = request.params;
+    return { message: 'Sessions', data: await lists.list(auth, {}, DEFAULT_SORT, offset, limit) };
+  });
+
+  api.post(
+    '/session/filter/:offset/:limit/:order/:field',
+    { config: readSessions, schema: { params: pageParams.extend(sessionSortParams.shape), body: sessionFilterBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { offset, limit, order, field } = request.params;
+      return { message: 'Sessions', data: await lists.list(auth, request.body, { order, field }, offset, limit) };
+    },
+  );
+
+  api.post('/session/filter/:offset/:limit', { config: readSessions, schema: { params: pageParams, body: sessionFilterBody } }, async (request) => {
+    const auth = requireAuth(request);
+    const { offset, limit } = request.params;
+    return { message: 'Sessions', data: await lists.list(auth, request.body, DEFAULT_SORT, offset, limit) };
+  });
+
+  api.get('/session/filter/props', { config: readSessions }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'Session filters', data: await lists.props(companyId) };
+  });
+
+  api.get('/session/cards', { config: readSessions }, async (request) => {
+    const { companyId } = requireAuth(request);
+    return { message: 'Session cards', data: { cards: await lists.cards(companyId) } };
+  });
+
+  // One's own sessions are always one's to see; another user's need the sessions/read policy.
+  api.get(
+    '/session/user/:id',
+    { schema: { params: z.object({ id: uuidParam }), querystring: userSessionsQuery } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { id } = request.params;
+      const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
+      if (!user) throw notFound('User');
+      if (id !== auth.userId && !(await isAllowed(db, auth, 'sessions', 'read'))) throw forbidden();
+      const { offset, limit } = request.query;
+      return { message: 'Sessions', data: await lists.list(auth, { user: [id] }, DEFAULT_SORT, offset, limit) };
+    },
+  );
+
+  // ---- Impersonation -----------------------------------------------------------------------------
 
   api.post('/user/impersonate', { config: { adminOnly: true }, schema: { body: impersonateBody } }, async (request) => {
     const user = await startImpersonation(ctx, request, requireAuth(request), request.body.userId);
