@@ -69,8 +69,11 @@ async function readMultipartFields(request: FastifyRequest & MultipartRequest): 
  */
 export async function acceptFormBodies(app: FastifyInstance) {
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT_BYTES }, (_request, body, done) => {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       try {
+        if (Buffer.byteLength(body as string) > FORM_BODY_LIMIT_BYTES) {
+          throw new HttpError(413, `The form is too large (at most ${FORM_BODY_LIMIT_BYTES / 1024} KB)`);
+        }
         done(null, parseUrlEncoded(body as string));
       } catch (err) {
         done(err as Error, undefined);

@@ -140,6 +140,9 @@ describe('POST /workspaces', () => {
     const before = await tally();
     const huge = await call(server, 'POST', '/workspaces', { token: adminToken, headers: FORM, body: form({ name: 'Big', description: HOSTILE.huge }) });
     expect(huge.statusCode).toBe(413);
+    const large = await call(server, 'POST', '/workspaces', { token: adminToken, headers: FORM, body: form({ name: 'Big', description: 'z'.repeat(70 * 1024) }) });
+    expect(large.statusCode).toBe(413);
+    expect(large.json().message).toBe('The form is too large (at most 64 KB)');
     const json = await call(server, 'POST', '/workspaces', { token: adminToken, body: { name: 'Big', description: HOSTILE.huge } });
     expect(json.statusCode).toBe(413);
     const many = await call(server, 'POST', '/workspaces', {
