@@ -52,7 +52,12 @@ function isIdentity(ranks: readonly number[]): boolean {
   return ranks.every((rank, index) => rank === index);
 }
 
-/** Two choices show the same columns in the same order. */
+/** A choice as react-admin would show it: the order complete, or null for the declaration's. */
+export function normaliseChoice(sources: readonly string[], choice: ColumnChoice): ColumnChoice {
+  return { hidden: [...choice.hidden], order: orderFromRanks(sources, ranksFromOrder(sources, choice.order)) };
+}
+
+/** Two (normalised) choices show the same columns in the same order. */
 export function sameChoice(a: ColumnChoice, b: ColumnChoice): boolean {
   const hidden = (choice: ColumnChoice) => JSON.stringify([...new Set(choice.hidden)].sort());
   return hidden(a) === hidden(b) && JSON.stringify(a.order ?? null) === JSON.stringify(b.order ?? null);
@@ -66,9 +71,10 @@ export function declarationDefault(declaration: AnyResourceDeclaration): ColumnC
 export function applyChoice(store: Store, declaration: AnyResourceDeclaration, choice: ColumnChoice | null): void {
   const keys = columnStoreKeys(declaration.name);
   if (choice) {
-    store.setItem(keys.synced, { hidden: choice.hidden, order: choice.order ?? null });
+    const sources = columnSources(declaration);
+    store.setItem(keys.synced, normaliseChoice(sources, choice));
     store.setItem(keys.hidden, [...choice.hidden]);
-    const ranks = ranksFromOrder(columnSources(declaration), choice.order);
+    const ranks = ranksFromOrder(sources, choice.order);
     if (ranks) store.setItem(keys.ranks, ranks);
     else store.removeItem(keys.ranks);
   } else {
@@ -80,7 +86,7 @@ export function applyChoice(store: Store, declaration: AnyResourceDeclaration, c
 
 export function setTenantDefault(store: Store, declaration: AnyResourceDeclaration, choice: ColumnChoice | null): void {
   const key = columnStoreKeys(declaration.name).tenant;
-  if (choice) store.setItem(key, { hidden: choice.hidden, order: choice.order ?? null });
+  if (choice) store.setItem(key, normaliseChoice(columnSources(declaration), choice));
   else store.removeItem(key);
 }
 

@@ -7,7 +7,7 @@ import { ACCESS_DENIED_ALERT } from '../../../common/messages';
 import { ConsoleRoutes } from '../../../src/shell/ConsoleRoutes';
 import { defineChunk } from '../../../src/shell/lazyChunk';
 import { server } from '../msw';
-import { admin, API, mockPreferencesServer, signIn } from './fixtures';
+import { admin, API, mockPreferencesServer, plainUser, signIn } from './fixtures';
 import { RENDER_TIMEOUT_MS } from './render';
 
 /** The console as the entry renders it: the shell's routes, the main app as its lazy chunk. */
@@ -23,6 +23,18 @@ function renderConsole(path: string) {
     </TestMemoryRouter>,
   );
   return { location: () => location! };
+}
+
+/** `GET /lists/columns`, which the main app reads at start; `choices` as the server keeps them. */
+function mockColumnChoices(choices: Record<string, unknown> = {}) {
+  let calls = 0;
+  server.use(
+    http.get(`${API}/lists/columns`, () => {
+      calls += 1;
+      return HttpResponse.json({ message: 'Column choices', data: choices });
+    }),
+  );
+  return { calls: () => calls };
 }
 
 function mockDashboard() {
@@ -48,12 +60,15 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     signIn(admin);
     mockPreferencesServer();
     mockDashboard();
+    const columns = mockColumnChoices();
     renderConsole('/dashboard');
     expect(await screen.findByRole('heading', { name: 'Welcome, Ada' }, { timeout: 10_000 })).toBeInTheDocument();
     const menu = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(within(menu).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     expect(within(menu).getByRole('link', { name: 'Mail outbox' })).toBeInTheDocument();
     expect(await screen.findByText('Users')).toBeInTheDocument();
+    // Column choices are read once at the start of the session.
+    expect(columns.calls()).toBe(1);
   });
 
   it('sends a visitor who is not signed in to the sign-in screen', async () => {
@@ -65,6 +80,7 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
   it('lists the mail outbox page by page and shows a mail with clickable links', async () => {
     signIn(admin);
     mockPreferencesServer();
+    mockColumnChoices();
     const pages: string[] = [];
     server.use(
       http.get(`${API}/mail/outbox/:offset/:limit`, ({ params }) => {
@@ -85,7 +101,7 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     const row = within(table).getByText('Reset your password').closest('tr')!;
     expect(row).toHaveTextContent('bob@acme.test');
     expect(row).toHaveTextContent('password_reset');
-    expect(pages).toEqual(['0/25']);
+    expect(pages).toEqual(['0/10']);
 
     await userEvent.click(row);
     await waitFor(() => expect(view.location().pathname).toBe('/outbox/m-2/show'));
@@ -99,6 +115,7 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     signIn(admin);
     mockPreferencesServer();
     mockDashboard();
+    mockColumnChoices();
     let deniedAt = 0;
     server.use(
       http.get(`${API}/mail/outbox/:offset/:limit`, () => {
@@ -118,5 +135,35 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     // Still signed in (a 403 is not an expired session), and the route change left the alert up.
     expect(await screen.findByRole('heading', { name: 'Welcome, Ada' })).toBeInTheDocument();
     expect(screen.getByText(ACCESS_DENIED_ALERT)).toBeInTheDocument();
+  });
+
+  it("shows each list's columns as the server keeps them: the user's own choice over the company default", async () => {
+    signIn(admin);
+    mockPreferencesServer();
+    mockColumnChoices({
+      outbox: { tenant: { hidden: ['kind', 'sentAt', 'error'], order: null }, user: { hidden: ['sentAt', 'error', 'status'], order: ['subject', 'toAddress', 'createdAt', 'kind'] } },
+    });
+    server.use(http.get(`${API}/mail/outbox/:offset/:limit`, () => HttpResponse.json({ message: 'Mail outbox', data: { rows: mails, count: 2 } })));
+    renderConsole('/outbox');
+    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
+    await waitFor(() => expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Subject', 'To', 'Created', 'Kind']));
+  });
+
+  it("a user who is not an admin gets the actions their policies allow, read once per session", async () => {
+    signIn(plainUser);
+    mockPreferencesServer();
+    mockColumnChoices();
+    let policyCalls = 0;
+    server.use(
+      http.get(`${API}/authorization/user/policies`, () => {
+        policyCalls += 1;
+        return HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies: [{ resource: 'outbox', actions: ['read'] }] } });
+      }),
+      http.get(`${API}/mail/outbox/:offset/:limit`, () => HttpResponse.json({ message: 'Mail outbox', data: { rows: mails, count: 2 } })),
+    );
+    renderConsole('/outbox');
+    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
+    expect(within(table).getByText('Reset your password')).toBeInTheDocument();
+    expect(policyCalls).toBe(1);
   });
 });
