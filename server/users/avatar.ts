@@ -10,6 +10,8 @@ import { badRequest, HttpError } from '../http/errors';
 
 export const AVATAR_FIELD = 'avatar';
 export const FORM_FIELDS_MAX = 20;
+/** A text field of the profile form is a name or a phone number: far below this. */
+export const FORM_FIELD_MAX_BYTES = 16 * 1024;
 export const AVATAR_TOO_LARGE_MESSAGE = `avatar: must be at most ${AVATAR_MAX_BYTES / (1024 * 1024)} MB`;
 export const AVATAR_TYPE_MESSAGE = 'avatar: must be a PNG, JPEG or WebP image';
 
@@ -27,7 +29,9 @@ export function sniffImageType(bytes: Buffer): AvatarType | null {
  */
 export async function acceptProfileForms(app: FastifyInstance): Promise<void> {
   if (app.hasContentTypeParser('multipart/form-data')) return;
-  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: FORM_FIELDS_MAX, parts: FORM_FIELDS_MAX + 1 } });
+  await app.register(multipart, {
+    limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: FORM_FIELDS_MAX, parts: FORM_FIELDS_MAX + 1, fieldSize: FORM_FIELD_MAX_BYTES },
+  });
 }
 
 export interface ProfileForm {
@@ -55,6 +59,8 @@ export async function readProfileForm(request: FastifyRequest): Promise<ProfileF
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
+        // A value cut at the size limit must not be stored as if it were what was typed.
+        if (part.valueTruncated) throw new HttpError(413, `${part.fieldname}: must be at most ${FORM_FIELD_MAX_BYTES / 1024} KB`);
         fields[part.fieldname] = part.value;
         continue;
       }

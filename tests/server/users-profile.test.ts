@@ -214,6 +214,7 @@ describe('PUT /user/profile (own, multipart) and GET /user/avatar/{id}', () => {
         /^avatar: only one file may be sent$/,
       ],
       [Array.from({ length: 25 }, (_, i) => ({ name: `f${i}`, value: 'x' })), 413, /too many fields/],
+      [[{ name: 'lastName', value: 'y'.repeat(20 * 1024) }], 413, /^lastName: must be at most 16 KB$/],
       [[{ name: 'avatar', filename: 'a.png', type: 'image/png', data: PNG }, { name: 'removeAvatar', value: 'true' }], 400, /^removeAvatar: cannot be true/],
     ];
     for (const [parts, status, message] of cases) {
