@@ -167,7 +167,7 @@ export async function userRoutes(app: FastifyInstance) {
     await db.transaction(async (tx) => {
       if (!(await spendToken(tx, holder.tokenId))) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
       await storeNewPassword(tx, user, passwordHash, { status: 'active' });
-      await recordAudit(tx, request, { companyId: user.companyId, userId: user.id, model: 'user', operation: 'activate', recordId: user.id, changes: { status: 'active' } });
+      await recordAudit(tx, request, { companyId: user.companyId, userId: user.id, model: 'user', operation: 'activate', recordId: user.id, changes: { before: { status: 'invited' }, after: { status: 'active' } } });
       await recordAccessEvent(tx, request, { ...event, status: 'success' });
       const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
       await notify(tx, {

@@ -769,6 +769,9 @@ describe('activation tells the admins', () => {
       createdBy: invitation.id,
     });
     expect(notices.some((n) => n.userId === invitation.id)).toBe(false);
+    const activation = await lastAudit(invitation.id, 'activate');
+    expect(activation).toMatchObject({ model: 'user', userId: invitation.id });
+    expect(activation.changes).toEqual({ before: { status: 'invited' }, after: { status: 'active' } });
     expect(notices.some((n) => n.companyId === other.companyId)).toBe(false);
   });
 });
