@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { API_KEY_HEADER, operationIdOf } from '../auth/api-key-auth';
 import { TOKEN_HEADER } from '../auth/guard';
-import { registerOperationCatalogue } from './catalogue';
+import { API_PREFIX, registerOperationCatalogue } from './catalogue';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 type SchemaParts = Record<string, unknown>;
@@ -16,6 +16,8 @@ const SCHEMA_PARTS = ['body', 'querystring', 'params', 'headers', 'response'] as
  * explorer reads).
  */
 function documentTransform(input: TransformInput) {
+  // The console's static files are not part of the API.
+  if (!input.url.startsWith(API_PREFIX)) return { schema: { hide: true }, url: input.url };
   const route = (input as { route?: { method?: unknown } }).route;
   const method = typeof route?.method === 'string' ? route.method : null;
   const withId = (result: { schema: unknown; url: string }) => {
