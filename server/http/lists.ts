@@ -81,11 +81,8 @@ export const searchFilter = z
 
 /** A filter body: known fields only, so a misspelt field is a 400 that names it rather than a silently ignored filter. */
 export function filterBody<Shape extends z.ZodRawShape>(shape: Shape) {
-  return z
-    .object({ ...shape, offset: offsetParam.optional(), limit: limitParam.optional() })
-    .strict()
-    .nullish()
-    .transform((body) => body ?? ({} as NonNullable<typeof body>));
+  // No body at all is "no filter": the fields' own defaults (empty lists, no dates) still apply.
+  return z.preprocess((body) => body ?? {}, z.object({ ...shape, offset: offsetParam.optional(), limit: limitParam.optional() }).strict());
 }
 
 /** `{ order, field }` path parameters of a filter route, restricted to the list's sortable fields. */

@@ -128,7 +128,7 @@ export async function userRoutes(app: FastifyInstance) {
           model: 'user',
           operation: 'create',
           recordId: user.id,
-          changes: { email, firstName, lastName, roleId, roleName: role.name, status: 'invited', workspaceIds: workspaceIds ?? [] },
+          changes: { after: { email, firstName, lastName, roleId, roleName: role.name, status: 'invited', workspaceIds: workspaceIds ?? [] } },
         });
         return { user, token };
       });

@@ -76,7 +76,7 @@ describe('filter fields', () => {
   it('accepts one value or a list, and treats empty values as no filter', () => {
     expect(body.parse({ status: 'active', user: '' })).toMatchObject({ status: ['active'], user: [] });
     expect(body.parse({ status: ['a', 'b'], user: null })).toMatchObject({ status: ['a', 'b'], user: [] });
-    expect(body.parse(undefined)).toEqual({});
+    expect(body.parse(undefined)).toEqual({ status: [], user: [], startDate: null, endDate: null });
   });
 
   it('makes a bare end date cover its whole day', () => {

@@ -656,7 +656,7 @@ describe('POST /user (invitation) with workspaces and the users/create policy', 
     expect(await membershipsOf(id)).toEqual([ws.billing]);
     const row = await call(server, 'GET', `/users/${id}`, { token: adminToken });
     expect(row.json().data).toMatchObject({ status: 'invited', workspaces: [{ id: ws.billing, name: 'Billing' }] });
-    expect((await lastAudit(id, 'create')).changes).toMatchObject({ email: 'with.ws@acme.test', workspaceIds: [ws.billing] });
+    expect((await lastAudit(id, 'create')).changes).toMatchObject({ after: { email: 'with.ws@acme.test', workspaceIds: [ws.billing] } });
   });
 
   it('refuses unknown, deleted and foreign workspaces, storing nothing', async () => {

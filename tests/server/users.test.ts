@@ -68,7 +68,7 @@ describe('POST /user (invitation)', () => {
 
     const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, data.id), eq(systemAudits.operation, 'create')));
     expect(audit).toMatchObject({ model: 'user', userId: server.company.adminUserId });
-    expect(audit.changes).toMatchObject({ email: 'new.person@acme.test', roleId: server.company.memberRoleId, status: 'invited' });
+    expect(audit.changes).toMatchObject({ after: { email: 'new.person@acme.test', roleId: server.company.memberRoleId, status: 'invited' } });
     expect(JSON.stringify(audit.changes)).not.toContain(temporary);
   });
 
