@@ -65,7 +65,8 @@ export function DeclaredForm({ mode }: { mode: 'create' | 'edit' }) {
   const save = useDeclaredSave(mode, initial, sources);
 
   return (
-    <SimpleForm record={initial} resolver={resolver} onSubmit={save} toolbar={<FormToolbar mode={mode} />}>
+    // noValidate: the schema is the one judge, with its own messages (the browser's would block it silently).
+    <SimpleForm record={initial} resolver={resolver} onSubmit={save} toolbar={<FormToolbar mode={mode} />} noValidate>
       {fields.map((field) => (
         <FieldInput key={field.source} field={field} resource={resource} />
       ))}
