@@ -1,0 +1,141 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../msw';
+import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
+
+function rowOf(text: string): HTMLElement {
+  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
+}
+
+async function loaded(text: string) {
+  await screen.findByText(text, { selector: 'td, td *' });
+}
+
+/** A route that answers only when the test says so, to look at the page while the call runs. */
+function heldRoute(method: 'put' | 'delete', path: string) {
+  let release: (response: Response) => void = () => undefined;
+  let started = false;
+  server.use(
+    http[method](`${API}${path}`, async () => {
+      started = true;
+      return new Promise<Response>((resolve) => (release = resolve));
+    }),
+  );
+  return {
+    started: () => started,
+    answer: (status: number, body: Record<string, unknown>) => act(() => release(HttpResponse.json(body, { status }))),
+  };
+}
+
+describe('row actions of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
+  it('the activation switch is disabled while its call runs, then the list reloads and the message is the alert', async () => {
+    signIn();
+    const api = widgetApi([widget(1), widget(2)]);
+    renderDeclared([widgets], { path: '/widgets' });
+    await loaded('Widget 0001');
+    const listCalls = () => api.seen(/GET \/widgets\/\d/).length;
+    const before = listCalls();
+
+    const held = heldRoute('put', '/widget/activate/w-1');
+    const toggle = within(rowOf('Widget 0001')).getByRole('switch', { name: 'Active: Widget 0001' });
+    expect(toggle).not.toBeChecked();
+    await userEvent.click(toggle);
+    await waitFor(() => expect(held.started()).toBe(true));
+    expect(within(rowOf('Widget 0001')).getByRole('switch', { name: 'Active: Widget 0001' })).toBeDisabled();
+    expect(screen.getByRole('status')).toBeInTheDocument();
+
+    api.rows[0].isActive = true;
+    await held.answer(200, { message: 'Widget 0001 activated', data: api.rows[0] });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Widget 0001 activated');
+    await waitFor(() => expect(listCalls()).toBeGreaterThan(before));
+    await waitFor(() => expect(within(rowOf('Widget 0001')).getByRole('switch', { name: 'Active: Widget 0001' })).toBeChecked());
+    expect(within(rowOf('Widget 0001')).getByRole('switch', { name: 'Active: Widget 0001' })).toBeEnabled();
+  });
+
+  it('a failed activation also reloads the list, and shows the server message as the error alert', async () => {
+    signIn();
+    const api = widgetApi([widget(1), widget(2)]);
+    api.failWith(/PUT \/widget\/deactivate\/w-2/, 400, 'This widget is in use and cannot be deactivated');
+    renderDeclared([widgets], { path: '/widgets' });
+    await loaded('Widget 0002');
+    const before = api.seen(/GET \/widgets\/\d/).length;
+    const cardsBefore = api.seen(/cards/).length;
+    await userEvent.click(within(rowOf('Widget 0002')).getByRole('switch', { name: 'Active: Widget 0002' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This widget is in use and cannot be deactivated');
+    await waitFor(() => expect(api.seen(/GET \/widgets\/\d/).length).toBeGreaterThan(before));
+    // The cards reload with the list.
+    await waitFor(() => expect(api.seen(/cards/).length).toBeGreaterThan(cardsBefore));
+    expect(within(rowOf('Widget 0002')).getByRole('switch', { name: 'Active: Widget 0002' })).toBeChecked();
+  });
+
+  it('delete asks first; while the call runs the row is marked deleting; success removes it', async () => {
+    signIn();
+    const api = widgetApi([widget(1), widget(2), widget(3)]);
+    renderDeclared([widgets], { path: '/widgets' });
+    await loaded('Widget 0002');
+
+    // The button shows once the permission check answered.
+    await userEvent.click(await within(rowOf('Widget 0002')).findByRole('button', { name: 'Delete Widget 0002' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Delete Widget 0002?');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.seen(/DELETE/)).toEqual([]);
+
+    const held = heldRoute('delete', '/widget/w-2');
+    await userEvent.click(within(rowOf('Widget 0002')).getByRole('button', { name: 'Delete Widget 0002' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(held.started()).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const row = rowOf('Widget 0002');
+    expect(within(row).getByRole('progressbar', { name: 'Deleting…' })).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Delete Widget 0002' })).toBeNull();
+    expect(row).toHaveStyle({ opacity: '0.5', pointerEvents: 'none' });
+    // The row cannot be selected for a bulk action meanwhile.
+    expect(within(row).getByRole('checkbox')).toBeDisabled();
+
+    api.rows = api.rows.filter((candidate) => candidate.id !== 'w-2');
+    await held.answer(200, { message: 'Widget 0002 deleted' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Widget 0002 deleted');
+    await waitFor(() => expect(screen.queryByText('Widget 0002', { selector: 'td, td *' })).toBeNull());
+    expect(screen.getByText('Widget 0001', { selector: 'td, td *' })).toBeInTheDocument();
+  });
+
+  it('a failed delete keeps the row, marked with the error, and shows the message as the error alert', async () => {
+    signIn();
+    const api = widgetApi([widget(1), widget(2)]);
+    api.failWith(/DELETE \/widget\/w-1/, 400, 'Widget 0001 is still mounted');
+    renderDeclared([widgets], { path: '/widgets' });
+    await loaded('Widget 0001');
+    await userEvent.click(await within(rowOf('Widget 0001')).findByRole('button', { name: 'Delete Widget 0001' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Widget 0001 is still mounted');
+    const row = rowOf('Widget 0001');
+    expect(within(row).getByText('Not deleted: Widget 0001 is still mounted')).toBeInTheDocument();
+    expect(row).not.toHaveStyle({ opacity: '0.5' });
+    // It can be tried again.
+    expect(within(row).getByRole('button', { name: 'Delete Widget 0001' })).toBeEnabled();
+    expect(api.rows.map((candidate) => candidate.id)).toEqual(['w-1', 'w-2']);
+  });
+
+  it('bulk: activates and deletes the selected rows through the per-record routes', async () => {
+    signIn();
+    const api = widgetApi([widget(1), widget(3), widget(5), widget(2)]);
+    renderDeclared([widgets], { path: '/widgets' });
+    await loaded('Widget 0001');
+    await userEvent.click(within(rowOf('Widget 0001')).getByRole('checkbox'));
+    await userEvent.click(within(rowOf('Widget 0003')).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Activate' }));
+    await waitFor(() => expect(api.seen(/PUT/).sort()).toEqual(['PUT /widget/activate/w-1', 'PUT /widget/activate/w-3']));
+    await waitFor(() => expect(within(rowOf('Widget 0003')).getByRole('switch', { name: 'Active: Widget 0003' })).toBeChecked());
+
+    await userEvent.click(within(rowOf('Widget 0005')).getByRole('checkbox'));
+    await userEvent.click(within(rowOf('Widget 0002')).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(api.seen(/DELETE/).sort()).toEqual(['DELETE /widget/w-2', 'DELETE /widget/w-5']));
+    await waitFor(() => expect(screen.queryByText('Widget 0005', { selector: 'td, td *' })).toBeNull());
+    expect(api.rows.map((row) => row.id)).toEqual(['w-1', 'w-3']);
+  });
+});
