@@ -4,7 +4,7 @@ import { recordAudit } from '../audit';
 import type { AuthContext } from '../auth/guard';
 import type { Db } from '../db/client';
 import { apiKeys, users } from '../db/schema';
-import { badRequest } from '../http/errors';
+import { badRequest, forbidden } from '../http/errors';
 import type { OperationCatalogue } from './catalogue';
 import { companyKeys, findApiKey, type ApiKeyRow } from './records';
 
@@ -27,12 +27,19 @@ export function checkOperations(catalogue: OperationCatalogue, operations: reado
   if (unknown.length > 0) throw badRequest(`operations: not operations a key may be granted: ${unknown.join(', ')}`);
 }
 
-/** A key of the company that is not deleted (a deleted key cannot be changed, nor come back). */
+/**
+ * A key of the company that is not deleted (a deleted key cannot be changed, nor come back).
+ * Someone who is not an admin may only change keys that act as themselves: granting operations
+ * to, or reactivating, a key acting as someone else would borrow that person's rights.
+ */
 export async function liveKey(db: Db, auth: AuthContext, id: string): Promise<ApiKeyRow> {
   const row = await findApiKey(db, auth.companyId, id);
   if (row.isDeleted) throw badRequest('This API key is deleted; it cannot be changed');
+  if (!auth.isAdmin && row.accessUserId !== auth.userId) throw forbidden(FOREIGN_KEY_MESSAGE);
   return row;
 }
+
+export const FOREIGN_KEY_MESSAGE = 'Resource Access not provided: only an admin may change a key that acts as someone else';
 
 /** Fields of a key worth an audit entry (never the key or its hash). */
 export const auditView = (row: Pick<ApiKeyRow, 'name' | 'prefix' | 'accessUserId' | 'expiresAt' | 'operations' | 'isActive'>) => ({

@@ -287,9 +287,27 @@ describe('PUT /apikey/{id}', () => {
   });
 });
 
+describe("keys acting as someone else", () => {
+  it('may be changed, reactivated or granted operations only by an admin', async () => {
+    const adminsKey = await createKey({ name: 'Admin reporting', operations: [] });
+    await call(server, 'PUT', `/apikey/deactivate/${adminsKey.id}`, { token: adminToken });
+    const before = await keyRow(adminsKey.id);
+    for (const [method, path, body] of [
+      ['PUT', `/apikey/${adminsKey.id}`, { name: 'Borrowed' }],
+      ['PUT', `/apikey/activate/${adminsKey.id}`, undefined],
+      ['POST', `/openapi/assign/${adminsKey.id}`, { operations: ['get_workspaces'] }],
+    ] as const) {
+      const res = await call(server, method, path, { token: keyManager.token, body });
+      expect(res.statusCode, `${method} ${path}`).toBe(403);
+      expect(res.json().message).toContain('only an admin may change a key that acts as someone else');
+    }
+    expect(await keyRow(adminsKey.id)).toEqual(before);
+  });
+});
+
 describe('activation and deletion', () => {
   it('deactivates and activates a key, auditing each', async () => {
-    const key = await createKey({ name: 'Toggle' });
+    const key = await createKey({ name: 'Toggle' }, keyManager.token);
     const off = await call(server, 'PUT', `/apikey/deactivate/${key.id}`, { token: keyManager.token });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json().data).toMatchObject({ id: key.id, isActive: false });

@@ -144,8 +144,12 @@ describe('GET /openapi/{id}', () => {
 describe('POST /openapi/assign/{id}', () => {
   it("replaces a key's grants and audits the change", async () => {
     const key = await createKey(adminToken, ['get_workspaces']);
+    // The key acts as the admin, so only an admin may change its grants.
+    const borrowed = await call(server, 'POST', `/openapi/assign/${key.id}`, { token: keyUpdater.token, body: { operations: ['post_workspaces'] } });
+    expect(borrowed.statusCode).toBe(403);
+    expect((await keyRow(key.id)).operations).toEqual(['get_workspaces']);
     const res = await call(server, 'POST', `/openapi/assign/${key.id}`, {
-      token: keyUpdater.token,
+      token: adminToken,
       body: { operations: ['post_workspaces', 'get_workspaces_active', 'post_workspaces'] },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -158,7 +162,7 @@ describe('POST /openapi/assign/{id}', () => {
       .from(systemAudits)
       .where(and(eq(systemAudits.recordId, key.id), eq(systemAudits.operation, 'assign_operations')))
       .orderBy(desc(systemAudits.createdAt));
-    expect(audit).toMatchObject({ model: 'apikey', userId: keyUpdater.id });
+    expect(audit).toMatchObject({ model: 'apikey', userId: server.company.adminUserId });
     expect(audit.changes).toEqual({ before: { operations: ['get_workspaces'] }, after: { operations: ['get_workspaces_active', 'post_workspaces'] } });
 
     // The grant takes effect at once: the old operation is closed, the new one open.
