@@ -20,7 +20,7 @@ export const API = '/api/v1';
 
 /** Seconds per test: react-admin in jsdom, on a small machine running other suites too. */
 export const FRAMEWORK_TIMEOUT_MS = 30_000;
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   alerts.clear();
