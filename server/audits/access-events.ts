@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from './enum-filter';
@@ -19,6 +20,7 @@ import {
   type ListAnswer,
 } from '../http/lists';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
+import { mergeColumn } from './merge';
 import { namesOf, usersWho } from './people';
 
 export const EVENT_STATUSES = ['blocked', 'failure', 'success'] as const;
@@ -75,24 +77,33 @@ export async function listAccessEvents(
       countFrom: accessEvents,
       where,
       page: async (o, l) => {
-        const rows = await db
-          .select({
-            id: accessEvents.id,
-            userId: accessEvents.userId,
-            email: accessEvents.email,
-            event: accessEvents.event,
-            status: accessEvents.status,
-            reason: accessEvents.reason,
-            ip: accessEvents.ip,
-            userAgent: accessEvents.userAgent,
-            impersonatorUserId: accessEvents.impersonatorUserId,
-            createdAt: accessEvents.createdAt,
-          })
-          .from(accessEvents)
-          .where(where)
-          .orderBy(desc(accessEvents.createdAt), desc(accessEvents.id))
-          .offset(o)
-          .limit(l);
+        const part = (value?: SQL) =>
+          db
+            .select({
+              id: accessEvents.id,
+              userId: accessEvents.userId,
+              email: accessEvents.email,
+              event: accessEvents.event,
+              status: accessEvents.status,
+              reason: accessEvents.reason,
+              ip: accessEvents.ip,
+              userAgent: accessEvents.userAgent,
+              impersonatorUserId: accessEvents.impersonatorUserId,
+              createdAt: accessEvents.createdAt,
+            })
+            .from(accessEvents)
+            .where(and(where, value))
+            .orderBy(desc(accessEvents.createdAt), desc(accessEvents.id));
+        const merge = mergeColumn([
+          [accessEvents.userId, filter.user ?? []],
+          [accessEvents.status, filter.status ?? []],
+        ]);
+        const rows = merge
+          ? await unionAll(...(merge.values.map((v) => part(eq(merge.column, v)).limit(o + l)) as [ReturnType<typeof part>, ReturnType<typeof part>]))
+              .orderBy(desc(accessEvents.createdAt), desc(accessEvents.id))
+              .offset(o)
+              .limit(l)
+          : await part().offset(o).limit(l);
         const names = await namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId]));
         return rows.map((r) => ({
           id: r.id,

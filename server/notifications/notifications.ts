@@ -1,9 +1,11 @@
 import { and, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from '../audits/enum-filter';
 import { notifications } from '../db/schema';
 import { cappedCount } from '../audits/counts';
+import { mergeColumn } from '../audits/merge';
 import { namesOf, usersWho } from '../audits/people';
 import {
   anyOf,
@@ -135,7 +137,15 @@ export async function listNotifications(
       countFrom: notifications,
       where,
       page: async (o, l) => {
-        const rows = await db.select(columns).from(notifications).where(where).orderBy(...order).offset(o).limit(l);
+        const part = (value?: SQL) => db.select(columns).from(notifications).where(and(where, value)).orderBy(...order);
+        // Only the newest-first order is what a (company_id, user_id, created_at) range gives.
+        const merge = sort.field === 'createdAt' && reader.seesEveryone ? mergeColumn([[notifications.userId, filter.user ?? []]]) : null;
+        const rows = merge
+          ? await unionAll(...(merge.values.map((v) => part(eq(merge.column, v)).limit(o + l)) as [ReturnType<typeof part>, ReturnType<typeof part>]))
+              .orderBy(...order)
+              .offset(o)
+              .limit(l)
+          : await part().offset(o).limit(l);
         return named(db, reader.companyId, rows);
       },
     },

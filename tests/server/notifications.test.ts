@@ -197,6 +197,18 @@ describe('POST /notification/filter/{o}/{l}/{order}/{field}', () => {
       const res = await filter(adminToken, body);
       expect(ids(rowsOf(res)), JSON.stringify(body)).toEqual(ids(everyone.filter(keep)));
     }
+    // Several recipients, paged: the same order as the whole list.
+    const several = everyone.filter((r) => r.userId === noah.id || r.userId === mia.id);
+    for (const order of ['DESC', 'ASC'] as const) {
+      const expected = order === 'DESC' ? several : [...several].reverse();
+      const seen: string[] = [];
+      for (let offset = 0; offset < expected.length; offset += 4) {
+        const res = await filter(adminToken, { user: [mia.id, noah.id] }, `${order}/createdAt`, `${offset}/4`);
+        expect(res.json().data.count).toBe(expected.length);
+        seen.push(...ids(rowsOf(res)));
+      }
+      expect(seen, order).toEqual(ids(expected));
+    }
     const foreign = await filter(adminToken, { user: other.adminUserId });
     expect(foreign.json().data.rows).toEqual([]);
     const foreignType = await filter(adminToken, { type: 'secret_type' });
