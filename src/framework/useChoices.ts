@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, useResourceContext } from 'react-admin';
+import { useCanAccess, useDataProvider, useResourceContext } from 'react-admin';
 import type { DeclaredDataProvider } from '../../providers/dataProvider';
 import type { Choice, ChoicesSource } from './types';
 
@@ -7,10 +7,11 @@ import type { Choice, ChoicesSource } from './types';
 export function useFilterProps(enabled = true) {
   const resource = useResourceContext();
   const dataProvider = useDataProvider<DeclaredDataProvider>();
+  const { canAccess } = useCanAccess({ resource, action: 'list', enabled });
   return useQuery({
     queryKey: [resource, 'filterProps'],
     queryFn: () => dataProvider.getFilterProps(resource!),
-    enabled: enabled && Boolean(resource),
+    enabled: enabled && Boolean(resource) && canAccess === true,
     staleTime: 5 * 60_000,
     retry: false,
   });

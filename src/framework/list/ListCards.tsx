@@ -1,7 +1,7 @@
 import { Box, Card, CardActionArea, CardContent, Skeleton, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { LinkBase, useDataProvider, useResourceContext, useTranslate } from 'react-admin';
+import { LinkBase, useCanAccess, useDataProvider, useResourceContext, useTranslate } from 'react-admin';
 import type { DashboardCard, DeclaredDataProvider } from '../../../providers/dataProvider';
 
 const SKELETON_CARDS = 4;
@@ -43,8 +43,9 @@ export function ListCards() {
   const resource = useResourceContext()!;
   const translate = useTranslate();
   const dataProvider = useDataProvider<DeclaredDataProvider>();
-  const query = useQuery({ queryKey: [resource, 'cards'], queryFn: () => dataProvider.getCards(resource), retry: false });
-  if (query.isError || (query.data && query.data.length === 0)) return null;
+  const { canAccess } = useCanAccess({ resource, action: 'list' });
+  const query = useQuery({ queryKey: [resource, 'cards'], queryFn: () => dataProvider.getCards(resource), retry: false, enabled: canAccess === true });
+  if (!canAccess || query.isError || (query.data && query.data.length === 0)) return null;
   return (
     <Box
       component="section"
