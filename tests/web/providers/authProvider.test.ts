@@ -1,6 +1,8 @@
 import { http, HttpResponse } from 'msw';
-import { authProvider, canAccessResource } from '../../../providers/authProvider';
+import { authProvider, canAccessResource, createAuthProvider } from '../../../providers/authProvider';
 import { ApiError } from '../../../providers/http';
+import { allows, clearCallerPolicies, policyActionOf } from '../../../providers/policies';
+import { defineResource } from '../../../src/framework/types';
 import { sessionUser, storedUser, storeUser } from '../fixtures';
 import { server } from '../msw';
 
@@ -30,16 +32,92 @@ describe('authProvider', () => {
     await expect(authProvider.getPermissions!(ctx)).resolves.toEqual({ isAdmin: false, pages: ['/tables', '/dashboard'] });
   });
 
-  it('canAccess: admins reach everything, others the resources whose list page they were given', async () => {
+  it('canAccess: admins reach everything without asking for policies', async () => {
     storeUser(sessionUser({ isAdmin: true }));
-    await expect(authProvider.canAccess!({ ...ctx, resource: 'users', action: 'list' })).resolves.toBe(true);
+    await expect(authProvider.canAccess!({ ...ctx, resource: 'users', action: 'delete' })).resolves.toBe(true);
+    localStorage.clear();
+    await expect(authProvider.canAccess!({ ...ctx, resource: 'users', action: 'list' })).resolves.toBe(false);
+  });
+
+  it("canAccess: others by their effective policies, under each declaration's policy name, loaded once per session", async () => {
+    clearCallerPolicies();
+    let calls = 0;
+    server.use(
+      http.get('/api/v1/authorization/user/policies', ({ request }) => {
+        calls += 1;
+        const token = request.headers.get('x-access-token');
+        const policies =
+          token === 'token-1'
+            ? [
+                { resource: 'users', actions: ['read', 'update'] },
+                { resource: 'accessEvents', actions: ['read'] },
+              ]
+            : [{ resource: 'users', actions: ['read', 'create', 'update', 'delete'] }];
+        return HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies } });
+      }),
+    );
+    const accessEvents = defineResource({ name: 'access-events', access: 'accessEvents', messages: { en: { name: 'Access events' } }, fields: [], routes: { list: '/access/events/{offset}/{limit}' } });
+    const provider = createAuthProvider([accessEvents]);
+    storeUser(sessionUser({ isAdmin: false }));
+    const can = (resource: string, action: string) => provider.canAccess!({ ...ctx, resource, action });
+
+    await expect(can('users', 'list')).resolves.toBe(true);
+    await expect(can('users', 'show')).resolves.toBe(true);
+    await expect(can('users', 'export')).resolves.toBe(true);
+    await expect(can('users', 'edit')).resolves.toBe(true);
+    await expect(can('users', 'activate')).resolves.toBe(true);
+    await expect(can('users', 'create')).resolves.toBe(false);
+    await expect(can('users', 'delete')).resolves.toBe(false);
+    // access-events is guarded by the policy resource "accessEvents".
+    await expect(can('access-events', 'list')).resolves.toBe(true);
+    await expect(can('access-events', 'delete')).resolves.toBe(false);
+    await expect(can('roles', 'list')).resolves.toBe(false);
+    await expect(can('users', 'launch-missiles')).resolves.toBe(false);
+    expect(calls).toBe(1);
+
+    // Another session (another token) reads its own policies.
+    storeUser(sessionUser({ isAdmin: false, accessToken: 'token-2', token: 'token-2' }));
+    await expect(can('users', 'delete')).resolves.toBe(true);
+    expect(calls).toBe(2);
+  });
+
+  it('canAccess: against a server without the policies route, the navigation decides', async () => {
+    clearCallerPolicies();
+    server.use(http.get('/api/v1/authorization/user/policies', () => HttpResponse.json({ message: 'Not Found' }, { status: 404 })));
     storeUser(sessionUser({ isAdmin: false }));
     await expect(authProvider.canAccess!({ ...ctx, resource: 'tables', action: 'list' })).resolves.toBe(true);
     await expect(authProvider.canAccess!({ ...ctx, resource: 'users', action: 'list' })).resolves.toBe(false);
     expect(canAccessResource({ isAdmin: false, pages: ['/users/'] }, 'users')).toBe(true);
     expect(canAccessResource({ isAdmin: false, pages: ['/users-archive'] }, 'users')).toBe(false);
-    localStorage.clear();
-    await expect(authProvider.canAccess!({ ...ctx, resource: 'tables', action: 'list' })).resolves.toBe(false);
+  });
+
+  it('canAccess: a failed policies call refuses, and is asked again next time', async () => {
+    clearCallerPolicies();
+    let fail = true;
+    server.use(
+      http.get('/api/v1/authorization/user/policies', () =>
+        fail ? HttpResponse.json({ message: 'Database unavailable' }, { status: 503 }) : HttpResponse.json({ message: 'ok', data: { isAdmin: false, policies: [{ resource: 'users', actions: ['read'] }] } }),
+      ),
+    );
+    storeUser(sessionUser({ isAdmin: false }));
+    await expect(authProvider.canAccess!({ ...ctx, resource: 'users', action: 'list' })).resolves.toBe(false);
+    fail = false;
+    await expect(authProvider.canAccess!({ ...ctx, resource: 'users', action: 'list' })).resolves.toBe(true);
+  });
+
+  it('maps react-admin actions to policy actions', () => {
+    expect(['list', 'show', 'export', 'create', 'edit', 'activate', 'delete', 'other'].map(policyActionOf)).toEqual([
+      'read',
+      'read',
+      'read',
+      'create',
+      'update',
+      'update',
+      'delete',
+      null,
+    ]);
+    expect(allows({ isAdmin: true, policies: [] }, 'anything', 'delete')).toBe(true);
+    expect(allows({ isAdmin: false, policies: [{ resource: 'roles', actions: ['update'] }] }, 'roles', 'activate')).toBe(true);
   });
 
   it('getIdentity returns the stored user with its impersonator', async () => {
