@@ -4,6 +4,7 @@ import { requireAuth } from '../auth/guard';
 import { pageParams } from '../http/lists';
 import { accessEventCards, accessEventFilterBody, accessEventProps, listAccessEvents, presentStatuses } from '../audits/access-events';
 import { auditCards, auditFilterBody, auditProps, listAudits } from '../audits/system-audits';
+import { keepListStatisticsFresh } from '../audits/statistics';
 
 const readAudits = { policy: ['audits', 'read'] } as const;
 const readAccessEvents = { policy: ['accessEvents', 'read'] } as const;
@@ -15,6 +16,7 @@ const readAccessEvents = { policy: ['accessEvents', 'read'] } as const;
 export async function auditRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = api.ctx;
+  keepListStatisticsFresh(app, db);
 
   // ---- System audits ---------------------------------------------------------------------------
 
