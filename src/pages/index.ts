@@ -1,0 +1,14 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+
+/**
+ * Screens of the signed-in console that are not a resource's list or forms (the own profile,
+ * the API explorer, ...). MainApp renders each under its path; each loads with its first visit.
+ */
+export interface ConsolePage {
+  path: string;
+  component: LazyExoticComponent<ComponentType> | ComponentType;
+  /** Rendered without the console's layout (menu, app bar) when true. */
+  noLayout?: boolean;
+}
+
+export const pages: readonly ConsolePage[] = [];
