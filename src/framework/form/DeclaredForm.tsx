@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { DeleteWithConfirmButton, SaveButton, SimpleForm, Toolbar, useRecordContext, useRefresh, useResourceContext, type RaRecord } from 'react-admin';
+import { DeleteButton, SaveButton, SimpleForm, Toolbar, useRecordContext, useRefresh, useResourceContext, type RaRecord } from 'react-admin';
 import { z, type ZodType } from 'zod';
 import { alerts } from '../../../providers/alerts';
 import { useDeclaration } from '../DeclarationContext';
@@ -35,7 +35,7 @@ function FormToolbar({ mode }: { mode: 'create' | 'edit' }) {
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <SaveButton />
       {canDelete && (
-        <DeleteWithConfirmButton
+        <DeleteButton
           mutationMode="pessimistic"
           mutationOptions={{
             onError: (error) => {
