@@ -3,6 +3,7 @@ import { resources } from '../resources';
 import {
   capabilitiesOf,
   DATE_RANGE_SOURCES,
+  defaultSortOf,
   filterSources,
   formFields,
   isDefaultSort,
@@ -32,6 +33,8 @@ export interface ResourceRouteMap {
   updateSends: 'changed' | 'all';
   activationField: string | null;
   paged: boolean;
+  /** Fields a sort may name: the sortable ones and the default's. */
+  sortFields: Set<string>;
 }
 
 export type RouteMap = Record<string, ResourceRouteMap>;
@@ -52,6 +55,7 @@ export function routeMapOf(declarations: readonly AnyResourceDeclaration[]): Rou
       updateSends: declaration.forms?.edit?.send ?? 'changed',
       activationField: capabilitiesOf(declaration).activate ? String(declaration.activation!.field) : null,
       paged: isPagedList(declaration),
+      sortFields: new Set([...declaration.fields.filter((field) => field.sortable).map((field) => String(field.source)), defaultSortOf(declaration).field]),
     };
   }
   return map;
@@ -283,8 +287,10 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
     const { offset, limit } = pageToOffset(params.pagination);
     const body = filterBody(map.filterFields, params.filter);
     const filtering = Object.keys(body).length > 0;
-    const sorted = !isDefaultSort(map.declaration, params.sort);
-    const sort = params.sort?.field ? params.sort : map.declaration.routes.filter?.sort;
+    // A sort on a field the declaration does not sort by (react-admin's own `id` default, say) is no sort.
+    const wanted = params.sort?.field && map.sortFields.has(params.sort.field) ? params.sort : undefined;
+    const sorted = !isDefaultSort(map.declaration, wanted);
+    const sort = wanted ?? map.declaration.routes.filter?.sort;
     const paging = { offset, limit };
     const sortValues = sort?.field ? { order: sort.order, field: sort.field } : {};
     const onlySearch = filtering && Object.keys(body).every((name) => name === 'search');
@@ -310,7 +316,7 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
 
     const answer = readList(await send(call, params.signal));
     if (local) {
-      const rows = clientSide(answer.rows, body, sorted ? (params.sort ?? null) : null);
+      const rows = clientSide(answer.rows, body, sorted ? (wanted ?? null) : null);
       return { data: rows.slice(offset, offset + limit), total: rows.length };
     }
     if (answer.countExact === false || answer.count === undefined) {
