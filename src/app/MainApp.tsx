@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Admin, CustomRoutes, localStorageStore, Resource } from 'react-admin';
+import { Suspense, useEffect, useState } from 'react';
+import { Admin, CustomRoutes, Loading, localStorageStore, Resource } from 'react-admin';
 import { Route } from 'react-router';
 import { resources } from '../../resources';
 import { authProvider } from '../../providers/authProvider';
@@ -10,6 +10,7 @@ import { DEFAULT_LAYOUT_PREFERENCES, readLocalPreferences } from '../../provider
 import { isSignedIn } from '../../providers/storage';
 import { loadColumnChoices } from '../framework/columns/columnChoices';
 import { resourceProps } from '../framework/resourceProps';
+import { pages } from '../pages';
 import { Dashboard } from './dashboard/Dashboard';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { LayoutPreferencesProvider } from './preferences/LayoutPreferencesContext';
@@ -18,7 +19,7 @@ import { darkTheme, lightTheme } from './theme';
 
 /**
  * The signed-in console: react-admin inside the shell's router, at the root path, with one
- * <Resource> per declared resource. Sign-in, logout and the other public screens are the
+ * <Resource> per declared resource and a route per console page (src/pages). Sign-in, logout and the other public screens are the
  * shell's; react-admin sends a signed-out visitor there through the authProvider's checkAuth.
  */
 export default function MainApp() {
@@ -57,6 +58,27 @@ export default function MainApp() {
         ))}
         <CustomRoutes>
           <Route path="/dashboard" element={<Dashboard />} />
+          {pages
+            .filter((page) => !page.noLayout)
+            .map(({ path, component: Page }) => (
+              <Route key={path} path={path} element={<Page />} />
+            ))}
+        </CustomRoutes>
+        <CustomRoutes noLayout>
+          {pages
+            .filter((page) => page.noLayout)
+            .map(({ path, component: Page }) => (
+              // Without the layout there is no Suspense boundary around the page: this one waits for its chunk.
+              <Route
+                key={path}
+                path={path}
+                element={
+                  <Suspense fallback={<Loading />}>
+                    <Page />
+                  </Suspense>
+                }
+              />
+            ))}
         </CustomRoutes>
       </Admin>
     </LayoutPreferencesProvider>

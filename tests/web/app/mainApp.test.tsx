@@ -10,6 +10,14 @@ import { server } from '../msw';
 import { admin, API, mockPreferencesServer, plainUser, signIn } from './fixtures';
 import { RENDER_TIMEOUT_MS } from './render';
 
+// Two console pages beside the resources: one in the console frame, one on its own.
+vi.mock('../../../src/pages', () => ({
+  pages: [
+    { path: '/hello', component: () => <p>Hello page</p> },
+    { path: '/bare', component: () => <p>Bare page</p>, noLayout: true },
+  ],
+}));
+
 /** The console as the entry renders it: the shell's routes, the main app as its lazy chunk. */
 function renderConsole(path: string) {
   let location: Location | null = null;
@@ -165,5 +173,23 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     const table = await screen.findByRole('table', {}, { timeout: 10_000 });
     expect(within(table).getByText('Reset your password')).toBeInTheDocument();
     expect(policyCalls).toBe(1);
+  });
+
+  it('renders each console page under its path, in the frame or on its own', async () => {
+    signIn(admin);
+    mockPreferencesServer();
+    mockColumnChoices();
+    renderConsole('/hello');
+    expect(await screen.findByText('Hello page', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
+  });
+
+  it('a page without the frame has no menu', async () => {
+    signIn(admin);
+    mockPreferencesServer();
+    mockColumnChoices();
+    renderConsole('/bare');
+    expect(await screen.findByText('Bare page', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
   });
 });
