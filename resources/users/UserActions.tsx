@@ -1,0 +1,110 @@
+import LoginIcon from '@mui/icons-material/Login';
+import MailIcon from '@mui/icons-material/MailOutlined';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import ShieldIcon from '@mui/icons-material/Shield';
+import { IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
+import { useState, type MouseEvent } from 'react';
+import { useCanAccess, useCreatePath, useNavigate, useRecordContext, useTranslate } from 'react-admin';
+import { alerts } from '../../providers/alerts';
+import { getImpersonator, getStoredUser } from '../../providers/storage';
+import { useSignInAs } from '../../src/app/useImpersonation';
+import { failureText } from '../../src/framework/feedback';
+import { getOwnProfile, resendInvitation } from './api';
+import { ACCESS_CONTROL_ANCHOR, fullName, type User } from './types';
+
+/** Resends the invitation mail of an invited user; the host name is the signed-in user's company. */
+export async function resendInvitationOf(user: Pick<User, 'email'>): Promise<string | undefined> {
+  const hostname = getStoredUser()?.companyHostname ?? (await getOwnProfile()).user.companyHostname;
+  if (!hostname) throw new Error('The company host name is unknown; sign in again.');
+  return resendInvitation(user.email, hostname);
+}
+
+/** Who may act as whom: admins, on another active user, from their own session. */
+function canActAs(record: User | undefined): boolean {
+  const me = getStoredUser();
+  return Boolean(record && me?.isAdmin && !getImpersonator() && record.id !== me.id && record.status === 'active');
+}
+
+/**
+ * A user's own actions, in each row and on the record's views: act as this user (admins),
+ * resend the invitation (invited users), open the access control.
+ */
+export function UserRecordActions() {
+  const record = useRecordContext<User>();
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const createPath = useCreatePath();
+  const { pendingUserId, signInAs } = useSignInAs();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [resending, setResending] = useState(false);
+  const { canAccess: mayInvite } = useCanAccess({ resource: 'users', action: 'create', enabled: record?.status === 'invited' });
+  if (!record) return null;
+
+  const name = fullName(record) || record.email;
+  const close = () => setAnchor(null);
+  const open = (event: MouseEvent<HTMLElement>) => {
+    event.stopPropagation();
+    setAnchor(event.currentTarget);
+  };
+
+  const resend = async () => {
+    close();
+    setResending(true);
+    alerts.loading();
+    try {
+      alerts.success((await resendInvitationOf(record)) ?? translate('resources.users.actions.resent', { email: record.email }));
+    } catch (error) {
+      alerts.error(failureText(error));
+    } finally {
+      setResending(false);
+    }
+  };
+
+  const showAccess = () => {
+    close();
+    const showPath = createPath({ resource: 'users', type: 'show', id: record.id });
+    navigate(`${showPath}#${ACCESS_CONTROL_ANCHOR}`);
+    document.getElementById(ACCESS_CONTROL_ANCHOR)?.scrollIntoView?.({ behavior: 'smooth' });
+  };
+
+  const label = translate('resources.users.actions.more', { name });
+  return (
+    <>
+      <Tooltip title={label}>
+        <IconButton size="small" aria-label={label} aria-haspopup="menu" onClick={open}>
+          <MoreVertIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={close} onClick={(event) => event.stopPropagation()}>
+        {canActAs(record) && (
+          <MenuItem
+            disabled={pendingUserId !== null}
+            onClick={() => {
+              close();
+              signInAs(String(record.id));
+            }}
+          >
+            <ListItemIcon>
+              <LoginIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{translate('resources.users.actions.act_as')}</ListItemText>
+          </MenuItem>
+        )}
+        {record.status === 'invited' && mayInvite && (
+          <MenuItem disabled={resending} onClick={resend}>
+            <ListItemIcon>
+              <MailIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{translate('resources.users.actions.resend')}</ListItemText>
+          </MenuItem>
+        )}
+        <MenuItem onClick={showAccess}>
+          <ListItemIcon>
+            <ShieldIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{translate('resources.users.actions.access_control')}</ListItemText>
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

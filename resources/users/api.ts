@@ -1,0 +1,120 @@
+import type { DemoUserInput } from '../../common/schemas/users';
+import { API_BASE, apiRequest } from '../../providers/http';
+import { getAccessToken } from '../../providers/storage';
+import type { ActivityCard, PolicyCatalogue, PolicyEntry, User, UserPolicies } from './types';
+
+/**
+ * The users area's calls beyond the declared CRUD routes (docs/api/users.md). Every answer
+ * is `{ message, … }`; the message is what the console shows as the alert.
+ */
+
+interface Answer<T> {
+  message?: string;
+  data: T;
+}
+
+export interface Saved<T> {
+  message?: string;
+  data: T;
+}
+
+/** How a username is checked: free for this account (`/users/username/check`), or unused by anyone (demo accounts). */
+export type UsernameCheck = { kind: 'account'; userId?: string } | { kind: 'unused' };
+
+export async function isUsernameFree(name: string, check: UsernameCheck, signal?: AbortSignal): Promise<boolean> {
+  const encoded = encodeURIComponent(name);
+  if (check.kind === 'unused') {
+    const answer = await apiRequest<Answer<{ duplicate: boolean }>>(`/client/checkDuplicateUserName/${encoded}`, { signal });
+    return answer.data.duplicate !== true;
+  }
+  const answer = await apiRequest<Answer<{ available: boolean }>>(`/users/username/check/${encoded}`, {
+    query: { userId: check.userId },
+    signal,
+  });
+  return answer.data.available === true;
+}
+
+/** The query key of a username check, shared by the live hint and the form's validation. */
+export function usernameCheckKey(name: string, check: UsernameCheck): unknown[] {
+  return ['users', 'usernameCheck', check.kind, check.kind === 'account' ? (check.userId ?? 'self') : null, name];
+}
+
+/** A new temporary password and activation link for an invited user (the answer is the same whatever the address). */
+export async function resendInvitation(email: string, companyHostname: string): Promise<string | undefined> {
+  const answer = await apiRequest<{ message?: string }>('/user/token/resend', { method: 'POST', body: { email, companyHostname } });
+  return answer?.message;
+}
+
+export async function getPolicyCatalogue(signal?: AbortSignal): Promise<PolicyCatalogue> {
+  return (await apiRequest<Answer<PolicyCatalogue>>('/authorization/policies', { signal })).data;
+}
+
+export async function getUserPolicies(userId: string, signal?: AbortSignal): Promise<UserPolicies> {
+  return (await apiRequest<Answer<UserPolicies>>(`/authorization/policies/${encodeURIComponent(userId)}`, { signal })).data;
+}
+
+/** Replaces the user's own policies; an empty list gives the role's back. */
+export async function saveUserPolicies(userId: string, policies: PolicyEntry[]): Promise<Saved<UserPolicies>> {
+  const answer = await apiRequest<Answer<UserPolicies>>(`/authorization/policies/${encodeURIComponent(userId)}`, {
+    method: 'POST',
+    body: { policies },
+  });
+  return { message: answer.message, data: answer.data };
+}
+
+export const ACTIVITY_DAYS = 30;
+
+export async function getActivityCards(userId: string, days = ACTIVITY_DAYS, signal?: AbortSignal): Promise<ActivityCard[]> {
+  const answer = await apiRequest<Answer<{ cards?: ActivityCard[] }>>(`/user/profile/cards/${encodeURIComponent(userId)}/${days}`, { signal });
+  return answer.data.cards ?? [];
+}
+
+/** A demo or test account, active at once with the password given. */
+export async function createDemoUser(body: DemoUserInput): Promise<Saved<User>> {
+  const answer = await apiRequest<Answer<User>>('/client/createUser', { method: 'POST', body });
+  return { message: answer.message, data: answer.data };
+}
+
+// ---- The signed-in user's own profile ------------------------------------------------------------
+
+export interface OwnProfile {
+  user: { id: string; email: string; companyHostname?: string; roleName?: string; otpEnabled?: boolean };
+  data: User;
+}
+
+export async function getOwnProfile(signal?: AbortSignal): Promise<OwnProfile> {
+  const answer = await apiRequest<OwnProfile>('/user/profile', { signal });
+  return { user: answer.user, data: answer.data };
+}
+
+/** `PUT /user/profile` as multipart, the way a browser's form sends it (the picture travels as a file). */
+export async function saveOwnProfile(form: FormData): Promise<Saved<User>> {
+  const answer = await apiRequest<Answer<User>>('/user/profile', { method: 'PUT', body: form });
+  return { message: answer.message, data: answer.data };
+}
+
+export async function setAiNotification(aiNotification: boolean): Promise<Saved<{ aiNotification: boolean }>> {
+  const answer = await apiRequest<Answer<{ aiNotification: boolean }>>('/user/notification', { method: 'PUT', body: { aiNotification } });
+  return { message: answer.message, data: answer.data };
+}
+
+export async function createMpin(userId: string, mpin: string): Promise<string | undefined> {
+  const answer = await apiRequest<{ message?: string }>(`/user/mpin/create/${encodeURIComponent(userId)}`, { method: 'PUT', body: { mpin } });
+  return answer?.message;
+}
+
+/**
+ * A user's picture as bytes, or null when they have none. The call needs the token header like
+ * every other, so the picture cannot be an `<img src>`; apiRequest reads answers as text, hence
+ * a fetch of its own here.
+ */
+export async function fetchAvatar(userId: string, signal?: AbortSignal): Promise<Blob | null> {
+  const token = getAccessToken();
+  const response = await fetch(`${API_BASE}/user/avatar/${encodeURIComponent(userId)}`, {
+    headers: token ? { 'x-access-token': token } : {},
+    signal,
+  });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(response.statusText || `Request failed with status ${response.status}`);
+  return response.blob();
+}
