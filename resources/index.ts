@@ -3,11 +3,10 @@ import { accessEvents } from './access-events';
 import { audits } from './audits';
 import { outbox } from './outbox';
 import { sessions } from './sessions';
-import { users } from './users';
 
 /**
  * Every declared resource. MainApp renders one <Resource> per entry, the dataProvider derives
  * its route map from them, the authProvider its policy names, the i18n provider their texts.
  * A new resource is one import and one entry here.
  */
-export const resources: readonly AnyResourceDeclaration[] = [outbox, users, audits, accessEvents, sessions];
+export const resources: readonly AnyResourceDeclaration[] = [outbox, audits, accessEvents, sessions];

@@ -1,0 +1,133 @@
+import DevicesIcon from '@mui/icons-material/Devices';
+import { defineResource } from '../src/framework/types';
+import { personText } from './audits/PersonCell';
+import { EndSessionButton } from './sessions/EndSessionButton';
+import { SessionStatus, SessionUser, sessionState } from './sessions/SessionCells';
+
+/** A session (`GET /session/{offset}/{limit}`, docs/api/sessions.md). */
+export interface Session {
+  id: string;
+  userId: string;
+  email: string | null;
+  userName: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  stage: 'full' | 'otp' | 'otp_setup';
+  createdAt: string;
+  lastSeenAt: string | null;
+  expiresAt: string;
+  endedAt: string | null;
+  endReason: string | null;
+  /** Over: ended, or expired without anyone ending it (computed by the server). */
+  isDeleted: boolean;
+  /** Signed in now: a full session neither ended nor expired. */
+  active: boolean;
+  impersonatorUserId?: string | null;
+  impersonatorEmail: string | null;
+  /** The caller's own session. */
+  current: boolean;
+}
+
+const END_REASONS = ['logout', 'ended_by_admin', 'password_changed', 'user_deactivated', 'replaced'] as const;
+
+/**
+ * Sessions: who is signed in, from where, since when; open ones first (the spec's ASC
+ * isDeleted), read-only but for "End session" on another user's open session. A user's name
+ * leads to the list of their sessions (`/sessions?filter={"user":"<id>"}`); a user's page can
+ * embed resources/sessions/UserSessionsPanel.
+ */
+export const sessions = defineResource<Session>({
+  name: 'sessions',
+  access: 'sessions',
+  icon: DevicesIcon,
+  recordRepresentation: (session) => session.userName || session.email || session.id,
+  messages: {
+    en: {
+      name: 'Session |||| Sessions',
+      fields: {
+        userName: 'User',
+        ip: 'Address',
+        userAgent: 'User agent',
+        createdAt: 'Started',
+        lastSeenAt: 'Last seen',
+        expiresAt: 'Expires',
+        endedAt: 'Ended',
+        endReason: 'End reason',
+        isDeleted: 'Status',
+        impersonatorEmail: 'Acting admin',
+      },
+      filters: { user: 'User', status: 'Status', search: 'Search sessions' },
+      states: { active: 'Active', ended: 'Ended', pending: 'Signing in' },
+      current: 'This session',
+      of_user: 'Sessions of %{name}',
+      end_reasons: {
+        logout: 'Signed out',
+        ended_by_admin: 'Ended by an admin',
+        password_changed: 'Password changed',
+        user_deactivated: 'User deactivated',
+        replaced: 'Sign-in completed',
+      },
+      end: {
+        button: 'End session',
+        label: 'End the session of %{name}',
+        title: 'End this session of %{name}?',
+        content: 'They are signed out of that device at their next action.',
+        done: 'Session ended',
+      },
+      panel: {
+        title: 'Sessions',
+        all: 'All sessions of this user',
+        empty: 'No sessions.',
+        more: 'The latest %{count} are shown.',
+      },
+    },
+  },
+  fields: [
+    {
+      source: 'userName',
+      type: 'text',
+      render: (session) => <SessionUser session={session} />,
+      exportValue: (session) => personText(session.userName, session.email),
+    },
+    { source: 'ip', type: 'text' },
+    { source: 'userAgent', type: 'longtext' },
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'lastSeenAt', type: 'datetime', sortable: true },
+    { source: 'expiresAt', type: 'datetime', sortable: true, list: 'hidden' },
+    { source: 'endedAt', type: 'datetime', sortable: true, list: 'hidden' },
+    {
+      source: 'endReason',
+      type: 'select',
+      list: 'hidden',
+      choices: END_REASONS.map((reason) => ({ id: reason, name: `resources.sessions.end_reasons.${reason}` })),
+    },
+    // The status column sorts by the server's isDeleted: open sessions first going up.
+    {
+      source: 'isDeleted',
+      type: 'status',
+      sortable: true,
+      render: (session) => <SessionStatus session={session} />,
+      exportValue: (session) => sessionState(session),
+    },
+    { source: 'impersonatorEmail', type: 'text' },
+  ],
+  // Exactly the spec's sessions filter.
+  filters: [
+    { source: 'user', type: 'autocomplete' },
+    { source: 'status', type: 'select' },
+    { source: 'dates', type: 'dateRange' },
+    { source: 'search', type: 'search' },
+  ],
+  routes: {
+    list: '/session/{offset}/{limit}',
+    filter: { path: '/session/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'isDeleted', order: 'ASC' } },
+    filterProps: '/session/filter/props',
+    cards: '/session/cards',
+    // Ending a session is this resource's delete (policy sessions/delete): `PUT /session/logout { sessionId }`,
+    // offered as the "End session" action rather than the generic delete button.
+    delete: { path: '/session/logout', method: 'PUT', idField: 'sessionId' },
+  },
+  can: { create: false, edit: false, show: false, delete: false, activate: false, export: true },
+  list: { rowClick: false },
+  actions: { record: [EndSessionButton] },
+});
