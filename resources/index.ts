@@ -2,6 +2,8 @@ import type { AnyResourceDeclaration } from '../src/framework/types';
 import { accessEvents } from './access-events';
 import { audits } from './audits';
 import { outbox } from './outbox';
+import { roles } from './roles';
+import { workspaces } from './workspaces';
 import { sessions } from './sessions';
 
 /**
@@ -9,4 +11,4 @@ import { sessions } from './sessions';
  * its route map from them, the authProvider its policy names, the i18n provider their texts.
  * A new resource is one import and one entry here.
  */
-export const resources: readonly AnyResourceDeclaration[] = [outbox, audits, accessEvents, sessions];
+export const resources: readonly AnyResourceDeclaration[] = [outbox, audits, accessEvents, sessions, roles, workspaces];

@@ -1,0 +1,67 @@
+import WorkspacesIcon from '@mui/icons-material/Workspaces';
+import { createWorkspaceBody, updateWorkspaceBody } from '../common/schemas/workspaces';
+import { defineResource } from '../src/framework/types';
+
+/** A workspace as `GET /workspaces` answers it (docs/api/workspaces.md). */
+export interface Workspace {
+  id: string;
+  name: string;
+  description: string;
+  isActive: boolean;
+  memberCount: number;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+  createdByName: string | null;
+}
+
+/** `PUT /workspace` with the record's id in the form body, as every change of a workspace. */
+const workspaceUpdate = { path: '/workspace', method: 'PUT', encoding: 'form', idField: 'id' } as const;
+
+/**
+ * Workspaces: one unpaged list (`GET /workspaces`), so the console pages, sorts and searches
+ * it itself, and finds a record in it (there is no one-route). Create and update take form
+ * bodies; (de)activation is an update of `isActive`; deleting is `PUT /workspace/{id}`.
+ */
+export const workspaces = defineResource<Workspace>({
+  name: 'workspaces',
+  access: 'workspaces',
+  icon: WorkspacesIcon,
+  recordRepresentation: 'name',
+  messages: {
+    en: {
+      name: 'Workspace |||| Workspaces',
+      fields: {
+        name: 'Name',
+        description: 'Description',
+        isActive: 'Active',
+        memberCount: 'Members',
+        createdByName: 'Created by',
+        createdAt: 'Created',
+        updatedAt: 'Updated',
+      },
+      filters: { search: 'Search workspaces' },
+    },
+  },
+  fields: [
+    { source: 'name', type: 'text', sortable: true, create: true, edit: true },
+    { source: 'description', type: 'longtext', create: true, edit: true },
+    { source: 'isActive', type: 'boolean', sortable: true },
+    { source: 'memberCount', type: 'number', sortable: true },
+    { source: 'createdByName', type: 'text', sortable: true },
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'updatedAt', type: 'datetime', sortable: true, list: 'hidden' },
+  ],
+  // The spec has no workspace filter; the search box filters the loaded list here.
+  filters: [{ source: 'search', type: 'search' }],
+  activation: { field: 'isActive' },
+  routes: {
+    list: '/workspaces',
+    create: { path: '/workspaces', encoding: 'form' },
+    update: workspaceUpdate,
+    activate: { ...workspaceUpdate, body: { isActive: true } },
+    deactivate: { ...workspaceUpdate, body: { isActive: false } },
+    delete: { path: '/workspace/{id}', method: 'PUT' },
+  },
+  forms: { create: { schema: createWorkspaceBody }, edit: { schema: updateWorkspaceBody } },
+});
