@@ -65,7 +65,8 @@ export const roles = defineResource<Role>({
       },
       holders: {
         title: 'Users with this role',
-        count: 'No user has this role |||| %{smart_count} user has this role |||| %{smart_count} users have this role',
+        none: 'No user has this role',
+        count: '%{smart_count} user has this role |||| %{smart_count} users have this role',
         see_list: 'Open in the users list',
         see_all: 'See all %{smart_count} in the users list',
       },

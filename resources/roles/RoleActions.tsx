@@ -118,8 +118,9 @@ export function RoleDeleteAction() {
       const { meta } = await dataProvider.delete('roles', { id: record.id, previousData: record });
       const list = createPath({ resource: 'roles', type: 'list' });
       alerts.success((meta as { message?: string } | undefined)?.message ?? translate('app.list.deleted'), { keepFor: list });
-      await queryClient.invalidateQueries({ queryKey: ['roles'] });
       redirect('list', 'roles');
+      // Stale, not refetched here: the record is gone, and the list refetches what it shows.
+      await queryClient.invalidateQueries({ queryKey: ['roles'], refetchType: 'none' });
     } catch (error) {
       alerts.error(failureText(error));
     } finally {

@@ -40,10 +40,10 @@ function RoleCreateForm() {
       alerts.loading();
       try {
         const answer = await apiRequest<{ message?: string; data: RoleDetail }>(spec.path, { method: spec.method, body });
-        await queryClient.invalidateQueries({ queryKey: ['roles'] });
         const show = createPath({ resource: 'roles', type: 'show', id: answer.data.id });
         alerts.success(answer.message ?? translate('app.form.created'), { keepFor: show });
         redirect('show', 'roles', answer.data.id, answer.data);
+        await queryClient.invalidateQueries({ queryKey: ['roles'], refetchType: 'none' });
         return undefined;
       } catch (error) {
         alerts.error(failureText(error));

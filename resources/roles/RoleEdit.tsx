@@ -76,10 +76,11 @@ function useRoleSave(role: EditedRole | undefined) {
         if (pages.assign.length > 0) note(await changePages(role.id, 'assign', pages.assign));
         if (pages.unassign.length > 0) note(await changePages(role.id, 'unassign', pages.unassign));
 
-        await queryClient.invalidateQueries({ queryKey: ['roles'] });
         const show = createPath({ resource: 'roles', type: 'show', id: role.id });
         alerts.success(messages.length > 0 ? messages.join('. ') : translate('resources.roles.nothing_changed'), { keepFor: show });
         redirect('show', 'roles', role.id);
+        // Everything about roles is stale; the show view reloads what it shows as it opens.
+        await queryClient.invalidateQueries({ queryKey: ['roles'], refetchType: 'none' });
         return undefined;
       } catch (error) {
         alerts.error(failureText(error));

@@ -83,7 +83,7 @@ function HoldersSection() {
   return (
     <Section title="resources.roles.holders.title">
       <Typography variant="body2" sx={{ mb: 1 }}>
-        {translate('resources.roles.holders.count', { smart_count: count })}
+        {count === 0 ? translate('resources.roles.holders.none') : translate('resources.roles.holders.count', { smart_count: count })}
       </Typography>
       {mayReadUsers && count > 0 && (
         <>
