@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 /**
  * Screens of the signed-in console that are not a resource's list or forms (the own profile,
@@ -11,4 +11,6 @@ export interface ConsolePage {
   noLayout?: boolean;
 }
 
-export const pages: readonly ConsolePage[] = [];
+export const pages: readonly ConsolePage[] = [
+  { path: '/profile', component: lazy(() => import('./profile/ProfilePage')) },
+];

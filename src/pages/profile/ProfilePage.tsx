@@ -1,0 +1,41 @@
+import { Alert, Box, CircularProgress, Stack, Typography } from '@mui/material';
+import { Title, useTranslate } from 'react-admin';
+import { ProfileActivity } from '../../../resources/users/ProfileActivity';
+import { failureText } from '../../framework/feedback';
+import { ProfileDetails } from './ProfileDetails';
+import { AiNotificationSwitch, ProfileSecurity } from './ProfileSecurity';
+import { useOwnProfile } from './useOwnProfile';
+
+/**
+ * The signed-in user's own profile (`/profile`): details and picture, the AI-notification
+ * preference, MPIN and password, and their own recent activity.
+ */
+export default function ProfilePage() {
+  const translate = useTranslate();
+  const profile = useOwnProfile();
+  const title = translate('resources.users.profile.title');
+  const user = profile.data?.data;
+  return (
+    <Box sx={{ py: 2, maxWidth: 880 }}>
+      <Title title={title} />
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        {title}
+      </Typography>
+      {profile.isError ? (
+        <Alert severity="error">{failureText(profile.error)}</Alert>
+      ) : !user ? (
+        <CircularProgress aria-label={translate('ra.page.loading')} />
+      ) : (
+        <Stack spacing={2}>
+          <Typography variant="body2" color="text.secondary">
+            {user.email} · {translate('resources.users.profile.role')}: {user.roleName}
+          </Typography>
+          <ProfileDetails user={user} onSaved={profile.replace} />
+          <AiNotificationSwitch user={user} onSaved={(aiNotification) => profile.replace({ aiNotification })} />
+          <ProfileSecurity user={user} />
+          <ProfileActivity userId={String(user.id)} />
+        </Stack>
+      )}
+    </Box>
+  );
+}
