@@ -6,7 +6,7 @@ import { getImpersonator, getStoredUser } from '../../../../providers/storage';
 import type { SessionUser } from '../../../../providers/types';
 import { plainUser } from '../../framework/harness';
 import { server } from '../../msw';
-import { ada, mockPolicies, renderUsers, USERS_TIMEOUT_MS } from './render';
+import { mockPolicies, renderUsers, USERS_TIMEOUT_MS } from './render';
 import { API, ROLE_MEMBER, usersApi } from './usersApi';
 
 // A full page load cannot happen in jsdom: record where the console would have gone.
