@@ -5,10 +5,11 @@ import { outbox } from './outbox';
 import { roles } from './roles';
 import { workspaces } from './workspaces';
 import { sessions } from './sessions';
+import { users } from './users';
 
 /**
  * Every declared resource. MainApp renders one <Resource> per entry, the dataProvider derives
  * its route map from them, the authProvider its policy names, the i18n provider their texts.
  * A new resource is one import and one entry here.
  */
-export const resources: readonly AnyResourceDeclaration[] = [outbox, audits, accessEvents, sessions, roles, workspaces];
+export const resources: readonly AnyResourceDeclaration[] = [outbox, users, audits, accessEvents, sessions, roles, workspaces];
