@@ -61,6 +61,14 @@ const mails = [
 ];
 
 describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
+  // The app bar asks for the caller's notifications on every screen.
+  beforeEach(() => {
+    server.use(
+      http.get(`${API}/notifications/count`, () => HttpResponse.json({ message: 'Notifications', data: { unread: 0, total: 0 } })),
+      http.get(`${API}/notifications`, () => HttpResponse.json({ message: 'Notifications', data: [] })),
+    );
+  });
+
   // Loads (and transforms) the main chunk once, so each test measures the app, not the import.
   beforeAll(() => import('../../../src/app/MainApp'), RENDER_TIMEOUT_MS);
 

@@ -18,8 +18,8 @@ import { server } from '../msw';
 
 export const API = '/api/v1';
 
-/** Seconds per test: react-admin in jsdom, on a small machine running other suites too. */
-export const FRAMEWORK_TIMEOUT_MS = 30_000;
+/** Per test: react-admin in jsdom takes seconds, and many more on a small machine running other suites too. */
+export const FRAMEWORK_TIMEOUT_MS = 60_000;
 configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
