@@ -1,6 +1,8 @@
 import type { AnyResourceDeclaration } from '../src/framework/types';
 import { accessEvents } from './access-events';
+import { apikeys } from './apikeys';
 import { audits } from './audits';
+import { notifications } from './notifications';
 import { outbox } from './outbox';
 import { roles } from './roles';
 import { workspaces } from './workspaces';
@@ -12,4 +14,4 @@ import { users } from './users';
  * its route map from them, the authProvider its policy names, the i18n provider their texts.
  * A new resource is one import and one entry here.
  */
-export const resources: readonly AnyResourceDeclaration[] = [outbox, users, audits, accessEvents, sessions, roles, workspaces];
+export const resources: readonly AnyResourceDeclaration[] = [outbox, users, audits, accessEvents, sessions, roles, workspaces, apikeys, notifications];

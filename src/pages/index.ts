@@ -13,4 +13,5 @@ export interface ConsolePage {
 
 export const pages: readonly ConsolePage[] = [
   { path: '/profile', component: lazy(() => import('./profile/ProfilePage')) },
+  { path: '/api-explorer', component: lazy(() => import('./api-explorer/ApiExplorerPage')) },
 ];

@@ -7,6 +7,7 @@ import { useLayoutPreferences } from '../preferences/LayoutPreferencesContext';
 import { Breadcrumb } from './Breadcrumb';
 import { headerColours } from './chrome';
 import { ConsoleUserMenu } from './ConsoleUserMenu';
+import { NotificationBell } from './NotificationBell';
 import { ThemeToggle } from './ThemeToggle';
 
 export interface ConsoleAppBarProps {
@@ -33,6 +34,7 @@ export function ConsoleAppBar({ onMenuButton, menuOpen, onCustomize }: ConsoleAp
         )}
         <Breadcrumb />
         <LoadingIndicator />
+        <NotificationBell />
         <ThemeToggle />
         <Tooltip title={customizeLabel}>
           <IconButton color="inherit" aria-label={customizeLabel} onClick={onCustomize}>

@@ -1,0 +1,160 @@
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { alerts } from '../../providers/alerts';
+import { apiRequest } from '../../providers/http';
+import { getStoredUser } from '../../providers/storage';
+import { failureText } from '../../src/framework/feedback';
+
+/** A notification (docs/api/notifications.md): one row per recipient. */
+export interface Notification {
+  id: string;
+  userId: string;
+  userName: string | null;
+  type: string;
+  title: string;
+  message: string;
+  link: string | null;
+  status: 'unread' | 'read';
+  /** Who caused it; null for the system. */
+  createdBy: string | null;
+  createdByName: string | null;
+  createdAt: string;
+  readAt: string | null;
+}
+
+export interface NotificationCount {
+  unread: number;
+  total: number;
+  countExact?: boolean;
+}
+
+interface Answer<T> {
+  message?: string;
+  data: T;
+}
+
+/**
+ * Every notification query of the console starts with the resource's name, react-admin's list
+ * queries included: invalidating this prefix after a mark-read refreshes the app bar's bell,
+ * its popover and any notifications list at once.
+ */
+export const NOTIFICATIONS_QUERY = ['notifications'] as const;
+export const unreadCountKey = ['notifications', 'bell', 'count'] as const;
+export const latestKey = ['notifications', 'bell', 'latest'] as const;
+
+/** The bell asks again this often while the tab is visible (react-query pauses it in the background). */
+export const BELL_POLL_MS = 30_000;
+
+export async function getNotificationCount(signal?: AbortSignal): Promise<NotificationCount> {
+  const answer = await apiRequest<Answer<NotificationCount>>('/notifications/count', { signal });
+  return { unread: Number(answer?.data?.unread ?? 0), total: Number(answer?.data?.total ?? 0), countExact: answer?.data?.countExact };
+}
+
+export async function getLatestNotifications(signal?: AbortSignal): Promise<Notification[]> {
+  const answer = await apiRequest<Answer<Notification[]>>('/notifications', { signal });
+  return Array.isArray(answer?.data) ? answer.data : [];
+}
+
+export async function markNotificationRead(notificationId: string): Promise<string | undefined> {
+  const answer = await apiRequest<{ message?: string }>('/notification/count', { method: 'PUT', body: { notificationId } });
+  return answer?.message;
+}
+
+export async function markAllNotificationsRead(): Promise<string | undefined> {
+  const answer = await apiRequest<{ message?: string }>('/notification', { method: 'PUT' });
+  return answer?.message;
+}
+
+/** After any change of reading state: the bell, its popover and the lists ask the server again. */
+export function notificationsChanged(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY });
+}
+
+/** Only the recipient may mark a notification read (an admin's list shows everyone's). */
+export function isOwnUnread(notification: Pick<Notification, 'userId' | 'status'>): boolean {
+  return notification.status === 'unread' && notification.userId === getStoredUser()?.id;
+}
+
+/** The unread count of the bell: polled while the tab is visible, asked again when the window regains focus. */
+export function useUnreadCount() {
+  return useQuery({
+    queryKey: unreadCountKey,
+    queryFn: ({ signal }) => getNotificationCount(signal),
+    refetchInterval: BELL_POLL_MS,
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: 'always',
+    staleTime: 5_000,
+    retry: false,
+  });
+}
+
+export function useLatestNotifications(enabled: boolean) {
+  return useQuery({
+    queryKey: latestKey,
+    queryFn: ({ signal }) => getLatestNotifications(signal),
+    enabled,
+    refetchOnWindowFocus: 'always',
+    staleTime: 0,
+    retry: false,
+  });
+}
+
+/** Marks one read; the server's message is the alert unless `quiet`, and every notification query refreshes. */
+export function useMarkRead() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (notificationId: string, { quiet = false }: { quiet?: boolean } = {}): Promise<boolean> => {
+      try {
+        const message = await markNotificationRead(notificationId);
+        if (!quiet && message) alerts.success(message);
+        return true;
+      } catch (error) {
+        alerts.error(failureText(error));
+        return false;
+      } finally {
+        await notificationsChanged(queryClient);
+      }
+    },
+    [queryClient],
+  );
+}
+
+export function useMarkAllRead() {
+  const queryClient = useQueryClient();
+  return useCallback(async (): Promise<boolean> => {
+    alerts.loading();
+    try {
+      const message = await markAllNotificationsRead();
+      alerts.success(message ?? '');
+      return true;
+    } catch (error) {
+      alerts.error(failureText(error));
+      return false;
+    } finally {
+      await notificationsChanged(queryClient);
+    }
+  }, [queryClient]);
+}
+
+/** A link of the console is followed in place; a full address opens as a page of its own. */
+function follow(link: string, navigate: (to: string) => void) {
+  if (/^https?:\/\//i.test(link)) window.location.assign(link);
+  else navigate(link.startsWith('/') ? link : `/${link}`);
+}
+
+/**
+ * Opening a notification: it is marked read (the caller's own, when unread), then its link is
+ * followed. The mark is quiet: the page it leads to is what the user wanted to see.
+ */
+export function useOpenNotification() {
+  const markRead = useMarkRead();
+  const navigate = useNavigate();
+  return useCallback(
+    async (notification: Notification) => {
+      if (isOwnUnread(notification)) await markRead(notification.id, { quiet: true });
+      if (notification.link) follow(notification.link, navigate);
+    },
+    [markRead, navigate],
+  );
+}
