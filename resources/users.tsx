@@ -162,7 +162,7 @@ export const users = defineResource<User>({
   filters: [
     { source: 'workspace', type: 'autocomplete' },
     { source: 'role', type: 'multiselect' },
-    { source: 'status', type: 'select' },
+    { source: 'status', type: 'multiselect' },
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],

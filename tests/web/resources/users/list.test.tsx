@@ -53,8 +53,9 @@ describe('the users list', { timeout: USERS_TIMEOUT_MS }, () => {
     await loadedTable('bob@acme.test');
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Invited' }));
+    await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(api.seen(/^POST/)).toEqual([`POST ${FILTER_PATH}`]));
-    expect(api.bodiesOf(/^POST \/users\/filter/)).toEqual([{ status: 'invited' }]);
+    expect(api.bodiesOf(/^POST \/users\/filter/)).toEqual([{ status: ['invited'] }]);
     await waitFor(() => expect(screen.queryByText('bob@acme.test')).toBeNull());
     expect(screen.getByText('cy@acme.test')).toBeInTheDocument();
   });
@@ -104,6 +105,17 @@ describe('the users list', { timeout: USERS_TIMEOUT_MS }, () => {
     const table = await loadedTable('bob@acme.test');
     await userEvent.click(within(table).getByRole('button', { name: /sort by email/i }));
     await waitFor(() => expect(api.seen(/^POST/)).toEqual(['POST /users/filter/10/0/ASC/email']));
+  });
+
+  it("a status card's link opens the list filtered by that status, shown in the filter", async () => {
+    const api = usersApi();
+    const view = renderUsers('/users');
+    const cards = await screen.findByRole('region', { name: 'Summary' });
+    await userEvent.click(await within(cards).findByText('Active'));
+    await waitFor(() => expect(view.location().search).toContain('filter='));
+    await waitFor(() => expect(api.bodiesOf(/^POST \/users\/filter/).at(-1)).toEqual({ status: ['active'] }));
+    await waitFor(() => expect(screen.queryByText('cy@acme.test', { selector: 'td, td *' })).toBeNull());
+    expect(within(screen.getByRole('combobox', { name: 'Status' })).getByText('Active')).toBeInTheDocument();
   });
 
   it('delete marks the row deleting while the call runs, then removes it', async () => {
