@@ -161,8 +161,10 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     });
     server.use(http.get(`${API}/mail/outbox/:offset/:limit`, () => HttpResponse.json({ message: 'Mail outbox', data: { rows: mails, count: 2 } })));
     renderConsole('/outbox');
-    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
-    await waitFor(() => expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Subject', 'To', 'Created', 'Kind']));
+    await screen.findByText('Reset your password', {}, { timeout: 10_000 });
+    await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Subject', 'To', 'Created', 'Kind']), {
+      timeout: 10_000,
+    });
   });
 
   it("a user who is not an admin gets the actions their policies allow, read once per session", async () => {
