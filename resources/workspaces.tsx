@@ -1,5 +1,5 @@
 import WorkspacesIcon from '@mui/icons-material/Workspaces';
-import { createWorkspaceBody, updateWorkspaceBody } from '../common/schemas/workspaces';
+import { createWorkspaceBody, updateWorkspaceBody, workspaceDescription, workspaceName } from '../common/schemas/workspaces';
 import { defineResource } from '../src/framework/types';
 
 /** A workspace as `GET /workspaces` answers it (docs/api/workspaces.md). */
@@ -14,6 +14,13 @@ export interface Workspace {
   createdBy: string | null;
   createdByName: string | null;
 }
+
+/**
+ * The edit form is a whole record, not a partial body: the name stays required, and an emptied
+ * description is sent as "" (a form body has no null, so a cleared field would otherwise not be
+ * sent at all and the old text would stay).
+ */
+const workspaceEditForm = updateWorkspaceBody.extend({ name: workspaceName, description: workspaceDescription.default('') });
 
 /** `PUT /workspace` with the record's id in the form body, as every change of a workspace. */
 const workspaceUpdate = { path: '/workspace', method: 'PUT', encoding: 'form', idField: 'id' } as const;
@@ -63,5 +70,5 @@ export const workspaces = defineResource<Workspace>({
     deactivate: { ...workspaceUpdate, body: { isActive: false } },
     delete: { path: '/workspace/{id}', method: 'PUT' },
   },
-  forms: { create: { schema: createWorkspaceBody }, edit: { schema: updateWorkspaceBody } },
+  forms: { create: { schema: createWorkspaceBody }, edit: { schema: workspaceEditForm } },
 });

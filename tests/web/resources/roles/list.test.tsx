@@ -156,13 +156,14 @@ describe('the roles list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     await waitFor(() => expect(screen.queryByText('Analyst', { selector: 'td, td *' })).toBeNull());
   });
 
-  it('a user who may only read roles gets no switch to flip, no delete and no create', async () => {
+  it('a user who may read and update roles gets the switch, but no delete and no create', async () => {
     signIn(plainUser);
-    mockPolicies([{ resource: 'roles', actions: ['read'] }]);
+    mockPolicies([{ resource: 'roles', actions: ['read', 'update'] }]);
     const api = rolesApi();
     renderDeclared([roles], { path: '/roles' });
     await loadedTable();
-    expect(within(rowOf('Analyst')).getByRole('switch', { name: 'Active: Analyst' })).toBeDisabled();
+    // The switch turns on once the policies are in: what follows is judged on them.
+    await waitFor(() => expect(within(rowOf('Analyst')).getByRole('switch', { name: 'Active: Analyst' })).toBeEnabled());
     expect(within(rowOf('Analyst')).queryByRole('button', { name: 'Delete Analyst' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Create' })).toBeNull();
     expect(api.seen(/PUT|DELETE|POST \/roles$/)).toEqual([]);
