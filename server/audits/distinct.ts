@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 
 /** The (table, column) pairs whose (company_id, column, …) index makes a loose scan cheap. */
-type LooseScan = { table: 'system_audits'; column: 'model' };
+type LooseScan = { table: 'system_audits'; column: 'model' | 'operation' };
 
 /**
  * The distinct values of an indexed column for one company, by a "loose index scan": one index

@@ -134,14 +134,10 @@ export interface AuditProps {
 export async function auditProps(db: Db, companyId: string): Promise<AuditProps> {
   const [models, operations, user] = await Promise.all([
     distinctByLooseScan(db, 'system_audits', 'model', companyId),
-    db
-      .selectDistinct({ operation: systemAudits.operation })
-      .from(systemAudits)
-      .where(eq(systemAudits.companyId, companyId))
-      .orderBy(systemAudits.operation),
+    distinctByLooseScan(db, 'system_audits', 'operation', companyId),
     usersWho(db, companyId, (userId) => sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId})`),
   ]);
-  return { model: choicesOf(models), operation: choicesOf(operations.map((o) => o.operation)), user };
+  return { model: choicesOf(models), operation: choicesOf(operations), user };
 }
 
 export async function auditCards(db: Db, companyId: string, now = new Date()): Promise<Card[]> {

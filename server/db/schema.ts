@@ -188,6 +188,7 @@ export const systemAudits = pgTable('system_audits', {
   index('system_audits_company_created_idx').on(t.companyId, t.createdAt),
   index('system_audits_company_user_created_idx').on(t.companyId, t.userId, t.createdAt),
   index('system_audits_company_model_created_idx').on(t.companyId, t.model, t.createdAt),
+  index('system_audits_company_operation_created_idx').on(t.companyId, t.operation, t.createdAt),
 ]);
 
 /** Every mail the server composes; sent through SMTP when configured, readable by admins always. */

@@ -1,0 +1,1 @@
+CREATE INDEX "system_audits_company_operation_created_idx" ON "system_audits" USING btree ("company_id","operation","created_at");
