@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { audits } from '../../../../resources/audits';
-import { mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../msw';
+import { API, mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { ADA, auditApi, auditEntry, MIA } from './auditApi';
 import { RESOURCE_TIMEOUT_MS } from './listApi';
 
@@ -77,7 +79,7 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     expect(screen.queryByRole('checkbox', { name: /select/i })).toBeNull();
   });
 
-  it('"10,000+" when the server stopped counting, and the next page still reachable', async () => {
+  it('past a capped count the total reads "20+" and the next page stays reachable while pages come back full', async () => {
     signIn();
     const api = auditApi(entries(35));
     api.countCap = 20;
@@ -90,6 +92,19 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await waitFor(() => expect(screen.getByText('21–30 of 20+')).toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Go to next page' })).toBeEnabled();
     expect(api.seen(/GET \/system\/audits\/\d/)).toEqual(['GET /system/audits/0/10', 'GET /system/audits/10/10', 'GET /system/audits/20/10']);
+  });
+
+  it('reads "of 10,000+" when the server counted 10,000 and stopped', async () => {
+    signIn();
+    auditApi(entries(10));
+    server.use(
+      http.get(`${API}/system/audits/:offset/:limit`, () =>
+        HttpResponse.json({ message: 'System audits', data: { rows: entries(10), count: 10_000, countExact: false } }),
+      ),
+    );
+    renderDeclared([audits], { path: '/audits' });
+    expect(await screen.findByText('1–10 of 10,000+')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go to next page' })).toBeEnabled();
   });
 
   it('each filter field sends exactly its body, with the offset and limit of the path in it too', async () => {
