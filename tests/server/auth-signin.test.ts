@@ -86,7 +86,7 @@ describe('POST /signin', () => {
     expect(user.isAdmin).toBe(false);
     expect(user.roleName).toBe('Member');
     const urls = user.navItems.userNavItemJson.items.flatMap((group: { children: { url: string }[] }) => group.children.map((c) => c.url));
-    expect(urls).toEqual(['/dashboard']);
+    expect(urls).toEqual(['/dashboard', '/notifications']);
   });
 
   it('answers a wrong password, an unknown email and an unknown company alike, and records each attempt', async () => {
