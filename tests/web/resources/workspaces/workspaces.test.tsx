@@ -81,7 +81,8 @@ const bodyRowNames = () =>
     .slice(1)
     .map((row) => within(row).getAllByRole('cell')[0].textContent);
 
-describe('workspaces', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
+// The first test also loads the console's lazy views: on a busy machine it needs more than a list test's time.
+describe('workspaces', { timeout: 2 * FRAMEWORK_TIMEOUT_MS }, () => {
   it('the list reads GET /workspaces once and shows its rows; the search box and sorting work on the loaded rows', async () => {
     signIn();
     const api = workspacesApi([workspace(1), workspace(2, { name: 'Finance', isActive: false }), workspace(3, { name: 'Marketing' })]);
