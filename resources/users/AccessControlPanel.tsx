@@ -14,8 +14,8 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCanAccess, useLocation, useRecordContext, useTranslate } from 'react-admin';
 import { alerts } from '../../providers/alerts';
 import { getStoredUser } from '../../providers/storage';
 import { failureText } from '../../src/framework/feedback';
@@ -148,13 +148,20 @@ function AccessControlBody({ user, mayUpdate, translate }: { user: User; mayUpda
   const isAdmin = state.policies?.isAdmin ?? user.isAdmin;
   const editable = mayUpdate && !isSelf && !isAdmin && !state.saving;
   const heading = translate('resources.users.access.title');
+  const section = useRef<HTMLElement>(null);
+  const { hash } = useLocation();
+  const loaded = state.rows !== null;
+  // Reached from a row's "Access control": bring the panel into view once it has its content.
+  useEffect(() => {
+    if (loaded && hash === `#${ACCESS_CONTROL_ANCHOR}`) section.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+  }, [loaded, hash]);
   const catalogueActions = useMemo(() => {
     const all = new Set(state.rows?.flatMap((row) => row.available) ?? []);
     return ['read', 'create', 'update', 'delete'].filter((action) => all.has(action)).concat([...all].filter((action) => !['read', 'create', 'update', 'delete'].includes(action)));
   }, [state.rows]);
 
   return (
-    <Box component="section" id={ACCESS_CONTROL_ANCHOR} aria-label={heading} sx={{ mt: 2, width: '100%' }}>
+    <Box component="section" ref={section} id={ACCESS_CONTROL_ANCHOR} aria-label={heading} sx={{ mt: 2, width: '100%' }}>
       <Typography variant="h6" component="h2">
         {heading}
       </Typography>

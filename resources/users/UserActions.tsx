@@ -64,7 +64,6 @@ export function UserRecordActions() {
     close();
     const showPath = createPath({ resource: 'users', type: 'show', id: record.id });
     navigate(`${showPath}#${ACCESS_CONTROL_ANCHOR}`);
-    document.getElementById(ACCESS_CONTROL_ANCHOR)?.scrollIntoView?.({ behavior: 'smooth' });
   };
 
   const label = translate('resources.users.actions.more', { name });

@@ -91,6 +91,17 @@ describe('users: record actions', { timeout: USERS_TIMEOUT_MS }, () => {
     expect(rowOf('cy@acme.test')).toBeInTheDocument();
   });
 
+  it('"Access control" in a row opens the user with the access control panel', async () => {
+    usersApi();
+    const view = renderUsers('/users');
+    await screen.findByText('bob@acme.test');
+    await userEvent.click(within(await openMenu('Bob Builder')).getByRole('menuitem', { name: 'Access control' }));
+    await waitFor(() => expect(view.location().pathname).toBe('/users/u-bob/show'));
+    expect(view.location().hash).toBe('#access-control');
+    const panel = await screen.findByRole('region', { name: 'Access control' });
+    expect(await within(panel).findByRole('checkbox', { name: "Use the role's policy for Users" })).toBeInTheDocument();
+  });
+
   it("a failed resend shows the server's message as the error", async () => {
     const api = usersApi();
     api.failWith(/resend/, 429, 'Too many requests from this address. Try again later.');
