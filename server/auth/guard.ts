@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { companies, roles, sessions, users } from '../db/schema';
@@ -77,7 +77,38 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   const claims = await verifyAccessToken(app.ctx.secrets.tokenKey, token);
   if (!claims) throw unauthorized();
   const now = new Date();
-  const [row] = await app.ctx.db
+  const [row] = await sessionLookup(app).execute({ companyId: claims.cid, sessionId: claims.sid, userId: claims.sub, now });
+  if (!row || !row.userActive || row.userStatus !== 'active' || !row.companyActive || row.session.stage !== claims.stg) throw unauthorized();
+  if (row.session.impersonatorUserId && (!row.impersonatorActive || row.impersonatorStatus !== 'active')) throw unauthorized();
+  if (now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+    await touchSession(app, row.session.id, now);
+  }
+  return {
+    sessionId: row.session.id,
+    userId: row.session.userId,
+    companyId: row.session.companyId,
+    roleId: row.roleId,
+    email: row.email,
+    isAdmin: row.isAdmin,
+    stage: row.session.stage as SessionStage,
+    impersonatorUserId: row.session.impersonatorUserId,
+    impersonatorSessionId: row.session.impersonatorSessionId,
+  };
+}
+
+/**
+ * The query every authenticated request runs, built once per app and prepared: building a
+ * five-table select on every request cost more than running it.
+ */
+const sessionLookups = new WeakMap<FastifyInstance, ReturnType<typeof buildSessionLookup>>();
+function sessionLookup(app: FastifyInstance) {
+  let lookup = sessionLookups.get(app);
+  if (!lookup) sessionLookups.set(app, (lookup = buildSessionLookup(app)));
+  return lookup;
+}
+
+function buildSessionLookup(app: FastifyInstance) {
+  return app.ctx.db
     .select({
       session: sessions,
       email: users.email,
@@ -96,30 +127,15 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
     .leftJoin(impersonators, and(eq(impersonators.companyId, sessions.companyId), eq(impersonators.id, sessions.impersonatorUserId)))
     .where(
       and(
-        eq(sessions.companyId, claims.cid),
-        eq(sessions.id, claims.sid),
-        eq(sessions.userId, claims.sub),
+        eq(sessions.companyId, sql.placeholder('companyId')),
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
         isNull(sessions.endedAt),
-        gt(sessions.expiresAt, now),
+        gt(sessions.expiresAt, sql.placeholder('now')),
       ),
     )
-    .limit(1);
-  if (!row || !row.userActive || row.userStatus !== 'active' || !row.companyActive || row.session.stage !== claims.stg) throw unauthorized();
-  if (row.session.impersonatorUserId && (!row.impersonatorActive || row.impersonatorStatus !== 'active')) throw unauthorized();
-  if (now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
-    await touchSession(app, row.session.id, now);
-  }
-  return {
-    sessionId: row.session.id,
-    userId: row.session.userId,
-    companyId: row.session.companyId,
-    roleId: row.roleId,
-    email: row.email,
-    isAdmin: row.isAdmin,
-    stage: row.session.stage as SessionStage,
-    impersonatorUserId: row.session.impersonatorUserId,
-    impersonatorSessionId: row.session.impersonatorSessionId,
-  };
+    .limit(1)
+    .prepare('session_lookup');
 }
 
 async function touchSession(app: FastifyInstance, sessionId: string, now: Date) {
