@@ -1,5 +1,6 @@
 import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
+import PersonIcon from '@mui/icons-material/Person';
 import SecurityIcon from '@mui/icons-material/Security';
 import { Box, Divider, ListItemIcon, ListItemText, MenuItem, Typography } from '@mui/material';
 import type { ReactNode, Ref } from 'react';
@@ -35,6 +36,7 @@ export function ConsoleUserMenu() {
         )}
       </Box>
       <Divider />
+      <UserMenuLink to="/profile" icon={<PersonIcon fontSize="small" />} label={translate('resources.users.profile.menu')} />
       <UserMenuLink to={AUTH_PATHS.changePassword} icon={<LockResetIcon fontSize="small" />} label={translate('app.appbar.change_password')} />
       <UserMenuLink to={AUTH_PATHS.registerTwoFactor} icon={<SecurityIcon fontSize="small" />} label={translate('app.appbar.two_factor')} />
       <Divider />

@@ -133,6 +133,7 @@ describe('the console layout', { timeout: RENDER_TIMEOUT_MS }, () => {
     expect(within(userMenu).getByText('Ada Admin')).toBeInTheDocument();
     expect(within(userMenu).getByText('ada@acme.test')).toBeInTheDocument();
     expect(within(userMenu).getByRole('menuitem', { name: 'Change password' })).toHaveAttribute('href', '/auth/change-password');
+    expect(within(userMenu).getByRole('menuitem', { name: 'My profile' })).toHaveAttribute('href', '/profile');
     expect(within(userMenu).getByRole('menuitem', { name: 'Two-factor authentication' })).toHaveAttribute('href', '/auth/register-2fa');
     expect(within(userMenu).getByRole('menuitem', { name: 'Sign out' })).toHaveAttribute('href', '/logout');
   });
