@@ -21,4 +21,4 @@ const editedExpiry = z.unknown().superRefine((value, ctx) => {
   if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
 });
 
-export const editApiKeyForm = updateApiKeyBody.extend({ expiresAt: editedExpiry });
+export const editApiKeyForm = updateApiKeyBody.extend({ expiresAt: editedExpiry.optional() });
