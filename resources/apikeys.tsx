@@ -89,7 +89,7 @@ export const apikeys = defineResource<ApiKey>({
         intro: 'The operations an API key may be granted. Choose one to see what it takes, and try it with a key.',
         search: 'Search operations',
         operations: 'Operations',
-        count: '%{count} operations',
+        count: '%{smart_count} operation |||| %{smart_count} operations',
         none: 'No operation matches.',
         choose: 'Choose an operation on the left.',
         loading: 'Loading…',

@@ -40,7 +40,7 @@ export function OperationBrowser({ operations, selected, onSelect }: OperationBr
         }}
       />
       <Typography variant="caption" color="text.secondary" sx={{ my: 1 }} aria-live="polite">
-        {translate('resources.apikeys.explorer.count', { count: shown })}
+        {translate('resources.apikeys.explorer.count', { smart_count: shown })}
       </Typography>
       {shown === 0 && <Typography variant="body2">{translate('resources.apikeys.explorer.none')}</Typography>}
       <List dense disablePadding sx={{ overflowY: 'auto', maxHeight: { md: 'calc(100vh - 260px)' } }}>
