@@ -314,12 +314,12 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     },
   );
 
-  for (const [operation, isActive] of [
-    ['activate', true],
-    ['deactivate', false],
+  for (const [operation, isActive, path] of [
+    ['activate', true, '/apikey/activate/:id'],
+    ['deactivate', false, '/apikey/deactivate/:id'],
   ] as const) {
     api.put(
-      `/apikey/${operation}/:id`,
+      path,
       {
         config: { policy: ['apikeys', 'update'], apiKeys: false },
         schema: { summary: isActive ? 'Activate an API key' : 'Deactivate an API key', tags: TAGS, params: idParams },

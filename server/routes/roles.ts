@@ -142,8 +142,11 @@ export async function roleRoutes(app: FastifyInstance) {
     return { message: 'Role pages', data: { roleId: role.id, roleName: role.name, pageIds, pages: pageView(pageIds) } };
   });
 
-  for (const operation of ['assign', 'unassign'] as const) {
-    api.put(`/roles/policies/pages/${operation}/:id`, { config: update, schema: { params: idParams, body: rolePagesBody } }, async (request) => {
+  for (const [operation, path] of [
+    ['assign', '/roles/policies/pages/assign/:id'],
+    ['unassign', '/roles/policies/pages/unassign/:id'],
+  ] as const) {
+    api.put(path, { config: update, schema: { params: idParams, body: rolePagesBody } }, async (request) => {
       const auth = requireAuth(request);
       const { role, pageIds } = await changeRolePages(db, request, auth, request.params.id, operation, request.body.pageIds);
       return {
