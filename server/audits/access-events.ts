@@ -1,5 +1,4 @@
 import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
-import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from './enum-filter';
@@ -20,7 +19,7 @@ import {
   type ListAnswer,
 } from '../http/lists';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
-import { mergeColumn } from './merge';
+import { readPage } from './merge';
 import { namesOf, usersWho } from './people';
 
 export const EVENT_STATUSES = ['blocked', 'failure', 'success'] as const;
@@ -94,16 +93,16 @@ export async function listAccessEvents(
             .from(accessEvents)
             .where(and(where, value))
             .orderBy(desc(accessEvents.createdAt), desc(accessEvents.id));
-        const merge = mergeColumn([
-          [accessEvents.userId, filter.user ?? []],
-          [accessEvents.status, filter.status ?? []],
-        ]);
-        const rows = merge
-          ? await unionAll(...(merge.values.map((v) => part(eq(merge.column, v)).limit(o + l)) as [ReturnType<typeof part>, ReturnType<typeof part>]))
-              .orderBy(desc(accessEvents.createdAt), desc(accessEvents.id))
-              .offset(o)
-              .limit(l)
-          : await part().offset(o).limit(l);
+        const rows = await readPage(
+          part,
+          [
+            [accessEvents.userId, filter.user ?? []],
+            [accessEvents.status, filter.status ?? []],
+          ],
+          [desc(accessEvents.createdAt), desc(accessEvents.id)],
+          o,
+          l,
+        );
         const names = await namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId]));
         return rows.map((r) => ({
           id: r.id,

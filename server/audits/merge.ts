@@ -1,4 +1,5 @@
-import type { AnyColumn } from 'drizzle-orm';
+import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 
 /** Past this many values a merge costs more queries than it saves; `IN (…)` serves. */
 const MERGE_MAX_VALUES = 12;
@@ -20,4 +21,19 @@ export function mergeColumn(filters: ReadonlyArray<readonly [AnyColumn, readonly
   if (distinct.some(([, values]) => values.length === 1)) return null;
   const several = distinct.find(([, values]) => values.length > 1 && values.length <= MERGE_MAX_VALUES);
   return several ? { column: several[0], values: [...several[1]] } : null;
+}
+
+/** One page of a list, read "one index range per value, merged" when mergeColumn says so, else directly. */
+export async function readPage<Row>(
+  part: (condition?: SQL) => { offset(n: number): { limit(n: number): PromiseLike<Row[]> }; limit(n: number): unknown },
+  filters: ReadonlyArray<readonly [AnyColumn, readonly string[]]>,
+  order: SQL[],
+  offset: number,
+  limit: number,
+): Promise<Row[]> {
+  const merge = mergeColumn(filters);
+  if (!merge) return part().offset(offset).limit(limit);
+  // Each value's range gives its newest offset + limit rows; the merge keeps the page asked for.
+  const ranges = merge.values.map((value) => part(eq(merge.column, value)).limit(offset + limit)) as unknown as Parameters<typeof unionAll>;
+  return (await unionAll(...ranges).orderBy(...order).offset(offset).limit(limit)) as Row[];
 }

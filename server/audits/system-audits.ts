@@ -1,5 +1,4 @@
 import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
-import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { systemAudits } from '../db/schema';
@@ -21,7 +20,7 @@ import {
 } from '../http/lists';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
 import { distinctByLooseScan } from './distinct';
-import { mergeColumn } from './merge';
+import { readPage } from './merge';
 import { namesOf, usersWho } from './people';
 
 export const auditFilterBody = filterBody({
@@ -90,16 +89,16 @@ export async function listAudits(db: Db, companyId: string, filter: AuditFilter,
             .from(systemAudits)
             .where(and(where, value))
             .orderBy(desc(systemAudits.createdAt), desc(systemAudits.id));
-        const merge = mergeColumn([
-          [systemAudits.model, filter.model ?? []],
-          [systemAudits.userId, filter.user ?? []],
-        ]);
-        const rows = merge
-          ? await unionAll(...(merge.values.map((v) => part(eq(merge.column, v)).limit(o + l)) as [ReturnType<typeof part>, ReturnType<typeof part>]))
-              .orderBy(desc(systemAudits.createdAt), desc(systemAudits.id))
-              .offset(o)
-              .limit(l)
-          : await part().offset(o).limit(l);
+        const rows = await readPage(
+          part,
+          [
+            [systemAudits.model, filter.model ?? []],
+            [systemAudits.userId, filter.user ?? []],
+          ],
+          [desc(systemAudits.createdAt), desc(systemAudits.id)],
+          o,
+          l,
+        );
         const names = await namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId]));
         return rows.map((r) => {
           const user = r.userId ? names.get(r.userId) : undefined;
