@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { companies, roles, sessions, users } from '../db/schema';
+import { cacheFor, type TableWatch, type WatchedCache } from '../db/table-watch';
 import { forbidden, unauthorized } from '../http/errors';
 import { authenticateApiKey, API_KEY_HEADER } from './api-key-auth';
 import { isAllowed, type PolicyConfig } from './policies';
@@ -77,8 +78,10 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   const claims = await verifyAccessToken(app.ctx.secrets.tokenKey, token);
   if (!claims) throw unauthorized();
   const now = new Date();
-  const [row] = await sessionLookup(app).execute({ companyId: claims.cid, sessionId: claims.sid, userId: claims.sub, now });
-  if (!row || !row.userActive || row.userStatus !== 'active' || !row.companyActive || row.session.stage !== claims.stg) throw unauthorized();
+  const load = async () => (await sessionLookup(app).execute({ companyId: claims.cid, sessionId: claims.sid, userId: claims.sub, now }))[0] ?? null;
+  const cache = cacheFor(app.ctx.db, sessionRows, SESSION_CACHE);
+  const row = cache ? await cache.through(`${claims.cid}/${claims.sid}/${claims.sub}`, SESSION_TABLES, load) : await load();
+  if (!row || row.session.expiresAt.getTime() <= now.getTime() || !row.userActive || row.userStatus !== 'active' || !row.companyActive || row.session.stage !== claims.stg) throw unauthorized();
   if (row.session.impersonatorUserId && (!row.impersonatorActive || row.impersonatorStatus !== 'active')) throw unauthorized();
   if (now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     await touchSession(app, row.session.id, now);
@@ -137,6 +140,17 @@ function buildSessionLookup(app: FastifyInstance) {
     .limit(1)
     .prepare('session_lookup');
 }
+
+/**
+ * Session rows are kept between requests until the server writes any of the tables they come
+ * from (an ended session, a deactivated user, a changed role: the next request reads afresh), so
+ * the common request costs no session query at all. See server/db/table-watch.ts; the time limit
+ * only matters for writes made by another process on the same database.
+ */
+const SESSION_TABLES = ['sessions', 'users', 'roles', 'companies'];
+const SESSION_CACHE = { ttlMs: 5_000, maxEntries: 10_000 };
+type SessionRow = Awaited<ReturnType<ReturnType<typeof buildSessionLookup>['execute']>>[number];
+const sessionRows = new WeakMap<TableWatch, WatchedCache<SessionRow | null>>();
 
 async function touchSession(app: FastifyInstance, sessionId: string, now: Date) {
   // The condition keeps concurrent requests of one session from all writing.

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { cacheFor, type TableWatch, type WatchedCache } from '../db/table-watch';
 import { rolePolicies, userPolicies } from '../db/schema';
 
 /** What a policy can allow on a resource. Activation and deactivation count as `update`. */
@@ -114,14 +115,27 @@ export async function effectivePolicies(db: Db, subject: PolicySubject): Promise
 /** One check, as the guard makes it: the user's policy for the resource if any, else the role's. */
 export async function isAllowed(db: Db, subject: PolicySubject, resource: string, action: PolicyAction): Promise<boolean> {
   if (subject.isAdmin) return true;
+  const load = () => grantedActions(db, subject, resource);
+  const cache = cacheFor(db, grants, GRANT_CACHE);
+  const actions = cache ? await cache.through(`${subject.companyId}/${subject.userId}/${subject.roleId}/${resource}`, GRANT_TABLES, load) : await load();
+  return actions.includes(action);
+}
+
+/** The actions a user may take on a resource: their own policy for it if they have one, else their role's. */
+async function grantedActions(db: Db, subject: PolicySubject, resource: string): Promise<string[]> {
   const [own] = await db
     .select({ actions: userPolicies.actions })
     .from(userPolicies)
     .where(and(eq(userPolicies.companyId, subject.companyId), eq(userPolicies.userId, subject.userId), eq(userPolicies.resource, resource)));
-  if (own) return own.actions.includes(action);
+  if (own) return own.actions;
   const [role] = await db
     .select({ actions: rolePolicies.actions })
     .from(rolePolicies)
     .where(and(eq(rolePolicies.companyId, subject.companyId), eq(rolePolicies.roleId, subject.roleId), eq(rolePolicies.resource, resource)));
-  return role?.actions.includes(action) ?? false;
+  return role?.actions ?? [];
 }
+
+/** Grants are kept between requests until a policy is written (server/db/table-watch.ts). */
+const GRANT_TABLES = ['user_policies', 'role_policies'];
+const GRANT_CACHE = { ttlMs: 5_000, maxEntries: 20_000 };
+const grants = new WeakMap<TableWatch, WatchedCache<string[]>>();

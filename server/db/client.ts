@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
+import { attachTableWatch, TableWatch } from './table-watch';
 
 export type Schema = typeof schema;
 /** The Drizzle database, the same type on PGlite and on PostgreSQL. */
@@ -18,6 +19,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** What the server writes, table by table: answers kept in memory are dropped by it (table-watch.ts). */
+  watch: TableWatch;
   /** Flushes and closes: CHECKPOINT then close on PGlite, ends the pool on PostgreSQL. */
   close(): Promise<void>;
 }
@@ -56,10 +59,13 @@ async function openPglite(options: OpenOptions): Promise<Database> {
         'See docs/operations.md, "Recovering the embedded database".',
     );
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const watch = new TableWatch();
+  const db = drizzlePglite(client, { schema, logger: watcher(watch) }) as unknown as Db;
+  attachTableWatch(db, watch);
   return {
     db,
     kind: 'pglite',
+    watch,
     async close() {
       try {
         if (!client.closed) {
@@ -90,14 +96,22 @@ async function openPostgres(databaseUrl: string, schemaName: string): Promise<Da
   });
   // An idle client that loses its server (a restart) must not crash the process.
   pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const watch = new TableWatch();
+  const db = drizzlePg(pool, { schema, logger: watcher(watch) }) as unknown as Db;
+  attachTableWatch(db, watch);
   return {
     db,
     kind: 'postgres',
+    watch,
     async close() {
       await pool.end();
     },
   };
+}
+
+/** Drizzle's logger hook, used to see every statement (transactions included) before it runs. */
+function watcher(watch: TableWatch) {
+  return { logQuery: (query: string) => watch.observe(query) };
 }
 
 /** Applies the migrations in server/db/migrations that the database has not seen yet. */

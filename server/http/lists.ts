@@ -2,6 +2,7 @@ import { and, asc, desc, gte, ilike, inArray, lte, or, sql, type AnyColumn, type
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { cacheFor, tablesRead, type TableWatch, type WatchedCache } from '../db/table-watch';
 import { limitParam, offsetParam } from './schemas';
 
 /**
@@ -34,10 +35,37 @@ export async function listPage<Row>(db: Db, query: ListQuery<Row>, offset: numbe
   if (rows.length < limit && (rows.length > 0 || offset === 0)) {
     return { rows, count: offset + rows.length, countExact: true };
   }
-  const capped = db.select({ one: sql`1` }).from(query.countFrom).where(query.where).limit(COUNT_CAP + 1).as('capped');
-  const [{ n }] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
-  return n > COUNT_CAP ? { rows, count: COUNT_CAP, countExact: false } : { rows, count: n, countExact: true };
+  const { value, exact } = await cappedCount(db, query.countFrom, query.where);
+  return { rows, count: value, countExact: exact };
 }
+
+export interface CappedCount {
+  value: number;
+  /** False when the count stopped at COUNT_CAP: there are at least that many. */
+  exact: boolean;
+}
+
+/**
+ * The rows of `table` matching `where`, counted up to COUNT_CAP. The count is kept (per tenant
+ * and filter, as the query's text and parameters say) until a table it reads is written, so
+ * paging through a list counts once rather than on every page (server/db/table-watch.ts).
+ */
+export async function cappedCount(db: Db, table: PgTable, where: SQL | undefined): Promise<CappedCount> {
+  const capped = db.select({ one: sql`1` }).from(table).where(where).limit(COUNT_CAP + 1).as('capped');
+  const statement = db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
+  const count = async (): Promise<CappedCount> => {
+    const [{ n }] = await statement;
+    return n > COUNT_CAP ? { value: COUNT_CAP, exact: false } : { value: n, exact: true };
+  };
+  const cache = cacheFor(db, counts, COUNT_CACHE);
+  if (!cache) return count();
+  const { sql: text, params } = statement.toSQL();
+  return cache.through(`${text}\u0000${JSON.stringify(params)}`, tablesRead(text), count);
+}
+
+/** Kept counts: a few thousand filters, each at most 15 s old for writes this process cannot see. */
+const COUNT_CACHE = { ttlMs: 15_000, maxEntries: 2_000 };
+const counts = new WeakMap<TableWatch, WatchedCache<CappedCount>>();
 
 /** `{ offset, limit }` path parameters. */
 export const pageParams = z.object({ offset: offsetParam, limit: limitParam });

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from '../audits/enum-filter';
 import { notifications } from '../db/schema';
-import { cappedCount } from '../audits/counts';
 import { mergeColumn } from '../audits/merge';
 import { namesOf, usersWho } from '../audits/people';
 import {
+  cappedCount,
   anyOf,
   choicesOf,
   endDateFilter,
