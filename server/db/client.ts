@@ -11,6 +11,7 @@ import pg from 'pg';
 import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
 import { attachTableWatch, TableWatch } from './table-watch';
+import { StatementCachingClient } from './statement-cache';
 
 export type Schema = typeof schema;
 /** The Drizzle database, the same type on PGlite and on PostgreSQL. */
@@ -92,6 +93,8 @@ async function openPostgres(databaseUrl: string, schemaName: string): Promise<Da
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
+    // Named statements, planned once per connection (statement-cache.ts); DATABASE_PREPARE=false sends them unnamed.
+    ...(process.env.DATABASE_PREPARE === 'false' ? {} : { Client: StatementCachingClient }),
     options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined,
   });
   // An idle client that loses its server (a restart) must not crash the process.
