@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { cacheFor, type TableWatch, type WatchedCache } from '../db/table-watch';
 import { roles, users, workspaceMembers, workspaces } from '../db/schema';
 import { listPage, type ListAnswer } from '../http/lists';
 import type { UserSortField, UserStatus } from '../../common/schemas/users';
@@ -30,6 +31,27 @@ export function statusIs(status: UserStatus): SQL {
   }
 }
 
+export interface WorkspaceRef {
+  id: string;
+  name: string;
+}
+
+/**
+ * A user's live workspaces as a JSON list of `{ id, name }`, by name: read in the same query as
+ * the user. `userId` must be qualified (`"users"."id"`): inside the subquery a bare "id" would name
+ * the workspace's, and Drizzle leaves columns of a one-table select unqualified.
+ */
+function workspacesOf(companyId: string, userId: SQL) {
+  return sql<WorkspaceRef[]>`coalesce((
+    select json_agg(json_build_object('id', w.id, 'name', w.name) order by lower(w.name), w.id)
+    from ${workspaceMembers} m
+    join ${workspaces} w on w.company_id = m.company_id and w.id = m.workspace_id and w.deleted_at is null
+    where m.company_id = ${companyId} and m.user_id = ${userId}
+  ), '[]'::json)`;
+}
+
+const qualified = (table: string, column: string) => sql`${sql.identifier(table)}.${sql.identifier(column)}`;
+
 export const userColumns = {
   id: users.id,
   email: users.email,
@@ -40,8 +62,6 @@ export const userColumns = {
   status: listedStatus,
   isActive: users.isActive,
   roleId: users.roleId,
-  roleName: roles.name,
-  isAdmin: sql<boolean>`coalesce(${roles.isAdmin}, false)`,
   otpEnabled: users.otpEnabled,
   otpRequired: users.otpRequired,
   aiNotification: users.aiNotification,
@@ -53,54 +73,50 @@ export const userColumns = {
   createdBy: users.createdBy,
 };
 
-export interface WorkspaceRef {
-  id: string;
-  name: string;
-}
-
 function selectUsers(db: Db, where: SQL | undefined) {
-  return db
-    .select(userColumns)
-    .from(users)
-    .leftJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
-    .where(where)
-    .$dynamic();
+  return db.select(userColumns).from(users).where(where).$dynamic();
 }
 
 type SelectedUser = Awaited<ReturnType<typeof selectUsers>>[number];
-export type UserRow = SelectedUser & { workspaces: WorkspaceRef[] };
+export type UserRow = SelectedUser & { roleName: string | null; isAdmin: boolean; workspaces: WorkspaceRef[] };
 
-/** The workspaces of each user of a page, in one query for the whole page. */
-export async function workspacesOf(db: Db, companyId: string, userIds: string[]): Promise<Map<string, WorkspaceRef[]>> {
-  const byUser = new Map<string, WorkspaceRef[]>();
-  if (userIds.length === 0) return byUser;
-  const links = await db
-    .select({ userId: workspaceMembers.userId, id: workspaces.id, name: workspaces.name })
-    .from(workspaceMembers)
-    .innerJoin(
-      workspaces,
-      and(eq(workspaces.companyId, workspaceMembers.companyId), eq(workspaces.id, workspaceMembers.workspaceId), isNull(workspaces.deletedAt)),
-    )
-    .where(and(eq(workspaceMembers.companyId, companyId), inArray(workspaceMembers.userId, userIds)))
-    .orderBy(asc(sql`lower(${workspaces.name})`), asc(workspaces.id));
-  for (const link of links) {
-    const list = byUser.get(link.userId) ?? [];
-    list.push({ id: link.id, name: link.name });
-    byUser.set(link.userId, list);
-  }
-  return byUser;
+interface RoleRef {
+  name: string;
+  isAdmin: boolean;
 }
 
-async function withWorkspaces(db: Db, companyId: string, rows: SelectedUser[]): Promise<UserRow[]> {
-  const byUser = await workspacesOf(db, companyId, rows.map((r) => r.id));
-  return rows.map((row) => ({ ...row, workspaces: byUser.get(row.id) ?? [] }));
+/**
+ * The company's roles by id, for the role name and admin flag of the users read: a company has
+ * few roles and they seldom change, so they are kept until the roles table is written
+ * (server/db/table-watch.ts) rather than joined into every page of users.
+ */
+async function rolesOf(db: Db, companyId: string): Promise<Map<string, RoleRef>> {
+  const load = async () => {
+    const rows = await db.select({ id: roles.id, name: roles.name, isAdmin: roles.isAdmin }).from(roles).where(eq(roles.companyId, companyId));
+    return new Map(rows.map((role) => [role.id, { name: role.name, isAdmin: role.isAdmin }]));
+  };
+  const cache = cacheFor(db, roleMaps, ROLE_CACHE);
+  return cache ? cache.through(companyId, ['roles'], load) : load();
+}
+const ROLE_CACHE = { ttlMs: 15_000, maxEntries: 1_000 };
+const roleMaps = new WeakMap<TableWatch, WatchedCache<Map<string, RoleRef>>>();
+
+async function withRoles(db: Db, companyId: string, rows: Array<SelectedUser & { workspaces: WorkspaceRef[] }>): Promise<UserRow[]> {
+  if (rows.length === 0) return [];
+  const byId = await rolesOf(db, companyId);
+  return rows.map((row) => {
+    const role = row.roleId ? byId.get(row.roleId) : undefined;
+    return { ...row, roleName: role?.name ?? null, isAdmin: role?.isAdmin ?? false };
+  });
 }
 
 export async function findUserRow(db: Db, companyId: string, userId: string): Promise<UserRow | null> {
-  const [row] = await selectUsers(db, and(eq(users.companyId, companyId), eq(users.id, userId)));
-  if (!row) return null;
-  const [withLinks] = await withWorkspaces(db, companyId, [row]);
-  return withLinks;
+  const found = await db
+    .select({ ...userColumns, workspaces: workspacesOf(companyId, qualified('users', 'id')) })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  const [row] = await withRoles(db, companyId, found);
+  return row ?? null;
 }
 
 const SORT_COLUMNS: Record<UserSortField, SQL> = {
@@ -129,6 +145,21 @@ function sortOf({ field, order }: UserSort): SQL[] {
   return [sql`${column} ${direction}${nulls}`, order === 'ASC' ? asc(users.id) : desc(users.id)];
 }
 
+/**
+ * One page of users with their workspaces, in one query: the inner select cuts the page (its
+ * order, offset and limit over the ids), and only the page's rows look up their workspaces.
+ * (A workspace subquery beside the cut itself would run for every row skipped by the offset.)
+ */
+function selectPage(db: Db, companyId: string, condition: SQL | undefined, sort: UserSort, offset: number, limit: number) {
+  const order = sortOf(sort);
+  const pageIds = db.select({ id: users.id }).from(users).where(condition).orderBy(...order).offset(offset).limit(limit);
+  return db
+    .select({ ...userColumns, workspaces: workspacesOf(companyId, qualified('users', 'id')) })
+    .from(users)
+    .where(inArray(users.id, pageIds))
+    .orderBy(...order);
+}
+
 export async function listUsers(
   db: Db,
   companyId: string,
@@ -138,19 +169,15 @@ export async function listUsers(
   limit: number,
 ): Promise<ListAnswer<UserRow>> {
   const condition = and(eq(users.companyId, companyId), where);
-  const answer = await listPage(
+  const answer = await listPage<SelectedUser & { workspaces: WorkspaceRef[] }>(
     db,
     {
-      page: (o, l) =>
-        selectUsers(db, condition)
-          .orderBy(...sortOf(sort))
-          .offset(o)
-          .limit(l),
+      page: (o, l) => selectPage(db, companyId, condition, sort, o, l),
       countFrom: users,
       where: condition,
     },
     offset,
     limit,
   );
-  return { ...answer, rows: await withWorkspaces(db, companyId, answer.rows) };
+  return { ...answer, rows: await withRoles(db, companyId, answer.rows) };
 }
