@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signAccessToken, verifyAccessToken } from '../../server/auth/tokens';
 
 const key = new Uint8Array(crypto.randomBytes(32));
@@ -46,5 +46,23 @@ describe('access tokens', () => {
 
     expect(await verifyAccessToken(key, await signAccessToken(key, { ...claims, stg: 'root' as never }, inAnHour()))).toBeNull();
     for (const garbage of ['', 'a.b', 'a.b.c', '...', 'x'.repeat(5000)]) expect(await verifyAccessToken(key, garbage)).toBeNull();
+  });
+
+  describe('verified before', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('still expires: a token that passed once is refused after its time', async () => {
+      const token = await signAccessToken(key, claims, new Date(Date.now() + 60_000));
+      expect(await verifyAccessToken(key, token)).toEqual(claims);
+      expect(await verifyAccessToken(key, token)).toEqual(claims);
+      vi.useFakeTimers({ now: Date.now() + 61_000 });
+      expect(await verifyAccessToken(key, token)).toBeNull();
+    });
+
+    it('is known only to the key that verified it', async () => {
+      const token = await signAccessToken(key, claims, inAnHour());
+      expect(await verifyAccessToken(key, token)).toEqual(claims);
+      expect(await verifyAccessToken(new Uint8Array(crypto.randomBytes(32)), token)).toBeNull();
+    });
   });
 });
