@@ -1,5 +1,5 @@
-import { and, asc, desc, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, asc, desc, getTableName, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { cacheFor, tablesRead, type TableWatch, type WatchedCache } from '../db/table-watch';
@@ -51,17 +51,22 @@ export interface CappedCount {
  * paging through a list counts once rather than on every page (server/db/table-watch.ts).
  */
 export async function cappedCount(db: Db, table: PgTable, where: SQL | undefined): Promise<CappedCount> {
-  const capped = db.select({ one: sql`1` }).from(table).where(where).limit(COUNT_CAP + 1).as('capped');
-  const statement = db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
   const count = async (): Promise<CappedCount> => {
-    const [{ n }] = await statement;
+    const capped = db.select({ one: sql`1` }).from(table).where(where).limit(COUNT_CAP + 1).as('capped');
+    const [{ n }] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
     return n > COUNT_CAP ? { value: COUNT_CAP, exact: false } : { value: n, exact: true };
   };
   const cache = cacheFor(db, counts, COUNT_CACHE);
   if (!cache) return count();
-  const { sql: text, params } = statement.toSQL();
-  return cache.through(`${text}\u0000${JSON.stringify(params)}`, tablesRead(text), count);
+  // The key is the table and the condition as SQL text and values: building only the condition
+  // costs a fraction of building the whole count statement, and says everything that varies.
+  const name = getTableName(table);
+  const condition = where ? keyDialect.sqlToQuery(where) : { sql: '', params: [] };
+  const key = `${name}\u0000${condition.sql}\u0000${JSON.stringify(condition.params)}`;
+  return cache.through(key, [name, ...tablesRead(condition.sql)], count);
 }
+
+const keyDialect = new PgDialect();
 
 /** Kept counts: a few thousand filters, each at most 15 s old for writes this process cannot see. */
 const COUNT_CACHE = { ttlMs: 15_000, maxEntries: 2_000 };
