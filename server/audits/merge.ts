@@ -1,5 +1,6 @@
 import { eq, type AnyColumn, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
+import { inlined } from '../http/lists';
 
 /** Past this many values a merge costs more queries than it saves; `IN (…)` serves. */
 const MERGE_MAX_VALUES = 12;
@@ -32,8 +33,8 @@ export async function readPage<Row>(
   limit: number,
 ): Promise<Row[]> {
   const merge = mergeColumn(filters);
-  if (!merge) return part().offset(offset).limit(limit);
+  if (!merge) return part().offset(inlined(offset)).limit(inlined(limit));
   // Each value's range gives its newest offset + limit rows; the merge keeps the page asked for.
-  const ranges = merge.values.map((value) => part(eq(merge.column, value)).limit(offset + limit)) as unknown as Parameters<typeof unionAll>;
-  return (await unionAll(...ranges).orderBy(...order).offset(offset).limit(limit)) as Row[];
+  const ranges = merge.values.map((value) => part(eq(merge.column, value)).limit(inlined(offset + limit))) as unknown as Parameters<typeof unionAll>;
+  return (await unionAll(...ranges).orderBy(...order).offset(inlined(offset)).limit(inlined(limit))) as Row[];
 }

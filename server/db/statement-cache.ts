@@ -16,7 +16,7 @@ import pg from 'pg';
  * `DATABASE_PREPARE=false` turns this off, for a connection pooler that cannot keep named
  * statements (PgBouncer before 1.21 in transaction mode).
  */
-const MAX_PER_CONNECTION = 500;
+const MAX_PER_CONNECTION = 200;
 
 interface QueryConfig {
   text?: string;
@@ -43,7 +43,7 @@ export class StatementCachingClient extends pg.Client {
 
   // pg's query has many overloads; this one only adds a name to a parameterised config object.
   query(config: unknown, values?: unknown, callback?: unknown): never {
-    const query = config as QueryConfig | null;
+    const query = (typeof config === 'string' ? { text: config } : config) as QueryConfig | null;
     const params = Array.isArray(values) ? values : query?.values;
     if (query && typeof query === 'object' && typeof query.text === 'string' && !query.name && !query.submit && params && params.length > 0) {
       const name = statementName(query.text);

@@ -72,6 +72,19 @@ const keyDialect = new PgDialect();
 const COUNT_CACHE = { ttlMs: 15_000, maxEntries: 2_000 };
 const counts = new WeakMap<TableWatch, WatchedCache<CappedCount>>();
 
+/**
+ * A page's offset or limit, written into the statement rather than sent as a parameter. PostgreSQL
+ * reuses a plan made without the values (a generic plan) only when it knows how many rows are
+ * wanted: with `limit $3` it plans every call afresh, which costs more than running the page
+ * itself. Both are validated integers, so writing them in is safe; each page is then a statement
+ * of its own text, and server/db/statement-cache.ts bounds how many a connection keeps.
+ * (Typed as a number for Drizzle's offset() and limit(), which write an SQL value in as it is.)
+ */
+export function inlined(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a number of rows: ${n}`);
+  return sql.raw(String(n)) as unknown as number;
+}
+
 /** `{ offset, limit }` path parameters. */
 export const pageParams = z.object({ offset: offsetParam, limit: limitParam });
 

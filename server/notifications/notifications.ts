@@ -13,6 +13,7 @@ import {
   endDateFilter,
   filterBody,
   idChoiceFilter,
+  inlined,
   listPage,
   orderBy,
   searching,
@@ -141,11 +142,11 @@ export async function listNotifications(
         // Only the newest-first order is what a (company_id, user_id, created_at) range gives.
         const merge = sort.field === 'createdAt' && reader.seesEveryone ? mergeColumn([[notifications.userId, filter.user ?? []]]) : null;
         const rows = merge
-          ? await unionAll(...(merge.values.map((v) => part(eq(merge.column, v)).limit(o + l)) as [ReturnType<typeof part>, ReturnType<typeof part>]))
+          ? await unionAll(...(merge.values.map((v) => part(eq(merge.column, v)).limit(inlined(o + l))) as [ReturnType<typeof part>, ReturnType<typeof part>]))
               .orderBy(...order)
-              .offset(o)
-              .limit(l)
-          : await part().offset(o).limit(l);
+              .offset(inlined(o))
+              .limit(inlined(l))
+          : await part().offset(inlined(o)).limit(inlined(l));
         return named(db, reader.companyId, rows);
       },
     },

@@ -20,6 +20,7 @@ import {
   type Card,
   type Choice,
   type ListAnswer,
+  inlined,
 } from '../http/lists';
 import { selectRoles, withUserCounts, type RoleRow } from './records';
 
@@ -84,7 +85,7 @@ export async function listRoles(
   const answer = await listPage(
     db,
     {
-      page: (o, l) => selectRoles(db).where(where).orderBy(...order).offset(o).limit(l),
+      page: (o, l) => selectRoles(db).where(where).orderBy(...order).offset(inlined(o)).limit(inlined(l)),
       countFrom: roles,
       where,
     },

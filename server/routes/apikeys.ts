@@ -21,6 +21,7 @@ import {
   within,
   type Card,
   type Choice,
+  inlined,
 } from '../http/lists';
 import { uuidParam } from '../http/schemas';
 import { companyKeys, findApiKey, selectApiKeys } from '../apikeys/records';
@@ -85,7 +86,7 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     listPage(
       db,
       {
-        page: (o, l) => selectApiKeys(db).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).offset(o).limit(l),
+        page: (o, l) => selectApiKeys(db).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).offset(inlined(o)).limit(inlined(l)),
         countFrom: apiKeys,
         where,
       },

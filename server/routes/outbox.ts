@@ -6,6 +6,7 @@ import { mailOutbox } from '../db/schema';
 import { requireAuth } from '../auth/guard';
 import { notFound } from '../http/errors';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
+import { inlined } from '../http/lists';
 
 const columns = {
   id: mailOutbox.id,
@@ -33,7 +34,7 @@ export async function outboxRoutes(app: FastifyInstance) {
       const { offset, limit } = request.params;
       const where = eq(mailOutbox.companyId, companyId);
       const [rows, [{ total }]] = await Promise.all([
-        api.ctx.db.select(columns).from(mailOutbox).where(where).orderBy(desc(mailOutbox.createdAt)).offset(offset).limit(limit),
+        api.ctx.db.select(columns).from(mailOutbox).where(where).orderBy(desc(mailOutbox.createdAt)).offset(inlined(offset)).limit(inlined(limit)),
         api.ctx.db.select({ total: count() }).from(mailOutbox).where(where),
       ]);
       return { message: 'Mail outbox', data: { rows, count: total } };

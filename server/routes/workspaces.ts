@@ -7,7 +7,7 @@ import { recordAudit } from '../audit';
 import { requireAuth } from '../auth/guard';
 import { workspaceMembers, workspaces } from '../db/schema';
 import { conflict, notFound } from '../http/errors';
-import { COUNT_CAP, listPage } from '../http/lists';
+import { COUNT_CAP, listPage, inlined } from '../http/lists';
 import { uuidParam } from '../http/schemas';
 import { acceptFormBodies } from '../workspaces/form-body';
 import { findWorkspace, isUniqueViolation, liveWorkspaces, nameTaken, selectWorkspaces, type WorkspaceRow } from '../workspaces/records';
@@ -55,7 +55,7 @@ export async function workspaceRoutes(app: FastifyInstance) {
       const data = await listPage(
         db,
         {
-          page: (offset, limit) => selectWorkspaces(db).where(where).orderBy(desc(workspaces.createdAt), desc(workspaces.id)).offset(offset).limit(limit),
+          page: (offset, limit) => selectWorkspaces(db).where(where).orderBy(desc(workspaces.createdAt), desc(workspaces.id)).offset(inlined(offset)).limit(inlined(limit)),
           countFrom: workspaces,
           where,
         },

@@ -23,6 +23,7 @@ import {
   type Card,
   type Choice,
   type ListAnswer,
+  inlined,
 } from '../http/lists';
 
 export const SESSION_STATUSES = ['active', 'ended'] as const;
@@ -152,8 +153,8 @@ export class SessionLists {
         .from(sessions)
         .where(and(where, condition))
         .orderBy(...ordering)
-        .offset(o)
-        .limit(l);
+        .offset(inlined(o))
+        .limit(inlined(l));
     const newestFirst = [desc(sessions.createdAt), desc(sessions.id)];
 
     const page = async (o: number, l: number) => {

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, notInArray, or, sql, type SQL } from 'driz
 import type { Db } from '../db/client';
 import { cacheFor, type TableWatch, type WatchedCache } from '../db/table-watch';
 import { roles, users, workspaceMembers, workspaces } from '../db/schema';
-import { listPage, type ListAnswer } from '../http/lists';
+import { listPage, type ListAnswer, inlined } from '../http/lists';
 import type { UserSortField, UserStatus } from '../../common/schemas/users';
 
 /**
@@ -152,7 +152,7 @@ function sortOf({ field, order }: UserSort): SQL[] {
  */
 function selectPage(db: Db, companyId: string, condition: SQL | undefined, sort: UserSort, offset: number, limit: number) {
   const order = sortOf(sort);
-  const pageIds = db.select({ id: users.id }).from(users).where(condition).orderBy(...order).offset(offset).limit(limit);
+  const pageIds = db.select({ id: users.id }).from(users).where(condition).orderBy(...order).offset(inlined(offset)).limit(inlined(limit));
   return db
     .select({ ...userColumns, workspaces: workspacesOf(companyId, qualified('users', 'id')) })
     .from(users)
