@@ -39,19 +39,22 @@ function statementName(text: string): string {
 }
 
 export class StatementCachingClient extends pg.Client {
-  private readonly named = new Set<string>();
-
-  // pg's query has many overloads; this one only adds a name to a parameterised config object.
-  query(config: unknown, values?: unknown, callback?: unknown): never {
-    const query = (typeof config === 'string' ? { text: config } : config) as QueryConfig | null;
-    const params = Array.isArray(values) ? values : query?.values;
-    if (query && typeof query === 'object' && typeof query.text === 'string' && !query.name && !query.submit && params && params.length > 0) {
-      const name = statementName(query.text);
-      if (this.named.has(name) || this.named.size < MAX_PER_CONNECTION) {
-        this.named.add(name);
-        config = { ...query, name };
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    const named = new Set<string>();
+    const send = this.query.bind(this) as (...args: unknown[]) => unknown;
+    // pg's query has many overloads; this only adds a name to a parameterised one and keeps its types.
+    this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+      const query = (typeof config === 'string' ? { text: config } : config) as QueryConfig | null;
+      const params = Array.isArray(values) ? values : query?.values;
+      if (query && typeof query === 'object' && typeof query.text === 'string' && !query.name && !query.submit && params && params.length > 0) {
+        const name = statementName(query.text);
+        if (named.has(name) || named.size < MAX_PER_CONNECTION) {
+          named.add(name);
+          config = { ...query, name };
+        }
       }
-    }
-    return (pg.Client.prototype.query as (...args: unknown[]) => never).call(this, config, values, callback);
+      return send(config, values, callback);
+    }) as typeof this.query;
   }
 }
