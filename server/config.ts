@@ -14,6 +14,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Schema to run in on PostgreSQL (tests use one per run); `public` by default. */
   databaseSchema: string;
+  /** Send parameterised statements named, so PostgreSQL plans each once per connection (DATABASE_PREPARE=false: unnamed). */
+  databasePrepare: boolean;
   bootstrap: {
     companyHostname: string;
     companyName: string;
@@ -62,6 +64,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: schema,
+    databasePrepare: env.DATABASE_PREPARE !== 'false',
     bootstrap: {
       companyHostname: (env.BOOTSTRAP_COMPANY_HOSTNAME || 'demo').trim().toLowerCase(),
       companyName: env.BOOTSTRAP_COMPANY_NAME || 'Demo Company',

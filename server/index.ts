@@ -11,6 +11,7 @@ async function main() {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,
+    prepare: config.databasePrepare,
     dataDir: config.dataDir,
     lock: true,
   });

@@ -33,6 +33,8 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Schema to live in on PostgreSQL (created when missing). */
   schema?: string;
+  /** Named statements on PostgreSQL, planned once per connection (statement-cache.ts); on unless false. */
+  prepare?: boolean;
   /** PGlite data directory; when absent, PGlite runs in memory (tests). */
   dataDir?: string;
   /** Take the data-directory lock (the server does; a test's in-memory database needs none). */
@@ -42,7 +44,7 @@ export interface OpenOptions {
 }
 
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema ?? 'public');
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema ?? 'public', options.prepare !== false);
   return openPglite(options);
 }
 
@@ -80,7 +82,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   };
 }
 
-async function openPostgres(databaseUrl: string, schemaName: string): Promise<Database> {
+async function openPostgres(databaseUrl: string, schemaName: string, prepare: boolean): Promise<Database> {
   if (schemaName !== 'public') {
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
@@ -93,8 +95,7 @@ async function openPostgres(databaseUrl: string, schemaName: string): Promise<Da
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
-    // Named statements, planned once per connection (statement-cache.ts); DATABASE_PREPARE=false sends them unnamed.
-    ...(process.env.DATABASE_PREPARE === 'false' ? {} : { Client: StatementCachingClient }),
+    ...(prepare ? { Client: StatementCachingClient } : {}),
     options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined,
   });
   // An idle client that loses its server (a restart) must not crash the process.
