@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { percentile } from './stats.mjs';
 
 /**
@@ -78,21 +79,58 @@ async function seedTenant(exec, companyId, roleId, tag, users, audits, events) {
   }
 }
 
-/** The calls measured: lists, and filters a user would set. */
+/**
+ * The calls measured: lists, and filters a user would set. Each is called again and again, as a
+ * user paging through a list does, so the count of a filter is taken once and then kept (see
+ * server/db/table-watch.ts); `fresh` calls change their filter on every call, so that every call
+ * counts afresh: what the first page of a new filter costs.
+ */
 function calls(seedStart) {
   const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+  // A start date a few milliseconds different on every call: the same rows, never the same filter.
+  const freshStart = () => new Date(Date.now() - 300 * 86_400_000 - Math.floor(Math.random() * 86_400_000)).toISOString();
   return [
     { name: 'users list', method: 'GET', path: '/users/0/10' },
     { name: 'users list, page 50', method: 'GET', path: '/users/490/10' },
     { name: 'users filter (status, role)', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: { status: 'active', role: seedStart.memberRoleId } },
     { name: 'users filter (workspace)', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: { workspace: seedStart.workspaceId } },
-    { name: 'users search', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: { search: 'user4242' } },
+    { name: 'users search', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: { search: 'user4242' }, target: false },
     { name: 'audits list', method: 'GET', path: '/system/audits/0/10' },
     { name: 'audits filter (model, last 30 days)', method: 'POST', path: '/system/audits/filter/0/10', body: { model: 'role', startDate: monthAgo } },
     { name: 'audits filter (user)', method: 'POST', path: '/system/audits/filter/0/10', body: { user: seedStart.auditUserId } },
     { name: 'access events list', method: 'GET', path: '/access/events/0/10' },
     { name: 'access events filter (status)', method: 'POST', path: '/access/events/filter/0/10', body: { status: 'failure' } },
+    { name: 'audits filter, a new one every call', method: 'POST', path: '/system/audits/filter/0/10', body: () => ({ startDate: freshStart() }), target: false },
+    { name: 'users filter, a new one every call', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: () => ({ startDate: freshStart() }), target: false },
   ];
+}
+
+/**
+ * The client: node:http with kept-alive connections. It shares the machine's cores with the
+ * server and the database, so it has to be light: Node's fetch costs several times more CPU per
+ * call than this, which the figures would then count as the server's.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+function request(url, { method, headers, body }) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function callOnce(baseUrl, token, call) {
+  const body = typeof call.body === 'function' ? call.body() : call.body;
+  return request(`${baseUrl}/api/v1${call.path}`, {
+    method: call.method,
+    headers: { 'x-access-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
 }
 
 /** 10 clients call one route as fast as they can for `seconds`; latencies of every call. */
@@ -103,40 +141,41 @@ async function hammer(baseUrl, token, call, { clients = 10, seconds = 8 } = {}) 
   const client = async () => {
     while (performance.now() < deadline) {
       const started = performance.now();
-      const res = await fetch(`${baseUrl}/api/v1${call.path}`, {
-        method: call.method,
-        headers: { 'x-access-token': token, ...(call.body ? { 'content-type': 'application/json' } : {}) },
-        body: call.body ? JSON.stringify(call.body) : undefined,
-      });
-      const body = await res.json();
+      const res = await callOnce(baseUrl, token, call);
+      let rows;
+      try {
+        rows = JSON.parse(res.text)?.data?.rows;
+      } catch {
+        rows = undefined;
+      }
       times.push(performance.now() - started);
-      if (!res.ok || !Array.isArray(body?.data?.rows)) {
+      if (res.status !== 200 || !Array.isArray(rows)) {
         errors += 1;
-        if (errors === 1) console.error(`${call.name}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+        if (errors === 1) console.error(`${call.name}: ${res.status} ${res.text.slice(0, 200)}`);
       }
     }
   };
-  // One warm-up call, so the first plan and cache fill are not counted.
-  await fetch(`${baseUrl}/api/v1${call.path}`, {
-    method: call.method,
-    headers: { 'x-access-token': token, ...(call.body ? { 'content-type': 'application/json' } : {}) },
-    body: call.body ? JSON.stringify(call.body) : undefined,
-  });
   await Promise.all(Array.from({ length: clients }, client));
   return { times, errors };
 }
 
-/** Runs every call against a seeded server; returns table rows. */
+/** Seconds each call is run, unmeasured, before any is measured. */
+export const WARM_UP_SECONDS = 3;
+
+/**
+ * Runs every call against a seeded server; returns table rows. A warm-up pass over every call
+ * comes first, so that the figures are those of a server that has been running for a while (its
+ * code compiled by the JIT, its plans and kept counts made), not of its first seconds.
+ */
 export async function measureListCalls({ baseUrl, token, ids, label, target, seconds }) {
+  for (const call of calls(ids)) await hammer(baseUrl, token, call, { seconds: WARM_UP_SECONDS });
   const rows = [];
   for (const call of calls(ids)) {
     const { times, errors } = await hammer(baseUrl, token, call, { seconds });
     const p50 = percentile(times, 50);
     const p95 = percentile(times, 95);
-    const search = call.name.includes('search');
-    rows.push(
-      `| ${label} | ${call.name} | ${times.length} | ${(times.length / seconds).toFixed(0)}/s | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms | ${errors} | ${search ? 'not a target (substring search scans)' : p95 <= target ? 'met' : `**missed** (${target} ms)`} |`,
-    );
+    const verdict = call.target === false ? 'not a target (see below)' : p95 <= target ? 'met' : `**missed** (${target} ms)`;
+    rows.push(`| ${label} | ${call.name} | ${times.length} | ${(times.length / seconds).toFixed(0)}/s | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms | ${errors} | ${verdict} |`);
     console.log(rows.at(-1));
   }
   return rows;
@@ -149,11 +188,23 @@ export function listSection(rows, seconds) {
     `Command: \`npm run bench\` (tests/bench/lists.mjs). One tenant with ${SCALE.users.toLocaleString('en')} users, ` +
       `${SCALE.audits.toLocaleString('en')} system-audit rows and ${SCALE.accessEvents.toLocaleString('en')} access events, ` +
       `beside another tenant with ${SCALE.otherUsers.toLocaleString('en')} users and ${SCALE.otherAudits.toLocaleString('en')} audit rows. ` +
-      `10 clients call each route as fast as they can for ${seconds} s (after one warm-up call), over loopback, signed in as the tenant's admin. ` +
-      'Targets: p95 ≤ 20 ms on PostgreSQL, ≤ 100 ms on PGlite. Counts stop at 10,000 (see docs/api.md), which is what makes these figures possible.',
+      `10 clients call each route as fast as they can for ${seconds} s, over loopback, signed in as the tenant's admin, after a ` +
+      `warm-up pass of ${WARM_UP_SECONDS} s on every call (a server that has run a while: its code compiled, its plans and kept counts made). ` +
+      'The clients run on the same machine as the server and the database, on node:http with kept-alive connections. ' +
+      'Targets: p95 ≤ 20 ms on PostgreSQL, ≤ 100 ms on PGlite.',
     '',
     '| database | call | calls | rate | p50 | p95 | errors | target |',
     '|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    'How these figures are reached: counts stop at 10,000 (docs/api.md), and a count is kept per tenant and filter until the server ' +
+      'writes a table it read, so paging through a list counts once; session checks, policy grants and role names are kept the same ' +
+      'way (server/db/table-watch.ts); a users page with its workspaces is one statement; on PostgreSQL every statement is named and ' +
+      'its page bounds written in, so each connection plans a list page once.',
+    '',
+    'Not targets: **users search** is a substring match over five text columns, which reads every user of the tenant ' +
+      '(no index serves `%text%`); 10 clients searching at once queue behind each other. **A new filter every call** changes the ' +
+      'filter on each call (a start date a few milliseconds apart), so every call takes a fresh count of up to 10,000 rows: the ' +
+      'cost of the first page of a filter nobody has used yet, which the rows above pay once.',
   ];
 }
