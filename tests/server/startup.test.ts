@@ -101,8 +101,9 @@ describe('the server process', () => {
       fs.writeFileSync(path.join(dir, 'server.lock'), '999999');
       const port = await freePort();
       const started = start({ DATA_DIR: dir, PORT: String(port), BOOTSTRAP_ADMIN_PASSWORD: 'Chosen-password-1' });
-      const out = await waitForText(started, 'is running at');
-      expect(out).toContain('the value of BOOTSTRAP_ADMIN_PASSWORD');
+      // The banner comes in several writes: wait for its last line, not its first.
+      const out = await waitForText(started, 'the value of BOOTSTRAP_ADMIN_PASSWORD');
+      expect(out).toContain('is running at');
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
     } finally {
