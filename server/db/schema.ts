@@ -254,7 +254,8 @@ export const workspaceMembers = pgTable('workspace_members', {
   createdAt: createdAt(),
 }, (t) => [
   primaryKey({ columns: [t.companyId, t.workspaceId, t.userId] }),
-  index('workspace_members_company_user_idx').on(t.companyId, t.userId),
+  // A user's workspaces, and "is this user in one of these workspaces" (the users filter) answered from the index alone.
+  index('workspace_members_company_user_workspace_idx').on(t.companyId, t.userId, t.workspaceId),
 ]);
 
 /** What a role may do: for one resource, the actions allowed ('read', 'create', 'update', 'delete'). */

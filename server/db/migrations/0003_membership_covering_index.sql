@@ -1,0 +1,2 @@
+CREATE INDEX "workspace_members_company_user_workspace_idx" ON "workspace_members" USING btree ("company_id","user_id","workspace_id");--> statement-breakpoint
+DROP INDEX "workspace_members_company_user_idx";
