@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { companies, roles, sessions, users } from '../db/schema';
-import { cacheFor, type TableWatch, type WatchedCache } from '../db/table-watch';
+import { KeptAnswers } from '../db/table-watch';
 import { forbidden, unauthorized } from '../http/errors';
 import { authenticateApiKey, API_KEY_HEADER } from './api-key-auth';
 import { isAllowed, type PolicyConfig } from './policies';
@@ -79,8 +79,7 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest): Prom
   if (!claims) throw unauthorized();
   const now = new Date();
   const load = async () => (await sessionLookup(app).execute({ companyId: claims.cid, sessionId: claims.sid, userId: claims.sub, now }))[0] ?? null;
-  const cache = cacheFor(app.ctx.db, sessionRows, SESSION_CACHE);
-  const row = cache ? await cache.through(`${claims.cid}/${claims.sid}/${claims.sub}`, SESSION_TABLES, load) : await load();
+  const row = await sessionRows.read(app.ctx.db, `${claims.cid}/${claims.sid}/${claims.sub}`, SESSION_TABLES, load);
   if (!row || row.session.expiresAt.getTime() <= now.getTime() || !row.userActive || row.userStatus !== 'active' || !row.companyActive || row.session.stage !== claims.stg) throw unauthorized();
   if (row.session.impersonatorUserId && (!row.impersonatorActive || row.impersonatorStatus !== 'active')) throw unauthorized();
   if (now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
@@ -148,9 +147,8 @@ function buildSessionLookup(app: FastifyInstance) {
  * only matters for writes made by another process on the same database.
  */
 const SESSION_TABLES = ['sessions', 'users', 'roles', 'companies'];
-const SESSION_CACHE = { ttlMs: 5_000, maxEntries: 10_000 };
 type SessionRow = Awaited<ReturnType<ReturnType<typeof buildSessionLookup>['execute']>>[number];
-const sessionRows = new WeakMap<TableWatch, WatchedCache<SessionRow | null>>();
+const sessionRows = new KeptAnswers<SessionRow | null>({ ttlMs: 5_000, maxEntries: 10_000 });
 
 async function touchSession(app: FastifyInstance, sessionId: string, now: Date) {
   // The condition keeps concurrent requests of one session from all writing.

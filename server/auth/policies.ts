@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { cacheFor, type TableWatch, type WatchedCache } from '../db/table-watch';
+import { KeptAnswers } from '../db/table-watch';
 import { rolePolicies, userPolicies } from '../db/schema';
 
 /** What a policy can allow on a resource. Activation and deactivation count as `update`. */
@@ -116,8 +116,7 @@ export async function effectivePolicies(db: Db, subject: PolicySubject): Promise
 export async function isAllowed(db: Db, subject: PolicySubject, resource: string, action: PolicyAction): Promise<boolean> {
   if (subject.isAdmin) return true;
   const load = () => grantedActions(db, subject, resource);
-  const cache = cacheFor(db, grants, GRANT_CACHE);
-  const actions = cache ? await cache.through(`${subject.companyId}/${subject.userId}/${subject.roleId}/${resource}`, GRANT_TABLES, load) : await load();
+  const actions = await grants.read(db, `${subject.companyId}/${subject.userId}/${subject.roleId}/${resource}`, GRANT_TABLES, load);
   return actions.includes(action);
 }
 
@@ -137,5 +136,4 @@ async function grantedActions(db: Db, subject: PolicySubject, resource: string):
 
 /** Grants are kept between requests until a policy is written (server/db/table-watch.ts). */
 const GRANT_TABLES = ['user_policies', 'role_policies'];
-const GRANT_CACHE = { ttlMs: 5_000, maxEntries: 20_000 };
-const grants = new WeakMap<TableWatch, WatchedCache<string[]>>();
+const grants = new KeptAnswers<string[]>({ ttlMs: 5_000, maxEntries: 20_000 });

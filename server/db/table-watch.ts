@@ -174,11 +174,18 @@ export function tableWatchOf(db: object): TableWatch | undefined {
   return watches.get(db);
 }
 
-/** One cache per watched database and purpose, made on first use. */
-export function cacheFor<V>(db: object, registry: WeakMap<TableWatch, WatchedCache<V>>, options: WatchedCacheOptions): WatchedCache<V> | undefined {
-  const watch = tableWatchOf(db);
-  if (!watch) return undefined;
-  let cache = registry.get(watch);
-  if (!cache) registry.set(watch, (cache = new WatchedCache<V>(watch, options)));
-  return cache;
+/** Answers of one kind (counts, session rows, grants...), kept per watched database. */
+export class KeptAnswers<V> {
+  private readonly caches = new WeakMap<TableWatch, WatchedCache<V>>();
+
+  constructor(private readonly options: WatchedCacheOptions) {}
+
+  /** The kept answer, or a fresh one from `load` (kept for next time). A handle with no watch (a transaction's) always loads. */
+  read(db: object, key: string, tables: readonly string[], load: () => Promise<V>): Promise<V> {
+    const watch = tableWatchOf(db);
+    if (!watch) return load();
+    let cache = this.caches.get(watch);
+    if (!cache) this.caches.set(watch, (cache = new WatchedCache<V>(watch, this.options)));
+    return cache.through(key, tables, load);
+  }
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, getTableName, gte, ilike, inArray, lte, or, sql, type A
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { cacheFor, tablesRead, type TableWatch, type WatchedCache } from '../db/table-watch';
+import { KeptAnswers, tablesRead } from '../db/table-watch';
 import { limitParam, offsetParam } from './schemas';
 
 /**
@@ -56,21 +56,18 @@ export async function cappedCount(db: Db, table: PgTable, where: SQL | undefined
     const [{ n }] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
     return n > COUNT_CAP ? { value: COUNT_CAP, exact: false } : { value: n, exact: true };
   };
-  const cache = cacheFor(db, counts, COUNT_CACHE);
-  if (!cache) return count();
   // The key is the table and the condition as SQL text and values: building only the condition
   // costs a fraction of building the whole count statement, and says everything that varies.
   const name = getTableName(table);
   const condition = where ? keyDialect.sqlToQuery(where) : { sql: '', params: [] };
   const key = `${name}\u0000${condition.sql}\u0000${JSON.stringify(condition.params)}`;
-  return cache.through(key, [name, ...tablesRead(condition.sql)], count);
+  return counts.read(db, key, [name, ...tablesRead(condition.sql)], count);
 }
 
 const keyDialect = new PgDialect();
 
 /** Kept counts: a few thousand filters, each at most 15 s old for writes this process cannot see. */
-const COUNT_CACHE = { ttlMs: 15_000, maxEntries: 2_000 };
-const counts = new WeakMap<TableWatch, WatchedCache<CappedCount>>();
+const counts = new KeptAnswers<CappedCount>({ ttlMs: 15_000, maxEntries: 2_000 });
 
 /**
  * A page's offset or limit, written into the statement rather than sent as a parameter. PostgreSQL

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { cacheFor, type TableWatch, type WatchedCache } from '../db/table-watch';
+import { KeptAnswers } from '../db/table-watch';
 import { roles, users, workspaceMembers, workspaces } from '../db/schema';
 import { listPage, type ListAnswer, inlined } from '../http/lists';
 import type { UserSortField, UserStatus } from '../../common/schemas/users';
@@ -95,11 +95,9 @@ async function rolesOf(db: Db, companyId: string): Promise<Map<string, RoleRef>>
     const rows = await db.select({ id: roles.id, name: roles.name, isAdmin: roles.isAdmin }).from(roles).where(eq(roles.companyId, companyId));
     return new Map(rows.map((role) => [role.id, { name: role.name, isAdmin: role.isAdmin }]));
   };
-  const cache = cacheFor(db, roleMaps, ROLE_CACHE);
-  return cache ? cache.through(companyId, ['roles'], load) : load();
+  return roleMaps.read(db, companyId, ['roles'], load);
 }
-const ROLE_CACHE = { ttlMs: 15_000, maxEntries: 1_000 };
-const roleMaps = new WeakMap<TableWatch, WatchedCache<Map<string, RoleRef>>>();
+const roleMaps = new KeptAnswers<Map<string, RoleRef>>({ ttlMs: 15_000, maxEntries: 1_000 });
 
 async function withRoles(db: Db, companyId: string, rows: Array<SelectedUser & { workspaces: WorkspaceRef[] }>): Promise<UserRow[]> {
   if (rows.length === 0) return [];
