@@ -112,6 +112,7 @@ export interface WatchedCacheOptions {
 /** Answers kept until a table they read is written (or their time is up). */
 export class WatchedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
+  private readonly loading = new Map<string, { mark: Mark; value: Promise<V> }>();
   private readonly now: () => number;
 
   constructor(
@@ -143,14 +144,27 @@ export class WatchedCache<V> {
     this.entries.set(key, { value, mark, expiresAt: this.now() + this.options.ttlMs });
   }
 
-  /** The kept answer, or a fresh one from `load` (kept for next time). */
+  /**
+   * The kept answer, or a fresh one from `load` (kept for next time). Calls that want the same
+   * answer while it is being loaded wait for that load rather than running their own, as long as
+   * none of its tables has been written since it began: ten clients opening the same new filter
+   * at once count it once.
+   */
   async through(key: string, tables: readonly string[], load: () => Promise<V>): Promise<V> {
     const kept = this.get(key);
     if (kept !== undefined) return kept;
+    const pending = this.loading.get(key);
+    if (pending && this.watch.unchanged(pending.mark)) return pending.value;
     const mark = this.watch.mark(tables);
-    const value = await load();
-    this.set(key, value, mark);
-    return value;
+    const loading = { mark, value: load() };
+    this.loading.set(key, loading);
+    try {
+      const value = await loading.value;
+      this.set(key, value, mark);
+      return value;
+    } finally {
+      if (this.loading.get(key) === loading) this.loading.delete(key);
+    }
   }
 
   delete(key: string): void {

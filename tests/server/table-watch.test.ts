@@ -72,6 +72,40 @@ describe('answers kept under the watch', () => {
     expect(cache.get('k')).toBeUndefined();
   });
 
+  it('loads an answer once for calls that want it at the same time, unless a table was written meanwhile', async () => {
+    const { watch, cache } = make();
+    let loads = 0;
+    const releases: Array<() => void> = [];
+    const load = () =>
+      new Promise<number>((resolve) => {
+        loads += 1;
+        releases.push(() => resolve(loads));
+      });
+    const first = cache.through('k', ['users'], load);
+    const second = cache.through('k', ['users'], load);
+    expect(loads).toBe(1);
+    watch.observe('insert into "users" ("id") values ($1)');
+    const third = cache.through('k', ['users'], load);
+    expect(loads).toBe(2);
+    releases.forEach((release) => release());
+    expect(await Promise.all([first, second, third])).toEqual([2, 2, 2]);
+    // The first load began before the write: it is not kept; the one begun after it is.
+    expect(cache.get('k')).toBe(2);
+  });
+
+  it('lets a failed load fail the calls that waited for it, and the next call load again', async () => {
+    const { cache } = make();
+    let loads = 0;
+    const failing = () => {
+      loads += 1;
+      return Promise.reject(new Error('connection lost'));
+    };
+    const results = await Promise.allSettled([cache.through('k', ['users'], failing), cache.through('k', ['users'], failing)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(loads).toBe(1);
+    expect(await cache.through('k', ['users'], async () => 5)).toBe(5);
+  });
+
   it('forgets answers past their time, and the oldest first when full', async () => {
     const { cache, now, watch } = make();
     cache.set('a', 1, watch.mark(['t']));
