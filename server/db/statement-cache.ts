@@ -11,7 +11,8 @@ import pg from 'pg';
  * parameters. A connection keeps at most MAX_PER_CONNECTION of them (beyond that statements run
  * unnamed, as before); the pool's idle connections are closed after a while, and their statements
  * with them. PostgreSQL chooses per statement between a plan for the given values and a generic
- * one (plan_cache_mode "auto"), so a skewed value still gets a plan of its own when it needs one.
+ * one (plan_cache_mode "auto"), so a skewed value still gets a plan of its own when it needs one;
+ * text searches are always planned for their pattern (PLANNED_PER_CALL).
  *
  * `DATABASE_PREPARE=false` turns this off, for a connection pooler that cannot keep named
  * statements (PgBouncer before 1.21 in transaction mode).
@@ -25,12 +26,19 @@ interface QueryConfig {
   submit?: unknown;
 }
 
-const names = new Map<string, string>();
+const names = new Map<string, string | null>();
 
-function statementName(text: string): string {
+/**
+ * A text search (`ilike`) is planned for its pattern on every call: a rare word is best found
+ * through a trigram index, a common one by walking the list's order, and a generic plan would pick
+ * one of the two for every pattern. Such statements are left unnamed.
+ */
+const PLANNED_PER_CALL = /\bilike\b/i;
+
+function statementName(text: string): string | null {
   let name = names.get(text);
-  if (!name) {
-    name = `s_${createHash('sha1').update(text).digest('base64url')}`;
+  if (name === undefined) {
+    name = PLANNED_PER_CALL.test(text) ? null : `s_${createHash('sha1').update(text).digest('base64url')}`;
     // The map only remembers recent texts; a forgotten one is digested again, to the same name.
     if (names.size >= 5_000) names.clear();
     names.set(text, name);
@@ -49,7 +57,7 @@ export class StatementCachingClient extends pg.Client {
       const params = Array.isArray(values) ? values : query?.values;
       if (query && typeof query === 'object' && typeof query.text === 'string' && !query.name && !query.submit && params && params.length > 0) {
         const name = statementName(query.text);
-        if (named.has(name) || named.size < MAX_PER_CONNECTION) {
+        if (name && (named.has(name) || named.size < MAX_PER_CONNECTION)) {
           named.add(name);
           config = { ...query, name };
         }
