@@ -79,7 +79,8 @@ async function listsOnPglite() {
     await server.ready();
     await server.stop();
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = await PGlite.create(path.join(dataDir, 'pglite'));
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    const pglite = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { pg_trgm } });
     const exec = (sql) => pglite.exec(sql);
     const query = async (sql) => (await pglite.query(sql)).rows;
     console.log('Seeding PGlite…');

@@ -1,5 +1,5 @@
 import { readConfig } from './config';
-import { migrateDatabase, openDatabase } from './db/client';
+import { migrateDatabase, missingExtras, openDatabase } from './db/client';
 import { buildApp } from './app';
 import { createMailer } from './mail/mailer';
 import { createSecrets, loadInstanceSecret } from './auth/secrets';
@@ -33,6 +33,12 @@ async function main() {
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
     await migrateDatabase(database, config.databaseSchema);
+    if ((await missingExtras(database.db)).length > 0) {
+      console.warn(
+        'Note: this PostgreSQL has no pg_trgm extension for the server, so a users search reads every user of a company. ' +
+          'See docs/operations.md, "Search index".',
+      );
+    }
     await syncPageCatalogue(database.db);
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
     const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });

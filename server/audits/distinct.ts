@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { selectRows, type Db } from '../db/client';
 
 /** The (table, column) pairs whose (company_id, column, …) index makes a loose scan cheap. */
 type LooseScan = { table: 'system_audits'; column: 'model' | 'operation' };
@@ -12,7 +12,7 @@ type LooseScan = { table: 'system_audits'; column: 'model' | 'operation' };
 export async function distinctByLooseScan<S extends LooseScan>(db: Db, table: S['table'], column: S['column'], companyId: string): Promise<string[]> {
   const t = sql.identifier(table);
   const c = sql.identifier(column);
-  const result = await db.execute(sql`
+  const rows = await selectRows<{ value: string }>(db, sql`
     with recursive found(value) as (
       (select ${c} from ${t} where company_id = ${companyId} order by ${c} limit 1)
       union all
@@ -20,5 +20,5 @@ export async function distinctByLooseScan<S extends LooseScan>(db: Db, table: S[
       from found where found.value is not null
     )
     select value from found where value is not null`);
-  return (result as unknown as { rows: Array<{ value: string }> }).rows.map((r) => r.value);
+  return rows.map((r) => r.value);
 }

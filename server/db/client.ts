@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -25,6 +26,9 @@ export interface Database {
   /** Flushes and closes: CHECKPOINT then close on PGlite, ends the pool on PostgreSQL. */
   close(): Promise<void>;
 }
+
+/** Extensions the migrations use (pg_trgm: the users search index); every PGlite opened on a data directory needs them. */
+export const pgliteExtensions = { pg_trgm };
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -53,8 +57,8 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   let client: PGlite;
   try {
     client = options.dataDir
-      ? await PGlite.create(path.join(options.dataDir, 'pglite'), { loadDataDir: options.loadDataDir })
-      : await PGlite.create({ loadDataDir: options.loadDataDir });
+      ? await PGlite.create(path.join(options.dataDir, 'pglite'), { loadDataDir: options.loadDataDir, extensions: pgliteExtensions })
+      : await PGlite.create({ loadDataDir: options.loadDataDir, extensions: pgliteExtensions });
   } catch (err) {
     release();
     throw new Error(
@@ -126,6 +130,21 @@ export async function migrateDatabase(database: Database, schemaName = 'public')
   } else {
     await migratePg(database.db as never, config);
   }
+}
+
+/**
+ * What the database lacks that the server would use: the users search index needs the pg_trgm
+ * extension, which a migration creates only where the database offers it (docs/operations.md).
+ */
+export async function missingExtras(db: Db): Promise<string[]> {
+  const [row] = await selectRows<{ missing: boolean }>(db, sql`select to_regclass('users_search_trgm_idx') is null as missing`);
+  return row?.missing ? ['users_search_trgm_idx'] : [];
+}
+
+/** The rows of a statement written in SQL: both drivers answer `{ rows }`, which Drizzle's shared type does not say. */
+export async function selectRows<Row>(db: Pick<Db, 'execute'>, statement: SQL): Promise<Row[]> {
+  const result = await db.execute(statement);
+  return (result as unknown as { rows: Row[] }).rows;
 }
 
 /** A quick liveness probe, used by the health route. */

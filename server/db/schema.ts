@@ -251,11 +251,18 @@ export const workspaceMembers = pgTable('workspace_members', {
   companyId: companyId(),
   workspaceId: uuid('workspace_id').notNull(),
   userId: uuid('user_id').notNull(),
+  /**
+   * The member's users.created_at (which never changes), kept here so that a workspace's members
+   * can be read newest first from an index: the users list filtered by one workspace, in its
+   * default order, reads its page along workspace_members_company_workspace_user_created_idx.
+   */
+  userCreatedAt: timestamp('user_created_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 }, (t) => [
   primaryKey({ columns: [t.companyId, t.workspaceId, t.userId] }),
   // A user's workspaces, and "is this user in one of these workspaces" (the users filter) answered from the index alone.
   index('workspace_members_company_user_workspace_idx').on(t.companyId, t.userId, t.workspaceId),
+  index('workspace_members_company_workspace_user_created_idx').on(t.companyId, t.workspaceId, t.userCreatedAt, t.userId),
 ]);
 
 /** What a role may do: for one resource, the actions allowed ('read', 'create', 'update', 'delete'). */

@@ -30,9 +30,9 @@ import { notify } from '../notify';
 import { deleteUser, editUser } from '../users/admin';
 import { acceptProfileForms } from '../users/avatar';
 import { profileCards, userCards } from '../users/cards';
-import { userFilterBody, userFilterParams, userFilterProps, userFilterWhere } from '../users/filters';
+import { userFilterBody, userFilterParams, userFilterProps, userSelection } from '../users/filters';
 import { avatarOf, updateOwnProfile } from '../users/profile';
-import { DEFAULT_USER_SORT, findUserRow, listUsers } from '../users/rows';
+import { ALL_USERS, DEFAULT_USER_SORT, findUserRow, listUsers } from '../users/rows';
 import {
   EMAIL_TAKEN_MESSAGE,
   assertEmailFree,
@@ -208,7 +208,7 @@ export async function userRoutes(app: FastifyInstance) {
   api.get('/users/:offset/:limit', { config: { policy: ['users', 'read'] }, schema: { params: listParams } }, async (request) => {
     const auth = requireAuth(request);
     const { offset, limit } = request.params;
-    const data = await listUsers(db, auth.companyId, undefined, DEFAULT_USER_SORT, offset, limit ?? ALL_USERS_LIMIT);
+    const data = await listUsers(db, auth.companyId, ALL_USERS, DEFAULT_USER_SORT, offset, limit ?? ALL_USERS_LIMIT);
     return { message: 'Users', data };
   });
 
@@ -218,7 +218,7 @@ export async function userRoutes(app: FastifyInstance) {
     async (request) => {
       const auth = requireAuth(request);
       const { limit, offset, order, field } = request.params;
-      const data = await listUsers(db, auth.companyId, userFilterWhere(request.body), { field, order }, offset, limit);
+      const data = await listUsers(db, auth.companyId, userSelection(request.body), { field, order }, offset, limit);
       return { message: 'Users', data };
     },
   );

@@ -1,7 +1,7 @@
-import { and, asc, eq, exists, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { roles, users, workspaceMembers, workspaces } from '../db/schema';
+import { roles, users, workspaces } from '../db/schema';
 import {
   anyOf,
   choicesOf,
@@ -18,7 +18,7 @@ import {
 } from '../http/lists';
 import { limitParam, offsetParam } from '../http/schemas';
 import { USER_SORT_FIELDS, USER_STATUSES, type UserStatus } from '../../common/schemas/users';
-import { statusIs } from './rows';
+import { statusIs, userSearchText, type UserSelection } from './rows';
 
 const statusFilter = textChoiceFilter.refine((values) => values.every((v) => (USER_STATUSES as readonly string[]).includes(v)), {
   message: `must be one of ${USER_STATUSES.join(', ')}`,
@@ -38,24 +38,22 @@ export type UserFilter = z.output<typeof userFilterBody>;
 /** `POST /users/filter/{limit}/{offset}/{order}/{field}`: the limit comes first in this path. */
 export const userFilterParams = z.object({ limit: limitParam, offset: offsetParam }).extend(sortParams(USER_SORT_FIELDS).shape);
 
-/** The filter as conditions on the users table (related rows through EXISTS, so the capped count can use them). */
-export function userFilterWhere(body: UserFilter): SQL | undefined {
+/**
+ * The filter as the users it selects: conditions on the users row, and the workspaces they must
+ * be in (kept apart, so that the page of one workspace's members can be read along its index).
+ */
+export function userSelection(body: UserFilter): UserSelection {
   // filterBody answers {} for a missing body, without the fields' own defaults.
-  const filter = { ...body, workspace: body.workspace ?? [], role: body.role ?? [], status: body.status ?? [] };
-  const inWorkspace =
-    filter.workspace.length > 0
-      ? exists(
-          sql`(select 1 from ${workspaceMembers} where ${workspaceMembers.companyId} = ${users.companyId} and ${workspaceMembers.userId} = ${users.id} and ${inArray(workspaceMembers.workspaceId, filter.workspace)})`,
-        )
-      : undefined;
-  const statuses = filter.status as UserStatus[];
-  return and(
-    inWorkspace,
-    anyOf(users.roleId, filter.role),
-    statuses.length > 0 ? or(...statuses.map(statusIs)) : undefined,
-    within(users.createdAt, filter.startDate ?? null, filter.endDate ?? null),
-    searching([users.email, users.username, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`], filter.search),
-  );
+  const statuses = (body.status ?? []) as UserStatus[];
+  return {
+    where: and(
+      anyOf(users.roleId, body.role ?? []),
+      statuses.length > 0 ? or(...statuses.map(statusIs)) : undefined,
+      within(users.createdAt, body.startDate ?? null, body.endDate ?? null),
+      searching([userSearchText], body.search),
+    ),
+    workspaces: body.workspace ?? [],
+  };
 }
 
 const STATUS_LABELS: Record<UserStatus, string> = { active: 'Active', invited: 'Invited', inactive: 'Inactive' };

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { companies, roles, users, workspaceMembers, workspaces } from '../db/schema';
 import type { AuthContext } from '../auth/guard';
 import { badRequest, conflict, forbidden } from '../http/errors';
+import { addMembers } from '../workspaces/members';
 
 /** Business rules of the users area that need the database: roles, workspaces, usernames, admins. */
 
@@ -57,7 +58,7 @@ export async function setWorkspaces(db: Db, companyId: string, userId: string, i
       .where(and(eq(workspaceMembers.companyId, companyId), eq(workspaceMembers.userId, userId), inArray(workspaceMembers.workspaceId, gone)));
   }
   if (added.length > 0) {
-    await db.insert(workspaceMembers).values(added.map((workspaceId) => ({ companyId, workspaceId, userId })));
+    await addMembers(db, companyId, added.map((workspaceId) => ({ userId, workspaceId })));
   }
   return { before, after };
 }

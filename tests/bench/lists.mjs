@@ -50,9 +50,9 @@ async function seedTenant(exec, companyId, roleId, tag, users, audits, events) {
            now() - (g || ' minutes')::interval
     from generate_series(1, ${users}) g`);
   await exec(`
-    insert into workspace_members (company_id, workspace_id, user_id)
-    select u.company_id, w.id, u.id
-    from (select id, company_id, row_number() over (order by id) as n from users where company_id = ${c}) u
+    insert into workspace_members (company_id, workspace_id, user_id, user_created_at)
+    select u.company_id, w.id, u.id, u.created_at
+    from (select id, company_id, created_at, row_number() over (order by id) as n from users where company_id = ${c}) u
     join (select id, row_number() over (order by id) as n from workspaces where company_id = ${c}) w
       on w.n = 1 + (u.n % ${SCALE.workspaces})`);
   const models = `(array['user','role','workspace','apikey','session','company'])`;

@@ -5,6 +5,7 @@ import { accessEvents, systemAudits } from '../../server/db/schema';
 import { provisionCompany } from '../../server/tenancy/provision';
 import { buildApp } from '../../server/app';
 import { analyzeStaleTables } from '../../server/audits/statistics';
+import { selectRows } from '../../server/db/client';
 import { call, createActiveUser, createOtherCompany, HOSTILE, signInAdmin, signInFully, snapshot, userWithPolicies } from './helpers';
 
 let server: TestServer;
@@ -511,8 +512,11 @@ describe('access events', () => {
 
 describe('planner statistics of the list tables', () => {
   const lastAnalyze = async (table: string) => {
-    const result = await server.db.execute(sql`select last_analyze from pg_stat_user_tables where schemaname = current_schema() and relname = ${table}`);
-    return (result as unknown as { rows: Array<{ last_analyze: Date | string | null }> }).rows[0]?.last_analyze ?? null;
+    const [row] = await selectRows<{ last_analyze: Date | string | null }>(
+      server.db,
+      sql`select last_analyze from pg_stat_user_tables where schemaname = current_schema() and relname = ${table}`,
+    );
+    return row?.last_analyze ?? null;
   };
   const addEntries = (n: number) =>
     server.db.execute(sql`

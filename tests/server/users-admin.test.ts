@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
+import { addMembers } from '../../server/workspaces/members';
+import { searching } from '../../server/http/lists';
+import { userSearchText } from '../../server/users/rows';
+import { selectRows } from '../../server/db/client';
 import {
   accessEvents,
   apiKeys,
@@ -97,12 +101,12 @@ beforeAll(async () => {
     const [row] = await server.db.insert(users).values({ companyId, ...values, updatedAt: values.createdAt }).returning();
     zeta[key] = row.id;
   }
-  await server.db.insert(workspaceMembers).values([
-    { companyId, userId: zeta.one, workspaceId: ws.analytics },
-    { companyId, userId: zeta.two, workspaceId: ws.analytics },
-    { companyId, userId: zeta.two, workspaceId: ws.billing },
-    { companyId, userId: zeta.three, workspaceId: ws.billing },
-    { companyId, userId: zeta.five, workspaceId: ws.retired },
+  await addMembers(server.db, companyId, [
+    { userId: zeta.one, workspaceId: ws.analytics },
+    { userId: zeta.two, workspaceId: ws.analytics },
+    { userId: zeta.two, workspaceId: ws.billing },
+    { userId: zeta.three, workspaceId: ws.billing },
+    { userId: zeta.five, workspaceId: ws.retired },
   ]);
   const [foreign] = await server.db
     .insert(users)
@@ -241,6 +245,9 @@ describe('POST /users/filter/{limit}/{offset}/{order}/{field}', () => {
       ['xia', zetaEmails('three')],
       ['gamma', zetaEmails('three')],
       ['Wil Delta', zetaEmails('four')],
+      ['Val Epsilon', zetaEmails('five')],
+      // Email and username are different fields: text spanning both matches neither.
+      ['acme.test zorro', []],
       ['%', []],
       ['zeta_', []],
     ];
@@ -273,6 +280,61 @@ describe('POST /users/filter/{limit}/{offset}/{order}/{field}', () => {
     const pageOne = await filter('1/0/DESC/createdAt', { search: 'zeta.' });
     const pageTwo = await filter('1/1/DESC/createdAt', { search: 'zeta.' });
     expect([pageOne.json().data.rows[0].id, pageTwo.json().data.rows[0].id]).toEqual([first, second]);
+  });
+
+  it('finds a search through the trigram index over email, username and name', async () => {
+    const query = server.db
+      .select({ id: users.id })
+      .from(users)
+      .where(searching([userSearchText], 'zorro'));
+    // Without sequential and plain index scans, only an index that answers `ilike` can serve it.
+    const plan = await server.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_indexscan = off`);
+      const rows = await selectRows<{ 'QUERY PLAN': string }>(tx, sql`explain ${query}`);
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('users_search_trgm_idx');
+    expect(plan).not.toContain('Seq Scan');
+  });
+
+  it("reads one workspace's members in every order and page, as the filter over several workspaces does", async () => {
+    const { companyId } = server.company;
+    const [tied, empty] = await server.db
+      .insert(workspaces)
+      .values([
+        { companyId, name: 'Tied' },
+        { companyId, name: 'Empty' },
+      ])
+      .returning();
+    await addMembers(server.db, companyId, [zeta.one, zeta.three, zeta.four, zeta.five].map((userId) => ({ userId, workspaceId: tied.id })));
+    const ids = (res: Awaited<ReturnType<typeof filter>>) => res.json().data.rows.map((r: { id: string }) => r.id);
+    // four and five share their creation time: the id decides.
+    const [later, earlier] = [zeta.four, zeta.five].sort().reverse();
+    const expected: [string, Record<string, unknown>, string[]][] = [
+      ['DESC/createdAt', {}, [later, earlier, zeta.three, zeta.one]],
+      ['ASC/createdAt', {}, [zeta.one, zeta.three, earlier, later]],
+      ['ASC/email', {}, [zeta.five, zeta.four, zeta.one, zeta.three]],
+      ['DESC/createdAt', { status: 'inactive' }, [zeta.four, zeta.three]],
+      ['DESC/createdAt', { search: 'zeta.f' }, [later, earlier]],
+    ];
+    for (const [sort, body, order] of expected) {
+      for (const workspace of [tied.id, [tied.id, empty.id]]) {
+        const label = `${sort} ${JSON.stringify({ workspace, ...body })}`;
+        const whole = await filter(`10/0/${sort}`, { workspace, ...body });
+        expect(ids(whole), label).toEqual(order);
+        const pages = [];
+        for (let offset = 0; offset < order.length; offset++) pages.push(...ids(await filter(`1/${offset}/${sort}`, { workspace, ...body })));
+        expect(pages, label).toEqual(order);
+        const first = await filter(`1/0/${sort}`, { workspace, ...body });
+        expect(first.json().data, label).toMatchObject({ count: order.length, countExact: true });
+      }
+    }
+    const foreign = await filter('10/0/DESC/createdAt', { workspace: ws.foreign });
+    expect(ids(foreign)).toEqual([]);
+    // The other tests know the fixture's workspaces only.
+    await server.db.delete(workspaceMembers).where(eq(workspaceMembers.workspaceId, tied.id));
+    await server.db.delete(workspaces).where(inArray(workspaces.id, [tied.id, empty.id]));
   });
 
   it('takes the limit before the offset in the path, and the path wins over the body', async () => {
@@ -588,7 +650,7 @@ describe('DELETE /users/{id}', () => {
     const user = await createActiveUser(server, adminToken, { email: 'leaving@acme.test' });
     const token = (await signInFully(server, user)).accessToken!;
     const { companyId } = server.company;
-    await server.db.insert(workspaceMembers).values({ companyId, userId: user.id, workspaceId: ws.analytics });
+    await addMembers(server.db, companyId, [{ userId: user.id, workspaceId: ws.analytics }]);
     await server.db.insert(userPolicies).values({ companyId, userId: user.id, resource: 'users', actions: ['read'] });
     await server.db.insert(notifications).values({ companyId, userId: user.id, type: 'test', title: 'Hello' });
     const [key] = await server.db

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
 import { systemAudits, workspaceMembers, workspaces } from '../../server/db/schema';
+import { addMembers } from '../../server/workspaces/members';
 import { call, createActiveUser, createOtherCompany, HOSTILE, signInAdmin, userWithPolicies } from './helpers';
 
 let server: TestServer;
@@ -197,10 +198,10 @@ describe('GET /workspaces and GET /workspaces/active', () => {
     const a = await createWorkspace('Listed A');
     const b = await createWorkspace('Listed B');
     const member = await createActiveUser(server, adminToken, { email: 'ws.member@acme.test' });
-    await server.db.insert(workspaceMembers).values([
-      { companyId: server.company.companyId, workspaceId: b.id, userId: member.id },
-      { companyId: server.company.companyId, workspaceId: b.id, userId: adminId },
-      { companyId: server.company.companyId, workspaceId: a.id, userId: adminId },
+    await addMembers(server.db, server.company.companyId, [
+      { workspaceId: b.id, userId: member.id },
+      { workspaceId: b.id, userId: adminId },
+      { workspaceId: a.id, userId: adminId },
     ]);
     const res = await call(server, 'GET', '/workspaces', { token: reader.token });
     expect(res.statusCode, res.body).toBe(200);
@@ -328,7 +329,7 @@ describe('PUT /workspace/{id} (delete)', () => {
   it('hides the workspace everywhere, removes its members and audits it', async () => {
     const ws = await createWorkspace('Doomed', adminToken, 'soon gone');
     const member = await createActiveUser(server, adminToken, { email: 'doomed.member@acme.test' });
-    await server.db.insert(workspaceMembers).values({ companyId: server.company.companyId, workspaceId: ws.id, userId: member.id });
+    await addMembers(server.db, server.company.companyId, [{ workspaceId: ws.id, userId: member.id }]);
     const res = await call(server, 'PUT', `/workspace/${ws.id}`, { token: adminToken });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Workspace "Doomed" deleted');
@@ -355,7 +356,7 @@ describe('PUT /workspace/{id} (delete)', () => {
   it("answers 404 for another company's workspace and leaves it and its members alone", async () => {
     const theirs = await call(server, 'POST', '/workspaces', { token: other.adminToken, body: { name: 'Theirs to keep' } });
     const id = theirs.json().data.id;
-    await server.db.insert(workspaceMembers).values({ companyId: other.companyId, workspaceId: id, userId: other.adminUserId });
+    await addMembers(server.db, other.companyId, [{ workspaceId: id, userId: other.adminUserId }]);
     const audits = await tally();
     const res = await call(server, 'PUT', `/workspace/${id}`, { token: adminToken });
     expect(res.statusCode).toBe(404);
