@@ -93,12 +93,17 @@ export function filterBody(filterFields: readonly string[], filter: Record<strin
   return body;
 }
 
-/** A form body: arrays as repeated fields, objects as JSON, files as they are. */
+/**
+ * A form body: arrays as repeated fields, objects as JSON, files as they are. A form has no null:
+ * a field cleared in an edit (null) is sent empty, so that the server clears it rather than never
+ * hearing of it and keeping the old value.
+ */
 export function toFormData(body: Record<string, unknown>): FormData {
   const form = new FormData();
   const append = (key: string, value: unknown) => {
-    if (value === undefined || value === null) return;
-    if (value instanceof Blob) form.append(key, value);
+    if (value === undefined) return;
+    if (value === null) form.append(key, '');
+    else if (value instanceof Blob) form.append(key, value);
     else if (value instanceof Date) form.append(key, value.toISOString());
     else if (typeof value === 'object') form.append(key, JSON.stringify(value));
     else form.append(key, String(value));

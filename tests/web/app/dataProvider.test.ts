@@ -328,6 +328,10 @@ describe('the dataProvider derived from declarations', () => {
     await provider.update('workspaces', { id: 'w-7', data: { id: 'w-7', name: 'Ops 2', description: 'Same' }, previousData: { id: 'w-7', name: 'Ops', description: 'Same' } });
     expect(calls[1]).toMatchObject({ method: 'PUT', path: '/workspace', body: { name: ['Ops 2'], id: ['w-7'] } });
     expect(calls[1].contentType).toContain('multipart/form-data');
+
+    // A cleared field (null) reaches a form body as an empty field, so the server clears it.
+    await provider.update('workspaces', { id: 'w-7', data: { id: 'w-7', name: 'Ops', description: null }, previousData: { id: 'w-7', name: 'Ops', description: 'Old text' } });
+    expect(calls[2].body).toEqual({ description: [''], id: ['w-7'] });
   });
 
   it('deletes by each declared route: DELETE /users/{id}, and PUT /workspace/{id} for a workspace', async () => {
