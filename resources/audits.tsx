@@ -15,6 +15,8 @@ export interface AuditEntry {
   userName: string | null;
   impersonatorUserId: string | null;
   impersonatorEmail: string | null;
+  /** The API key the change was made with (a server may not say: then absent). */
+  apiKeyName?: string | null;
   changes: unknown;
   ip: string | null;
   createdAt: string;
@@ -37,6 +39,7 @@ export const audits = defineResource<AuditEntry>({
         createdAt: 'Time',
         userName: 'User',
         impersonatorEmail: 'Acting admin',
+        apiKeyName: 'API key',
         model: 'Model',
         operation: 'Operation',
         recordId: 'Record',
@@ -66,6 +69,7 @@ export const audits = defineResource<AuditEntry>({
       exportValue: (entry) => personText(entry.userName, entry.userEmail),
     },
     { source: 'impersonatorEmail', type: 'text' },
+    { source: 'apiKeyName', type: 'text', list: 'hidden' },
     { source: 'model', type: 'select', choices: { filterProps: 'model' } },
     { source: 'operation', type: 'select', choices: { filterProps: 'operation' } },
     { source: 'recordId', type: 'text', list: 'hidden' },

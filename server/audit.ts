@@ -12,6 +12,8 @@ export interface AuditEntry {
   /** Defaults to the caller of the request. */
   userId?: string | null;
   impersonatorUserId?: string | null;
+  /** Defaults to the API key the request was made with, if any. */
+  apiKeyId?: string | null;
 }
 
 /** Writes a system-audit entry for a mutation (call it inside the mutation's transaction). */
@@ -20,6 +22,7 @@ export async function recordAudit(db: Db, request: FastifyRequest | null, entry:
     companyId: entry.companyId,
     userId: entry.userId ?? request?.auth?.userId ?? null,
     impersonatorUserId: entry.impersonatorUserId ?? request?.auth?.impersonatorUserId ?? null,
+    apiKeyId: entry.apiKeyId ?? request?.auth?.apiKeyId ?? null,
     model: entry.model,
     operation: entry.operation,
     recordId: entry.recordId ?? null,

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { apiKeys, users } from '../db/schema';
@@ -61,4 +61,15 @@ export async function findApiKey(db: Db, companyId: string, id: string): Promise
   const [row] = await selectApiKeys(db).where(companyKeys(companyId, eq(apiKeys.id, id)));
   if (!row) throw notFound('API key');
   return row;
+}
+
+/** Names of the API keys a page of rows mentions (deleted keys too: an audit entry outlives its key), in one query. */
+export async function apiKeyNamesOf(db: Db, companyId: string, ids: ReadonlyArray<string | null | undefined>): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: apiKeys.id, name: apiKeys.name })
+    .from(apiKeys)
+    .where(companyKeys(companyId, inArray(apiKeys.id, wanted)));
+  return new Map(rows.map((key) => [key.id, key.name]));
 }

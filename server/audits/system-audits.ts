@@ -22,6 +22,7 @@ import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
 import { distinctByLooseScan } from './distinct';
 import { readPage } from './merge';
 import { namesOf, usersWho } from './people';
+import { apiKeyNamesOf } from '../apikeys/records';
 
 export const auditFilterBody = filterBody({
   model: textChoiceFilter,
@@ -43,6 +44,9 @@ export interface AuditRow {
   userName: string | null;
   impersonatorUserId: string | null;
   impersonatorEmail: string | null;
+  /** The API key the change was made with, acting as the user; null for a signed-in session. */
+  apiKeyId: string | null;
+  apiKeyName: string | null;
   changes: Record<string, unknown> | null;
   ip: string | null;
   createdAt: Date;
@@ -82,6 +86,7 @@ export async function listAudits(db: Db, companyId: string, filter: AuditFilter,
               recordId: systemAudits.recordId,
               userId: systemAudits.userId,
               impersonatorUserId: systemAudits.impersonatorUserId,
+              apiKeyId: systemAudits.apiKeyId,
               changes: systemAudits.changes,
               ip: systemAudits.ip,
               createdAt: systemAudits.createdAt,
@@ -99,7 +104,10 @@ export async function listAudits(db: Db, companyId: string, filter: AuditFilter,
           o,
           l,
         );
-        const names = await namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId]));
+        const [names, keyNames] = await Promise.all([
+          namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId])),
+          apiKeyNamesOf(db, companyId, rows.map((r) => r.apiKeyId)),
+        ]);
         return rows.map((r) => {
           const user = r.userId ? names.get(r.userId) : undefined;
           return {
@@ -112,6 +120,8 @@ export async function listAudits(db: Db, companyId: string, filter: AuditFilter,
             userName: user?.name ?? null,
             impersonatorUserId: r.impersonatorUserId,
             impersonatorEmail: r.impersonatorUserId ? (names.get(r.impersonatorUserId)?.email ?? null) : null,
+            apiKeyId: r.apiKeyId,
+            apiKeyName: r.apiKeyId ? (keyNames.get(r.apiKeyId) ?? null) : null,
             changes: r.changes,
             ip: r.ip,
             createdAt: r.createdAt,

@@ -176,6 +176,8 @@ export const systemAudits = pgTable('system_audits', {
   companyId: companyId(),
   userId: uuid('user_id'),
   impersonatorUserId: uuid('impersonator_user_id'),
+  /** The API key the change was made with (acting as userId); null for a signed-in session. */
+  apiKeyId: uuid('api_key_id'),
   /** The entity changed, e.g. 'user', 'role', 'company', 'session'. */
   model: text('model').notNull(),
   /** 'create', 'update', 'delete', 'activate', 'deactivate', or a verb of the entity. */

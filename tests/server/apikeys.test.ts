@@ -526,7 +526,14 @@ describe('calling the API with a key', () => {
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().data).toMatchObject({ createdBy: writer.id });
     const [audit] = await server.db.select().from(systemAudits).where(eq(systemAudits.recordId, created.json().data.id));
-    expect(audit).toMatchObject({ model: 'workspace', operation: 'create', userId: writer.id, companyId: server.company.companyId });
+    expect(audit).toMatchObject({ model: 'workspace', operation: 'create', userId: writer.id, apiKeyId: writerKey.id, companyId: server.company.companyId });
+
+    // The audit list says which key made the change; a change made in a session names none.
+    const bySession = await call(server, 'POST', '/workspaces', { token: writer.token, body: { name: 'Made in a session' } });
+    const entries = (await call(server, 'POST', '/system/audits/filter/0/50', { token: adminToken, body: { model: 'workspace' } })).json().data.rows;
+    const entryOf = (recordId: string) => entries.find((row: { recordId: string }) => row.recordId === recordId);
+    expect(entryOf(created.json().data.id)).toMatchObject({ userId: writer.id, apiKeyId: writerKey.id, apiKeyName: 'Writer' });
+    expect(entryOf(bySession.json().data.id)).toMatchObject({ userId: writer.id, apiKeyId: null, apiKeyName: null });
   });
 
   it('stops working when deactivated, deleted or expired, and with a wrong secret (401)', async () => {

@@ -97,6 +97,8 @@ describe('GET /system/audits/{o}/{l}', () => {
       userName: 'Mia Invitee',
       impersonatorUserId: adminId,
       impersonatorEmail: 'admin@acme.test',
+      apiKeyId: null,
+      apiKeyName: null,
       changes: { after: { name: 'Thing 6' } },
       ip: '203.0.113.9',
       createdAt: day(7, 6).toISOString(),

@@ -1,0 +1,1 @@
+ALTER TABLE "system_audits" ADD COLUMN "api_key_id" uuid;
