@@ -33,6 +33,8 @@ export function auditEntry(index: number, overrides: Partial<AuditEntry> = {}): 
     userName: user.name,
     impersonatorUserId: null,
     impersonatorEmail: null,
+    // Every third entry was made with an API key.
+    apiKeyName: index % 3 === 0 ? 'Nightly sync' : null,
     changes,
     ip: `203.0.113.${index}`,
     createdAt: new Date(Date.UTC(2026, 10, 22) - index * 3_600_000).toISOString(),

@@ -51,10 +51,10 @@ describe('export of system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
 
     expect(api.seen(/\/1000$/)).toEqual(['GET /system/audits/0/1000', 'GET /system/audits/1000/1000']);
     const lines = downloads[0].text.split('\r\n');
-    expect(lines[0]).toBe('Time,User,Acting admin,Model,Operation,Record,Address,Changes');
+    expect(lines[0]).toBe('Time,User,Acting admin,API key,Model,Operation,Record,Address,Changes');
     expect(lines).toHaveLength(1 + 1200);
     expect(lines[3]).toBe(
-      `${auditEntry(3).createdAt},Mia Jones <mia@acme.test>,,role,update,rec-3,203.0.113.3,"{""before"":{""name"":""Old 3"",""isActive"":true,""description"":""same""},""after"":{""name"":""New 3"",""isActive"":false,""description"":""same""}}"`,
+      `${auditEntry(3).createdAt},Mia Jones <mia@acme.test>,,Nightly sync,role,update,rec-3,203.0.113.3,"{""before"":{""name"":""Old 3"",""isActive"":true,""description"":""same""},""after"":{""name"":""New 3"",""isActive"":false,""description"":""same""}}"`,
     );
   });
 });
