@@ -35,7 +35,7 @@ async function main() {
     await migrateDatabase(database, config.databaseSchema);
     if ((await missingExtras(database.db)).length > 0) {
       console.warn(
-        'Note: this PostgreSQL has no pg_trgm extension for the server, so a users search reads every user of a company. ' +
+        'Note: this PostgreSQL has no pg_trgm extension for the server, so searches in users, audits and access events read every row of a company. ' +
           'See docs/operations.md, "Search index".',
       );
     }

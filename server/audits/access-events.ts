@@ -10,8 +10,10 @@ import {
   filterBody,
   idChoiceFilter,
   listPage,
+  orEmpty,
   searching,
   searchFilter,
+  searchText,
   startDateFilter,
   within,
   type Card,
@@ -48,6 +50,15 @@ export interface AccessEventRow {
   createdAt: Date;
 }
 
+/** What an access-event search matches: email, event, reason, address and user agent, read through access_events_search_trgm_idx (migration 0007). */
+export const accessEventSearchText = searchText(
+  orEmpty(accessEvents.email),
+  accessEvents.event,
+  orEmpty(accessEvents.reason),
+  orEmpty(accessEvents.ip),
+  orEmpty(accessEvents.userAgent),
+);
+
 /**
  * `company_id = …` comes first in every query, so events whose company is unknown (a sign-in
  * naming a host name that does not exist has a null company) are never shown to any tenant.
@@ -58,7 +69,7 @@ export function accessEventConditions(companyId: string, filter: AccessEventFilt
     anyOf(accessEvents.userId, filter.user ?? []),
     anyOf(accessEvents.status, filter.status ?? []),
     within(accessEvents.createdAt, filter.startDate ?? null, filter.endDate ?? null),
-    searching([accessEvents.email, accessEvents.event, accessEvents.reason, accessEvents.ip, accessEvents.userAgent], filter.search ?? ''),
+    searching([accessEventSearchText], filter.search ?? ''),
   )!;
 }
 

@@ -9,8 +9,10 @@ import {
   filterBody,
   idChoiceFilter,
   listPage,
+  orEmpty,
   searching,
   searchFilter,
+  searchText,
   startDateFilter,
   textChoiceFilter,
   within,
@@ -52,6 +54,9 @@ export interface AuditRow {
   createdAt: Date;
 }
 
+/** What an audit search matches: the record, model, operation and the changes' text, read through system_audits_search_trgm_idx (migration 0007). */
+export const auditSearchText = searchText(orEmpty(systemAudits.recordId), systemAudits.model, systemAudits.operation, orEmpty(sql`${systemAudits.changes}::text`));
+
 /**
  * Every condition is on system_audits itself, so that (company_id, created_at),
  * (company_id, user_id, created_at) and (company_id, model, created_at) can serve both the
@@ -65,7 +70,7 @@ export function auditConditions(companyId: string, filter: AuditFilter): SQL {
     anyOf(systemAudits.operation, filter.operation ?? []),
     anyOf(systemAudits.userId, filter.user ?? []),
     within(systemAudits.createdAt, filter.startDate ?? null, filter.endDate ?? null),
-    searching([systemAudits.model, systemAudits.operation, systemAudits.recordId, sql`${systemAudits.changes}::text`], filter.search ?? ''),
+    searching([auditSearchText], filter.search ?? ''),
   )!;
 }
 

@@ -132,13 +132,19 @@ export async function migrateDatabase(database: Database, schemaName = 'public')
   }
 }
 
+/** Indexes made only where the database offers pg_trgm (migrations 0005 and 0007): the searches of the big lists. */
+export const SEARCH_INDEXES = ['users_search_trgm_idx', 'system_audits_search_trgm_idx', 'access_events_search_trgm_idx'] as const;
+
 /**
- * What the database lacks that the server would use: the users search index needs the pg_trgm
+ * What the database lacks that the server would use: the search indexes need the pg_trgm
  * extension, which a migration creates only where the database offers it (docs/operations.md).
  */
 export async function missingExtras(db: Db): Promise<string[]> {
-  const [row] = await selectRows<{ missing: boolean }>(db, sql`select to_regclass('users_search_trgm_idx') is null as missing`);
-  return row?.missing ? ['users_search_trgm_idx'] : [];
+  const rows = await selectRows<{ name: string }>(
+    db,
+    sql`select v.name from (values ${sql.join(SEARCH_INDEXES.map((name) => sql`(${name}::text)`), sql`, `)}) as v(name) where to_regclass(v.name) is null`,
+  );
+  return rows.map((row) => row.name);
 }
 
 /** The rows of a statement written in SQL: both drivers answer `{ rows }`, which Drizzle's shared type does not say. */

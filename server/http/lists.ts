@@ -159,6 +159,20 @@ export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * Several text fields as one text to search: joined by a unit separator, which nobody types, so
+ * that a search never matches across two fields. A big list searches one such expression, and a
+ * trigram index over exactly the same expression answers `ilike '%text%'` (server/db/migrations
+ * 0005 and 0007: change an expression only together with its index). The parts are written as
+ * they are, without parentheses: the index matches only an expression of the same shape.
+ */
+export function searchText(...parts: Array<AnyColumn | SQL>): SQL {
+  return sql`(${sql.join(parts, sql` || E'\x1f' || `)})`;
+}
+
+/** A nullable text as '' when null, for searchText. */
+export const orEmpty = (text: AnyColumn | SQL): SQL => sql`coalesce(${text}, '')`;
+
 export function searching(columns: Array<AnyColumn | SQL>, text: string): SQL | undefined {
   if (!text) return undefined;
   const pattern = likePattern(text);

@@ -3,7 +3,7 @@ import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { KeptAnswers } from '../db/table-watch';
 import { roles, users, workspaceMembers, workspaces } from '../db/schema';
-import { listPage, type ListAnswer, inlined, orderBy } from '../http/lists';
+import { listPage, type ListAnswer, inlined, orderBy, orEmpty, searchText } from '../http/lists';
 import { inAnyWorkspace, membersOf } from '../workspaces/members';
 import type { UserSortField, UserStatus } from '../../common/schemas/users';
 
@@ -157,13 +157,10 @@ export interface UserSelection {
 export const ALL_USERS: UserSelection = { where: undefined, workspaces: [] };
 
 /**
- * What a users search matches: email, username and full name in one expression, which the trigram
- * index of migration 0005 covers (users_search_trgm_idx), so that `%text%` reads the index rather
- * than every user. The fields are joined by a unit separator, which nobody types, so that a search
- * never matches across two fields; first and last name by a space, so "Ada Lovelace" is found.
- * Change it only together with that index.
+ * What a users search matches: email, username and full name ("Ada Lovelace" is found), read
+ * through users_search_trgm_idx (migration 0005).
  */
-export const userSearchText = sql`(${users.email} || E'\x1f' || coalesce(${users.username}, '') || E'\x1f' || ${users.firstName} || ' ' || ${users.lastName})`;
+export const userSearchText = searchText(users.email, orEmpty(users.username), sql`${users.firstName} || ' ' || ${users.lastName}`);
 
 /**
  * Where the users of a selection are read from: the ids of a page, and the table and conditions

@@ -99,8 +99,10 @@ function calls(seedStart) {
     { name: 'audits list', method: 'GET', path: '/system/audits/0/10' },
     { name: 'audits filter (model, last 30 days)', method: 'POST', path: '/system/audits/filter/0/10', body: { model: 'role', startDate: monthAgo } },
     { name: 'audits filter (user)', method: 'POST', path: '/system/audits/filter/0/10', body: { user: seedStart.auditUserId } },
+    { name: 'audits search', method: 'POST', path: '/system/audits/filter/0/10', body: { search: '424242' } },
     { name: 'access events list', method: 'GET', path: '/access/events/0/10' },
     { name: 'access events filter (status)', method: 'POST', path: '/access/events/filter/0/10', body: { status: 'failure' } },
+    { name: 'access events search', method: 'POST', path: '/access/events/filter/0/10', body: { search: 'bench-user4242@' } },
     { name: 'audits filter, a new one every call', method: 'POST', path: '/system/audits/filter/0/10', body: () => ({ startDate: freshStart() }), target: false },
     { name: 'users filter, a new one every call', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: () => ({ startDate: freshStart() }), target: false },
   ];
@@ -201,7 +203,8 @@ export function listSection(rows, seconds) {
     'How these figures are reached: counts stop at 10,000 (docs/api.md), and a count is kept per tenant and filter until the server ' +
       'writes a table it read, so paging through a list counts once; session checks, policy grants and role names are kept the same ' +
       'way (server/db/table-watch.ts); a users page with its workspaces is one statement; one workspace\'s members are read newest ' +
-      'first from an index; a users search reads a trigram index over email, username and name; on PostgreSQL every statement but a ' +
+      'first from an index; the searches of users, audits and access events read trigram indexes over the fields they search; ' +
+      'on PostgreSQL every statement but a ' +
       'text search is named, with its page bounds and fixed values written in, so each connection plans a list page once.',
     '',
     'Not a target: **a new filter every call** changes the filter on each call (a start date a few milliseconds apart), so every ' +
