@@ -11,7 +11,6 @@ import {
   idChoiceFilter,
   listPage,
   orEmpty,
-  searching,
   searchFilter,
   searchText,
   startDateFilter,
@@ -23,6 +22,7 @@ import {
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
 import { readPage } from './merge';
 import { namesOf, usersWho } from './people';
+import { searchCondition, type SearchedList } from '../http/search';
 
 export const EVENT_STATUSES = ['blocked', 'failure', 'success'] as const;
 
@@ -59,17 +59,24 @@ export const accessEventSearchText = searchText(
   orEmpty(accessEvents.userAgent),
 );
 
+export const accessEventsSearch: SearchedList = {
+  table: accessEvents,
+  text: accessEventSearchText,
+  companyColumn: accessEvents.companyId,
+  newestColumn: accessEvents.createdAt,
+};
+
 /**
  * `company_id = …` comes first in every query, so events whose company is unknown (a sign-in
  * naming a host name that does not exist has a null company) are never shown to any tenant.
  */
-export function accessEventConditions(companyId: string, filter: AccessEventFilter): SQL {
+export async function accessEventConditions(db: Db, companyId: string, filter: AccessEventFilter): Promise<SQL> {
   return and(
     eq(accessEvents.companyId, companyId),
     anyOf(accessEvents.userId, filter.user ?? []),
     anyOf(accessEvents.status, filter.status ?? []),
     within(accessEvents.createdAt, filter.startDate ?? null, filter.endDate ?? null),
-    searching([accessEventSearchText], filter.search ?? ''),
+    await searchCondition(db, accessEventsSearch, companyId, filter.search ?? ''),
   )!;
 }
 
@@ -80,7 +87,7 @@ export async function listAccessEvents(
   offset: number,
   limit: number,
 ): Promise<ListAnswer<AccessEventRow>> {
-  const where = accessEventConditions(companyId, filter);
+  const where = await accessEventConditions(db, companyId, filter);
   return listPage(
     db,
     {

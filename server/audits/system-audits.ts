@@ -10,7 +10,6 @@ import {
   idChoiceFilter,
   listPage,
   orEmpty,
-  searching,
   searchFilter,
   searchText,
   startDateFilter,
@@ -25,6 +24,7 @@ import { distinctByLooseScan } from './distinct';
 import { readPage } from './merge';
 import { namesOf, usersWho } from './people';
 import { apiKeyNamesOf } from '../apikeys/records';
+import { searchCondition, type SearchedList } from '../http/search';
 
 export const auditFilterBody = filterBody({
   model: textChoiceFilter,
@@ -57,25 +57,31 @@ export interface AuditRow {
 /** What an audit search matches: the record, model, operation and the changes' text, read through system_audits_search_trgm_idx (migration 0007). */
 export const auditSearchText = searchText(orEmpty(systemAudits.recordId), systemAudits.model, systemAudits.operation, orEmpty(sql`${systemAudits.changes}::text`));
 
+export const auditsSearch: SearchedList = {
+  table: systemAudits,
+  text: auditSearchText,
+  companyColumn: systemAudits.companyId,
+  newestColumn: systemAudits.createdAt,
+};
+
 /**
  * Every condition is on system_audits itself, so that (company_id, created_at),
  * (company_id, user_id, created_at) and (company_id, model, created_at) can serve both the
- * filter and the newest-first order. The search reads `changes` as text: it has no index and
- * walks the tenant's entries newest first until the page is full.
+ * filter and the newest-first order; the search reads its trigram index (server/http/search.ts).
  */
-export function auditConditions(companyId: string, filter: AuditFilter): SQL {
+export async function auditConditions(db: Db, companyId: string, filter: AuditFilter): Promise<SQL> {
   return and(
     eq(systemAudits.companyId, companyId),
     anyOf(systemAudits.model, filter.model ?? []),
     anyOf(systemAudits.operation, filter.operation ?? []),
     anyOf(systemAudits.userId, filter.user ?? []),
     within(systemAudits.createdAt, filter.startDate ?? null, filter.endDate ?? null),
-    searching([auditSearchText], filter.search ?? ''),
+    await searchCondition(db, auditsSearch, companyId, filter.search ?? ''),
   )!;
 }
 
 export async function listAudits(db: Db, companyId: string, filter: AuditFilter, offset: number, limit: number): Promise<ListAnswer<AuditRow>> {
-  const where = auditConditions(companyId, filter);
+  const where = await auditConditions(db, companyId, filter);
   return listPage(
     db,
     {

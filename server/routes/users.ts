@@ -218,7 +218,7 @@ export async function userRoutes(app: FastifyInstance) {
     async (request) => {
       const auth = requireAuth(request);
       const { limit, offset, order, field } = request.params;
-      const data = await listUsers(db, auth.companyId, userSelection(request.body), { field, order }, offset, limit);
+      const data = await listUsers(db, auth.companyId, await userSelection(db, auth.companyId, request.body), { field, order }, offset, limit);
       return { message: 'Users', data };
     },
   );

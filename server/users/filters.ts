@@ -9,7 +9,6 @@ import {
   filterBody,
   idChoiceFilter,
   searchFilter,
-  searching,
   sortParams,
   startDateFilter,
   textChoiceFilter,
@@ -18,7 +17,8 @@ import {
 } from '../http/lists';
 import { limitParam, offsetParam } from '../http/schemas';
 import { USER_SORT_FIELDS, USER_STATUSES, type UserStatus } from '../../common/schemas/users';
-import { statusIs, userSearchText, type UserSelection } from './rows';
+import { statusIs, usersSearch, type UserSelection } from './rows';
+import { searchCondition } from '../http/search';
 
 const statusFilter = textChoiceFilter.refine((values) => values.every((v) => (USER_STATUSES as readonly string[]).includes(v)), {
   message: `must be one of ${USER_STATUSES.join(', ')}`,
@@ -42,7 +42,7 @@ export const userFilterParams = z.object({ limit: limitParam, offset: offsetPara
  * The filter as the users it selects: conditions on the users row, and the workspaces they must
  * be in (kept apart, so that the page of one workspace's members can be read along its index).
  */
-export function userSelection(body: UserFilter): UserSelection {
+export async function userSelection(db: Db, companyId: string, body: UserFilter): Promise<UserSelection> {
   // filterBody answers {} for a missing body, without the fields' own defaults.
   const statuses = (body.status ?? []) as UserStatus[];
   return {
@@ -50,7 +50,7 @@ export function userSelection(body: UserFilter): UserSelection {
       anyOf(users.roleId, body.role ?? []),
       statuses.length > 0 ? or(...statuses.map(statusIs)) : undefined,
       within(users.createdAt, body.startDate ?? null, body.endDate ?? null),
-      searching([userSearchText], body.search),
+      await searchCondition(db, usersSearch, companyId, body.search ?? ''),
     ),
     workspaces: body.workspace ?? [],
   };

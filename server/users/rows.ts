@@ -5,6 +5,7 @@ import { KeptAnswers } from '../db/table-watch';
 import { roles, users, workspaceMembers, workspaces } from '../db/schema';
 import { listPage, type ListAnswer, inlined, orderBy, orEmpty, searchText } from '../http/lists';
 import { inAnyWorkspace, membersOf } from '../workspaces/members';
+import type { SearchedList } from '../http/search';
 import type { UserSortField, UserStatus } from '../../common/schemas/users';
 
 /**
@@ -161,6 +162,7 @@ export const ALL_USERS: UserSelection = { where: undefined, workspaces: [] };
  * through users_search_trgm_idx (migration 0005).
  */
 export const userSearchText = searchText(users.email, orEmpty(users.username), sql`${users.firstName} || ' ' || ${users.lastName}`);
+export const usersSearch: SearchedList = { table: users, text: userSearchText, companyColumn: users.companyId, newestColumn: users.createdAt };
 
 /**
  * Where the users of a selection are read from: the ids of a page, and the table and conditions

@@ -1,0 +1,135 @@
+import { and, desc, eq, getTableName, ilike, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client';
+import { tableWatchOf } from '../db/table-watch';
+import { likePattern } from './lists';
+
+/**
+ * Substring searches of the big lists, read through a trigram index by the rare part of the text.
+ *
+ * A trigram index answers `ilike '%text%'` by intersecting the index entries of every three
+ * letters of the text. Letters every row has (a company's email domain, "user" in every user
+ * name) have entries as long as the table, and walking them costs more than the rest of the call:
+ * searching `ada@acme.test` in a company whose addresses all end in `acme.test` reads the entries
+ * of `acm`, `cme`, `tes`, `est` for every row. So the index is asked only for the longest run of the
+ * text whose three-letter groups are rare among the company's newest rows, and the whole text is
+ * checked on the rows it finds: the same answer, for a fraction of the reading.
+ */
+
+/** A list's search: the table, the one expression searched (searchText) and its index's column order. */
+export interface SearchedList {
+  table: PgTable;
+  /** The expression a trigram index covers (lists.ts, searchText). */
+  text: SQL;
+  companyColumn: AnyColumn;
+  /** Newest first: the rows sampled to tell rare letters from common ones. */
+  newestColumn: AnyColumn;
+}
+
+/** Rows sampled per company and list; fewer than MIN_SAMPLE rows and the list is small enough to search as it is. */
+const SAMPLE_ROWS = 1_000;
+const MIN_SAMPLE = 100;
+/** A group of three letters found in more than this share of the sample is common. */
+const COMMON_SHARE = 0.02;
+/** Samples are kept this long: how common letters are changes slowly. */
+const SAMPLE_TTL_MS = 10 * 60_000;
+const SAMPLES_MAX = 1_000;
+
+interface Sample {
+  rows: number;
+  /** In how many sampled rows each three-letter group appears. */
+  groups: Map<string, number>;
+  takenAt: number;
+}
+
+const samplesByDatabase = new WeakMap<object, Map<string, Promise<Sample>>>();
+
+/** Letters and digits, as the trigram extension reads words. */
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The groups of three letters inside a text's words, lower-cased: those a `%…%` pattern's index search reads. */
+export function innerTrigrams(text: string): Set<string> {
+  const groups = new Set<string>();
+  for (const [word] of text.toLowerCase().matchAll(WORD)) {
+    for (let i = 0; i + 3 <= word.length; i++) groups.add(word.slice(i, i + 3));
+  }
+  return groups;
+}
+
+async function sampleOf(db: Db, list: SearchedList, companyId: string): Promise<Sample> {
+  const rows = await db
+    .select({ text: sql<string>`${list.text}` })
+    .from(list.table)
+    .where(eq(list.companyColumn, companyId))
+    .orderBy(desc(list.newestColumn))
+    .limit(SAMPLE_ROWS);
+  const groups = new Map<string, number>();
+  for (const { text } of rows) for (const group of innerTrigrams(text ?? '')) groups.set(group, (groups.get(group) ?? 0) + 1);
+  return { rows: rows.length, groups, takenAt: Date.now() };
+}
+
+function keptSample(db: Db, list: SearchedList, companyId: string): Promise<Sample> {
+  const owner = tableWatchOf(db) ?? db;
+  let samples = samplesByDatabase.get(owner);
+  if (!samples) samplesByDatabase.set(owner, (samples = new Map()));
+  const key = `${companyId}\u0000${getTableName(list.table)}`;
+  const kept = samples.get(key);
+  if (kept) return kept;
+  if (samples.size >= SAMPLES_MAX) samples.delete(samples.keys().next().value!);
+  const taking = sampleOf(db, list, companyId);
+  samples.set(key, taking);
+  // Forget it when it is old, or at once if taking it failed.
+  taking.then(
+    () => setTimeout(() => samples.get(key) === taking && samples.delete(key), SAMPLE_TTL_MS).unref?.(),
+    () => samples.get(key) === taking && samples.delete(key),
+  );
+  return taking;
+}
+
+/**
+ * The longest run of the search text, inside one word, whose three-letter groups are all rare in
+ * the sample; null when the whole text is already rare (search it as it is) or no run is.
+ */
+export function rarePart(search: string, sample: Pick<Sample, 'rows' | 'groups'>): string | null {
+  if (sample.rows < MIN_SAMPLE) return null;
+  const limit = sample.rows * COMMON_SHARE;
+  const seen = (group: string) => sample.groups.get(group) ?? 0;
+  const words = [...search.toLowerCase().matchAll(WORD)].map(([word]) => word);
+  let best: { text: string; groups: number; seen: number } | null = null;
+  let everyGroupRare = true;
+  for (const word of words) {
+    const groups = Array.from({ length: Math.max(0, word.length - 2) }, (_, i) => word.slice(i, i + 3));
+    if (groups.length === 0) everyGroupRare = false;
+    let runStart = -1;
+    // One step past the last group closes the last run.
+    for (let i = 0; i <= groups.length; i++) {
+      const rare = i < groups.length && seen(groups[i]) <= limit;
+      if (rare) {
+        if (runStart < 0) runStart = i;
+        continue;
+      }
+      if (i < groups.length) everyGroupRare = false;
+      if (runStart < 0) continue;
+      const run = { text: word.slice(runStart, i + 2), groups: i - runStart, seen: groups.slice(runStart, i).reduce((sum, g) => sum + seen(g), 0) };
+      if (!best || run.groups > best.groups || (run.groups === best.groups && run.seen < best.seen)) best = run;
+      runStart = -1;
+    }
+  }
+  // A text of one word with nothing common in it is its own rare part.
+  if (!best || (everyGroupRare && words.length === 1)) return null;
+  return best.text;
+}
+
+/**
+ * The condition of a search: `text ilike '%search%'`, asked of the index by its rare part when
+ * the company's rows show common letters in it (see above). Undefined for an empty search.
+ */
+export async function searchCondition(db: Db, list: SearchedList, companyId: string, search: string): Promise<SQL | undefined> {
+  if (!search) return undefined;
+  const pattern = likePattern(search);
+  const part = rarePart(search, await keptSample(db, list, companyId));
+  if (!part) return ilike(list.text as unknown as AnyColumn, pattern);
+  // lower(text) like lower(pattern) is the same test as ilike, in a form the index does not serve,
+  // so the index is read for the rare part only.
+  return and(ilike(list.text as unknown as AnyColumn, likePattern(part)), sql`lower(${list.text}) like lower(${pattern})`);
+}

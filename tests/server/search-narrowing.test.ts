@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { createTestServer, type TestServer } from './harness';
+import { users } from '../../server/db/schema';
+import { innerTrigrams, rarePart, searchCondition } from '../../server/http/search';
+import { usersSearch } from '../../server/users/rows';
+import { call, signInAdmin } from './helpers';
+
+/** Searches ask the trigram index for the rare part of their text only, and still answer exactly what `ilike` would. */
+
+const sampleOf = (texts: string[]) => {
+  const groups = new Map<string, number>();
+  for (const text of texts) for (const group of innerTrigrams(text)) groups.set(group, (groups.get(group) ?? 0) + 1);
+  return { rows: texts.length, groups };
+};
+
+describe('the rare part of a search', () => {
+  const company = sampleOf(Array.from({ length: 500 }, (_, i) => `user${i}@acme.test\u001fuser${i}\u001fFirst${i} Last${i}`));
+
+  it('is the longest run of a word whose three-letter groups are rare', () => {
+    // "use", "ser", "acm", "cme", "tes", "est" are in every row, "er4" in 111 of 500 (user4, user4x,
+    // user4xx), "r42" in 11; "424" and "242" in one each.
+    expect(rarePart('user424@acme.test', company)).toBe('424');
+    expect(rarePart('USER4242', company)).toBe('4242');
+  });
+
+  it('is nothing when the text is one rare word already, when nothing in it is rare, or when the sample is small', () => {
+    expect(rarePart('424', company)).toBeNull();
+    expect(rarePart('acme.test', company)).toBeNull();
+    expect(rarePart('ab', company)).toBeNull();
+    expect(rarePart('user424', sampleOf(['user1', 'user2']))).toBeNull();
+  });
+
+  it('reads words as the trigram index does: letters and digits, lower-cased', () => {
+    expect([...innerTrigrams('Ab-cdE f')]).toEqual(['cde']);
+    expect([...innerTrigrams('Zoë42')]).toEqual(['zoë', 'oë4', 'ë42']);
+  });
+});
+
+describe('searching users through the rare part', () => {
+  let server: TestServer;
+  let adminToken: string;
+  const people: Array<{ email: string; username: string; firstName: string; lastName: string }> = [];
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    adminToken = (await signInAdmin(server)).accessToken!;
+    for (let i = 0; i < 300; i++) {
+      people.push({ email: `person${i}@acme.test`, username: `acme.person${i}`, firstName: `Person`, lastName: `Number${i % 37}` });
+    }
+    people.push({ email: 'zoë.smith@acme.test', username: 'zoe', firstName: 'Zoë', lastName: 'Smith' });
+    await server.db.insert(users).values(people.map((p) => ({ ...p, companyId: server.company.companyId, roleId: server.company.memberRoleId, status: 'active' })));
+  });
+  afterAll(async () => server?.close());
+
+  const emailsFound = async (search: string) => {
+    const res = await call(server, 'POST', '/users/filter/1000/0/ASC/email', { token: adminToken, body: { search } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.rows.map((row: { email: string }) => row.email).filter((email: string) => email !== server.company.adminEmail);
+  };
+  const expected = (search: string) =>
+    people
+      .filter((p) => [p.email, p.username, `${p.firstName} ${p.lastName}`].some((field) => field.toLowerCase().includes(search.toLowerCase())))
+      .map((p) => p.email)
+      .sort();
+
+  it('answers exactly what a plain substring search answers', async () => {
+    for (const search of ['person42@acme', 'PERSON42', 'acme.person7', 'person1@acme.test', 'Number3', 'Person Number12', 'zoë', 'acme.test', 'n4', 'nobody@acme']) {
+      expect(await emailsFound(search), search).toEqual(expected(search));
+    }
+  });
+
+  it('asks the index for the rare part and checks the whole text on what it finds', async () => {
+    const condition = await searchCondition(server.db, usersSearch, server.company.companyId, 'person42@acme');
+    const { sql, params } = new PgDialect().sqlToQuery(condition!);
+    // "on4" is in person4 and person40–49: common among 302 rows; "n42" is in person42 only.
+    expect(params).toEqual(['%n42%', '%person42@acme%']);
+    expect(sql).toMatch(/ilike \$1 and lower\(.*\) like lower\(\$2\)/);
+  });
+});
