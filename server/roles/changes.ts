@@ -8,6 +8,7 @@ import { normalisePolicies, policyProblems, rolePolicyList, type Policy } from '
 import type { Db } from '../db/client';
 import { rolePages, rolePolicies, roles, users } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
+import { isUniqueViolation } from '../http/database-errors';
 import { notify } from '../notify';
 import { activeHolderIds, findRole, pageIdsOfRole, roleDetail, type RoleDetail, type RoleRow } from './records';
 
@@ -18,14 +19,6 @@ export const nameTakenMessage = (name: string) => `A role named "${name}" alread
 
 export function holdersMessage(n: number): string {
   return `${n === 1 ? '1 user has' : `${n} users have`} this role; give them another role first`;
-}
-
-/** A unique index refused the row (drizzle wraps the driver's error, so look through the causes). */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 /** Checked before writing for a clear answer; the unique index roles_company_name_key still decides races. */

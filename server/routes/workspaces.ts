@@ -10,7 +10,8 @@ import { conflict, notFound } from '../http/errors';
 import { COUNT_CAP, listPage, inlined } from '../http/lists';
 import { uuidParam } from '../http/schemas';
 import { acceptFormBodies } from '../workspaces/form-body';
-import { findWorkspace, isUniqueViolation, liveWorkspaces, nameTaken, selectWorkspaces, type WorkspaceRow } from '../workspaces/records';
+import { findWorkspace, liveWorkspaces, nameTaken, selectWorkspaces, type WorkspaceRow } from '../workspaces/records';
+import { isUniqueViolation } from '../http/database-errors';
 
 export const WORKSPACE_NAME_TAKEN = 'A workspace with this name already exists';
 

@@ -55,11 +55,3 @@ export async function nameTaken(db: Db, companyId: string, name: string, exceptI
     .limit(1);
   return !!row;
 }
-
-/** A unique index refused the row (drizzle wraps the driver's error, so look through the causes). */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
