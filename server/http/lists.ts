@@ -1,4 +1,4 @@
-import { and, asc, desc, getTableName, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
@@ -98,6 +98,15 @@ export const textChoiceFilter = choiceFilter(textChoice);
 /** A filter on ids; an empty string counts as "no filter". */
 export const idChoiceFilter = choiceFilter(z.union([z.literal(''), z.uuid({ error: 'must be a valid id or a list of ids' })]));
 
+/** true/false, as booleans or their text; one value or both (both, or none: no filter). */
+const booleanChoice = z.union([z.boolean(), z.enum(['true', 'false', ''])], { error: 'must be true or false' });
+export const booleanFilter = z
+  .union([booleanChoice, z.array(booleanChoice).max(2, 'may hold at most 2 values')], { error: 'must be true or false' })
+  .nullish()
+  .transform((value): boolean[] =>
+    [...new Set((value == null ? [] : Array.isArray(value) ? value : [value]).filter((v) => v !== '').map((v) => v === true || v === 'true'))],
+  );
+
 /** `2026-11-01` or a full ISO timestamp. A bare date as endDate covers that whole day (UTC). */
 function dateFilter(endOfDay: boolean) {
   return z
@@ -148,6 +157,11 @@ export function orderBy(column: AnyColumn | SQL, order: 'ASC' | 'DESC'): SQL {
 export function anyOf(column: AnyColumn, values: readonly string[]): SQL | undefined {
   if (values.length === 0) return undefined;
   return inArray(column, values as string[]);
+}
+
+/** A condition on a boolean column from a booleanFilter's values: both values (or none) filter nothing. */
+export function booleanIs(column: AnyColumn, values: readonly boolean[]): SQL | undefined {
+  return values.length === 1 ? eq(column, values[0]) : undefined;
 }
 
 export function within(column: AnyColumn, start: Date | null, end: Date | null): SQL | undefined {

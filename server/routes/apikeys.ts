@@ -10,6 +10,8 @@ import type { Db } from '../db/client';
 import { badRequest } from '../http/errors';
 import {
   anyOf,
+  booleanFilter,
+  booleanIs,
   endDateFilter,
   filterBody,
   idChoiceFilter,
@@ -31,15 +33,6 @@ const TAGS = ['API keys'];
 const idParams = z.object({ id: uuidParam });
 const RECENT_USE_DAYS = 7;
 
-/** true/false, as booleans or their text; one value or both. */
-const booleanChoice = z.union([z.boolean(), z.enum(['true', 'false', ''])], { error: 'must be true or false' });
-const booleanFilter = z
-  .union([booleanChoice, z.array(booleanChoice).max(2, 'may hold at most 2 values')], { error: 'must be true or false' })
-  .nullish()
-  .transform((value): boolean[] =>
-    [...new Set((value == null ? [] : Array.isArray(value) ? value : [value]).filter((v) => v !== '').map((v) => v === true || v === 'true'))],
-  );
-
 const apiKeyFilter = filterBody({
   accessUser: idChoiceFilter,
   createduser: idChoiceFilter,
@@ -49,11 +42,6 @@ const apiKeyFilter = filterBody({
   endDate: endDateFilter,
   search: searchFilter,
 });
-
-/** A condition on a boolean column from a filter's values: both values (or none) filter nothing. */
-function booleanIs(column: typeof apiKeys.isActive | typeof apiKeys.isDeleted, values: boolean[]): SQL | undefined {
-  return values.length === 1 ? eq(column, values[0]) : undefined;
-}
 
 const userName = sql<string>`coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email})`;
 
