@@ -18,9 +18,12 @@ export function zodResolver<T extends FieldValues = FieldValues>(schema: ZodType
     }
     const errors: Record<string, unknown> = {};
     for (const issue of result.error.issues) {
-      const path = issue.path.map(String);
+      // A problem of the form as a whole (a refinement across fields, keys a strict schema does not
+      // know) is the form's `root` error: it blocks the submit like any other and is shown with the
+      // form's buttons (FormProblem).
+      const path = issue.path.length === 0 ? ['root'] : issue.path.map(String);
       // The first problem of a field is the one shown (criteriaMode 'firstError').
-      if (path.length === 0 || getAt(errors, path)) continue;
+      if (getAt(errors, path)) continue;
       setAt(errors, path, { type: issue.code, message: issue.message });
     }
     return { values: {}, errors: errors as FieldErrors<T> };

@@ -1,4 +1,6 @@
 import { useMemo } from 'react';
+import { useFormState } from 'react-hook-form';
+import Typography from '@mui/material/Typography';
 import { DeleteButton, SaveButton, SimpleForm, Toolbar, useRecordContext, useRefresh, useResourceContext, type RaRecord } from 'react-admin';
 import { z, type ZodType } from 'zod';
 import { alerts } from '../../../providers/alerts';
@@ -27,6 +29,18 @@ function formRecord(record: RaRecord | undefined, fields: readonly FieldDeclarat
   return { ...record, ...Object.fromEntries(derived.map((field) => [field.source, field.fromRecord!(record)])) };
 }
 
+/** A problem of the form as a whole (the schema's root error), beside the buttons it blocks. */
+export function FormProblem() {
+  const { errors } = useFormState();
+  const message = errors.root?.message;
+  if (!message) return null;
+  return (
+    <Typography role="alert" color="error" variant="body2" sx={{ flex: 1, mx: 2 }}>
+      {String(message)}
+    </Typography>
+  );
+}
+
 function FormToolbar({ mode }: { mode: 'create' | 'edit' }) {
   const declaration = useDeclaration();
   const refresh = useRefresh();
@@ -34,6 +48,7 @@ function FormToolbar({ mode }: { mode: 'create' | 'edit' }) {
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <SaveButton />
+      <FormProblem />
       {canDelete && (
         <DeleteButton
           mutationMode="pessimistic"

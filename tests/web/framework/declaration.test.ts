@@ -55,6 +55,16 @@ describe('the zod resolver', () => {
     });
   });
 
+  it('reports a problem of the whole form as its root error, so the form is not sent', async () => {
+    const strict = z.object({ name: z.string() }).strict();
+    const unknownKey = await zodResolver(strict)({ name: 'Ada', colour: 'red' }, undefined, resolverOptions);
+    expect(unknownKey.values).toEqual({});
+    expect(unknownKey.errors).toEqual({ root: { type: 'unrecognized_keys', message: expect.stringMatching(/colour/) } });
+    const across = z.object({ min: z.number(), max: z.number() }).refine((v) => v.min <= v.max, 'min must not be above max');
+    const refined = await zodResolver(across)({ min: 5, max: 1 }, undefined, resolverOptions);
+    expect(refined.errors).toEqual({ root: { type: 'custom', message: 'min must not be above max' } });
+  });
+
   it("treats an emptied input (react-admin's null) as absent, and keeps the form's other values with the schema's transforms", async () => {
     const result = await zodResolver(schema)({ id: 'w-1', name: '  Ada  ', phone: null, address: { city: 'Paris' }, extra: 1 }, undefined, resolverOptions);
     expect(result.errors).toEqual({});

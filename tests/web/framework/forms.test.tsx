@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
+import { FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, widgets, widgetSchema } from './harness';
 
 describe('declared forms', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
   it('edit: the zod schema blocks bad input before anything is sent; a good submit sends the changed fields to the update route', async () => {
@@ -68,5 +68,17 @@ describe('declared forms', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'New widget', email: 'new@acme.test' });
     await waitFor(() => expect(view.location().pathname).toBe('/widgets'));
     expect(await screen.findByText('Widget created')).toBeInTheDocument();
+  });
+
+  it('create: a problem of the whole form is shown beside the buttons and nothing is sent', async () => {
+    signIn();
+    const api = widgetApi([]);
+    const schema = widgetSchema.refine((w) => !w.email.startsWith(w.name.toLowerCase()), 'the email must not start with the name');
+    renderDeclared([{ ...widgets, forms: { create: { schema } } }], { path: '/widgets/create' });
+    await userEvent.type(await screen.findByLabelText('Name'), 'Ada');
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@acme.test');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('the email must not start with the name')).toBeInTheDocument();
+    expect(api.seen(/POST/)).toEqual([]);
   });
 });
