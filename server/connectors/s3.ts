@@ -1,0 +1,367 @@
+import { createHash, createHmac } from 'node:crypto';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { connectionTypeOf, parseSettings } from '../../common/connections';
+import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, unreachableError } from './http';
+import { DEFAULT_TABULAR_LIMITS, fileTableSource, tabularFormatOf, type FileStorage, type FileTableSource, type TabularFile, type TabularLimits } from './tabular';
+import { ConnectorError, type ConnectionConfig, type Endpoint, type TestResult } from './types';
+
+/**
+ * The `s3` type: CSV and Parquet objects of a bucket in Amazon S3 or any S3-compatible store,
+ * under an optional prefix. Requests are signed with AWS Signature Version 4 (below, with
+ * node:crypto); objects are listed with ListObjectsV2 and read with GetObject, streamed for CSV
+ * and by byte ranges for Parquet (whose footer comes first). Each object is an endpoint whose id
+ * is its key; the connection is a FileTableSource (tabular.ts), as a folder of files is.
+ */
+
+export interface S3Options {
+  limits?: Partial<S3Limits>;
+  /** How host names are resolved: the system's resolver unless told (a store known only to a private resolver). */
+  lookup?: LookupFunction;
+  /** Per request, 15 s unless told. */
+  timeoutMs?: number;
+}
+
+export interface S3Limits extends TabularLimits {
+  /** Objects listed at most. */
+  maxFiles: number;
+}
+
+const DEFAULT_S3_LIMITS: S3Limits = { ...DEFAULT_TABULAR_LIMITS, maxFiles: 10_000 };
+
+export function openS3Connector(config: ConnectionConfig, options: S3Options = {}): FileTableSource {
+  const limits = { ...DEFAULT_S3_LIMITS, ...options.limits };
+  return fileTableSource(new BucketStorage(new S3Client(s3Settings(config), options), limits), limits);
+}
+
+export interface S3Settings {
+  endpoint: URL;
+  region: string;
+  bucket: string;
+  prefix: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  pathStyle: boolean;
+}
+
+function s3Settings(config: ConnectionConfig): S3Settings {
+  const parsed = parseSettings(connectionTypeOf('s3')!, { ...config.settings, ...config.secrets });
+  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
+  const { settings, secrets } = parsed.value;
+  const region = String(settings.region).trim();
+  const endpoint = new URL(String(settings.endpoint));
+  // Amazon's global address serves us-east-1; a bucket elsewhere is reached at its region's own.
+  if (endpoint.hostname === 's3.amazonaws.com' && region !== 'us-east-1') endpoint.hostname = `s3.${region}.amazonaws.com`;
+  return {
+    endpoint,
+    region,
+    bucket: String(settings.bucket).trim(),
+    prefix: String(settings.prefix ?? '').replace(/^\/+/, ''),
+    accessKeyId: String(settings.accessKeyId).trim(),
+    secretAccessKey: secrets.secretAccessKey!,
+    pathStyle: settings.pathStyle === true,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// AWS Signature Version 4
+
+const EMPTY_PAYLOAD_HASH = createHash('sha256').update('').digest('hex');
+
+/** RFC 3986 escaping as SigV4 wants it: everything but A-Z a-z 0-9 - _ . ~ */
+function awsUriEncode(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+interface SignedRequest {
+  method: string;
+  /** Host with its port when not the default, as the Host header says. */
+  host: string;
+  /** Already escaped with awsUriEncode, segment by segment. */
+  path: string;
+  query: ReadonlyArray<readonly [string, string]>;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  now: Date;
+}
+
+/** The headers that authenticate a request (host, x-amz-date, x-amz-content-sha256, authorization). */
+function signV4(request: SignedRequest): Record<string, string> {
+  const amzDate = request.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const day = amzDate.slice(0, 8);
+  const scope = `${day}/${request.region}/s3/aws4_request`;
+  const headers: Record<string, string> = { host: request.host, 'x-amz-content-sha256': EMPTY_PAYLOAD_HASH, 'x-amz-date': amzDate };
+  const signedHeaders = Object.keys(headers).sort();
+  const canonicalRequest = [
+    request.method,
+    request.path,
+    canonicalQuery(request.query),
+    ...signedHeaders.map((name) => `${name}:${headers[name]!.trim()}`),
+    '',
+    signedHeaders.join(';'),
+    EMPTY_PAYLOAD_HASH,
+  ].join('\n');
+  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
+  let key: Buffer = hmac(`AWS4${request.secretAccessKey}`, day);
+  for (const part of [request.region, 's3', 'aws4_request']) key = hmac(key, part);
+  const signature = createHmac('sha256', key).update(stringToSign).digest('hex');
+  return {
+    ...headers,
+    authorization: `AWS4-HMAC-SHA256 Credential=${request.accessKeyId}/${scope}, SignedHeaders=${signedHeaders.join(';')}, Signature=${signature}`,
+  };
+}
+
+function canonicalQuery(query: ReadonlyArray<readonly [string, string]>): string {
+  return query
+    .map(([key, value]) => [awsUriEncode(key), awsUriEncode(value)] as const)
+    .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1))
+    .map(([key, value]) => `${key}=${value}`)
+    .join('&');
+}
+
+function hmac(key: string | Buffer, data: string): Buffer {
+  return createHmac('sha256', key).update(data).digest();
+}
+
+function sha256Hex(data: string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+interface ListedObject {
+  key: string;
+  size: number;
+}
+
+interface ObjectPage {
+  objects: ListedObject[];
+  keyCount: number;
+  nextToken: string | undefined;
+}
+
+interface ObjectHead {
+  size: number;
+  version: string;
+}
+
+class S3Client {
+  private readonly timeoutMs: number;
+
+  constructor(
+    readonly settings: S3Settings,
+    private readonly options: S3Options,
+  ) {
+    this.timeoutMs = options.timeoutMs ?? HTTP_TIMEOUT_MS;
+  }
+
+  async listPage(maxKeys: number, continuationToken?: string): Promise<ObjectPage> {
+    const query: Array<[string, string]> = [
+      ['list-type', '2'],
+      ['max-keys', String(maxKeys)],
+    ];
+    if (this.settings.prefix) query.push(['prefix', this.settings.prefix]);
+    if (continuationToken) query.push(['continuation-token', continuationToken]);
+    const xml = await readBody(await this.send('GET', undefined, query), this.address().host);
+    const truncated = xmlText(xml, 'IsTruncated') === 'true';
+    return {
+      objects: xmlBlocks(xml, 'Contents').map((block) => ({ key: xmlText(block, 'Key') ?? '', size: Number(xmlText(block, 'Size') ?? 0) })),
+      keyCount: Number(xmlText(xml, 'KeyCount') ?? xmlBlocks(xml, 'Contents').length),
+      nextToken: truncated ? xmlText(xml, 'NextContinuationToken') : undefined,
+    };
+  }
+
+  async head(key: string): Promise<ObjectHead> {
+    const response = await this.send('HEAD', key);
+    response.resume();
+    const size = Number(response.headers['content-length'] ?? 0);
+    const tag = response.headers.etag ?? response.headers['last-modified'] ?? '';
+    return { size, version: `${size}:${tag}` };
+  }
+
+  /** The object, or the part of it in `range` ([start, end), bytes). */
+  get(key: string, range?: readonly [number, number]): Promise<IncomingMessage> {
+    return this.send('GET', key, [], range ? { range: `bytes=${range[0]}-${range[1] - 1}` } : {});
+  }
+
+  /** Where requests go: the bucket's own host name unless addresses are path-style; `host` adds the port. */
+  private address(): { hostname: string; host: string } {
+    const { endpoint, bucket, pathStyle } = this.settings;
+    const hostname = pathStyle ? endpoint.hostname : `${bucket}.${endpoint.hostname}`;
+    return { hostname, host: endpoint.port ? `${hostname}:${endpoint.port}` : hostname };
+  }
+
+  private send(method: 'GET' | 'HEAD', key?: string, query: ReadonlyArray<readonly [string, string]> = [], extraHeaders: Record<string, string> = {}): Promise<IncomingMessage> {
+    const { endpoint, bucket, pathStyle } = this.settings;
+    const basePath = endpoint.pathname.replace(/\/+$/, '');
+    const keyPath = key === undefined ? '' : `/${key.split('/').map(awsUriEncode).join('/')}`;
+    const { hostname, host } = this.address();
+    const path = pathStyle ? `${basePath}/${awsUriEncode(bucket)}${keyPath}` : `${basePath}${keyPath || '/'}`;
+    const headers = {
+      ...signV4({ method, host, path, query, region: this.settings.region, accessKeyId: this.settings.accessKeyId, secretAccessKey: this.settings.secretAccessKey, now: new Date() }),
+      ...extraHeaders,
+    };
+    const search = query.length > 0 ? `?${canonicalQuery(query)}` : '';
+    const transport = endpoint.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const request = transport.request(
+        { protocol: endpoint.protocol, hostname, port: endpoint.port || undefined, path: path + search, method, headers, lookup: this.options.lookup },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) return resolve(response);
+          readBody(response, host).then(
+            (body) => reject(s3Error(status, body, key === undefined ? `bucket "${bucket}"` : `"${key}" in bucket "${bucket}"`)),
+            reject,
+          );
+        },
+      );
+      request.setTimeout(this.timeoutMs, () => request.destroy(new ConnectorError(`S3 did not answer within ${formatSeconds(this.timeoutMs)}`, 'timeout')));
+      request.on('error', (error) => reject(error instanceof ConnectorError ? error : unreachableError('S3', host, error)));
+      request.end();
+    });
+  }
+}
+
+const S3_ERROR_KINDS: Record<string, ConnectorError['kind']> = {
+  InvalidAccessKeyId: 'auth',
+  SignatureDoesNotMatch: 'auth',
+  AccessDenied: 'auth',
+  ExpiredToken: 'auth',
+  InvalidToken: 'auth',
+  NoSuchBucket: 'not_found',
+  NoSuchKey: 'not_found',
+};
+
+/** S3's own words from its XML error body; a HEAD answer has no body, so its status speaks. */
+function s3Error(status: number, body: string, what: string): ConnectorError {
+  const code = xmlText(body, 'Code');
+  const message = xmlText(body, 'Message');
+  if (code) return new ConnectorError(`S3: ${message ?? code} (${code})`, S3_ERROR_KINDS[code] ?? kindOfStatus(status));
+  const said = status === 404 ? `${what} does not exist` : status === 403 ? `access to ${what} denied` : `${what} could not be read`;
+  return new ConnectorError(`S3: ${said} (HTTP ${status})`, kindOfStatus(status));
+}
+
+/** A listing page (1,000 keys) or an error is far smaller; more is not an S3 answer. */
+const MAX_XML_BYTES = 16 * 1024 * 1024;
+
+function readBody(response: IncomingMessage, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_XML_BYTES) response.destroy(new ConnectorError(`S3 at ${host} sent an answer over ${MAX_XML_BYTES / 1024 / 1024} MB`, 'failed'));
+      else chunks.push(chunk);
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', (error) => reject(error instanceof ConnectorError ? error : unreachableError('S3', host, error)));
+  });
+}
+
+async function readBytes(response: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A tiny reader for S3's XML answers: flat elements, no attributes we need.
+
+function xmlBlocks(xml: string, tag: string): string[] {
+  return [...xml.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => match[1]!);
+}
+
+function xmlText(xml: string, tag: string): string | undefined {
+  const match = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(xml);
+  return match ? decodeXml(match[1]!) : undefined;
+}
+
+function decodeXml(text: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, entity: string) => {
+    if (entity.startsWith('#x') || entity.startsWith('#X')) return String.fromCodePoint(parseInt(entity.slice(2), 16));
+    if (entity.startsWith('#')) return String.fromCodePoint(Number(entity.slice(1)));
+    return named[entity.toLowerCase()]!;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bucket as file storage
+
+/** ListObjectsV2 answers at most 1,000 keys a page. */
+const PAGE_SIZE = 1000;
+
+class BucketStorage implements FileStorage {
+  constructor(
+    private readonly client: S3Client,
+    private readonly limits: S3Limits,
+  ) {}
+
+  async test(): Promise<TestResult> {
+    const started = performance.now();
+    const page = await this.client.listPage(1);
+    const { bucket, prefix } = this.client.settings;
+    const under = prefix ? ` under "${prefix}"` : '';
+    return {
+      latencyMs: Math.round(performance.now() - started),
+      detail: `Bucket "${bucket}": the first page${under} listed ${page.keyCount} object${page.keyCount === 1 ? '' : 's'}`,
+    };
+  }
+
+  async endpoints(): Promise<Endpoint[]> {
+    const found: Endpoint[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.listPage(PAGE_SIZE, token);
+      for (const object of page.objects) {
+        const format = tabularFormatOf(object.key);
+        if (!format) continue;
+        const slash = object.key.lastIndexOf('/');
+        found.push({
+          id: object.key,
+          name: object.key.slice(slash + 1),
+          kind: 'file',
+          format,
+          size: object.size,
+          ...(slash > 0 ? { group: object.key.slice(0, slash) } : {}),
+        });
+        if (found.length >= this.limits.maxFiles) return found;
+      }
+      token = page.nextToken;
+    } while (token);
+    return found;
+  }
+
+  async locate(endpoint: string): Promise<TabularFile> {
+    const { bucket, prefix } = this.client.settings;
+    const format = tabularFormatOf(endpoint);
+    if (!format || !endpoint.startsWith(prefix) || endpoint.split('/').some((part) => part === '.' || part === '..')) {
+      throw new ConnectorError(`"${endpoint}" is not a CSV or Parquet object of bucket "${bucket}"${prefix ? ` under "${prefix}"` : ''}`, 'invalid');
+    }
+    const head = await this.client.head(endpoint);
+    return {
+      endpoint,
+      format,
+      size: head.size,
+      version: head.version,
+      openStream: () => this.client.get(endpoint),
+      openRandomAccess: async () => ({
+        byteLength: head.size,
+        slice: async (start: number, end?: number) => {
+          const stop = end ?? head.size;
+          if (stop <= start) return new ArrayBuffer(0);
+          const response = await this.client.get(endpoint, [start, stop]);
+          const bytes = await readBytes(response);
+          // A store that ignores Range sends the whole object.
+          const part = response.statusCode === 206 ? bytes : bytes.subarray(start, stop);
+          return part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength) as ArrayBuffer;
+        },
+      }),
+    };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,138 @@
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBitbucketConnector } from '../../../server/connectors/bitbucket';
+import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import { sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+
+/**
+ * Bitbucket Cloud's REST API 2.0 on this machine: `GET /2.0/repositories/{workspace}` behind
+ * basic auth, answering paginated `{ size, page, pagelen, next, values }` as its documentation
+ * shows, and `{ type: "error", error: { message } }` for a missing workspace.
+ */
+
+const USER = 'ana';
+const APP_PASSWORD = 'ATBB-app-password';
+let bitbucket: LocalServer;
+let nextOverride: string | undefined;
+const interruptions: Array<{ status: number; headers?: Record<string, string>; body: unknown }> = [];
+
+const REPOSITORIES = ['warehouse-sql', 'dbt-models', 'quality-checks', 'etl-jobs', 'sandbox'].map((slug, index) => ({
+  type: 'repository',
+  slug,
+  name: slug.replace(/-/g, ' '),
+  full_name: `acme-data/${slug}`,
+  is_private: true,
+  project: { key: index < 3 ? 'DW' : 'OPS', name: index < 3 ? 'Warehouse' : 'Operations' },
+  mainbranch: { type: 'branch', name: 'main' },
+}));
+
+function answerBitbucket(request: ReceivedRequest, response: ServerResponse): void {
+  const expected = `Basic ${Buffer.from(`${USER}:${APP_PASSWORD}`).toString('base64')}`;
+  if (request.headers.authorization !== expected) {
+    // Bitbucket answers a wrong app password with 401 and no JSON body.
+    return void response.writeHead(401, { 'www-authenticate': 'Basic realm="Bitbucket.org HTTP"' }).end();
+  }
+  if (interruptions.length > 0) {
+    const next = interruptions.shift()!;
+    return sendJson(response, next.status, next.body, next.headers);
+  }
+  const match = /^\/2\.0\/repositories\/([^/]+)$/.exec(request.path);
+  if (!match || match[1] !== 'acme-data') {
+    return sendJson(response, 404, { type: 'error', error: { message: `No workspace with identifier '${match?.[1] ?? ''}'.` } });
+  }
+  const pagelen = Number(request.query.get('pagelen') ?? 10);
+  const pageNumber = Number(request.query.get('page') ?? 1);
+  // Bitbucket caps pagelen (100 for repositories); two a page here makes `next` visible.
+  const perPage = Math.min(pagelen, 2);
+  const values = REPOSITORIES.slice((pageNumber - 1) * perPage, pageNumber * perPage);
+  const hasNext = pageNumber * perPage < REPOSITORIES.length;
+  const next = nextOverride ?? `${bitbucket.url}/2.0/repositories/acme-data?pagelen=${pagelen}&page=${pageNumber + 1}`;
+  sendJson(response, 200, { pagelen: perPage, size: REPOSITORIES.length, page: pageNumber, values, ...(hasNext ? { next } : {}) });
+}
+
+const config = (settings: Record<string, unknown> = {}, appPassword = APP_PASSWORD): ConnectionConfig => ({
+  type: 'bitbucket',
+  settings: { workspace: 'acme-data', username: USER, apiUrl: `${bitbucket.url}/2.0`, ...settings },
+  secrets: { appPassword },
+});
+
+async function failure(work: Promise<unknown>): Promise<ConnectorError> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ConnectorError);
+  return error as ConnectorError;
+}
+
+beforeAll(async () => {
+  bitbucket = await startLocalServer(answerBitbucket);
+});
+
+afterAll(async () => {
+  await bitbucket?.close();
+});
+
+describe('testing', () => {
+  it('asks for one repository and says how many the workspace has', async () => {
+    const result = await openBitbucketConnector(config()).test();
+    expect(result.detail).toBe('5 repositories in acme-data');
+    const request = bitbucket.requests.at(-1)!;
+    expect(request.path).toBe('/2.0/repositories/acme-data');
+    expect(request.query.get('pagelen')).toBe('1');
+  });
+
+  it('turns a refused app password into an auth failure', async () => {
+    const error = await failure(openBitbucketConnector(config({}, 'wrong')).test());
+    expect(error.kind).toBe('auth');
+    expect(error.message).toBe('Bitbucket: the credentials were not accepted (HTTP 401)');
+  });
+
+  it("says a missing workspace is not found, in Bitbucket's words", async () => {
+    const error = await failure(openBitbucketConnector(config({ workspace: 'nobody' })).test());
+    expect(error.kind).toBe('not_found');
+    expect(error.message).toBe("Bitbucket: No workspace with identifier 'nobody'. (HTTP 404)");
+  });
+});
+
+describe('endpoints', () => {
+  it("lists the workspace's repositories by slug, following next", async () => {
+    const before = bitbucket.requests.length;
+    const repositories = await openBitbucketConnector(config()).endpoints();
+    expect(repositories).toEqual([
+      { id: 'warehouse-sql', name: 'warehouse sql', kind: 'repository', group: 'Warehouse' },
+      { id: 'dbt-models', name: 'dbt models', kind: 'repository', group: 'Warehouse' },
+      { id: 'quality-checks', name: 'quality checks', kind: 'repository', group: 'Warehouse' },
+      { id: 'etl-jobs', name: 'etl jobs', kind: 'repository', group: 'Operations' },
+      { id: 'sandbox', name: 'sandbox', kind: 'repository', group: 'Operations' },
+    ]);
+    expect(bitbucket.requests.slice(before).map((request) => request.query.get('page'))).toEqual([null, '2', '3']);
+    expect(bitbucket.requests.slice(before).every((request) => request.headers.authorization?.startsWith('Basic '))).toBe(true);
+  });
+
+  it('does not send the app password to a next page on another host', async () => {
+    nextOverride = 'https://elsewhere.example/2.0/repositories/acme-data?page=2';
+    try {
+      const error = await failure(openBitbucketConnector(config()).endpoints());
+      expect(error.message).toBe(`Bitbucket: the next page is at https://elsewhere.example, not at ${bitbucket.url}`);
+    } finally {
+      nextOverride = undefined;
+    }
+  });
+});
+
+describe('retries', () => {
+  it('waits as Retry-After says after a 429, then goes on', async () => {
+    interruptions.push({ status: 429, headers: { 'retry-after': '1' }, body: { type: 'error', error: { message: 'Rate limit for this resource has been exceeded' } } });
+    const started = Date.now();
+    expect((await openBitbucketConnector(config(), { http: { retryBaseDelayMs: 20 } }).test()).detail).toBe('5 repositories in acme-data');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('tries again after a 503', async () => {
+    interruptions.push({ status: 503, body: { type: 'error', error: { message: 'Service unavailable' } } });
+    const before = bitbucket.requests.length;
+    expect(await openBitbucketConnector(config(), { http: { retryBaseDelayMs: 20 } }).endpoints()).toHaveLength(5);
+    expect(bitbucket.requests.length - before).toBe(4);
+  });
+});

@@ -1,0 +1,349 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { LookupFunction } from 'node:net';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openS3Connector } from '../../../server/connectors/s3';
+import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import { closedPort, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+
+/**
+ * A small S3 on this machine: ListObjectsV2, GetObject (with Range) and HeadObject as Amazon's
+ * documentation describes them, addressed path-style (/bucket/key) or virtual-hosted (Host:
+ * bucket.localhost), and every request's Signature Version 4 recomputed from the secret it holds.
+ */
+
+const ACCESS_KEY_ID = 'AKIDEXAMPLE';
+const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';
+const REGION = 'eu-west-3';
+
+interface StoredObject {
+  body: Buffer;
+  etag: string;
+  lastModified: Date;
+}
+
+const buckets = new Map<string, Map<string, StoredObject>>();
+/** Keys a listing page holds at most: S3 may answer fewer than max-keys, which makes paging visible here. */
+let pageLimit = 1000;
+let s3: LocalServer;
+
+function putObject(bucket: string, key: string, body: string | Uint8Array): void {
+  const bytes = Buffer.from(body);
+  if (!buckets.has(bucket)) buckets.set(bucket, new Map());
+  buckets.get(bucket)!.set(key, { body: bytes, etag: `"${createHash('md5').update(bytes).digest('hex')}"`, lastModified: new Date('2024-06-01T10:00:00Z') });
+}
+
+const sizeOf = (key: string) => buckets.get('data')!.get(key)!.body.length;
+
+const awsEncode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+function xmlError(response: ServerResponse, status: number, code: string, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/xml' }).end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>4442587FB7D0A2F9</RequestId></Error>`);
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The signature S3 expects, computed as the SigV4 documentation lays it out; undefined when the request is not signed for this store. */
+function verifySignature(request: ReceivedRequest, response: ServerResponse): boolean {
+  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+    String(request.headers.authorization ?? ''),
+  );
+  if (!match) {
+    xmlError(response, 403, 'AccessDenied', 'Access Denied');
+    return false;
+  }
+  const [, keyId, day, region, signedHeaders, signature] = match;
+  if (keyId !== ACCESS_KEY_ID) {
+    xmlError(response, 403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
+    return false;
+  }
+  const [rawPath, rawQuery = ''] = request.url.split('?');
+  const canonicalUri = rawPath!.split('/').map((segment) => awsEncode(decodeURIComponent(segment))).join('/');
+  const canonicalQuery = rawQuery
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => pair.split('=').map((part) => awsEncode(decodeURIComponent(part.replace(/\+/g, ' ')))) as [string, string?])
+    .map(([key, value = '']) => `${key}=${value}`)
+    .sort()
+    .join('&');
+  const headerNames = signedHeaders!.split(';');
+  if (!headerNames.includes('host') || !headerNames.includes('x-amz-date')) {
+    xmlError(response, 403, 'AccessDenied', 'host and x-amz-date must be signed');
+    return false;
+  }
+  const payloadHash = String(request.headers['x-amz-content-sha256'] ?? '');
+  if (payloadHash !== sha256(request.body)) {
+    xmlError(response, 400, 'XAmzContentSHA256Mismatch', 'The provided x-amz-content-sha256 header does not match what was computed.');
+    return false;
+  }
+  const canonicalRequest = [
+    request.method,
+    canonicalUri,
+    canonicalQuery,
+    ...headerNames.map((name) => `${name}:${String(request.headers[name] ?? '').trim().replace(/\s+/g, ' ')}`),
+    '',
+    signedHeaders,
+    payloadHash,
+  ].join('\n');
+  const amzDate = String(request.headers['x-amz-date']);
+  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, `${day}/${region}/s3/aws4_request`, sha256(canonicalRequest)].join('\n');
+  const signingKey = hmac(hmac(hmac(hmac(`AWS4${SECRET}`, day!), region!), 's3'), 'aws4_request');
+  if (region !== REGION || amzDate.slice(0, 8) !== day || createHmac('sha256', signingKey).update(stringToSign).digest('hex') !== signature) {
+    xmlError(response, 403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
+    return false;
+  }
+  return true;
+}
+
+function answerS3(request: ReceivedRequest, response: ServerResponse): void {
+  if (!verifySignature(request, response)) return;
+  const host = String(request.headers.host ?? '');
+  const virtualBucket = /^([a-z0-9.-]+)\.localhost(:\d+)?$/.exec(host)?.[1];
+  const segments = request.path.split('/').slice(1).map(decodeURIComponent);
+  const bucketName = virtualBucket ?? segments.shift()!;
+  const key = segments.join('/');
+  const bucket = buckets.get(bucketName);
+  if (!bucket) return xmlError(response, 404, 'NoSuchBucket', 'The specified bucket does not exist');
+
+  if (key === '' && request.query.get('list-type') === '2') {
+    const prefix = request.query.get('prefix') ?? '';
+    const maxKeys = Math.min(Number(request.query.get('max-keys') ?? 1000), pageLimit);
+    const after = request.query.get('continuation-token') ? Buffer.from(request.query.get('continuation-token')!, 'base64').toString() : '';
+    const keys = [...bucket.keys()].filter((candidate) => candidate.startsWith(prefix) && candidate > after).sort();
+    const page = keys.slice(0, maxKeys);
+    const truncated = keys.length > page.length;
+    const contents = page
+      .map((name) => {
+        const object = bucket.get(name)!;
+        return `<Contents><Key>${escapeXml(name)}</Key><LastModified>${object.lastModified.toISOString()}</LastModified><ETag>${escapeXml(object.etag)}</ETag><Size>${object.body.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+      })
+      .join('');
+    const next = truncated ? `<NextContinuationToken>${Buffer.from(page.at(-1)!).toString('base64')}</NextContinuationToken>` : '';
+    response.writeHead(200, { 'content-type': 'application/xml' }).end(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${bucketName}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${contents}${next}</ListBucketResult>`,
+    );
+    return;
+  }
+
+  const object = bucket.get(key);
+  const objectHeaders = (length: number) => ({ 'content-length': String(length), etag: object!.etag, 'last-modified': object!.lastModified.toUTCString() });
+  if (request.method === 'HEAD') {
+    if (!object) return void response.writeHead(404).end();
+    return void response.writeHead(200, objectHeaders(object.body.length)).end();
+  }
+  if (!object) return xmlError(response, 404, 'NoSuchKey', 'The specified key does not exist.');
+  const range = /^bytes=(\d+)-(\d+)$/.exec(String(request.headers.range ?? ''));
+  if (range) {
+    const start = Number(range[1]);
+    const end = Math.min(Number(range[2]), object.body.length - 1);
+    response.writeHead(206, { ...objectHeaders(end - start + 1), 'content-range': `bytes ${start}-${end}/${object.body.length}` }).end(object.body.subarray(start, end + 1));
+    return;
+  }
+  response.writeHead(200, objectHeaders(object.body.length)).end(object.body);
+}
+
+/** `<bucket>.localhost` reaches this machine, as a virtual-hosted bucket's name reaches its store. */
+const localhostNames = ((hostname, options, callback) => {
+  const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
+  if (!hostname.endsWith('localhost')) return callback(new Error(`unexpected host ${hostname}`), '', 4);
+  if (all) return (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+  callback(null, '127.0.0.1', 4);
+}) as LookupFunction;
+
+function s3Config(overrides: Record<string, unknown> = {}, secret = SECRET): ConnectionConfig {
+  return {
+    type: 's3',
+    settings: { endpoint: s3.url, region: REGION, bucket: 'data', prefix: 'exports/', accessKeyId: ACCESS_KEY_ID, pathStyle: true, ...overrides },
+    secrets: { secretAccessKey: secret },
+  };
+}
+
+const QUERY = { timeoutMs: 10_000, readOnly: true };
+
+async function failure(work: Promise<unknown>): Promise<ConnectorError> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ConnectorError);
+  return error as ConnectorError;
+}
+
+beforeAll(async () => {
+  s3 = await startLocalServer(answerS3);
+  putObject('data', 'exports/customers.csv', '\uFEFFid,name,joined\r\n1,"Smith, Anna",2024-01-02\r\n2,"Line\r\nbreak",\r\n3,Chloé,2024-03-04\r\n');
+  putObject('data', 'exports/q1 report (final)+draft.csv', 'region,amount\nnorth,10\nsouth,32\n');
+  putObject('data', 'exports/notes.txt', 'not data');
+  putObject('data', 'exports/nested/deeper/events.csv', 'at\n2024-01-01T10:00:00Z\n');
+  putObject('data', 'private/salaries.csv', 'who,amount\nboss,1\n');
+  putObject(
+    'data',
+    'exports/products.parquet',
+    new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'sku', data: [1, 2, 3], type: 'INT32', nullable: false },
+          { name: 'title', data: ['Pen', 'Ink', null], type: 'STRING' },
+        ],
+      }),
+    ),
+  );
+});
+
+afterAll(async () => {
+  await s3?.close();
+});
+
+describe('signing and testing', () => {
+  it('tests by listing one key, signed as S3 checks it', async () => {
+    const connector = openS3Connector(s3Config());
+    const result = await connector.test();
+    expect(result.detail).toBe('Bucket "data": the first page under "exports/" listed 1 object');
+    const listing = s3.requests.at(-1)!;
+    expect(listing.path).toBe('/data');
+    expect(listing.query.get('list-type')).toBe('2');
+    expect(listing.query.get('max-keys')).toBe('1');
+    expect(listing.query.get('prefix')).toBe('exports/');
+    await connector.close();
+  });
+
+  it('turns a wrong secret into S3\'s SignatureDoesNotMatch, as an auth failure', async () => {
+    const error = await failure(openS3Connector(s3Config({}, 'not-the-secret')).test());
+    expect(error.kind).toBe('auth');
+    expect(error.message).toBe(
+      'S3: The request signature we calculated does not match the signature you provided. Check your key and signing method. (SignatureDoesNotMatch)',
+    );
+  });
+
+  it('turns an unknown access key into InvalidAccessKeyId, as an auth failure', async () => {
+    const error = await failure(openS3Connector(s3Config({ accessKeyId: 'AKIDUNKNOWN' })).endpoints());
+    expect(error.kind).toBe('auth');
+    expect(error.message).toBe('S3: The AWS Access Key Id you provided does not exist in our records. (InvalidAccessKeyId)');
+  });
+
+  it('says a missing bucket is not found', async () => {
+    const error = await failure(openS3Connector(s3Config({ bucket: 'nope' })).test());
+    expect(error.kind).toBe('not_found');
+    expect(error.message).toBe('S3: The specified bucket does not exist (NoSuchBucket)');
+  });
+
+  it('says when the store cannot be reached', async () => {
+    const port = await closedPort();
+    const error = await failure(openS3Connector(s3Config({ endpoint: `http://127.0.0.1:${port}` })).test());
+    expect(error.kind).toBe('unreachable');
+    expect(error.message).toBe(`S3 could not be reached at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
+  });
+});
+
+describe('listing', () => {
+  it('lists the CSV and Parquet keys under the prefix, page after page', async () => {
+    pageLimit = 2;
+    const before = s3.requests.length;
+    try {
+      const connector = openS3Connector(s3Config());
+      const endpoints = await connector.endpoints();
+      expect(endpoints).toEqual([
+        { id: 'exports/customers.csv', name: 'customers.csv', kind: 'file', format: 'csv', size: sizeOf('exports/customers.csv'), group: 'exports' },
+        { id: 'exports/nested/deeper/events.csv', name: 'events.csv', kind: 'file', format: 'csv', size: 24, group: 'exports/nested/deeper' },
+        { id: 'exports/products.parquet', name: 'products.parquet', kind: 'file', format: 'parquet', size: sizeOf('exports/products.parquet'), group: 'exports' },
+        { id: 'exports/q1 report (final)+draft.csv', name: 'q1 report (final)+draft.csv', kind: 'file', format: 'csv', size: 32, group: 'exports' },
+      ]);
+      const listings = s3.requests.slice(before);
+      expect(listings).toHaveLength(3);
+      expect(listings[0]!.query.has('continuation-token')).toBe(false);
+      expect(listings[1]!.query.get('continuation-token')).toBeTruthy();
+      expect(listings[2]!.query.get('continuation-token')).toBeTruthy();
+    } finally {
+      pageLimit = 1000;
+    }
+  });
+
+  it('addresses the bucket by its host name when addresses are virtual-hosted', async () => {
+    const connector = openS3Connector(s3Config({ endpoint: `http://localhost:${s3.port}`, pathStyle: false }), { lookup: localhostNames });
+    const ids = (await connector.endpoints()).map((endpoint) => endpoint.id);
+    expect(ids).toContain('exports/customers.csv');
+    const listing = s3.requests.at(-1)!;
+    expect(listing.headers.host).toBe(`data.localhost:${s3.port}`);
+    expect(listing.path).toBe('/');
+    expect((await connector.columns('exports/customers.csv')).map((column) => column.name)).toEqual(['id', 'name', 'joined']);
+    expect(s3.requests.at(-1)!.path).toBe('/exports/customers.csv');
+  });
+});
+
+describe('columns and queries', () => {
+  it('reads a CSV object streamed, and a Parquet object by byte ranges', async () => {
+    const connector = openS3Connector(s3Config());
+    expect(await connector.columns('exports/customers.csv')).toEqual([
+      { name: 'id', dataType: 'integer', nullable: false, position: 1 },
+      { name: 'name', dataType: 'text', nullable: false, position: 2 },
+      { name: 'joined', dataType: 'date', nullable: true, position: 3 },
+    ]);
+    const before = s3.requests.length;
+    expect(await connector.columns('exports/products.parquet')).toEqual([
+      { name: 'sku', dataType: 'integer', nullable: false, position: 1 },
+      { name: 'title', dataType: 'text', nullable: true, position: 2 },
+    ]);
+    expect(s3.requests.slice(before).some((request) => String(request.headers.range ?? '').startsWith('bytes='))).toBe(true);
+  });
+
+  it('answers SQL about objects, keys with spaces and signs included', async () => {
+    const connector = openS3Connector(s3Config());
+    try {
+      const [total] = await connector.query<{ total: number }>(
+        `select sum(amount)::int as total from ${connector.tableName('exports/q1 report (final)+draft.csv')}`,
+        [],
+        QUERY,
+      );
+      expect(total!.total).toBe(42);
+      const names = await connector.query<{ name: string }>('select name from "exports/customers.csv" where joined is not null order by id', [], QUERY);
+      expect(names).toEqual([{ name: 'Smith, Anna' }, { name: 'Chloé' }]);
+      const parquet = await connector.query('select sku, title from "exports/products.parquet" order by sku', [], QUERY);
+      expect(parquet).toEqual([
+        { sku: 1, title: 'Pen' },
+        { sku: 2, title: 'Ink' },
+        { sku: 3, title: null },
+      ]);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('reads the object again when its ETag changes', async () => {
+    const connector = openS3Connector(s3Config());
+    try {
+      putObject('data', 'exports/changing.csv', 'n\n1\n2\n');
+      const total = async () => (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
+      expect(await total()).toBe(3);
+      const gets = () => s3.requests.filter((request) => request.method === 'GET' && request.path === '/data/exports/changing.csv').length;
+      const loads = gets();
+      expect(await total()).toBe(3);
+      expect(gets()).toBe(loads);
+      putObject('data', 'exports/changing.csv', 'n\n10\n20\n');
+      expect(await total()).toBe(30);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('reaches only objects under its prefix', async () => {
+    const connector = openS3Connector(s3Config());
+    const outside = await failure(connector.columns('private/salaries.csv'));
+    expect(outside.kind).toBe('invalid');
+    expect(outside.message).toBe('"private/salaries.csv" is not a CSV or Parquet object of bucket "data" under "exports/"');
+    expect((await failure(connector.columns('exports/../private/salaries.csv'))).kind).toBe('invalid');
+    const missing = await failure(connector.columns('exports/missing.csv'));
+    expect(missing.kind).toBe('not_found');
+    expect(missing.message).toBe('S3: "exports/missing.csv" in bucket "data" does not exist (HTTP 404)');
+  });
+
+  it('refuses an object over the size limit before reading it', async () => {
+    const connector = openS3Connector(s3Config(), { limits: { maxBytes: 16 } });
+    const before = s3.requests.length;
+    const error = await failure(connector.materialise('exports/customers.csv'));
+    expect(error.message).toMatch(/^"exports\/customers.csv" is \d+ bytes, over the 16 bytes limit for querying a file$/);
+    expect(s3.requests.slice(before).map((request) => request.method)).toEqual(['HEAD']);
+  });
+});
