@@ -1,0 +1,106 @@
+import type { QualityParams } from '../../common/schemas/quality';
+import type { QualityDialect, ValueWriter } from './dialects';
+import { outsideInWords, type Bounds } from './wording';
+
+/**
+ * How each column rule is measured in the table's one aggregate statement, and what a failing
+ * row is for its sample. Nulls fail only not_null: every other condition is one SQL's three-valued
+ * logic leaves unknown for a null, so `case when … then 1 else 0 end` counts it as passing and a
+ * sample's `where` leaves it out.
+ */
+
+export interface CheckContext<Params> {
+  /** The column, quoted by the source. */
+  column: string;
+  /** The table, qualified and quoted by the source. */
+  table: string;
+  params: Params;
+  dialect: QualityDialect;
+  value: ValueWriter;
+}
+
+/** A rule that judges rows: it counts the failing ones. */
+export interface RowCheck<Params> {
+  judges: 'rows';
+  /** The aggregate expression that counts the failing rows. */
+  countFailing(context: CheckContext<Params>): string;
+  /** A statement reading up to `limit` failing rows. */
+  sample(context: CheckContext<Params>, limit: number): string;
+  /** What makes a row fail, in words: `email is null`. */
+  describe(columnName: string, params: Params): string;
+}
+
+/** freshness: the newest value of the column against the source's clock. */
+export interface NewestCheck {
+  judges: 'newest';
+  /** The newest value, and its age in seconds by the source's own clock. */
+  newest(context: CheckContext<unknown>): { newest: string; ageSeconds: string };
+}
+
+type ColumnKind = 'not_null' | 'unique' | 'value_between' | 'regex_match' | 'in_set' | 'length_between' | 'freshness';
+
+/** `sum(case when <condition> then 1 else 0 end)`: the rows meeting a condition. */
+const countWhere = (condition: string) => `sum(case when ${condition} then 1 else 0 end)`;
+
+const sampleWhere = (table: string, condition: string, limit: number) => `select * from ${table} where ${condition} limit ${limit}`;
+
+/** A row rule defined by the condition its failing rows meet. */
+function conditionCheck<Params>(failing: (context: CheckContext<Params>) => string, describe: RowCheck<Params>['describe']): RowCheck<Params> {
+  return {
+    judges: 'rows',
+    countFailing: (context) => countWhere(failing(context)),
+    sample: (context, limit) => sampleWhere(context.table, failing(context), limit),
+    describe,
+  };
+}
+
+
+/** `measure < min or measure > max`, for the bounds given. */
+function outsideBounds(measure: string, bounds: Bounds, write: (bound: number | string) => string): string {
+  const parts: string[] = [];
+  if (bounds.min != null) parts.push(`${measure} < ${write(bounds.min)}`);
+  if (bounds.max != null) parts.push(`${measure} > ${write(bounds.max)}`);
+  return parts.length === 1 ? parts[0]! : `(${parts.join(' or ')})`;
+}
+
+const textLength = (context: CheckContext<unknown>) => `char_length(${context.dialect.asText(context.column)})`;
+
+export const COLUMN_CHECKS: { [K in Exclude<ColumnKind, 'freshness'>]: RowCheck<QualityParams[K]> } & { freshness: NewestCheck } = {
+  not_null: {
+    judges: 'rows',
+    countFailing: ({ column }) => `count(*) - count(${column})`,
+    sample: ({ table, column }, limit) => sampleWhere(table, `${column} is null`, limit),
+    describe: (name) => `${name} is null`,
+  },
+  unique: {
+    judges: 'rows',
+    // Rows that repeat an earlier row's value: rows with a value, less the distinct values.
+    countFailing: ({ column }) => `count(${column}) - count(distinct ${column})`,
+    // Every row of a repeated value, side by side.
+    sample: ({ table, column }, limit) =>
+      `select * from ${table} where ${column} in (select ${column} from ${table} where ${column} is not null group by ${column} having count(*) > 1) order by ${column} limit ${limit}`,
+    describe: (name) => `${name} repeats the value of an earlier row`,
+  },
+  value_between: conditionCheck(
+    ({ column, params, dialect, value }) =>
+      // A number is compared as one; a date is left for the source to read as the column's own type.
+      outsideBounds(column, params, (bound) => (typeof bound === 'number' ? dialect.asNumber(value(bound)) : value(bound))),
+    (name, params) => `${name} is ${outsideInWords(params)}`,
+  ),
+  regex_match: conditionCheck(
+    ({ column, params, dialect, value }) => `not (${dialect.matches(dialect.asText(column), value(params.pattern))})`,
+    (name, params) => `${name} does not match ${params.pattern}`,
+  ),
+  in_set: conditionCheck(
+    ({ column, params, value }) => `${column} not in (${params.values.map((allowed) => value(allowed)).join(', ')})`,
+    (name, params) => `${name} is not one of ${params.values.slice(0, 10).join(', ')}${params.values.length > 10 ? `, … (${params.values.length} values)` : ''}`,
+  ),
+  length_between: conditionCheck(
+    (context) => outsideBounds(textLength(context), context.params, (bound) => context.value(bound)),
+    (name, params) => `the length of ${name} is ${outsideInWords(params)}`,
+  ),
+  freshness: {
+    judges: 'newest',
+    newest: ({ column, dialect }) => ({ newest: `max(${column})`, ageSeconds: dialect.secondsUntilNow(`max(${column})`) }),
+  },
+};

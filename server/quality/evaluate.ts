@@ -1,0 +1,344 @@
+import { FUNCTION_TYPE_OF, PARAMS_OF, type QualityFunction, type QualityParams } from '../../common/schemas/quality';
+import { ConnectorError, type QueryOptions, type TableSource } from '../connectors/types';
+import { COLUMN_CHECKS, type CheckContext, type NewestCheck, type RowCheck } from './checks';
+import { buildStatement, QUALITY_DIALECTS, type BuiltStatement, type QualityDialect } from './dialects';
+import { ageInWords, expectedInWords, rowsInWords, toleranceInWords } from './wording';
+import type { DictionaryColumn, ResultRow, ResultStatus, RuleToRun, RunOutcome } from './rules';
+import { SAMPLE_ROWS, sampleOf } from './samples';
+
+/**
+ * Runs a table's data-quality rules against its source and answers one result per rule. It reads
+ * the source only (every statement in a read-only transaction) and writes nothing anywhere: the
+ * caller stores the outcome, in one go.
+ *
+ * All column rules, and row_count_between, are measured by one aggregate statement over the
+ * table. Samples are read only for the rules that failed; custom SQL runs on its own. When the
+ * aggregate is refused for something one rule asked (a pattern the source rejects, a bound it
+ * cannot compare), each rule is measured on its own so the others still count; when the source
+ * or the table is gone, the run as a whole is an error and keeps no result.
+ */
+
+/** The aggregate reads the whole table: it may take a while on a big one. */
+export const AGGREGATE_TIME_LIMIT_MS = 10 * 60_000;
+/** docs/api/tables.md: custom SQL runs read-only with a time limit of 60 s. */
+export const CUSTOM_SQL_TIME_LIMIT_MS = 60_000;
+export const SAMPLE_TIME_LIMIT_MS = 60_000;
+
+export interface EvaluationInput {
+  /** The table, as the connection names it (`schema.table`). */
+  endpoint: string;
+  rules: RuleToRun[];
+  /** The table's dictionary: its `pii` columns are masked in samples. */
+  columns: DictionaryColumn[];
+  /** The clock of startedAt and endedAt. */
+  now?: () => Date;
+}
+
+/** The run as a whole could not be measured: the source or the table is gone. */
+class RunNotMeasured extends Error {}
+
+/** Failures that say the source or the table is gone, rather than that one rule asked something wrong. */
+const SOURCE_GONE = new Set<ConnectorError['kind']>(['unreachable', 'auth', 'not_found']);
+
+type ColumnKind = keyof typeof COLUMN_CHECKS;
+
+interface PreparedRule {
+  rule: RuleToRun;
+  /** Its place in the run: the aggregate's column `r<index>` is its measure. */
+  index: number;
+  params: unknown;
+}
+
+interface Run {
+  source: TableSource;
+  dialect: QualityDialect;
+  table: string;
+  columns: DictionaryColumn[];
+  clock: () => Date;
+}
+
+const isColumnKind = (name: QualityFunction): name is ColumnKind => FUNCTION_TYPE_OF[name] === 'column';
+
+const readOnly = (timeoutMs: number, maxRows?: number): QueryOptions => ({ timeoutMs, readOnly: true, ...(maxRows === undefined ? {} : { maxRows }) });
+
+const asCount = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
+
+function sourceErrorOf(err: unknown): ConnectorError {
+  return err instanceof ConnectorError ? err : new ConnectorError(err instanceof Error ? err.message : String(err), 'failed');
+}
+
+function statusOf(rule: RuleToRun, passed: boolean): ResultStatus {
+  if (passed) return 'passed';
+  return rule.severity === 'warn' ? 'warned' : 'failed';
+}
+
+function baseResult(rule: RuleToRun): Pick<ResultRow, 'ruleId' | 'ruleName' | 'functionName' | 'columnName' | 'severity'> {
+  return { ruleId: rule.id, ruleName: rule.name, functionName: rule.functionName, columnName: rule.columnName, severity: rule.severity };
+}
+
+function errorResult(rule: RuleToRun, message: string, query: string, startedAt: Date, endedAt: Date): ResultRow {
+  return {
+    ...baseResult(rule),
+    status: 'error',
+    observed: null,
+    rowsScanned: null,
+    rowsFailed: null,
+    failedShare: null,
+    sample: [],
+    query,
+    message,
+    startedAt,
+    endedAt,
+  };
+}
+
+/** A rule's params as PARAMS_OF reads them, or what is wrong with the rule as stored. */
+function prepare(rule: RuleToRun, index: number): PreparedRule | { rule: RuleToRun; problem: string } {
+  if (isColumnKind(rule.functionName) && !rule.columnName) return { rule, problem: `columnName: is required for ${rule.functionName}` };
+  const parsed = PARAMS_OF[rule.functionName].safeParse(rule.params ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { rule, problem: `params${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'are not valid'}` };
+  }
+  return { rule, index, params: parsed.data };
+}
+
+function contextOf(run: Run, prepared: PreparedRule, value: CheckContext<unknown>['value']): CheckContext<never> {
+  return { column: run.source.quote(prepared.rule.columnName ?? ''), table: run.table, params: prepared.params as never, dialect: run.dialect, value };
+}
+
+const checkOf = (prepared: PreparedRule) => COLUMN_CHECKS[prepared.rule.functionName as ColumnKind] as RowCheck<never> | NewestCheck;
+
+/** The select-list entries measuring column rules: `<count of failing rows> as r3`, or `max(c) as r5, <its age> as r5_age`. */
+function measuresOf(run: Run, rules: readonly PreparedRule[], value: CheckContext<unknown>['value']): string[] {
+  return rules.flatMap((prepared) => {
+    const check = checkOf(prepared);
+    const context = contextOf(run, prepared, value);
+    const alias = `r${prepared.index}`;
+    if (check.judges === 'rows') return [`${check.countFailing(context)} as ${alias}`];
+    const { newest, ageSeconds } = check.newest(context);
+    return [`${newest} as ${alias}`, `${ageSeconds} as ${alias}_age`];
+  });
+}
+
+function aggregateOf(run: Run, rules: readonly PreparedRule[]): BuiltStatement {
+  return buildStatement(run.dialect, (value) => `select ${['count(*) as rows_scanned', ...measuresOf(run, rules, value)].join(', ')} from ${run.table}`);
+}
+
+interface Measurement {
+  rowsScanned: number;
+  /** Per rule index: the row holding its measure and the statement that read it, or the source's refusal. */
+  byRule: Map<number, { row: Record<string, unknown>; statement: BuiltStatement } | { error: string; statement: BuiltStatement }>;
+  /** The statement that counted the rows. */
+  countStatement: BuiltStatement;
+  startedAt: Date;
+  endedAt: Date;
+}
+
+/** Reads a statement on which the whole run depends: any failure ends the run. */
+async function readOrEndRun(run: Run, statement: BuiltStatement, options: QueryOptions) {
+  try {
+    return await run.source.query(statement.sql, statement.params, options);
+  } catch (err) {
+    throw new RunNotMeasured(sourceErrorOf(err).message);
+  }
+}
+
+/** Reads a statement measuring rules: the source refusing what a rule asked ('invalid') is that rule's error; anything else ends the run. */
+async function readForRules(run: Run, statement: BuiltStatement, options: QueryOptions) {
+  try {
+    return await run.source.query(statement.sql, statement.params, options);
+  } catch (err) {
+    const error = sourceErrorOf(err);
+    throw error.kind === 'invalid' ? error : new RunNotMeasured(error.message);
+  }
+}
+
+/** The one aggregate over the table; if the source refuses it for something a rule asked, each column rule on its own. */
+async function measure(run: Run, columnRules: readonly PreparedRule[]): Promise<Measurement> {
+  const startedAt = run.clock();
+  const aggregate = aggregateOf(run, columnRules);
+  try {
+    const [row = {}] = await readForRules(run, aggregate, readOnly(AGGREGATE_TIME_LIMIT_MS));
+    const byRule = new Map(columnRules.map((prepared) => [prepared.index, { row, statement: aggregate }]));
+    return { rowsScanned: asCount(row.rows_scanned), byRule, countStatement: aggregate, startedAt, endedAt: run.clock() };
+  } catch (err) {
+    if (err instanceof RunNotMeasured) throw err;
+  }
+  const countStatement = aggregateOf(run, []);
+  const [counted = {}] = await readOrEndRun(run, countStatement, readOnly(AGGREGATE_TIME_LIMIT_MS));
+  const byRule: Measurement['byRule'] = new Map();
+  for (const prepared of columnRules) {
+    const statement = aggregateOf(run, [prepared]);
+    try {
+      const [row = {}] = await readForRules(run, statement, readOnly(AGGREGATE_TIME_LIMIT_MS));
+      byRule.set(prepared.index, { row, statement });
+    } catch (err) {
+      if (err instanceof RunNotMeasured) throw err;
+      byRule.set(prepared.index, { error: sourceErrorOf(err).message, statement });
+    }
+  }
+  return { rowsScanned: asCount(counted.rows_scanned), byRule, countStatement, startedAt, endedAt: run.clock() };
+}
+
+/** A row rule's verdict from its count of failing rows. */
+function judgeRows(rule: RuleToRun, rowsFailed: number, rowsScanned: number, found: string) {
+  const share = rowsScanned > 0 ? Math.min(1, rowsFailed / rowsScanned) : rowsFailed > 0 ? 1 : 0;
+  const passed = share <= rule.tolerance;
+  return {
+    status: statusOf(rule, passed),
+    observed: String(rowsFailed),
+    rowsScanned,
+    rowsFailed,
+    failedShare: share,
+    message: `${found}${toleranceInWords(share, rule.tolerance)}`,
+  };
+}
+
+function judgeNewest(rule: RuleToRun, params: QualityParams['freshness'], row: Record<string, unknown>, alias: string, rowsScanned: number) {
+  const newest = row[alias];
+  const column = rule.columnName ?? '';
+  const common = { rowsScanned, rowsFailed: null, failedShare: null };
+  if (newest === null || newest === undefined) {
+    return { ...common, status: statusOf(rule, false), observed: null, message: `${column} holds no value` };
+  }
+  const ageSeconds = row[`${alias}_age`];
+  if (ageSeconds === null || ageSeconds === undefined || Number.isNaN(Number(ageSeconds))) {
+    return { ...common, status: 'error' as const, observed: String(newest), message: `the newest ${column}, ${String(newest)}, cannot be compared with the source's clock` };
+  }
+  const passed = Number(ageSeconds) <= params.maxAgeMinutes * 60;
+  return {
+    ...common,
+    status: statusOf(rule, passed),
+    observed: String(newest),
+    message: `the newest ${column} (${String(newest)}) is ${ageInWords(Number(ageSeconds))}; at most ${params.maxAgeMinutes} minutes old allowed`,
+  };
+}
+
+function judgeColumnRule(prepared: PreparedRule, measurement: Measurement): ResultRow {
+  const { rule } = prepared;
+  const measured = measurement.byRule.get(prepared.index)!;
+  const { startedAt, endedAt } = measurement;
+  if ('error' in measured) return errorResult(rule, measured.error, measured.statement.shown, startedAt, endedAt);
+  const check = checkOf(prepared);
+  const alias = `r${prepared.index}`;
+  const verdict =
+    check.judges === 'rows'
+      ? judgeRows(rule, asCount(measured.row[alias]), measurement.rowsScanned, `${rowsInWords(asCount(measured.row[alias]), measurement.rowsScanned)}: ${check.describe(rule.columnName ?? '', prepared.params as never)}`)
+      : judgeNewest(rule, prepared.params as QualityParams['freshness'], measured.row, alias, measurement.rowsScanned);
+  return { ...baseResult(rule), ...verdict, sample: [], query: measured.statement.shown, startedAt, endedAt };
+}
+
+function judgeRowCount(prepared: PreparedRule, measurement: Measurement): ResultRow {
+  const { rule } = prepared;
+  const bounds = prepared.params as QualityParams['row_count_between'];
+  const rows = measurement.rowsScanned;
+  const passed = (bounds.min == null || rows >= bounds.min) && (bounds.max == null || rows <= bounds.max);
+  return {
+    ...baseResult(rule),
+    status: statusOf(rule, passed),
+    observed: String(rows),
+    rowsScanned: rows,
+    rowsFailed: null,
+    failedShare: null,
+    sample: [],
+    query: measurement.countStatement.shown,
+    message: `the table holds ${rows} ${rows === 1 ? 'row' : 'rows'}; expected ${expectedInWords(bounds)}`,
+    startedAt: measurement.startedAt,
+    endedAt: measurement.endedAt,
+  };
+}
+
+/**
+ * Adds the failing rows to a failed row rule's result. A sample that cannot be read leaves the
+ * verdict as it was and says why, unless the source or table is gone (the run then ends).
+ */
+async function withSample(run: Run, result: ResultRow, statement: BuiltStatement): Promise<ResultRow> {
+  try {
+    const rows = await run.source.query(statement.sql, statement.params, readOnly(SAMPLE_TIME_LIMIT_MS, SAMPLE_ROWS));
+    return { ...result, sample: sampleOf(rows, run.columns), endedAt: run.clock() };
+  } catch (err) {
+    const error = sourceErrorOf(err);
+    if (SOURCE_GONE.has(error.kind)) throw new RunNotMeasured(error.message);
+    return { ...result, message: `${result.message} (its failing rows could not be read: ${error.message})`, endedAt: run.clock() };
+  }
+}
+
+const needsSample = (result: ResultRow) => (result.status === 'failed' || result.status === 'warned') && (result.rowsFailed ?? 0) > 0;
+
+/** custom_sql: each row its query returns is a failing row. It runs on its own, read-only, within 60 s. */
+async function runCustom(run: Run, prepared: PreparedRule, rowsScanned: number): Promise<ResultRow> {
+  const { rule } = prepared;
+  // Line breaks keep a trailing line comment of the query (MySQL's `#`) from swallowing the closing parenthesis.
+  const inner = (prepared.params as QualityParams['custom_sql']).sql;
+  const count = buildStatement(run.dialect, () => `select count(*) as failing_rows from (\n${inner}\n) q`);
+  const startedAt = run.clock();
+  let rowsFailed: number;
+  try {
+    const [row = {}] = await run.source.query(count.sql, count.params, readOnly(CUSTOM_SQL_TIME_LIMIT_MS));
+    rowsFailed = asCount(row.failing_rows);
+  } catch (err) {
+    const error = sourceErrorOf(err);
+    if (error.kind === 'unreachable' || error.kind === 'auth') throw new RunNotMeasured(error.message);
+    return errorResult(rule, error.message, count.shown, startedAt, run.clock());
+  }
+  const result: ResultRow = {
+    ...baseResult(rule),
+    ...judgeRows(rule, rowsFailed, rowsScanned, `the query returns ${rowsFailed} ${rowsFailed === 1 ? 'row' : 'rows'}; the table holds ${rowsScanned}`),
+    sample: [],
+    query: count.shown,
+    startedAt,
+    endedAt: run.clock(),
+  };
+  if (!needsSample(result)) return result;
+  return withSample(run, result, buildStatement(run.dialect, () => `select * from (\n${inner}\n) q limit ${SAMPLE_ROWS}`));
+}
+
+/** 'failed' if a fail rule failed or could not be measured, 'warned' if only warn rules did, else 'passed'. */
+function runStatusOf(results: readonly ResultRow[]): ResultStatus {
+  const missed = results.filter((result) => result.status !== 'passed');
+  if (missed.some((result) => result.status === 'failed' || (result.status === 'error' && result.severity === 'fail'))) return 'failed';
+  return missed.length > 0 ? 'warned' : 'passed';
+}
+
+export async function evaluateRules(source: TableSource, input: EvaluationInput): Promise<RunOutcome> {
+  if (input.rules.length === 0) return { status: 'passed', results: [] };
+  const clock = input.now ?? (() => new Date());
+  let run: Run;
+  try {
+    run = { source, dialect: QUALITY_DIALECTS[source.dialect], table: source.tableName(input.endpoint), columns: input.columns, clock };
+  } catch (err) {
+    return { status: 'error', error: sourceErrorOf(err).message, results: [] };
+  }
+  const prepared = input.rules.map(prepare);
+  const measurable = prepared.filter((entry): entry is PreparedRule => 'params' in entry);
+  const columnRules = measurable.filter((entry) => isColumnKind(entry.rule.functionName));
+  try {
+    const measurement = await measure(run, columnRules);
+    const results = new Map<number, ResultRow>();
+    for (const entry of measurable) {
+      if (isColumnKind(entry.rule.functionName)) {
+        let result = judgeColumnRule(entry, measurement);
+        const check = checkOf(entry);
+        if (check.judges === 'rows' && needsSample(result)) {
+          result = await withSample(run, result, buildStatement(run.dialect, (value) => check.sample(contextOf(run, entry, value), SAMPLE_ROWS)));
+        }
+        results.set(entry.index, result);
+      } else if (entry.rule.functionName === 'row_count_between') {
+        results.set(entry.index, judgeRowCount(entry, measurement));
+      } else {
+        results.set(entry.index, await runCustom(run, entry, measurement.rowsScanned));
+      }
+    }
+    const ordered = prepared.map((entry, index) => {
+      if ('problem' in entry) {
+        const at = clock();
+        return errorResult(entry.rule, entry.problem, '', at, at);
+      }
+      return results.get(index)!;
+    });
+    return { status: runStatusOf(ordered), results: ordered };
+  } catch (err) {
+    return { status: 'error', error: err instanceof Error ? err.message : String(err), results: [] };
+  }
+}

@@ -1,0 +1,46 @@
+import type { DictionaryColumn } from './rules';
+
+/**
+ * Failing rows as a result keeps them: JSON values, long texts cut, and the columns the
+ * dictionary marks `pii` masked (the first character, then `***`; a null stays null, for a
+ * missing value is itself what the rule found).
+ */
+
+/** Up to this many failing rows are read per rule. */
+export const SAMPLE_ROWS = 20;
+/** A sample is for recognising a row, not for copying data out: longer values are cut. */
+const VALUE_CHARS_MAX = 200;
+
+const cut = (text: string) => (text.length > VALUE_CHARS_MAX ? `${text.slice(0, VALUE_CHARS_MAX)}…` : text);
+
+/** A value of a row as JSON can hold it. */
+function plainValue(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return cut(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof Uint8Array) return cut(`\\x${Buffer.from(value).toString('hex')}`);
+  const json = JSON.stringify(value);
+  return json.length > VALUE_CHARS_MAX ? cut(json) : value;
+}
+
+export function maskValue(value: unknown): unknown {
+  if (value === null) return null;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return `${Array.from(text)[0] ?? ''}***`;
+}
+
+/** The sample of a rule: rows made plain, `pii` columns masked. */
+export function sampleOf(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly DictionaryColumn[]): Array<Record<string, unknown>> {
+  // The source may answer a name in another case than the dictionary keeps it (MySQL's case-insensitive identifiers).
+  const personal = new Set(columns.filter((column) => column.sensitivity === 'pii').map((column) => column.name.toLowerCase()));
+  return rows.slice(0, SAMPLE_ROWS).map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([name, value]) => {
+        const plain = plainValue(value);
+        return [name, personal.has(name.toLowerCase()) ? maskValue(plain) : plain];
+      }),
+    ),
+  );
+}
