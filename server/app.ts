@@ -11,9 +11,11 @@ import {
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { HttpError } from './http/errors';
+import { ConnectorError } from './connectors/types';
 import { isDatabaseUnavailable } from './http/database-errors';
 import type { Mailer } from './mail/mailer';
 import type { Secrets } from './auth/secrets';
+import type { ConnectorRegistry } from './connectors/registry';
 import { registerAuthGuard } from './auth/guard';
 import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
@@ -24,6 +26,8 @@ export interface AppContext {
   config: Config;
   mailer: Mailer;
   secrets: Secrets;
+  /** Opens connectors to the companies' sources, destinations and integrations. */
+  connectors: ConnectorRegistry;
 }
 
 declare module 'fastify' {
@@ -79,6 +83,10 @@ function errorHandler(this: FastifyInstance, error: FastifyError, request: impor
       reply.header('retry-after', String(error.extra.retryAfterSeconds));
     }
     return reply.code(error.statusCode).send({ message: error.message, ...error.extra });
+  }
+  if (error instanceof ConnectorError) {
+    // A source's own words: a setting it refuses is the request's fault, anything else the source's.
+    return reply.code(error.kind === 'invalid' ? 400 : 502).send({ message: error.message });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return reply.code(400).send({ message: describeValidation(error.validation, error.validationContext) });

@@ -22,6 +22,8 @@ export interface Config {
     adminEmail: string;
     /** When unset a strong random password is generated and printed once. */
     adminPassword: string | undefined;
+    /** Give the first company the sample shop source, a warehouse destination and their pair. */
+    sampleData: boolean;
   };
   allowCompanySignup: boolean;
   /** smtp://user:pass@host:port — when unset, mail is kept in the outbox table only. */
@@ -70,6 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       companyName: env.BOOTSTRAP_COMPANY_NAME || 'Demo Company',
       adminEmail: (env.BOOTSTRAP_ADMIN_EMAIL || 'admin@demo.local').trim().toLowerCase(),
       adminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
+      sampleData: bool(env.BOOTSTRAP_SAMPLE_DATA, true),
     },
     allowCompanySignup: bool(env.ALLOW_COMPANY_SIGNUP, true),
     smtpUrl: env.SMTP_URL || undefined,

@@ -5,6 +5,9 @@ import { createMailer } from './mail/mailer';
 import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { syncPageCatalogue } from './auth/pages-catalogue';
 import { bootstrapFirstCompany } from './tenancy/bootstrap';
+import { createConnectorRegistry } from './connectors';
+import { closeEmbeddedDatabases } from './connectors/embedded';
+import { provisionSampleData } from './tenancy/sample-data';
 
 async function main() {
   const config = readConfig();
@@ -22,6 +25,7 @@ async function main() {
     console.log(`\n${signal} received: stopping`);
     try {
       await app?.close();
+      await closeEmbeddedDatabases();
     } finally {
       await database.close();
       process.exit(0);
@@ -42,9 +46,16 @@ async function main() {
     await syncPageCatalogue(database.db);
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
     const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+    const connectors = createConnectorRegistry({ dataDir: config.dataDir });
     const created = await bootstrapFirstCompany(database.db, config);
+    if (created && config.bootstrap.sampleData) {
+      // Without the samples the console still works: say so and go on.
+      await provisionSampleData(database.db, connectors, created.companyId, created.adminUserId).catch((err) =>
+        console.warn(`The sample connections could not be created: ${(err as Error).message}`),
+      );
+    }
     app = await buildApp(
-      { db: database.db, config, mailer, secrets },
+      { db: database.db, config, mailer, secrets, connectors },
       { logger: { level: config.logLevel }, serveConsole: true },
     );
     await app.listen({ port: config.port, host: config.host });

@@ -14,6 +14,7 @@ export interface PageDefinition {
 /** Menu groups in the order the navigation shows them. */
 export const PAGE_GROUPS: Record<string, { title: string; icon: string; order: number }> = {
   overview: { title: 'Overview', icon: 'dashboard', order: 0 },
+  data: { title: 'Data', icon: 'storage', order: 20 },
   access: { title: 'Access control', icon: 'security', order: 80 },
   administration: { title: 'Administration', icon: 'admin_panel_settings', order: 90 },
 };
@@ -25,6 +26,9 @@ export const PAGE_GROUPS: Record<string, { title: string; icon: string; order: n
 export const PAGE_CATALOGUE: PageDefinition[] = [
   { id: 'dashboard', title: 'Dashboard', url: '/dashboard', group: 'overview', icon: 'dashboard' },
   { id: 'notifications', title: 'Notifications', url: '/notifications', group: 'overview', icon: 'notifications' },
+  { id: 'connections', title: 'Connections', url: '/connections', group: 'data', icon: 'cable' },
+  { id: 'source-destinations', title: 'Source and destination pairs', url: '/source-destinations', group: 'data', icon: 'hub' },
+  { id: 'tables', title: 'Tables', url: '/tables', group: 'data', icon: 'table_chart' },
   { id: 'users', title: 'Users', url: '/users', group: 'access', icon: 'people' },
   { id: 'roles', title: 'Roles and policies', url: '/roles', group: 'access', icon: 'admin_panel_settings' },
   { id: 'workspaces', title: 'Workspaces', url: '/workspaces', group: 'access', icon: 'workspaces' },

@@ -23,6 +23,8 @@ export const POLICY_RESOURCES: PolicyResource[] = [
   { resource: 'roles', label: 'Roles and policies', actions: POLICY_ACTIONS },
   { resource: 'workspaces', label: 'Workspaces', actions: POLICY_ACTIONS },
   { resource: 'apikeys', label: 'API keys', actions: POLICY_ACTIONS },
+  { resource: 'connections', label: 'Connections and source/destination pairs', actions: POLICY_ACTIONS },
+  { resource: 'tables', label: 'Tables, data dictionaries and data quality', actions: POLICY_ACTIONS },
   { resource: 'notifications', label: "Everyone's notifications", actions: ['read'] },
   { resource: 'audits', label: 'System audits', actions: ['read'] },
   { resource: 'accessEvents', label: 'Security access events', actions: ['read'] },

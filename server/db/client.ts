@@ -147,6 +147,12 @@ export async function missingExtras(db: Db): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/**
+ * A column written with its table's name, for a subquery inside a one-table select: there Drizzle
+ * writes the outer table's columns bare, and a bare name resolves to the subquery's own table.
+ */
+export const qualified = (table: string, column: string): SQL => sql`${sql.identifier(table)}.${sql.identifier(column)}`;
+
 /** The rows of a statement written in SQL: both drivers answer `{ rows }`, which Drizzle's shared type does not say. */
 export async function selectRows<Row>(db: Pick<Db, 'execute'>, statement: SQL): Promise<Row[]> {
   const result = await db.execute(statement);

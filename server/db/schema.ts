@@ -3,6 +3,7 @@ import {
   bigint,
   customType,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -351,4 +352,164 @@ export const listColumnChoices = pgTable('list_column_choices', {
   updatedAt: updatedAt(),
 }, (t) => [
   uniqueIndex('list_column_choices_key').on(t.companyId, t.listKey, sql`coalesce(${t.userId}, '00000000-0000-0000-0000-000000000000'::uuid)`),
+]);
+
+/**
+ * A connection to a source, a destination or an integration (chat, code). `settings` holds the
+ * plain settings its type declares (common/connections.ts); secret ones live encrypted in
+ * `secrets_enc` and never leave the server.
+ */
+export const connections = pgTable('connections', {
+  id: id(),
+  companyId: companyId(),
+  workspaceId: uuid('workspace_id'),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  /** One of CONNECTION_TYPES. */
+  type: text('type').notNull(),
+  isSource: boolean('is_source').notNull().default(false),
+  isDestination: boolean('is_destination').notNull().default(false),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  /** The secret settings as one encrypted JSON object (server/auth/secrets.ts); null when there are none. */
+  secretsEnc: text('secrets_enc'),
+  isActive: boolean('is_active').notNull().default(true),
+  /** The last test: when, whether it worked, how long it took, what the source said. */
+  lastTestedAt: timestamp('last_tested_at', { withTimezone: true }),
+  lastTestOk: boolean('last_test_ok'),
+  lastTestLatencyMs: integer('last_test_latency_ms'),
+  lastTestMessage: text('last_test_message'),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  uniqueIndex('connections_company_name_key').on(t.companyId, sql`lower(${t.name})`),
+  index('connections_company_created_idx').on(t.companyId, t.createdAt),
+  index('connections_company_workspace_idx').on(t.companyId, t.workspaceId),
+]);
+
+/** A source connection paired with a destination connection: what a workflow copies from and to. */
+export const sourceDestinations = pgTable('source_destinations', {
+  id: id(),
+  companyId: companyId(),
+  name: text('name').notNull(),
+  sourceId: uuid('source_id').notNull(),
+  destinationId: uuid('destination_id').notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  uniqueIndex('source_destinations_company_pair_key').on(t.companyId, t.sourceId, t.destinationId),
+  index('source_destinations_company_destination_idx').on(t.companyId, t.destinationId),
+]);
+
+/** A table registered from a connection's endpoint, with its data dictionary and quality rules. */
+export const dataTables = pgTable('data_tables', {
+  id: id(),
+  companyId: companyId(),
+  connectionId: uuid('connection_id').notNull(),
+  workspaceId: uuid('workspace_id'),
+  /** The endpoint it was registered from: `schema.table`, or a file's path. */
+  endpoint: text('endpoint').notNull(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  isActive: boolean('is_active').notNull().default(true),
+  /** When the columns were last read from the source. */
+  discoveredAt: timestamp('discovered_at', { withTimezone: true }),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  uniqueIndex('data_tables_company_connection_endpoint_key').on(t.companyId, t.connectionId, t.endpoint),
+  index('data_tables_company_created_idx').on(t.companyId, t.createdAt),
+]);
+
+/** A table's data dictionary: one row per column, as discovered, with what people wrote about it. */
+export const tableColumns = pgTable('table_columns', {
+  companyId: companyId(),
+  tableId: uuid('table_id').notNull(),
+  name: text('name').notNull(),
+  position: integer('position').notNull(),
+  dataType: text('data_type').notNull(),
+  nullable: boolean('nullable').notNull().default(true),
+  description: text('description').notNull().default(''),
+  businessName: text('business_name').notNull().default(''),
+  /** 'public', 'internal', 'confidential' or 'pii': a PII column is masked in failing-row samples. */
+  sensitivity: text('sensitivity').notNull().default('internal'),
+  owner: text('owner').notNull().default(''),
+  /** False once the source no longer has the column (kept for what was written about it). */
+  present: boolean('present').notNull().default(true),
+  updatedBy: uuid('updated_by'),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.tableId, t.name] })]);
+
+/** A data-quality rule of a table (server/quality/checks.ts has the kinds and their parameters). */
+export const qualityRules = pgTable('quality_rules', {
+  id: id(),
+  companyId: companyId(),
+  tableId: uuid('table_id').notNull(),
+  name: text('name').notNull(),
+  /** 'column', 'table' or 'custom'. */
+  functionType: text('function_type').notNull(),
+  /** not_null, unique, row_count_between, value_between, regex_match, in_set, length_between, freshness, custom_sql. */
+  functionName: text('function_name').notNull(),
+  columnName: text('column_name'),
+  params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+  /** 'warn' or 'fail': what a failure makes of the run. */
+  severity: text('severity').notNull().default('fail'),
+  /** The share of rows allowed to fail (0 to 1). */
+  tolerance: doublePrecision('tolerance').notNull().default(0),
+  isActive: boolean('is_active').notNull().default(true),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('quality_rules_company_table_idx').on(t.companyId, t.tableId, t.createdAt)]);
+
+/** One evaluation of a table's rules: by a person ("Run checks now") or by a workflow run. */
+export const qualityRuns = pgTable('quality_runs', {
+  id: id(),
+  companyId: companyId(),
+  tableId: uuid('table_id').notNull(),
+  /** The job run it belongs to, when a workflow ran it. */
+  jobRunId: uuid('job_run_id'),
+  trigger: text('trigger').notNull().default('manual'),
+  /** 'running', 'passed', 'warned', 'failed' or 'error'. */
+  status: text('status').notNull().default('running'),
+  error: text('error'),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
+  createdBy: uuid('created_by'),
+}, (t) => [
+  index('quality_runs_company_table_started_idx').on(t.companyId, t.tableId, t.startedAt),
+  index('quality_runs_company_job_run_idx').on(t.companyId, t.jobRunId),
+]);
+
+/** What one rule found in one run. */
+export const qualityResults = pgTable('quality_results', {
+  id: id(),
+  companyId: companyId(),
+  runId: uuid('run_id').notNull(),
+  ruleId: uuid('rule_id').notNull(),
+  tableId: uuid('table_id').notNull(),
+  /** The rule as it was when it ran. */
+  ruleName: text('rule_name').notNull(),
+  functionName: text('function_name').notNull(),
+  columnName: text('column_name'),
+  severity: text('severity').notNull(),
+  /** 'passed', 'warned', 'failed' or 'error'. */
+  status: text('status').notNull(),
+  /** The measured value (a count, a row count, an age in seconds…) as text. */
+  observed: text('observed'),
+  rowsScanned: bigint('rows_scanned', { mode: 'number' }),
+  rowsFailed: bigint('rows_failed', { mode: 'number' }),
+  failedShare: doublePrecision('failed_share'),
+  /** Up to 20 failing rows, sensitive columns masked. */
+  sample: jsonb('sample').$type<Array<Record<string, unknown>>>(),
+  query: text('query'),
+  message: text('message'),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
+}, (t) => [
+  index('quality_results_company_run_idx').on(t.companyId, t.runId),
+  index('quality_results_company_rule_ended_idx').on(t.companyId, t.ruleId, t.endedAt),
 ]);

@@ -14,6 +14,8 @@ import { apiKeyRoutes } from './apikeys';
 import { openApiRoutes } from './openapi';
 import { notificationRoutes } from './notifications';
 import { auditRoutes } from './audits';
+import { connectionRoutes } from './connections';
+import { tableRoutes } from './tables';
 
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
@@ -32,4 +34,6 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(openApiRoutes);
   await api.register(notificationRoutes);
   await api.register(auditRoutes);
+  await api.register(connectionRoutes);
+  await api.register(tableRoutes);
 }

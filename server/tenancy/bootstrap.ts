@@ -8,6 +8,8 @@ import { hostnameProblem } from '../../common/hostname';
 import { provisionCompany } from './provision';
 
 export interface BootstrapResult {
+  companyId: string;
+  adminUserId: string;
   hostname: string;
   email: string;
   /** Present only when it was generated (printed once, never stored in clear). */
@@ -26,10 +28,16 @@ export async function bootstrapFirstCompany(db: Db, config: Config): Promise<Boo
     if (problem) throw new Error(`BOOTSTRAP_ADMIN_PASSWORD: ${problem}`);
   }
   const password = adminPassword ?? generatePassword();
-  await provisionCompany(db, {
+  const company = await provisionCompany(db, {
     name: companyName,
     hostname: companyHostname,
     admin: { email: adminEmail, password, firstName: 'Admin', lastName: '' },
   });
-  return { hostname: companyHostname, email: adminEmail, generatedPassword: adminPassword ? undefined : password };
+  return {
+    companyId: company.companyId,
+    adminUserId: company.adminUserId,
+    hostname: companyHostname,
+    email: adminEmail,
+    generatedPassword: adminPassword ? undefined : password,
+  };
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client';
+import { qualified, type Db } from '../db/client';
 import { KeptAnswers } from '../db/table-watch';
 import { roles, users, workspaceMembers, workspaces } from '../db/schema';
 import { listPage, type ListAnswer, inlined, orderBy, orEmpty, searchText } from '../http/lists';
@@ -56,7 +56,6 @@ function workspacesOf(companyId: string, userId: SQL) {
   ), '[]'::json)`;
 }
 
-const qualified = (table: string, column: string) => sql`${sql.identifier(table)}.${sql.identifier(column)}`;
 
 export const userColumns = {
   id: users.id,

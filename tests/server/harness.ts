@@ -8,6 +8,7 @@ import { buildApp } from '../../server/app';
 import { readConfig, type Config } from '../../server/config';
 import { migrateDatabase, openDatabase, type Database, type Db } from '../../server/db/client';
 import { createMailer } from '../../server/mail/mailer';
+import { createConnectorRegistry } from '../../server/connectors';
 import { createSecrets } from '../../server/auth/secrets';
 import { syncPageCatalogue } from '../../server/auth/pages-catalogue';
 import { provisionCompany, type ProvisionedCompany } from '../../server/tenancy/provision';
@@ -49,7 +50,8 @@ export async function createTestServer(overrides: Partial<Config> = {}): Promise
     hostname,
     admin: { email: adminEmail, password: TEST_ADMIN_PASSWORD, firstName: 'Ada', lastName: 'Admin' },
   });
-  const app = await buildApp({ db: database.db, config, mailer, secrets });
+  // Embedded databases of connections live in memory, by name, for the life of the test process.
+  const app = await buildApp({ db: database.db, config, mailer, secrets, connectors: createConnectorRegistry({}) });
   await app.ready();
   return {
     app,

@@ -164,7 +164,7 @@ describe('POST /roles', () => {
     [{ name: '   ' }, 'name: is required'],
     [{ name: 'x'.repeat(61) }, 'name: must be at most 60 characters'],
     [{ name: 'Long text', description: 'd'.repeat(501) }, 'description: must be at most 500 characters'],
-    [{ name: 'Bad policy', policies: [{ resource: 'tables', actions: ['read'] }] }, /^policies\.0\.resource: "tables" is not a resource/],
+    [{ name: 'Bad policy', policies: [{ resource: 'spaceships', actions: ['read'] }] }, /^policies\.0\.resource: "spaceships" is not a resource/],
     [{ name: 'Bad action', policies: [{ resource: 'roles', actions: ['read'] }, { resource: 'audits', actions: ['delete'] }] }, 'policies.1.actions: audits allows only read'],
     [{ name: 'Bad shape', policies: [{ resource: 'roles' }] }, /^policies\.0\.actions: /],
     [{ name: 'Not a list', policies: 'all' }, /^policies: must be a list/],

@@ -71,6 +71,20 @@ describe('the server process', () => {
       body: JSON.stringify({ email: 'boss@firstco.test', password, companyHostname: 'firstco' }),
     });
     expect(signin.status).toBe(200);
+    const token = (await signin.json()).user.accessToken as string;
+    const api = async (path: string) => (await fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { 'x-access-token': token } })).json();
+
+    // The sample source and destination, paired, with the shop's tables in the data directory.
+    const made = (await api('/connections/0/10')).data.rows as Array<{ id: string; name: string; isSource: boolean; isDestination: boolean }>;
+    expect(made.map((c) => [c.name, c.isSource, c.isDestination]).sort()).toEqual([
+      ['Sample shop', true, false],
+      ['Sample warehouse', false, true],
+    ]);
+    expect((await api('/active/source/destination')).data.map((p: { name: string }) => p.name)).toEqual(['Sample shop → Sample warehouse']);
+    const shopId = made.find((c) => c.name === 'Sample shop')!.id;
+    const tablesOfShop = async () => ((await api(`/connection/${shopId}/endpoints`)).data as Array<{ id: string; rows?: number }>).map((e) => e.id).sort();
+    expect(await tablesOfShop()).toEqual(['public.customers', 'public.order_items', 'public.orders', 'public.products']);
+    expect(fs.existsSync(path.join(dataDir, 'embedded', 'sample-shop'))).toBe(true);
 
     // A second process on the same directory refuses to start, naming the first.
     const second = start({ DATA_DIR: dataDir, PORT: String(await freePort()) });
@@ -91,6 +105,9 @@ describe('the server process', () => {
       body: JSON.stringify({ email: 'boss@firstco.test', password, companyHostname: 'firstco' }),
     });
     expect(signinAgain.status).toBe(200);
+    const tokenAgain = (await signinAgain.json()).user.accessToken as string;
+    const endpointsAgain = await fetch(`http://127.0.0.1:${port}/api/v1/connection/${shopId}/endpoints`, { headers: { 'x-access-token': tokenAgain } });
+    expect(((await endpointsAgain.json()).data as Array<{ id: string }>).map((e) => e.id)).toContain('public.orders');
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
   }, 120_000);
