@@ -1,0 +1,291 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  IconButton,
+  MenuItem,
+  Radio,
+  RadioGroup,
+  Skeleton,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { Confirm, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { connectionTypeOf } from '../../common/connections';
+import { failureText } from '../../src/framework/feedback';
+import { useConnectionChoices, usePairs } from './api';
+import { ConnectionLink } from './cells';
+import { usePairActions } from './hooks';
+import { pairCandidates, pairName, pairNameProblem, rolesOf, type PairRole } from './pairs';
+import type { Connection, Pair } from './types';
+
+type Actions = ReturnType<typeof usePairActions>;
+
+function AddPairDialog({ connection, pairs, actions, onClose }: { connection: Connection; pairs: readonly Pair[]; actions: Actions; onClose: () => void }) {
+  const translate = useTranslate();
+  const roles = rolesOf(connection);
+  const [role, setRole] = useState<PairRole>(roles[0]);
+  const [otherId, setOtherId] = useState('');
+  const [name, setName] = useState('');
+  const [named, setNamed] = useState(false);
+  const [problems, setProblems] = useState<{ other?: string; name?: string }>({});
+  const all = useConnectionChoices();
+  const candidates = pairCandidates(connection, role, all.data ?? [], pairs);
+  const other = candidates.find((candidate) => candidate.id === otherId);
+  const suggested = other ? (role === 'source' ? pairName(connection.name, other.name) : pairName(other.name, connection.name)) : '';
+  const shownName = named ? name : suggested;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const wanted = { other: other ? undefined : translate('resources.connections.pairs.choose_other'), name: pairNameProblem(shownName) };
+    setProblems(wanted);
+    if (!other || wanted.name) return;
+    const body = role === 'source' ? { sourceId: connection.id, destinationId: other.id } : { sourceId: other.id, destinationId: connection.id };
+    if (await actions.add({ name: shownName.trim(), ...body })) onClose();
+  };
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="pair-add-title" maxWidth="sm" fullWidth>
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="pair-add-title">{translate('resources.connections.pairs.add_title')}</DialogTitle>
+        <DialogContent sx={{ display: 'grid', gap: 2, pt: '8px !important' }}>
+          {roles.length > 1 && (
+            <RadioGroup
+              row
+              aria-label={translate('resources.connections.pairs.role')}
+              value={role}
+              onChange={(event) => {
+                setRole(event.target.value as PairRole);
+                setOtherId('');
+              }}
+            >
+              <FormControlLabel value="source" control={<Radio />} label={translate('resources.connections.pairs.as_source')} />
+              <FormControlLabel value="destination" control={<Radio />} label={translate('resources.connections.pairs.as_destination')} />
+            </RadioGroup>
+          )}
+          <TextField
+            select
+            required
+            label={translate(role === 'source' ? 'resources.connections.pairs.destination' : 'resources.connections.pairs.source')}
+            value={otherId}
+            onChange={(event) => setOtherId(event.target.value)}
+            error={Boolean(problems.other)}
+            helperText={problems.other ?? (all.isError ? failureText(all.error) : candidates.length === 0 && !all.isPending ? translate('resources.connections.pairs.no_candidates') : undefined)}
+          >
+            {candidates.map((candidate) => (
+              <MenuItem key={candidate.id} value={candidate.id}>
+                {candidate.name} ({candidate.typeLabel})
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            required
+            label={translate('resources.connections.pairs.name')}
+            value={shownName}
+            onChange={(event) => {
+              setNamed(true);
+              setName(event.target.value);
+            }}
+            error={Boolean(problems.name)}
+            helperText={problems.name}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={actions.busy !== null}>
+            {translate('resources.connections.pairs.add')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+function RenamePairDialog({ pair, actions, onClose }: { pair: Pair; actions: Actions; onClose: () => void }) {
+  const translate = useTranslate();
+  const [name, setName] = useState(pair.name);
+  const [problem, setProblem] = useState<string | undefined>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const wrong = pairNameProblem(name);
+    setProblem(wrong);
+    if (wrong) return;
+    if (await actions.rename(pair, name.trim())) onClose();
+  };
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="pair-rename-title" maxWidth="sm" fullWidth>
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="pair-rename-title">{translate('resources.connections.pairs.rename_title', { name: pair.name })}</DialogTitle>
+        <DialogContent sx={{ pt: '8px !important' }}>
+          <TextField
+            required
+            fullWidth
+            label={translate('resources.connections.pairs.name')}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            error={Boolean(problem)}
+            helperText={problem}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={actions.busy !== null}>
+            {translate('ra.action.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+function PairRow({ pair, actions, mayUpdate, mayDelete, onRename, onDelete }: { pair: Pair; actions: Actions; mayUpdate: boolean; mayDelete: boolean; onRename: () => void; onDelete: () => void }) {
+  const translate = useTranslate();
+  const busy = actions.busy === pair.id;
+  return (
+    <TableRow data-pair={pair.id} sx={busy ? { opacity: 0.5 } : undefined}>
+      <TableCell>{pair.name}</TableCell>
+      <TableCell>
+        <ConnectionLink id={pair.sourceId} name={pair.sourceName} />
+      </TableCell>
+      <TableCell>
+        <ConnectionLink id={pair.destinationId} name={pair.destinationName} />
+      </TableCell>
+      <TableCell>
+        <Switch
+          size="small"
+          checked={pair.isActive}
+          disabled={!mayUpdate || busy}
+          onChange={(event) => void actions.setActive(pair, event.target.checked)}
+          slotProps={{ input: { 'aria-label': translate('resources.connections.pairs.active_of', { name: pair.name }) } }}
+        />
+      </TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        {mayUpdate && (
+          <Tooltip title={translate('resources.connections.pairs.rename_of', { name: pair.name })}>
+            <IconButton size="small" aria-label={translate('resources.connections.pairs.rename_of', { name: pair.name })} onClick={onRename} disabled={busy}>
+              <EditIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+        {mayDelete && (
+          <Tooltip title={translate('resources.connections.pairs.delete_of', { name: pair.name })}>
+            <IconButton size="small" color="error" aria-label={translate('resources.connections.pairs.delete_of', { name: pair.name })} onClick={onDelete} disabled={busy}>
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function PairsBody({ connection }: { connection: Connection }) {
+  const translate = useTranslate();
+  const query = usePairs(connection.id);
+  const actions = usePairActions(connection.id);
+  const { canAccess: mayUpdate } = useCanAccess({ resource: 'connections', action: 'edit' });
+  const { canAccess: mayDelete } = useCanAccess({ resource: 'connections', action: 'delete' });
+  const [adding, setAdding] = useState(false);
+  const [renaming, setRenaming] = useState<Pair | null>(null);
+  const [deleting, setDeleting] = useState<Pair | null>(null);
+  const canPair = rolesOf(connection).length > 0;
+  const title = translate('resources.connections.pairs.title');
+
+  let body;
+  if (query.isPending) body = <Skeleton variant="rectangular" height={80} />;
+  else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
+  else if (query.data.length === 0) body = <Typography variant="body2">{translate('resources.connections.pairs.empty')}</Typography>;
+  else
+    body = (
+      <Table size="small" aria-label={title}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('resources.connections.pairs.name')}</TableCell>
+            <TableCell>{translate('resources.connections.pairs.source')}</TableCell>
+            <TableCell>{translate('resources.connections.pairs.destination')}</TableCell>
+            <TableCell>{translate('resources.connections.pairs.active')}</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {query.data.map((pair) => (
+            <PairRow
+              key={pair.id}
+              pair={pair}
+              actions={actions}
+              mayUpdate={mayUpdate === true}
+              mayDelete={mayDelete === true}
+              onRename={() => setRenaming(pair)}
+              onDelete={() => setDeleting(pair)}
+            />
+          ))}
+        </TableBody>
+      </Table>
+    );
+
+  return (
+    <Card variant="outlined" component="section" aria-label={title} sx={{ width: '100%', mt: 2 }}>
+      <CardContent>
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 2, mb: 1 }}>
+          <Typography variant="h6" component="h2">
+            {title}
+          </Typography>
+          {mayUpdate && canPair && (
+            <Button startIcon={<AddIcon />} onClick={() => setAdding(true)}>
+              {translate('resources.connections.pairs.add')}
+            </Button>
+          )}
+        </Box>
+        {!canPair && (
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {translate('resources.connections.pairs.no_role')}
+          </Typography>
+        )}
+        {body}
+        {adding && <AddPairDialog connection={connection} pairs={query.data ?? []} actions={actions} onClose={() => setAdding(false)} />}
+        {renaming && <RenamePairDialog pair={renaming} actions={actions} onClose={() => setRenaming(null)} />}
+        <Confirm
+          isOpen={deleting !== null}
+          title={translate('resources.connections.pairs.delete_title', { name: deleting?.name ?? '' })}
+          content={translate('resources.connections.pairs.delete_content')}
+          confirm={translate('ra.action.delete')}
+          onConfirm={async () => {
+            const pair = deleting!;
+            setDeleting(null);
+            await actions.remove(pair);
+          }}
+          onClose={() => setDeleting(null)}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * The pairs a connection is part of (`GET /connection/{id}/source/destination`): add one to
+ * another connection it may be paired with, rename, (de)activate, delete after a confirmation.
+ * Chat and code connections take no part in pairs and have no panel.
+ */
+export function PairsPanel(_: { label?: false }) {
+  const record = useRecordContext<Connection>();
+  if (!record || (connectionTypeOf(record.type)?.roles.length ?? 0) === 0) return null;
+  return <PairsBody connection={record} />;
+}

@@ -1,0 +1,122 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Identifier } from 'react-admin';
+import { connectionTypeOf, type EndpointKind } from '../../common/connections';
+import { apiRequest } from '../../providers/http';
+import type { Connection, ConnectionTestResult, Endpoint, Integration, IntegrationKind, Pair, PairBody } from './types';
+
+/**
+ * The connections area's calls beyond the declared routes (docs/api/connections.md). Query keys
+ * start with the resource name, so react-admin's refresh reloads them with the rest. The
+ * declaration's row action reaches this module, so it reads answers itself rather than through
+ * the dataProvider (which imports the registry, hence the declaration).
+ */
+
+interface Answer<T> {
+  message?: string;
+  data: T;
+}
+
+export interface Saved<T> {
+  message?: string;
+  data: T;
+}
+
+const id = (value: Identifier) => encodeURIComponent(String(value));
+
+/**
+ * Tests the connection for real and records the result: with the stored settings, or with
+ * `settings` laid over them (unsaved edits) without saving them.
+ */
+export async function testConnection(connectionId: Identifier, settings?: Record<string, unknown>): Promise<Saved<ConnectionTestResult>> {
+  const answer = await apiRequest<Answer<ConnectionTestResult>>(`/connection/${id(connectionId)}/configure`, {
+    method: 'POST',
+    body: settings ? { settings } : {},
+  });
+  return { message: answer.message, data: answer.data };
+}
+
+export async function getEndpoints(connectionId: Identifier, signal?: AbortSignal): Promise<Endpoint[]> {
+  const answer = await apiRequest<Answer<Endpoint[]>>(`/connection/${id(connectionId)}/endpoints`, { signal });
+  return Array.isArray(answer?.data) ? answer.data : [];
+}
+
+export async function getPairsOf(connectionId: Identifier, signal?: AbortSignal): Promise<Pair[]> {
+  const answer = await apiRequest<Answer<Pair[]>>(`/connection/${id(connectionId)}/source/destination`, { signal });
+  return Array.isArray(answer?.data) ? answer.data : [];
+}
+
+/** Creates the pair with this id (a new one is made here), or changes it. */
+export async function savePair(pairId: string, body: PairBody): Promise<Saved<Pair>> {
+  const answer = await apiRequest<Answer<Pair>>(`/source/destination/${id(pairId)}`, { method: 'PUT', body });
+  return { message: answer.message, data: answer.data };
+}
+
+export async function deletePair(pairId: string): Promise<string | undefined> {
+  return (await apiRequest<{ message?: string }>(`/source/destination/${id(pairId)}`, { method: 'DELETE' }))?.message;
+}
+
+export async function getIntegration(kind: IntegrationKind, signal?: AbortSignal): Promise<Integration> {
+  return (await apiRequest<Answer<Integration>>(`/connection/${kind}/integration`, { signal })).data;
+}
+
+/** The contract's largest page: pickers offer the first thousand connections, newest first. */
+export const PICKER_LIMIT = 1000;
+
+export async function getConnections(signal?: AbortSignal): Promise<Connection[]> {
+  const answer = await apiRequest<Answer<{ rows?: Connection[] }>>(`/connections/0/${PICKER_LIMIT}`, { signal });
+  return Array.isArray(answer?.data?.rows) ? answer.data.rows : [];
+}
+
+export const endpointsKey = (connectionId: Identifier) => ['connections', 'endpoints', String(connectionId)];
+export const pairsKey = (connectionId: Identifier) => ['connections', 'pairs', String(connectionId)];
+
+/** What a connection reaches, discovered now; a source that cannot be reached is an error in its own words. */
+export function useEndpoints(connectionId: Identifier | null | undefined) {
+  return useQuery({
+    queryKey: endpointsKey(connectionId ?? ''),
+    queryFn: ({ signal }) => getEndpoints(connectionId!, signal),
+    enabled: connectionId !== null && connectionId !== undefined && connectionId !== '',
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export function usePairs(connectionId: Identifier | undefined, enabled = true) {
+  return useQuery({
+    queryKey: pairsKey(connectionId ?? ''),
+    queryFn: ({ signal }) => getPairsOf(connectionId!, signal),
+    enabled: enabled && connectionId !== undefined,
+    retry: false,
+  });
+}
+
+/** Every connection a picker offers (pairs, table registration). */
+export function useConnectionChoices(enabled = true) {
+  return useQuery({
+    queryKey: ['connections', 'choices'],
+    queryFn: ({ signal }) => getConnections(signal),
+    enabled,
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export function useIntegration(kind: IntegrationKind, enabled = true) {
+  return useQuery({
+    queryKey: ['connections', 'integration', kind],
+    queryFn: ({ signal }) => getIntegration(kind, signal),
+    enabled,
+    retry: false,
+  });
+}
+
+/** Endpoints that can be registered as tables: a database's tables and views, a folder's or bucket's files. */
+const TABLE_KINDS: readonly EndpointKind[] = ['table', 'file'];
+
+export function holdsTables(kind: EndpointKind | undefined): boolean {
+  return kind !== undefined && TABLE_KINDS.includes(kind);
+}
+
+export function connectionHoldsTables(connection: Pick<Connection, 'type'>): boolean {
+  return holdsTables(connectionTypeOf(connection.type)?.endpointKind);
+}

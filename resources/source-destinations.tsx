@@ -1,0 +1,56 @@
+import CompareArrowsIcon from '@mui/icons-material/CompareArrows';
+import { defineResource } from '../src/framework/types';
+import { ConnectionLink } from './connections/cells';
+import { TYPE_CHOICES } from './connections/typeTexts';
+import type { Pair } from './connections/types';
+
+/**
+ * The active source/destination pairs (`GET /active/source/destination`: active pairs whose
+ * two connections are active), read-only: pairs are made and changed on a connection's page.
+ * One unpaged list, so the console pages, sorts and searches it itself. Guarded by the
+ * `connections` policy, as the pairs are.
+ */
+export const sourceDestinations = defineResource<Pair>({
+  name: 'source-destinations',
+  access: 'connections',
+  icon: CompareArrowsIcon,
+  recordRepresentation: 'name',
+  messages: {
+    en: {
+      name: 'Source/destination pair |||| Source/destination pairs',
+      fields: {
+        name: 'Name',
+        sourceName: 'Source',
+        sourceType: 'Source type',
+        destinationName: 'Destination',
+        destinationType: 'Destination type',
+        isActive: 'Active',
+        createdAt: 'Created',
+        updatedAt: 'Updated',
+      },
+      filters: { search: 'Search pairs' },
+    },
+  },
+  fields: [
+    { source: 'name', type: 'text', sortable: true },
+    {
+      source: 'sourceName',
+      type: 'text',
+      sortable: true,
+      render: (pair) => <ConnectionLink id={pair.sourceId} name={pair.sourceName} />,
+    },
+    { source: 'sourceType', type: 'select', choices: TYPE_CHOICES, list: 'hidden', sortable: true },
+    {
+      source: 'destinationName',
+      type: 'text',
+      sortable: true,
+      render: (pair) => <ConnectionLink id={pair.destinationId} name={pair.destinationName} />,
+    },
+    { source: 'destinationType', type: 'select', choices: TYPE_CHOICES, list: 'hidden', sortable: true },
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'updatedAt', type: 'datetime', sortable: true, list: 'hidden' },
+  ],
+  filters: [{ source: 'search', type: 'search' }],
+  routes: { list: '/active/source/destination' },
+  list: { rowClick: 'show' },
+});
