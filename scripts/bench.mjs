@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks: builds the console, starts the real server on a fresh data directory, measures,
 // and writes the figures with the command behind them to docs/benchmarks.md.
-//   npm run bench
+//   npm run bench           (BENCH_ONLY=first-load | lists | quality: one part)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { chromiumPath } from './chromium.mjs';
 import { measureFirstLoad } from '../tests/bench/first-load.mjs';
 import { measureSignIn } from '../tests/bench/sign-in.mjs';
 import { listSection, measureListCalls, seedListData } from '../tests/bench/lists.mjs';
+import { measureQuality } from '../tests/bench/quality.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const port = Number(process.env.BENCH_PORT || 8282);
@@ -20,8 +21,9 @@ const account = { email: 'admin@bench.local', password: 'Bench-admin-pass-1', co
 const benchDatabaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Seconds each list call is hammered for. */
 const listSeconds = Number(process.env.BENCH_LIST_SECONDS || 8);
-/** `BENCH_ONLY=lists` skips the browser figures (and the other way round with `first-load`). */
+/** `BENCH_ONLY=first-load`, `lists` or `quality` measures that part alone and keeps the others' last figures. */
 const only = process.env.BENCH_ONLY ?? '';
+const measures = (part) => only === '' || only === part;
 
 function startServer(env) {
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
@@ -137,7 +139,7 @@ async function listsOnPostgres() {
 
 async function main() {
   const sections = [];
-  if (only !== 'lists') {
+  if (measures('first-load')) {
     if (!chromiumPath()) throw new Error('Benchmarks need Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
     const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('the console build failed');
@@ -152,10 +154,11 @@ async function main() {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  if (only !== 'first-load') {
+  if (measures('lists')) {
     const rows = [...(await listsOnPostgres()), ...(await listsOnPglite())];
     sections.push(listSection(rows, listSeconds));
   }
+  if (measures('quality')) sections.push(await measureQuality({ databaseUrl: benchDatabaseUrl }));
   writeReport(sections);
 }
 
