@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, asc, desc, eq, exists, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { CONNECTION_TYPE_CATALOGUE, CONNECTION_TYPES, connectionTypeOf, parseSettings, settingApplies, type ConnectionTypeDeclaration } from '../../common/connections';
 import { createConnectionBody, pairBody, testConnectionBody, updateConnectionBody } from '../../common/schemas/connections';
@@ -24,8 +24,9 @@ import {
 } from '../connections/records';
 import { within as withinTime } from '../connectors/registry';
 import { ConnectorError } from '../connectors/types';
-import type { Db } from '../db/client';
-import { connections, sourceDestinations, users, workspaces } from '../db/schema';
+import { connections, sourceDestinations } from '../db/schema';
+import { usersWho } from '../audits/people';
+import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
 import { isUniqueViolation } from '../http/database-errors';
 import { badRequest, conflict, notFound } from '../http/errors';
 import {
@@ -44,7 +45,6 @@ import {
   textChoiceFilter,
   within,
   type Card,
-  type Choice,
 } from '../http/lists';
 import { uuidParam } from '../http/schemas';
 
@@ -116,16 +116,6 @@ function settingsOrThrow(declaration: ConnectionTypeDeclaration, values: Record<
   return parsed.value;
 }
 
-async function checkWorkspace(db: Db, companyId: string, workspaceId: string | null | undefined): Promise<string | null> {
-  if (!workspaceId) return null;
-  const [found] = await db
-    .select({ id: workspaces.id })
-    .from(workspaces)
-    .where(and(eq(workspaces.companyId, companyId), eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)));
-  if (!found) throw badRequest('workspaceId: no such workspace');
-  return workspaceId;
-}
-
 /**
  * The secrets of an edited connection: a secret given replaces the stored one, one left blank keeps
  * it, and one whose setting no longer applies (a Slack webhook URL once the mode is "bot") is dropped.
@@ -160,21 +150,6 @@ export interface TestOutcome {
   detail: string;
   message: string;
   testedAt: Date;
-}
-
-/** The users who made connections of the company, as filter choices. */
-async function creatorChoices(db: Db, companyId: string): Promise<Choice[]> {
-  const name = sql<string>`coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email})`;
-  return db
-    .select({ id: users.id, name })
-    .from(users)
-    .where(
-      and(
-        eq(users.companyId, companyId),
-        exists(db.select({ one: sql`1` }).from(connections).where(and(eq(connections.companyId, companyId), eq(connections.createdBy, users.id)))),
-      ),
-    )
-    .orderBy(asc(name));
 }
 
 /**
@@ -247,12 +222,8 @@ export async function connectionRoutes(app: FastifyInstance) {
   api.get('/connections/filters', { config: read, schema: { summary: 'Choices of the connection filters', tags: TAGS } }, async (request) => {
     const { companyId } = requireAuth(request);
     const [user, workspace, typesUsed] = await Promise.all([
-      creatorChoices(db, companyId),
-      db
-        .select({ id: workspaces.id, name: workspaces.name })
-        .from(workspaces)
-        .where(and(eq(workspaces.companyId, companyId), isNull(workspaces.deletedAt)))
-        .orderBy(asc(sql`lower(${workspaces.name})`)),
+      usersWho(db, companyId, (userId) => sql`exists (select 1 from ${connections} where ${connections.companyId} = ${companyId} and ${connections.createdBy} = ${userId})`),
+      workspaceChoices(db, companyId),
       db.selectDistinct({ type: connections.type }).from(connections).where(eq(connections.companyId, companyId)),
     ]);
     const used = new Set(typesUsed.map((t) => t.type));
@@ -338,7 +309,7 @@ export async function connectionRoutes(app: FastifyInstance) {
       const roleProblem = roleProblems(declaration, isSource, isDestination);
       if (roleProblem) throw badRequest(roleProblem);
       const { settings, secrets: secretValues } = settingsOrThrow(declaration, body.settings);
-      const workspaceId = await checkWorkspace(db, auth.companyId, body.workspaceId);
+      const workspaceId = await liveWorkspaceId(db, auth.companyId, body.workspaceId);
       let id: string;
       try {
         id = await db.transaction(async (tx) => {
@@ -395,7 +366,7 @@ export async function connectionRoutes(app: FastifyInstance) {
         ? settingsOrThrow(declaration, body.settings, new Set(Object.keys(storedSecrets)))
         : { settings: stored.settings, secrets: {} as Record<string, string> };
       const mergedSecrets = body.settings ? keptSecrets(declaration, next.settings, storedSecrets, next.secrets) : storedSecrets;
-      const workspaceId = body.workspaceId === undefined ? stored.workspaceId : await checkWorkspace(db, auth.companyId, body.workspaceId);
+      const workspaceId = body.workspaceId === undefined ? stored.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
 
       const before = { name: stored.name, description: stored.description, workspaceId: stored.workspaceId, isSource: stored.isSource, isDestination: stored.isDestination, settings: stored.settings };
       const after = { name: body.name ?? stored.name, description: body.description ?? stored.description, workspaceId, isSource, isDestination, settings: next.settings };

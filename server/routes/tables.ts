@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
-import { and, asc, desc, eq, exists, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { CONNECTION_TYPE_CATALOGUE, connectionTypeOf } from '../../common/connections';
 import { FUNCTION_TYPE_OF, PARAMS_OF, QUALITY_FUNCTIONS, qualityRuleBody } from '../../common/schemas/quality';
@@ -12,8 +12,9 @@ import { requireAuth } from '../auth/guard';
 import { connectionConfig } from '../connections/records';
 import { within as withinTime } from '../connectors/registry';
 import { ConnectorError, isTableSource, type ColumnInfo, type ConnectionConfig } from '../connectors/types';
-import type { Db } from '../db/client';
-import { connections, dataTables, qualityResults, qualityRules, qualityRuns, tableColumns, users, workspaces } from '../db/schema';
+import { connections, dataTables, qualityResults, qualityRules, qualityRuns, tableColumns } from '../db/schema';
+import { usersWho } from '../audits/people';
+import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
 import { isUniqueViolation } from '../http/database-errors';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors';
 import {
@@ -30,7 +31,6 @@ import {
   textChoiceFilter,
   within,
   type Card,
-  type Choice,
 } from '../http/lists';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
 import { evaluateRules } from '../quality/evaluate';
@@ -88,30 +88,6 @@ function defaultName(endpoint: string): string {
   const last = endpoint.split(/[/.]/).filter(Boolean);
   const file = endpoint.split('/').pop() ?? endpoint;
   return /\.(csv|parquet)$/i.test(file) ? file.replace(/\.(csv|parquet)$/i, '') : (last.pop() ?? endpoint);
-}
-
-async function checkWorkspace(db: Db, companyId: string, workspaceId: string | null | undefined): Promise<string | null> {
-  if (!workspaceId) return null;
-  const [found] = await db
-    .select({ id: workspaces.id })
-    .from(workspaces)
-    .where(and(eq(workspaces.companyId, companyId), eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)));
-  if (!found) throw badRequest('workspaceId: no such workspace');
-  return workspaceId;
-}
-
-async function choicesOfUsers(db: Db, companyId: string): Promise<Choice[]> {
-  const name = sql<string>`coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email})`;
-  return db
-    .select({ id: users.id, name })
-    .from(users)
-    .where(
-      and(
-        eq(users.companyId, companyId),
-        exists(db.select({ one: sql`1` }).from(dataTables).where(and(eq(dataTables.companyId, companyId), eq(dataTables.createdBy, users.id)))),
-      ),
-    )
-    .orderBy(asc(name));
 }
 
 /**
@@ -189,12 +165,8 @@ export async function tableRoutes(app: FastifyInstance) {
         .from(connections)
         .where(and(eq(connections.companyId, companyId), exists(db.select({ one: sql`1` }).from(dataTables).where(and(eq(dataTables.companyId, companyId), eq(dataTables.connectionId, connections.id))))))
         .orderBy(asc(sql`lower(${connections.name})`)),
-      choicesOfUsers(db, companyId),
-      db
-        .select({ id: workspaces.id, name: workspaces.name })
-        .from(workspaces)
-        .where(and(eq(workspaces.companyId, companyId), isNull(workspaces.deletedAt)))
-        .orderBy(asc(sql`lower(${workspaces.name})`)),
+      usersWho(db, companyId, (userId) => sql`exists (select 1 from ${dataTables} where ${dataTables.companyId} = ${companyId} and ${dataTables.createdBy} = ${userId})`),
+      workspaceChoices(db, companyId),
       db.selectDistinct({ endpoint: dataTables.endpoint }).from(dataTables).where(eq(dataTables.companyId, companyId)).orderBy(asc(dataTables.endpoint)),
     ]);
     const types = new Set(connectionChoices.map((c) => c.type));
@@ -272,7 +244,7 @@ export async function tableRoutes(app: FastifyInstance) {
         throw err;
       });
       if (!config.isActive) throw badRequest(`connectionId: the connection "${config.name}" is deactivated`);
-      const workspaceId = await checkWorkspace(db, auth.companyId, body.workspaceId);
+      const workspaceId = await liveWorkspaceId(db, auth.companyId, body.workspaceId);
       const columns = await discover(config, body.endpoint);
       if (columns.length === 0) throw badRequest(`endpoint: "${body.endpoint}" has no columns`);
       const name = body.name || defaultName(body.endpoint);
@@ -336,7 +308,7 @@ export async function tableRoutes(app: FastifyInstance) {
         const twice = names.filter((n, i) => names.indexOf(n) !== i);
         if (twice.length > 0) throw badRequest(`columns: "${twice[0]}" is given twice`);
       }
-      const workspaceId = body.workspaceId === undefined ? table.workspaceId : await checkWorkspace(db, auth.companyId, body.workspaceId);
+      const workspaceId = body.workspaceId === undefined ? table.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
       const before = { name: table.name, description: table.description, workspaceId: table.workspaceId };
       const after = { name: body.name ?? table.name, description: body.description ?? table.description, workspaceId };
       const was: Record<string, unknown> = {};

@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { roles, users, workspaces } from '../db/schema';
+import { roles, users } from '../db/schema';
+import { workspaceChoices } from '../workspaces/records';
 import {
   anyOf,
   choicesOf,
@@ -60,12 +61,8 @@ const STATUS_LABELS: Record<UserStatus, string> = { active: 'Active', invited: '
 
 /** The choices of the users filter bar. */
 export async function userFilterProps(db: Db, companyId: string): Promise<{ workspace: Choice[]; role: Choice[]; status: Choice[] }> {
-  const [workspaceChoices, roleChoices] = await Promise.all([
-    db
-      .select({ id: workspaces.id, name: workspaces.name })
-      .from(workspaces)
-      .where(and(eq(workspaces.companyId, companyId), isNull(workspaces.deletedAt)))
-      .orderBy(asc(sql`lower(${workspaces.name})`)),
+  const [workspace, roleChoices] = await Promise.all([
+    workspaceChoices(db, companyId),
     // Every role, deactivated ones too: users may still hold them and be looked for by them.
     db
       .select({ id: roles.id, name: roles.name })
@@ -74,7 +71,7 @@ export async function userFilterProps(db: Db, companyId: string): Promise<{ work
       .orderBy(asc(sql`lower(${roles.name})`)),
   ]);
   return {
-    workspace: workspaceChoices,
+    workspace,
     role: roleChoices,
     status: choicesOf(USER_STATUSES, (s) => STATUS_LABELS[s as UserStatus]),
   };

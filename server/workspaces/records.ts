@@ -1,7 +1,8 @@
-import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { users, workspaceMembers, workspaces } from '../db/schema';
+import { badRequest } from '../http/errors';
 
 const creators = alias(users, 'workspace_creators');
 
@@ -54,4 +55,21 @@ export async function nameTaken(db: Db, companyId: string, name: string, exceptI
     .where(liveWorkspaces(companyId, and(sql`lower(${workspaces.name}) = lower(${name})`, exceptId ? ne(workspaces.id, exceptId) : undefined)))
     .limit(1);
   return !!row;
+}
+
+/** The company's workspaces that are not deleted, by name, as filter choices. */
+export function workspaceChoices(db: Db, companyId: string): Promise<Array<{ id: string; name: string }>> {
+  return db
+    .select({ id: workspaces.id, name: workspaces.name })
+    .from(workspaces)
+    .where(liveWorkspaces(companyId))
+    .orderBy(asc(sql`lower(${workspaces.name})`));
+}
+
+/** A workspace id a body names: null when none is given; a deleted or unknown one is a 400 naming `field`. */
+export async function liveWorkspaceId(db: Db, companyId: string, id: string | null | undefined, field = 'workspaceId'): Promise<string | null> {
+  if (!id) return null;
+  const [found] = await db.select({ id: workspaces.id }).from(workspaces).where(liveWorkspaces(companyId, eq(workspaces.id, id)));
+  if (!found) throw badRequest(`${field}: no such workspace`);
+  return id;
 }
