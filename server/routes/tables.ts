@@ -4,15 +4,15 @@ import multipart from '@fastify/multipart';
 import { and, asc, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { CONNECTION_TYPE_CATALOGUE, connectionTypeOf } from '../../common/connections';
-import { FUNCTION_TYPE_OF, PARAMS_OF, QUALITY_FUNCTIONS, qualityRuleBody } from '../../common/schemas/quality';
+import { FUNCTION_TYPE_OF, PARAMS_OF, qualityRuleBody } from '../../common/schemas/quality';
 import { activateRoleBody as activationBody } from '../../common/schemas/roles';
 import { registerTableBody, updateTableBody } from '../../common/schemas/tables';
 import { recordAudit } from '../audit';
 import { requireAuth } from '../auth/guard';
 import { connectionConfig } from '../connections/records';
 import { within as withinTime } from '../connectors/registry';
-import { ConnectorError, isTableSource, type ColumnInfo, type ConnectionConfig } from '../connectors/types';
-import { connections, dataTables, qualityResults, qualityRules, qualityRuns, tableColumns } from '../db/schema';
+import { isTableSource, type ColumnInfo, type ConnectionConfig } from '../connectors/types';
+import { connections, dataTables, qualityRules, qualityRuns, tableColumns } from '../db/schema';
 import { usersWho } from '../audits/people';
 import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
 import { isUniqueViolation } from '../http/database-errors';
@@ -33,9 +33,9 @@ import {
   type Card,
 } from '../http/lists';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
-import { evaluateRules } from '../quality/evaluate';
+import { runTableChecks } from '../tables/run-checks';
 import { applyDictionaryEdits, dictionaryCsv, DICTIONARY_UPLOAD_MAX_BYTES, readDictionaryUpload } from '../tables/dictionary';
-import { findRun, newestRulesFirst, rulesOf, selectRules, type RuleRow } from '../tables/quality';
+import { newestRulesFirst, rulesOf, selectRules } from '../tables/quality';
 import { companyTables, dictionaryOf, findTable, selectDictionary, selectTables, wholeDictionary } from '../tables/records';
 
 const TAGS = ['Tables'];
@@ -647,96 +647,23 @@ export async function tableRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const auth = requireAuth(request);
-      const table = await findTable(db, auth.companyId, request.params.id);
-      const wanted = request.body.ruleIds;
-      const rules: RuleRow[] = await selectRules(db)
-        .where(rulesOf(auth.companyId, table.id, wanted ? inArray(qualityRules.id, wanted) : eq(qualityRules.isActive, true)))
-        .orderBy(asc(qualityRules.createdAt));
-      if (wanted && rules.length !== new Set(wanted).size) throw badRequest('ruleIds: not every id is a rule of this table');
-      if (rules.length === 0) throw badRequest('This table has no active data-quality rules to run');
-      const config = await tableConfig(auth.companyId, table);
-      const dictionary = await wholeDictionary(db, auth.companyId, table.id);
-      const startedAt = new Date();
-      let outcome: Awaited<ReturnType<typeof evaluateRules>>;
-      try {
-        outcome = await connectors.use(config, (connector) => {
-          if (!isTableSource(connector)) throw new ConnectorError(`A ${connectionTypeOf(config.type)?.label ?? config.type} connection has no tables to check`, 'invalid');
-          return evaluateRules(connector, {
-            endpoint: table.endpoint,
-            rules: rules.map((r) => ({
-              id: r.id,
-              name: r.name,
-              functionName: r.functionName as (typeof QUALITY_FUNCTIONS)[number],
-              columnName: r.columnName,
-              params: r.params,
-              severity: r.severity as 'fail' | 'warn',
-              tolerance: r.tolerance,
-            })),
-            columns: dictionary.filter((c) => c.present).map((c) => ({ name: c.name, sensitivity: c.sensitivity })),
-          });
-        });
-      } catch (err) {
-        if (!(err instanceof ConnectorError)) throw err;
-        outcome = { status: 'error', error: err.message, results: [] };
-      }
-      const endedAt = new Date();
-      const runId = await db.transaction(async (tx) => {
-        const [run] = await tx
-          .insert(qualityRuns)
-          .values({
+      const { run, outcome, tableName } = await runTableChecks(
+        { db, secrets, connectors },
+        { companyId: auth.companyId, tableId: request.params.id, ruleIds: request.body.ruleIds, trigger: 'manual', userId: auth.userId },
+        (tx, runId, result, rules) =>
+          recordAudit(tx, request, {
             companyId: auth.companyId,
-            tableId: table.id,
-            trigger: 'manual',
-            status: outcome.status,
-            error: outcome.error ?? null,
-            startedAt,
-            endedAt,
-            createdBy: auth.userId,
-          })
-          .returning({ id: qualityRuns.id });
-        if (outcome.results.length > 0) {
-          const byId = new Map(rules.map((r) => [r.id, r]));
-          await tx.insert(qualityResults).values(
-            outcome.results.map((result) => {
-              const rule = byId.get(result.ruleId)!;
-              return {
-                companyId: auth.companyId,
-                runId: run.id,
-                ruleId: rule.id,
-                tableId: table.id,
-                ruleName: rule.name,
-                functionName: rule.functionName,
-                columnName: rule.columnName,
-                severity: rule.severity,
-                status: result.status,
-                observed: result.observed,
-                rowsScanned: result.rowsScanned,
-                rowsFailed: result.rowsFailed,
-                failedShare: result.failedShare,
-                sample: result.sample,
-                query: result.query,
-                message: result.message,
-                startedAt: result.startedAt,
-                endedAt: result.endedAt,
-              };
-            }),
-          );
-        }
-        await recordAudit(tx, request, {
-          companyId: auth.companyId,
-          model: 'table',
-          operation: 'run_checks',
-          recordId: table.id,
-          changes: { after: { runId: run.id, status: outcome.status, rules: rules.length } },
-        });
-        return run.id;
-      });
-      const run = await findRun(db, auth.companyId, runId);
+            model: 'table',
+            operation: 'run_checks',
+            recordId: request.params.id,
+            changes: { after: { runId, status: result.status, rules } },
+          }),
+      );
       const failed = outcome.results.filter((r) => r.status !== 'passed').length;
       const message =
         outcome.status === 'error'
-          ? `The checks of "${table.name}" could not run: ${outcome.error}`
-          : `Checks of "${table.name}": ${outcome.results.length - failed} passed, ${failed} did not`;
+          ? `The checks of "${tableName}" could not run: ${outcome.error}`
+          : `Checks of "${tableName}": ${outcome.results.length - failed} passed, ${failed} did not`;
       return { message, data: run };
     },
   );

@@ -369,7 +369,7 @@ describe('data-quality rules and runs', () => {
     expect(empty.message).toMatch(/already registered/);
     const orders = (await call(server, 'POST', '/tables/filters/0/10', { token: adminToken, body: { endpoint: 'public.orders' } })).json().data.rows[0].id;
     const none = await call(server, 'POST', `/table/${orders}/configure`, { token: adminToken });
-    expect(none.json().message).toBe('This table has no active data-quality rules to run');
+    expect(none.json().message).toBe('The table "Orders" has no active data-quality rules to run');
     expect((await call(server, 'POST', `/table/${tableId}/configure`, { token: reader.token })).statusCode).toBe(403);
     await call(server, 'PUT', `/connections/activate/${connectionId}`, { token: adminToken, body: { isActive: false } });
     const off = await call(server, 'POST', `/table/${tableId}/configure`, { token: adminToken });
