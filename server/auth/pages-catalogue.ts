@@ -29,6 +29,8 @@ export const PAGE_CATALOGUE: PageDefinition[] = [
   { id: 'connections', title: 'Connections', url: '/connections', group: 'data', icon: 'cable' },
   { id: 'source-destinations', title: 'Source and destination pairs', url: '/source-destinations', group: 'data', icon: 'hub' },
   { id: 'tables', title: 'Tables', url: '/tables', group: 'data', icon: 'table_chart' },
+  { id: 'workflows', title: 'Workflows', url: '/workflows', group: 'data', icon: 'account_tree' },
+  { id: 'job-runs', title: 'Job runs', url: '/job-runs', group: 'data', icon: 'play_circle' },
   { id: 'users', title: 'Users', url: '/users', group: 'access', icon: 'people' },
   { id: 'roles', title: 'Roles and policies', url: '/roles', group: 'access', icon: 'admin_panel_settings' },
   { id: 'workspaces', title: 'Workspaces', url: '/workspaces', group: 'access', icon: 'workspaces' },

@@ -25,6 +25,7 @@ export const POLICY_RESOURCES: PolicyResource[] = [
   { resource: 'apikeys', label: 'API keys', actions: POLICY_ACTIONS },
   { resource: 'connections', label: 'Connections and source/destination pairs', actions: POLICY_ACTIONS },
   { resource: 'tables', label: 'Tables, data dictionaries and data quality', actions: POLICY_ACTIONS },
+  { resource: 'workflows', label: 'Workflows and their runs', actions: ['read', 'create', 'update', 'delete'] },
   { resource: 'notifications', label: "Everyone's notifications", actions: ['read'] },
   { resource: 'audits', label: 'System audits', actions: ['read'] },
   { resource: 'accessEvents', label: 'Security access events', actions: ['read'] },

@@ -23,6 +23,10 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** What the server writes, table by table: answers kept in memory are dropped by it (table-watch.ts). */
   watch: TableWatch;
+  /** The embedded database itself (PGlite), for what runs beside Drizzle on the same connection (the job queue). */
+  pglite?: PGlite;
+  /** The PostgreSQL server and schema, for what opens connections of its own (the job queue). */
+  postgres?: { url: string; schema: string };
   /** Flushes and closes: CHECKPOINT then close on PGlite, ends the pool on PostgreSQL. */
   close(): Promise<void>;
 }
@@ -73,6 +77,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     db,
     kind: 'pglite',
     watch,
+    pglite: client,
     async close() {
       try {
         if (!client.closed) {
@@ -111,6 +116,7 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
     db,
     kind: 'postgres',
     watch,
+    postgres: { url: databaseUrl, schema: schemaName },
     async close() {
       await pool.end();
     },

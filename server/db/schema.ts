@@ -513,3 +513,84 @@ export const qualityResults = pgTable('quality_results', {
   index('quality_results_company_run_idx').on(t.companyId, t.runId),
   index('quality_results_company_rule_ended_idx').on(t.companyId, t.ruleId, t.endedAt),
 ]);
+
+/**
+ * A workflow: tasks run in order as one job run, on the local runner or as a Databricks job
+ * (docs/api/workflows.md). `tasks` holds the task list as the API takes it.
+ */
+export const workflows = pgTable('workflows', {
+  id: id(),
+  companyId: companyId(),
+  workspaceId: uuid('workspace_id'),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  pairId: uuid('pair_id').notNull(),
+  repositoryConnectionId: uuid('repository_connection_id'),
+  databricksConnectionId: uuid('databricks_connection_id'),
+  databricksJobId: text('databricks_job_id'),
+  tasks: jsonb('tasks').$type<Array<Record<string, unknown>>>().notNull().default([]),
+  scheduleCron: text('schedule_cron'),
+  scheduleTimezone: text('schedule_timezone').notNull().default('UTC'),
+  maxRetries: integer('max_retries').notNull().default(0),
+  retryBackoffSeconds: integer('retry_backoff_seconds').notNull().default(60),
+  timeoutMinutes: integer('timeout_minutes').notNull().default(60),
+  concurrency: integer('concurrency').notNull().default(1),
+  notifyOnFailure: jsonb('notify_on_failure').$type<{ inApp: boolean; slackConnectionId?: string | null; emails?: string[] }>().notNull().default({ inApp: true }),
+  isActive: boolean('is_active').notNull().default(true),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  uniqueIndex('workflows_company_name_key').on(t.companyId, sql`lower(${t.name})`),
+  index('workflows_company_created_idx').on(t.companyId, t.createdAt),
+]);
+
+/** One run of a workflow, from queued to its end (the run tracker). */
+export const jobRuns = pgTable('job_runs', {
+  id: id(),
+  companyId: companyId(),
+  workflowId: uuid('workflow_id').notNull(),
+  /** queued, running, succeeded, failed, canceled, timed_out */
+  status: text('status').notNull().default('queued'),
+  /** manual, schedule, api_key */
+  trigger: text('trigger').notNull(),
+  triggeredBy: uuid('triggered_by'),
+  apiKeyId: uuid('api_key_id'),
+  attempt: integer('attempt').notNull().default(1),
+  /** local or databricks */
+  engine: text('engine').notNull().default('local'),
+  /** The Databricks run id, for a run of the Databricks engine. */
+  externalRunId: text('external_run_id'),
+  gitCommit: text('git_commit'),
+  error: text('error'),
+  queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+  startedAt: timestamp('started_at', { withTimezone: true }),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
+  cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
+  /** Which runner works it, and when it last said so: a run whose runner went silent is recovered. */
+  worker: text('worker'),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+}, (t) => [
+  index('job_runs_company_workflow_queued_idx').on(t.companyId, t.workflowId, t.queuedAt),
+  index('job_runs_company_queued_idx').on(t.companyId, t.queuedAt),
+  index('job_runs_status_idx').on(t.status),
+]);
+
+/** One task of a run: its status, row counts and log. */
+export const jobRunSteps = pgTable('job_run_steps', {
+  id: id(),
+  companyId: companyId(),
+  runId: uuid('run_id').notNull(),
+  position: integer('position').notNull(),
+  taskId: text('task_id').notNull(),
+  name: text('name').notNull(),
+  type: text('type').notNull(),
+  /** pending, running, succeeded, failed, skipped, canceled */
+  status: text('status').notNull().default('pending'),
+  startedAt: timestamp('started_at', { withTimezone: true }),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
+  rowsRead: bigint('rows_read', { mode: 'number' }),
+  rowsWritten: bigint('rows_written', { mode: 'number' }),
+  log: text('log').notNull().default(''),
+  error: text('error'),
+}, (t) => [index('job_run_steps_company_run_idx').on(t.companyId, t.runId, t.position)]);
