@@ -66,7 +66,12 @@ function openDatabase(name: string, dataDir: string | undefined): Promise<OpenDa
   return database;
 }
 
-function sessionOf(pglite: PGlite): PostgresSession {
+/** Leaves a value of each of these types as the text PostgreSQL wrote. */
+function textParsers(typeIds: readonly number[] = []): Record<number, (value: string) => string> {
+  return Object.fromEntries(typeIds.map((typeId) => [typeId, (value: string) => value]));
+}
+
+export function pgliteSession(pglite: Pick<PGlite, 'exec' | 'query'> & { isInTransaction?(): boolean }): PostgresSession {
   return {
     async exec(sql) {
       await pglite.exec(sql);
@@ -74,7 +79,30 @@ function sessionOf(pglite: PGlite): PostgresSession {
     async query(sql, params) {
       return (await pglite.query<Record<string, unknown>>(sql, [...params])).rows;
     },
+    async queryText(sql, params, typeIds) {
+      const result = await pglite.query<Array<string | null>>(sql, [...params], { rowMode: 'array', parsers: textParsers(typeIds) });
+      return { fields: result.fields.map((field) => ({ name: field.name, typeId: field.dataTypeID, typeModifier: -1 })), rows: result.rows };
+    },
+    async run(sql) {
+      const results = await pglite.exec(sql);
+      const last = results[results.length - 1];
+      return { command: last?.command ?? '', rowCount: last?.rowCount };
+    },
+    async copyIn(target, data) {
+      const result = await pglite.query(`copy ${target} from '/dev/blob'`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
+      return result.affectedRows ?? 0;
+    },
+    async inTransaction() {
+      // A transaction's own handle (tabular.ts) is always in one.
+      return pglite.isInTransaction?.() ?? true;
+    },
   };
+}
+
+/** What a script may leave on the shared session, undone: an open transaction, changed settings. */
+async function forgetSessionState(pglite: PGlite): Promise<void> {
+  if (pglite.isInTransaction()) await pglite.exec('rollback');
+  await pglite.exec('reset all');
 }
 
 /**
@@ -85,7 +113,7 @@ async function takeTurn<T>(database: OpenDatabase, work: (session: PostgresSessi
   const deadline = Date.now() + timeoutMs;
   const turn = database.lastTurn.then(() => {
     if (Date.now() > deadline) throw timeLimitError(timeoutMs);
-    return work(sessionOf(database.pglite), deadline);
+    return work(pgliteSession(database.pglite), deadline);
   });
   database.lastTurn = turn.catch(() => {});
   try {
@@ -99,8 +127,21 @@ export function openEmbeddedConnector(config: ConnectionConfig, options: Embedde
   const database = () => openDatabase(databaseName(config), options.dataDir);
   const access: PostgresAccess = {
     enforcesStatementTimeout: false,
-    async withSession(work, timeoutMs) {
-      return takeTurn(await database(), work, timeoutMs);
+    sharedSession: true,
+    async withSession(work, timeoutMs, options = {}) {
+      const opened = await database();
+      if (!options.discardAfter) return takeTurn(opened, work, timeoutMs);
+      return takeTurn(
+        opened,
+        async (session, deadline) => {
+          try {
+            return await work(session, deadline);
+          } finally {
+            await forgetSessionState(opened.pglite);
+          }
+        },
+        timeoutMs,
+      );
     },
   };
   return {

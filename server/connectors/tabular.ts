@@ -4,9 +4,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { parse as parseCsv } from 'csv-parse';
 import { cachedAsyncBuffer, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData, SchemaElement, SchemaTree } from 'hyparquet';
+import { pgliteSession } from './embedded';
 import { withDeadline } from './http';
-import { DATE_TYPE_OIDS } from './postgresql';
-import { ConnectorError, type ColumnInfo, type Connector, type QueryOptions, type TableSource } from './types';
+import { DATE_TYPE_OIDS, readInTransaction } from './postgresql';
+import { ConnectorError, type ColumnInfo, type Connector, type QueryOptions, type ReadRowsOptions, type RowReading, type RowSink, type TableSource } from './types';
 
 /**
  * CSV and Parquet files as tables, wherever the files live (a folder, a bucket): their columns,
@@ -72,8 +73,8 @@ export interface LoadReport {
   valuesReadAsNull: Record<string, number>;
 }
 
-/** A TableSource over files, which can also say what loading a file found. */
-export interface FileTableSource extends TableSource {
+/** A TableSource over files, which can also say what loading a file found, and read a query's rows in batches (to copy a file). */
+export interface FileTableSource extends TableSource, RowReading {
   /** Loads the file into its table, or reuses the table while the file is unchanged. */
   materialise(endpoint: string): Promise<LoadReport>;
 }
@@ -503,12 +504,32 @@ class MaterialisedFiles implements FileTableSource {
     await Promise.all([database?.then((db) => db.close()), this.storage.close()]);
   }
 
-  private async run<Row>(sql: string, params: readonly unknown[], readOnly: boolean): Promise<Row[]> {
+  /** The statement's files are loaded first; the rows are then read in a read-only transaction that is rolled back. */
+  async readRows(sql: string, params: readonly unknown[], options: ReadRowsOptions, sink: RowSink): Promise<void> {
+    await this.materialiseNamed(sql);
+    const db = await this.db();
+    try {
+      await db.transaction(async (tx) => {
+        await tx.exec('SET TRANSACTION READ ONLY');
+        await readInTransaction(pgliteSession(tx), sql, params, options, sink);
+        await tx.rollback();
+      });
+    } catch (error) {
+      throw queryError(error);
+    }
+  }
+
+  /** Loads the files a statement names. */
+  private async materialiseNamed(sql: string): Promise<void> {
     for (const name of quotedIdentifiers(sql)) {
       const given = this.endpointsByTable.get(name);
       if (given !== undefined) await this.materialise(given);
       else if (tabularFormatOf(name)) await this.materialiseIfPresent(name);
     }
+  }
+
+  private async run<Row>(sql: string, params: readonly unknown[], readOnly: boolean): Promise<Row[]> {
+    await this.materialiseNamed(sql);
     const db = await this.db();
     try {
       return await db.transaction(async (tx) => {

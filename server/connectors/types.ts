@@ -140,3 +140,110 @@ export function splitTableEndpoint(endpoint: string): { schema: string | undefin
   if (!table || schema === '') throw new ConnectorError(`"${endpoint}" is not a table: name it as schema.table`, 'invalid');
   return { schema, table };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Copying rows and running scripts (what workflow tasks need of databases)
+
+/** A value read for copying: the source's own text for it, bytes for a binary column, or null. */
+export type CellValue = string | Uint8Array | null;
+
+/**
+ * A batch of rows, in the order of the read's columns: as values, or — from a PostgreSQL server
+ * asked for it — as PostgreSQL's COPY text (one line a row), which a PostgreSQL-speaking
+ * destination takes without decoding a value.
+ */
+export type RowBatch = { format: 'values'; rows: CellValue[][] } | { format: 'copy-text'; rowCount: number; data: Buffer };
+
+export interface ReadRowsOptions {
+  /** Rows per batch. */
+  batchSize: number;
+  /** COPY text batches where the source can send them; values otherwise. */
+  preferCopyText?: boolean;
+  /** Checked between batches: once aborted, no further batch is handed over and the read rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Where a read's rows go, in order; the source reads the next batch while one is being written. */
+export interface RowSink {
+  /** Called once, before the first batch, with the columns of the rows (the source's own type names). */
+  start(columns: ColumnInfo[]): Promise<void>;
+  write(batch: RowBatch): Promise<void>;
+}
+
+/** A table source that reads a query's rows in batches, read-only. */
+export interface RowReading {
+  /** Reads every row of one query (SELECT, WITH) into `sink`; answers once the last batch was written. */
+  readRows(sql: string, params: readonly unknown[], options: ReadRowsOptions, sink: RowSink): Promise<void>;
+}
+
+/** A column to make: a name, a type in the database's own words, and whether it may hold null. */
+export type ColumnDefinition = Pick<ColumnInfo, 'name' | 'dataType' | 'nullable'>;
+
+/** What a copy does to the tables of a database it writes to; endpoints are `schema.table` (`database.table` on MySQL). */
+export interface TableWriter {
+  exists(endpoint: string): Promise<boolean>;
+  /** Makes the table; fails when it exists. */
+  create(endpoint: string, columns: readonly ColumnDefinition[]): Promise<void>;
+  /** Drops the table when it exists. */
+  drop(endpoint: string): Promise<void>;
+  /**
+   * Puts `staging` in the place of `target` (same schema) in one step: an existing target is
+   * dropped with it when `replace`, and makes the move fail otherwise.
+   */
+  promote(staging: string, target: string, replace: boolean): Promise<void>;
+  /** Adds a batch to the table, all of it or none (one transaction), and answers how many rows it wrote. */
+  append(endpoint: string, columns: readonly string[], batch: RowBatch): Promise<number>;
+  /**
+   * Runs `work` as one transaction, kept whole at the end or not at all, where the destination
+   * can hold one across statements (a PostgreSQL server); absent elsewhere (the embedded
+   * database serves others between statements; MySQL commits at every CREATE and RENAME).
+   */
+  inTransaction?<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** A database a copy can write tables into. */
+export interface TableWriting {
+  /** Runs `work` with a writer on a session of its own, freed afterwards. */
+  withTableWriter<T>(work: (writer: TableWriter) => Promise<T>): Promise<T>;
+}
+
+/** How one statement of a script ended: its command (`INSERT`, `CREATE TABLE`…) and the rows it returned or changed, when it counts any. */
+export interface StatementOutcome {
+  command: string;
+  rowCount: number | undefined;
+}
+
+export interface RunStatementsOptions {
+  /** Checked between statements, and stops the statement under way where the source can. */
+  signal?: AbortSignal;
+  /** Told of each statement as it ends (its 0-based index). */
+  onStatement?(index: number, outcome: StatementOutcome): Promise<void>;
+}
+
+/** A database that runs a script's statements, in order, on one session, as a script tool would. */
+export interface StatementRunning {
+  /**
+   * Each statement commits on its own unless the script opens a transaction itself; a failing
+   * statement stops the script (an open transaction is rolled back) and rejects with the
+   * source's message. Settings the script changes end with it.
+   */
+  runStatements(statements: readonly string[], options?: RunStatementsOptions): Promise<void>;
+}
+
+export function canReadRows(connector: Connector): connector is TableSource & RowReading {
+  return isTableSource(connector) && typeof (connector as Partial<RowReading>).readRows === 'function';
+}
+
+export function canWriteTables(connector: Connector): connector is TableSource & TableWriting {
+  return isTableSource(connector) && typeof (connector as Partial<TableWriting>).withTableWriter === 'function';
+}
+
+export function canRunStatements(connector: Connector): connector is TableSource & StatementRunning {
+  return isTableSource(connector) && typeof (connector as Partial<StatementRunning>).runStatements === 'function';
+}
+
+/** The reason an aborted signal gives, as an Error (AbortSignal.abort() without one gives a DOMException). */
+export function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(typeof reason === 'string' ? reason : 'The work was stopped');
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { bitbucketSettings } from '../../connectors/bitbucket';
+import type { GitOptions } from '../../connectors/git';
+import type { ConnectionConfig } from '../../connectors/types';
+import type { TaskDeps } from './deps';
+
+/**
+ * Where a SQL task's file is: a git connection is one repository, and the task's path is a path
+ * in it. A Bitbucket connection is a workspace of repositories, so the path's first segment names
+ * the repository (`analytics/models/daily.sql` is `models/daily.sql` of the repository
+ * `analytics`), read over git's https at `https://bitbucket.org/<workspace>/<repository>.git`
+ * with the connection's username and app password (the API's own origin when the connection
+ * points at another Bitbucket API).
+ */
+
+export interface RepositoryFile {
+  /** A `git` connection config git.ts reads. */
+  repository: ConnectionConfig;
+  /** The file's path inside that repository. */
+  filePath: string;
+}
+
+export function repositoryFile(connection: ConnectionConfig, taskPath: string): RepositoryFile {
+  if (connection.type === 'git') return { repository: connection, filePath: taskPath };
+  if (connection.type !== 'bitbucket') throw new Error(`A ${connection.type} connection is not a repository: choose a git or Bitbucket connection`);
+  const settings = bitbucketSettings(connection);
+  const [slug, ...rest] = taskPath.split('/');
+  if (!slug || rest.length === 0) {
+    throw new Error(`"${taskPath}": with a Bitbucket connection a path starts with the repository's name, as in analytics/models/daily.sql`);
+  }
+  const origin = settings.apiUrl.hostname === 'api.bitbucket.org' ? 'https://bitbucket.org' : settings.apiUrl.origin;
+  const url = `${origin}/${encodeURIComponent(settings.workspace)}/${encodeURIComponent(slug)}.git`;
+  return {
+    repository: { type: 'git', settings: { url, username: settings.username }, secrets: { password: settings.appPassword } },
+    filePath: rest.join('/'),
+  };
+}
+
+/** Remote repositories are fetched into the server's data directory, shared with the workflow routes. */
+export function gitOptions(config: TaskDeps['config']): GitOptions {
+  return { cacheDir: path.join(config.dataDir, 'git-cache') };
+}
