@@ -37,7 +37,8 @@ export interface JobRunner {
 export interface TaskDefinition {
   id: string;
   name: string;
-  type: 'copy' | 'sql' | 'quality' | 'notify';
+  /** The four task kinds of a workflow, and the one step of a run on Databricks. */
+  type: 'copy' | 'sql' | 'quality' | 'notify' | 'databricks';
   [field: string]: unknown;
 }
 
