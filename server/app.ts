@@ -16,6 +16,7 @@ import { isDatabaseUnavailable } from './http/database-errors';
 import type { Mailer } from './mail/mailer';
 import type { Secrets } from './auth/secrets';
 import type { ConnectorRegistry } from './connectors/registry';
+import type { JobRunner } from './jobs/types';
 import { registerAuthGuard } from './auth/guard';
 import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
@@ -28,6 +29,8 @@ export interface AppContext {
   secrets: Secrets;
   /** Opens connectors to the companies' sources, destinations and integrations. */
   connectors: ConnectorRegistry;
+  /** Queues, cancels and schedules workflow runs. */
+  runner: JobRunner;
 }
 
 declare module 'fastify' {

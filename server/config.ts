@@ -39,6 +39,8 @@ export interface Config {
   consoleDir: string;
   logLevel: string;
   trustProxy: boolean;
+  /** Work the job queue in the server process; false leaves it to `npm run worker` processes (PostgreSQL only). */
+  runWorker: boolean;
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -83,5 +85,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: path.resolve(env.CONSOLE_DIR || './dist/console'),
     logLevel: env.LOG_LEVEL || 'warn',
     trustProxy: bool(env.TRUST_PROXY, false),
+    runWorker: bool(env.RUN_WORKER, true),
   };
 }

@@ -8,6 +8,8 @@ import { bootstrapFirstCompany } from './tenancy/bootstrap';
 import { createConnectorRegistry } from './connectors';
 import { closeEmbeddedDatabases } from './connectors/embedded';
 import { provisionSampleData } from './tenancy/sample-data';
+import { createConfiguredRunner } from './jobs/configured-runner';
+import type { LocalRunner } from './jobs/local-runner';
 
 async function main() {
   const config = readConfig();
@@ -25,6 +27,7 @@ async function main() {
     console.log(`\n${signal} received: stopping`);
     try {
       await app?.close();
+      await runner?.stop();
       await closeEmbeddedDatabases();
     } finally {
       await database.close();
@@ -35,6 +38,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let runner: LocalRunner | undefined;
   try {
     await migrateDatabase(database, config.databaseSchema);
     if ((await missingExtras(database.db)).length > 0) {
@@ -47,6 +51,10 @@ async function main() {
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
     const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
     const connectors = createConnectorRegistry({ dataDir: config.dataDir });
+    if (!config.runWorker && database.kind === 'pglite') {
+      throw new Error('RUN_WORKER=false needs PostgreSQL (DATABASE_URL): no other process can open the embedded database to work the job queue');
+    }
+    runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
     const created = await bootstrapFirstCompany(database.db, config);
     if (created && config.bootstrap.sampleData) {
       // Without the samples the console still works: say so and go on.
@@ -55,9 +63,10 @@ async function main() {
       );
     }
     app = await buildApp(
-      { db: database.db, config, mailer, secrets, connectors },
+      { db: database.db, config, mailer, secrets, connectors, runner },
       { logger: { level: config.logLevel }, serveConsole: true },
     );
+    if (config.runWorker) await runner.start();
     await app.listen({ port: config.port, host: config.host });
     const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     const where = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
@@ -77,6 +86,7 @@ async function main() {
   } catch (err) {
     console.error(`Could not start: ${(err as Error).message}`);
     await app?.close().catch(() => {});
+    await runner?.stop().catch(() => {});
     await database.close().catch(() => {});
     process.exit(1);
   }

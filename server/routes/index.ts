@@ -16,6 +16,7 @@ import { notificationRoutes } from './notifications';
 import { auditRoutes } from './audits';
 import { connectionRoutes } from './connections';
 import { tableRoutes } from './tables';
+import { workflowRoutes } from './workflows';
 
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
@@ -36,4 +37,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(auditRoutes);
   await api.register(connectionRoutes);
   await api.register(tableRoutes);
+  await api.register(workflowRoutes);
 }

@@ -9,6 +9,8 @@ import { readConfig, type Config } from '../../server/config';
 import { migrateDatabase, openDatabase, type Database, type Db } from '../../server/db/client';
 import { createMailer } from '../../server/mail/mailer';
 import { createConnectorRegistry } from '../../server/connectors';
+import { createConfiguredRunner } from '../../server/jobs/configured-runner';
+import { dropQueueSchema } from '../../server/jobs/queue';
 import { createSecrets } from '../../server/auth/secrets';
 import { syncPageCatalogue } from '../../server/auth/pages-catalogue';
 import { provisionCompany, type ProvisionedCompany } from '../../server/tenancy/provision';
@@ -51,7 +53,10 @@ export async function createTestServer(overrides: Partial<Config> = {}): Promise
     admin: { email: adminEmail, password: TEST_ADMIN_PASSWORD, firstName: 'Ada', lastName: 'Admin' },
   });
   // Embedded databases of connections live in memory, by name, for the life of the test process.
-  const app = await buildApp({ db: database.db, config, mailer, secrets, connectors: createConnectorRegistry({}) });
+  const connectors = createConnectorRegistry({});
+  const runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
+  await runner.start();
+  const app = await buildApp({ db: database.db, config, mailer, secrets, connectors, runner });
   await app.ready();
   return {
     app,
@@ -61,12 +66,14 @@ export async function createTestServer(overrides: Partial<Config> = {}): Promise
     company: { ...company, hostname, adminEmail, adminPassword: TEST_ADMIN_PASSWORD },
     async close() {
       await app.close();
+      await runner.stop();
       await database.close();
       if (databaseUrl) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
         await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await client.end();
+        await dropQueueSchema({ url: databaseUrl, schema });
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
