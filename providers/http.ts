@@ -25,6 +25,18 @@ export class ApiError extends Error {
   }
 }
 
+/** The contract's answer: a message, and what was asked for under `data`. */
+export interface Answer<T> {
+  message?: string;
+  data: T;
+}
+
+/** What a write answers: its message for the toast, and the record as stored. */
+export type Saved<T> = Answer<T>;
+
+/** An id written into a path. */
+export const pathId = (value: string | number): string => encodeURIComponent(String(value));
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A JSON-serialisable body, or FormData for the spec's form-body calls. */

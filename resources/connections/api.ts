@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Identifier } from 'react-admin';
 import { connectionTypeOf, type EndpointKind } from '../../common/connections';
-import { apiRequest } from '../../providers/http';
+import { apiRequest, type Answer, type Saved, pathId } from '../../providers/http';
 import type { Connection, ConnectionTestResult, Endpoint, Integration, IntegrationKind, Pair, PairBody } from './types';
 
 /**
@@ -11,17 +11,7 @@ import type { Connection, ConnectionTestResult, Endpoint, Integration, Integrati
  * the dataProvider (which imports the registry, hence the declaration).
  */
 
-interface Answer<T> {
-  message?: string;
-  data: T;
-}
-
-export interface Saved<T> {
-  message?: string;
-  data: T;
-}
-
-const id = (value: Identifier) => encodeURIComponent(String(value));
+const id = pathId;
 
 /**
  * Tests the connection for real and records the result: with the stored settings, or with

@@ -12,6 +12,23 @@ function cell(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+
+/** A result's first cell: the rule's name, and under it the column it checks. */
+export function RuleNameCell({ ruleName, columnName }: { ruleName: string; columnName?: string | null }) {
+  return (
+    <TableCell>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {ruleName}
+      </Typography>
+      {columnName && (
+        <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
+          {columnName}
+        </Typography>
+      )}
+    </TableCell>
+  );
+}
+
 /** The failing rows a result kept, as the server sent them (pii columns already masked). */
 export function SampleTable({ result }: { result: RuleResult }) {
   const translate = useTranslate();
@@ -128,16 +145,7 @@ function ResultRows({ result }: { result: RuleResult }) {
   return (
     <>
       <TableRow data-result={result.ruleId} sx={{ '& > td': { borderBottom: 'none' } }}>
-        <TableCell>
-          <Typography variant="body2" sx={{ fontWeight: 600 }}>
-            {result.ruleName}
-          </Typography>
-          {result.columnName && (
-            <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
-              {result.columnName}
-            </Typography>
-          )}
-        </TableCell>
+        <RuleNameCell ruleName={result.ruleName} columnName={result.columnName} />
         <TableCell>
           <RunStatusChip status={result.status} />
         </TableCell>

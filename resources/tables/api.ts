@@ -1,5 +1,5 @@
 import { readList } from '../../providers/dataProvider';
-import { API_BASE, ApiError, apiRequest } from '../../providers/http';
+import { API_BASE, ApiError, apiRequest, type Answer, type Saved, pathId } from '../../providers/http';
 import { getAccessToken } from '../../providers/storage';
 import type { QualityRuleBody } from '../../common/schemas/quality';
 import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRule, QualityRun, UploadResult } from './types';
@@ -9,16 +9,6 @@ import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRule, QualityRu
  * CSV, the data-quality rules and their runs. Query keys start with the resource name, so
  * react-admin's refresh reloads them with the rest.
  */
-
-interface Answer<T> {
-  message?: string;
-  data: T;
-}
-
-export interface Saved<T> {
-  message?: string;
-  data: T;
-}
 
 export interface Page<T> {
   rows: T[];
@@ -31,7 +21,7 @@ export interface PageRequest {
   limit: number;
 }
 
-const id = (value: string) => encodeURIComponent(value);
+const id = pathId;
 
 function pageOf<T>(answer: unknown): Page<T> {
   const list = readList(answer);

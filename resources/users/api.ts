@@ -1,5 +1,5 @@
 import type { DemoUserInput } from '../../common/schemas/users';
-import { API_BASE, apiRequest } from '../../providers/http';
+import { API_BASE, apiRequest, type Answer, type Saved } from '../../providers/http';
 import { getAccessToken } from '../../providers/storage';
 import type { ActivityCard, PolicyCatalogue, PolicyEntry, User, UserPolicies } from './types';
 
@@ -7,16 +7,6 @@ import type { ActivityCard, PolicyCatalogue, PolicyEntry, User, UserPolicies } f
  * The users area's calls beyond the declared CRUD routes (docs/api/users.md). Every answer
  * is `{ message, … }`; the message is what the console shows as the alert.
  */
-
-interface Answer<T> {
-  message?: string;
-  data: T;
-}
-
-export interface Saved<T> {
-  message?: string;
-  data: T;
-}
 
 /** How a username is checked: free for this account (`/users/username/check`), or unused by anyone (demo accounts). */
 export type UsernameCheck = { kind: 'account'; userId?: string } | { kind: 'unused' };
