@@ -1,0 +1,32 @@
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import { Button, CircularProgress } from '@mui/material';
+import { useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { stopRowClick } from '../../src/framework/feedback';
+import { useRunWorkflow } from './hooks';
+import type { Workflow } from './types';
+
+/** "Run" for the workflow in context (a row of the list, its page, its form): queues a run and opens it. */
+export function RunWorkflowButton() {
+  const workflow = useRecordContext<Workflow>();
+  const translate = useTranslate();
+  // `update` (what running and checking need): react-admin's own check of the edit page is the
+  // `edit` query, and sharing it from the page's toolbar left the page loading on a later visit.
+  const { canAccess } = useCanAccess({ resource: 'workflows', action: 'update' });
+  const { running, run } = useRunWorkflow(workflow);
+  if (!workflow || !canAccess) return null;
+  return (
+    <Button
+      size="small"
+      startIcon={running ? <CircularProgress size={14} color="inherit" /> : <PlayArrowIcon />}
+      onClick={(event) => {
+        stopRowClick(event);
+        void run();
+      }}
+      disabled={running}
+      aria-busy={running}
+      aria-label={translate('resources.workflows.run.button_of', { name: workflow.name })}
+    >
+      {translate('resources.workflows.run.button')}
+    </Button>
+  );
+}

@@ -1,0 +1,63 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest, type Answer, type Saved, pathId } from '../../providers/http';
+import { PICKER_LIMIT } from '../connections/api';
+import type { JobRun } from '../job-runs/types';
+import type { GitRepository, TableChoice, WorkflowCheck } from './types';
+
+/**
+ * The workflows area's calls beyond the declared routes (docs/api/workflows.md): running a
+ * workflow, checking it, a repository's files and the tables a quality task may check. The
+ * declaration's row action reaches this module, so it reads answers itself rather than through
+ * the dataProvider (which imports the registry, hence the declaration).
+ */
+
+const id = pathId;
+
+/** Queues a run of the workflow whose run id is `jobId`; answers the new run. */
+export async function runWorkflow(jobId: string): Promise<Saved<JobRun>> {
+  const answer = await apiRequest<Answer<JobRun>>(`/workflow/run/${id(jobId)}`, { method: 'POST', body: { jobId } });
+  return { message: answer?.message, data: answer?.data };
+}
+
+/** Checks the workflow against what it names now, without running it. */
+export async function checkWorkflow(workflowId: string): Promise<Saved<WorkflowCheck>> {
+  const answer = await apiRequest<Answer<WorkflowCheck>>(`/workflow/configure/${id(workflowId)}`, { method: 'POST', body: {} });
+  return { message: answer?.message, data: { ok: Boolean(answer?.data?.ok), problems: answer?.data?.problems ?? [] } };
+}
+
+/** The branches of the repository behind a git or Bitbucket connection, and its files at `ref` (the default branch when blank). */
+export async function getGitRepository(connectionId: string, ref: string | null | undefined, signal?: AbortSignal): Promise<GitRepository> {
+  const answer = await apiRequest<Answer<GitRepository>>(`/workflow/connection/gitRepo/${id(connectionId)}`, { query: { ref: ref || undefined }, signal });
+  const data = answer?.data;
+  return {
+    defaultBranch: data?.defaultBranch ?? null,
+    branches: Array.isArray(data?.branches) ? data.branches : [],
+    ref: data?.ref ?? null,
+    commit: data?.commit ?? null,
+    files: Array.isArray(data?.files) ? data.files : [],
+  };
+}
+
+/** The registered tables a quality task may check: the contract's largest page. */
+export async function getTableChoices(signal?: AbortSignal): Promise<TableChoice[]> {
+  const answer = await apiRequest<Answer<{ rows?: TableChoice[] }>>(`/tables/0/${PICKER_LIMIT}`, { signal });
+  return Array.isArray(answer?.data?.rows) ? answer.data.rows.map((row) => ({ id: row.id, name: row.name, connectionName: row.connectionName ?? null })) : [];
+}
+
+export const gitRepositoryKey = (connectionId: string, ref: string) => ['workflows', 'gitRepo', connectionId, ref];
+
+export function useGitRepository(connectionId: string | null | undefined, ref: string | null | undefined) {
+  return useQuery({
+    queryKey: gitRepositoryKey(connectionId ?? '', ref ?? ''),
+    queryFn: ({ signal }) => getGitRepository(connectionId!, ref, signal),
+    enabled: Boolean(connectionId),
+    // Another branch of the same repository: its files stay shown until the new ones come.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === (connectionId ?? '') ? previous : undefined),
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export function useTableChoices(enabled = true) {
+  return useQuery({ queryKey: ['workflows', 'tableChoices'], queryFn: ({ signal }) => getTableChoices(signal), enabled, staleTime: 60_000, retry: false });
+}
