@@ -2,11 +2,20 @@ import { Box, Typography } from '@mui/material';
 import { Title, useTranslate } from 'react-admin';
 import { useSessionUser } from '../session';
 import { DashboardCards } from './DashboardCards';
+import { DashboardCharts } from './DashboardCharts';
 import { PeoplePanel } from './PeoplePanel';
-import { useDashboardCards } from './useDashboard';
+import { DashboardToastsProvider, useDashboardCards } from './useDashboard';
 
-/** /dashboard: a welcome, what the company holds, and for admins their own cards and people. */
+/** /dashboard: a welcome, what the company holds, its charts, and for admins their own cards and people. */
 export function Dashboard() {
+  return (
+    <DashboardToastsProvider>
+      <DashboardContent />
+    </DashboardToastsProvider>
+  );
+}
+
+function DashboardContent() {
   const user = useSessionUser();
   const translate = useTranslate();
   const isAdmin = user?.isAdmin === true;
@@ -26,6 +35,7 @@ export function Dashboard() {
         )}
       </Box>
       <DashboardCards title="app.dashboard.holds" query={topCards} />
+      <DashboardCharts isAdmin={isAdmin} />
       {isAdmin && <DashboardCards title="app.dashboard.administration" query={adminCards} />}
       {isAdmin && <PeoplePanel currentUserId={user?.id} />}
     </Box>

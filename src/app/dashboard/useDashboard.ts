@@ -1,14 +1,38 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { createContext, createElement, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import type { ActiveUser, ConsoleDataProvider, DashboardCard, DashboardCardScope } from '../../../providers/dataProvider';
 
-/** Spec section 8: a failed dashboard call shows its message as an error toast. */
-function useToastOnError(error: unknown) {
+/**
+ * Spec section 8: a failed dashboard call shows its message as an error toast, and the rest of
+ * the dashboard stays. Calls failing for one reason (the server is down) toast it once: the
+ * toasts come one after another, and four of the same say nothing more than one.
+ */
+const DashboardToasts = createContext<((message: string) => void) | null>(null);
+
+export function DashboardToastsProvider({ children }: { children: ReactNode }) {
+  const notify = useNotify();
+  const shown = useRef(new Set<string>());
+  const toast = useCallback(
+    (message: string) => {
+      if (shown.current.has(message)) return;
+      shown.current.add(message);
+      notify(message, { type: 'error' });
+    },
+    [notify],
+  );
+  return createElement(DashboardToasts.Provider, { value: toast }, children);
+}
+
+export function useToastOnError(error: unknown) {
+  const toast = useContext(DashboardToasts);
   const notify = useNotify();
   useEffect(() => {
-    if (error) notify(error instanceof Error ? error.message : String(error), { type: 'error' });
-  }, [error, notify]);
+    if (!error) return;
+    const message = error instanceof Error ? error.message : String(error);
+    if (toast) toast(message);
+    else notify(message, { type: 'error' });
+  }, [error, toast, notify]);
 }
 
 function useDashboardQuery<T>(key: string[], load: (dataProvider: ConsoleDataProvider) => Promise<T>, enabled: boolean): UseQueryResult<T> {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { Dashboard } from '../../../src/app/dashboard/Dashboard';
 import { server } from '../msw';
-import { admin, API, mockPreferencesServer, plainUser, signIn } from './fixtures';
+import { admin, API, mockPreferencesServer, mockQuietCharts, plainUser, signIn } from './fixtures';
 import { RENDER_TIMEOUT_MS, renderInConsole } from './render';
 
 const topCards = [
@@ -20,6 +20,7 @@ const activeUsers = [
 function mockDashboardApi({ topStatus = 200 } = {}) {
   const calls: string[] = [];
   const record = (path: string) => calls.push(path);
+  mockQuietCharts();
   server.use(
     http.get(`${API}/dashboard/topCards`, () => {
       record('topCards');
@@ -64,6 +65,7 @@ describe('the dashboard', { timeout: RENDER_TIMEOUT_MS }, () => {
   it('shows skeletons while the cards load', async () => {
     signIn(plainUser);
     mockPreferencesServer();
+    mockQuietCharts(plainUser);
     let answer: () => void = () => {};
     server.use(
       http.get(`${API}/dashboard/topCards`, async () => {

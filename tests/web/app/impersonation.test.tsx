@@ -8,7 +8,7 @@ import type { SessionUser } from '../../../providers/types';
 import { Dashboard } from '../../../src/app/dashboard/Dashboard';
 import { ImpersonationBanner } from '../../../src/app/ImpersonationBanner';
 import { server } from '../msw';
-import { admin, API, mockPreferencesServer, plainUser, signIn } from './fixtures';
+import { admin, API, mockPreferencesServer, mockQuietCharts, plainUser, signIn } from './fixtures';
 import { RENDER_TIMEOUT_MS, renderInConsole } from './render';
 
 // A full page load cannot happen in jsdom: record where the console would have gone.
@@ -56,6 +56,7 @@ function mockLogout(status = 200) {
 }
 
 beforeEach(() => {
+  mockQuietCharts();
   vi.mocked(reloadAt).mockClear();
   vi.mocked(navigateTo).mockClear();
 });

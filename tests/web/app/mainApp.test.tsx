@@ -7,7 +7,7 @@ import { ACCESS_DENIED_ALERT } from '../../../common/messages';
 import { ConsoleRoutes } from '../../../src/shell/ConsoleRoutes';
 import { defineChunk } from '../../../src/shell/lazyChunk';
 import { server } from '../msw';
-import { admin, API, mockPreferencesServer, plainUser, signIn } from './fixtures';
+import { admin, API, mockPreferencesServer, mockQuietCharts, plainUser, signIn } from './fixtures';
 import { RENDER_TIMEOUT_MS } from './render';
 
 // Two console pages beside the resources: one in the console frame, one on its own.
@@ -63,6 +63,7 @@ const mails = [
 describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
   // The app bar asks for the caller's notifications on every screen.
   beforeEach(() => {
+    mockQuietCharts();
     server.use(
       http.get(`${API}/notifications/count`, () => HttpResponse.json({ message: 'Notifications', data: { unread: 0, total: 0 } })),
       http.get(`${API}/notifications`, () => HttpResponse.json({ message: 'Notifications', data: [] })),
