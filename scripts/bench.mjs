@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks: builds the console, starts the real server on a fresh data directory, measures,
 // and writes the figures with the command behind them to docs/benchmarks.md.
-//   npm run bench           (BENCH_ONLY=first-load | lists | quality: one part)
+//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | runs: one part)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,8 @@ import { measureFirstLoad } from '../tests/bench/first-load.mjs';
 import { measureSignIn } from '../tests/bench/sign-in.mjs';
 import { listSection, measureListCalls, seedListData } from '../tests/bench/lists.mjs';
 import { measureQuality } from '../tests/bench/quality.mjs';
+import { measureCopy } from '../tests/bench/copy.mjs';
+import { measureRunLatency } from '../tests/bench/jobs-latency.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const port = Number(process.env.BENCH_PORT || 8282);
@@ -21,7 +23,7 @@ const account = { email: 'admin@bench.local', password: 'Bench-admin-pass-1', co
 const benchDatabaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Seconds each list call is hammered for. */
 const listSeconds = Number(process.env.BENCH_LIST_SECONDS || 8);
-/** `BENCH_ONLY=first-load`, `lists` or `quality` measures that part alone and keeps the others' last figures. */
+/** `BENCH_ONLY=first-load`, `lists`, `quality`, `copy` or `runs` measures that part alone and keeps the others' last figures. */
 const only = process.env.BENCH_ONLY ?? '';
 const measures = (part) => only === '' || only === part;
 
@@ -159,6 +161,8 @@ async function main() {
     sections.push(listSection(rows, listSeconds));
   }
   if (measures('quality')) sections.push(await measureQuality({ databaseUrl: benchDatabaseUrl }));
+  if (measures('copy')) sections.push(await measureCopy({ databaseUrl: benchDatabaseUrl }));
+  if (measures('runs')) sections.push(await measureRunLatency({ databaseUrl: benchDatabaseUrl }));
   writeReport(sections);
 }
 
