@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +9,8 @@ import git from 'isomorphic-git';
 import { createTestServer, type TestServer } from './harness';
 import { jobRuns, jobRunSteps, qualityResults, qualityRuns, systemAudits } from '../../server/db/schema';
 import { call, createOtherCompany, signInAdmin, snapshot, userWithPolicies } from './helpers';
+import { gitHttpBackend, hasGitHttpBackend } from './connectors/fixtures-remote/git-http';
+import { startLocalServer, type LocalServer } from './connectors/fixtures-remote/local-server';
 
 /** Workflows, the job run tracker and the dashboard's charts (docs/api/workflows.md). */
 
@@ -224,6 +227,59 @@ describe('the repository of SQL tasks', () => {
   });
 });
 
+describe.skipIf(!hasGitHttpBackend)('the repositories of a Bitbucket workspace', () => {
+  let bitbucket: LocalServer;
+  let projectRoot: string;
+  let bitbucketId: string;
+
+  beforeAll(async () => {
+    // The workspace "acme" holds the repository "analytics", a copy of the one above, served over
+    // smart HTTP where the connection's API URL points (its origin, as bitbucket.org's own).
+    projectRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'flows-bitbucket-'));
+    const cloned = spawnSync('git', ['clone', '--quiet', '--bare', repoDir, path.join(projectRoot, 'acme', 'analytics.git')], { encoding: 'utf8' });
+    expect(cloned.status, cloned.stderr).toBe(0);
+    bitbucket = await startLocalServer(gitHttpBackend(projectRoot, 'ci-bot', 'app-secret', projectRoot));
+    bitbucketId = await connection({ name: 'Bitbucket', type: 'bitbucket', settings: { workspace: 'acme', username: 'ci-bot', appPassword: 'app-secret', apiUrl: `${bitbucket.url}/2.0` } });
+  });
+  afterAll(async () => {
+    await bitbucket?.close();
+    if (projectRoot) fs.rmSync(projectRoot, { recursive: true, force: true });
+  });
+
+  it("lists a repository's branches and files, its name first in every path, as SQL tasks name them", async () => {
+    const res = await call(server, 'GET', `/workflow/connection/gitRepo/${bitbucketId}?path=analytics`, { token: reader.token });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ defaultBranch: 'main', ref: 'main', files: ['analytics/models/daily.sql', 'analytics/models/weekly.sql'] });
+    const older = await call(server, 'GET', `/workflow/connection/gitRepo/${bitbucketId}?path=analytics/models&ref=${firstCommit}`, { token: reader.token });
+    expect(older.json().data).toMatchObject({ commit: firstCommit, files: ['analytics/models/daily.sql'] });
+    const unnamed = await call(server, 'GET', `/workflow/connection/gitRepo/${bitbucketId}`, { token: reader.token });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json().message).toBe('path: name the Bitbucket repository first, as in analytics or analytics/models');
+    const unknown = await call(server, 'GET', `/workflow/connection/gitRepo/${bitbucketId}?path=nowhere`, { token: reader.token });
+    expect(unknown.statusCode).toBe(502);
+  });
+
+  it('checks SQL tasks against the repository their path names', async () => {
+    const made = (
+      await create(
+        workflowBody({
+          name: 'Checked on Bitbucket',
+          repositoryConnectionId: bitbucketId,
+          tasks: [
+            { id: 'daily', name: 'Daily model', type: 'sql', path: 'analytics/models/daily.sql' },
+            { id: 'gone', name: 'Gone model', type: 'sql', path: 'analytics/models/gone.sql' },
+          ],
+        }),
+      )
+    ).json().data;
+    const res = await call(server, 'POST', `/workflow/configure/${made.id}`, { token: adminToken });
+    expect(res.statusCode, res.body).toBe(200);
+    const problems = res.json().data.problems as Array<{ task: string; message: string }>;
+    expect(problems.filter((problem) => problem.task === 'Daily model')).toEqual([]);
+    expect(problems).toContainEqual({ task: 'Gone model', message: 'The repository has no analytics/models/gone.sql at main' });
+  });
+});
+
 describe('runs, their data-quality results, and the dashboard', () => {
   let workflowId: string;
   let runIds: string[] = [];
@@ -321,8 +377,10 @@ describe('runs, their data-quality results, and the dashboard', () => {
       expect(res.statusCode, urlPath).toBe(400);
       expect(res.json().message).toMatch(message);
     }
-    const connections = (await call(server, 'GET', '/dashboard/distinctConnections', { token: reader.token })).json().data;
-    expect(connections).toEqual([
+    const connections = (await call(server, 'GET', '/dashboard/distinctConnections', { token: reader.token })).json().data as Array<{ type: string }>;
+    // The Bitbucket workspace is there when git could serve it.
+    expect(connections.some((entry) => entry.type === 'bitbucket')).toBe(hasGitHttpBackend);
+    expect(connections.filter((entry) => entry.type !== 'bitbucket')).toEqual([
       { type: 'embedded', label: 'Embedded database', count: 2, active: 2 },
       { type: 'slack', label: 'Slack', count: 1, active: 1 },
       { type: 'git', label: 'Git repository', count: 1, active: 1 },

@@ -1,14 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBranches, listFilesAt, openGitConnector, readFileAt, resolveCommit } from '../../../server/connectors/git';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
-import { startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+import { gitHttpBackend, hasGitHttpBackend } from './fixtures-remote/git-http';
+import { startLocalServer, type LocalServer } from './fixtures-remote/local-server';
 
 /**
  * A repository made here with isomorphic-git: on main, a first commit and a second one that
@@ -141,53 +140,6 @@ describe('settings', () => {
   });
 });
 
-const hasGitHttpBackend = spawnSync('git', ['--exec-path'], { encoding: 'utf8' }).status === 0;
-
-/** git's own smart-HTTP server (git http-backend, run as CGI per request), behind basic auth. */
-function gitHttpBackend(projectRoot: string, user: string, password: string) {
-  return (request: ReceivedRequest, response: ServerResponse): Promise<void> => {
-    if (request.headers.authorization !== `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`) {
-      response.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end();
-      return Promise.resolve();
-    }
-    const child = spawn('git', ['http-backend'], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: base,
-        GIT_PROJECT_ROOT: projectRoot,
-        GIT_HTTP_EXPORT_ALL: '1',
-        PATH_INFO: request.path,
-        REQUEST_METHOD: request.method,
-        QUERY_STRING: request.url.split('?')[1] ?? '',
-        CONTENT_TYPE: String(request.headers['content-type'] ?? ''),
-        CONTENT_LENGTH: String(request.body.length),
-        GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
-        REMOTE_USER: user,
-        REMOTE_ADDR: '127.0.0.1',
-      },
-    });
-    child.stdin.end(request.body);
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    return new Promise((resolve) => {
-      child.on('close', () => {
-        const output = Buffer.concat(chunks);
-        const split = output.indexOf('\r\n\r\n');
-        const headerLines = output.subarray(0, split).toString().split('\r\n');
-        const headers: Record<string, string> = {};
-        let status = 200;
-        for (const line of headerLines) {
-          const [name, ...rest] = line.split(':');
-          if (name!.toLowerCase() === 'status') status = Number(rest.join(':').trim().split(' ')[0]);
-          else headers[name!.toLowerCase()] = rest.join(':').trim();
-        }
-        response.writeHead(status, headers).end(output.subarray(split + 4));
-        resolve();
-      });
-    });
-  };
-}
-
 describe.skipIf(!hasGitHttpBackend)('a repository over HTTP', () => {
   let server: LocalServer;
   let cacheDir: string;
@@ -195,7 +147,7 @@ describe.skipIf(!hasGitHttpBackend)('a repository over HTTP', () => {
   const uploadPackPosts = () => server.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/git-upload-pack')).length;
 
   beforeAll(async () => {
-    server = await startLocalServer(gitHttpBackend(path.dirname(bareCopy), 'ana', 's3cret'));
+    server = await startLocalServer(gitHttpBackend(path.dirname(bareCopy), 'ana', 's3cret', base));
     cacheDir = path.join(base, 'cache');
   });
 
