@@ -16,6 +16,7 @@ export const PAGE_GROUPS: Record<string, { title: string; icon: string; order: n
   overview: { title: 'Overview', icon: 'dashboard', order: 0 },
   data: { title: 'Data', icon: 'storage', order: 20 },
   access: { title: 'Access control', icon: 'security', order: 80 },
+  company: { title: 'Company', icon: 'business', order: 85 },
   administration: { title: 'Administration', icon: 'admin_panel_settings', order: 90 },
 };
 
@@ -36,6 +37,11 @@ export const PAGE_CATALOGUE: PageDefinition[] = [
   { id: 'workspaces', title: 'Workspaces', url: '/workspaces', group: 'access', icon: 'workspaces' },
   { id: 'apikeys', title: 'API keys', url: '/apikeys', group: 'access', icon: 'vpn_key' },
   { id: 'api-explorer', title: 'API explorer', url: '/api-explorer', group: 'access', icon: 'api' },
+  { id: 'marketplace', title: 'Marketplace', url: '/marketplace', group: 'data', icon: 'storefront' },
+  { id: 'company', title: 'Company profile', url: '/company', group: 'company', icon: 'business' },
+  { id: 'settings', title: 'Settings', url: '/settings', group: 'company', icon: 'settings' },
+  { id: 'reports', title: 'Reports', url: '/reports', group: 'company', icon: 'summarize' },
+  { id: 'subscription', title: 'Subscription', url: '/subscription', group: 'company', icon: 'credit_card' },
   { id: 'sessions', title: 'Sessions', url: '/sessions', group: 'administration', icon: 'devices' },
   { id: 'audits', title: 'System audits', url: '/audits', group: 'administration', icon: 'history' },
   { id: 'access-events', title: 'Access events', url: '/access-events', group: 'administration', icon: 'policy' },

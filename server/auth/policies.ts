@@ -31,6 +31,11 @@ export const POLICY_RESOURCES: PolicyResource[] = [
   { resource: 'accessEvents', label: 'Security access events', actions: ['read'] },
   { resource: 'sessions', label: 'Sessions', actions: ['read', 'delete'] },
   { resource: 'outbox', label: 'Mail outbox', actions: ['read'] },
+  { resource: 'company', label: 'Company profile and logo', actions: ['read', 'update'] },
+  { resource: 'settings', label: 'Service and email settings', actions: ['read', 'update'] },
+  { resource: 'marketplace', label: 'Marketplace integrations', actions: ['read', 'create'] },
+  { resource: 'reports', label: 'Weekly reports and shares', actions: ['read', 'create'] },
+  { resource: 'subscription', label: 'Subscription and plan', actions: ['read', 'update'] },
 ];
 
 export const POLICY_RESOURCE_NAMES = POLICY_RESOURCES.map((r) => r.resource);

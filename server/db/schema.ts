@@ -37,9 +37,43 @@ export const companies = pgTable('companies', {
   hostname: text('hostname').notNull(),
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   isActive: boolean('is_active').notNull().default(true),
+  /** The profile (GET/PUT /company): how the company is reached and where it is. */
+  contactEmail: text('contact_email'),
+  phone: text('phone'),
+  website: text('website'),
+  addressLine: text('address_line'),
+  city: text('city'),
+  postalCode: text('postal_code'),
+  country: text('country'),
+  /** IANA time zone the company's reports and schedules are read in. */
+  timezone: text('timezone').notNull().default('UTC'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [uniqueIndex('companies_hostname_key').on(t.hostname)]);
+
+/** A company's logo (PNG, JPEG or sanitised SVG), served by GET /company/logo. */
+export const companyLogos = pgTable('company_logos', {
+  companyId: uuid('company_id').primaryKey(),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  /** Digest of the bytes: the logo's ETag and the cache-busting part of its URL. */
+  sha256: text('sha256').notNull(),
+  updatedBy: uuid('updated_by'),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A company's settings, one row per group (`service`, `email`): the values as JSON, the secret
+ * ones (the SMTP password) sealed apart. A group without a row has its defaults.
+ */
+export const companySettings = pgTable('company_settings', {
+  companyId: companyId(),
+  key: text('key').notNull(),
+  values: jsonb('values').$type<Record<string, unknown>>().notNull().default({}),
+  secretsEnc: text('secrets_enc'),
+  updatedBy: uuid('updated_by'),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.key] })]);
 
 export const roles = pgTable('roles', {
   id: id(),
@@ -202,6 +236,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   subject: text('subject').notNull(),
   text: text('text').notNull(),
   html: text('html'),
+  /** The files it carried, by name, type and size (their bytes are not kept here). */
+  attachments: jsonb('attachments').$type<Array<{ fileName: string; contentType: string; size: number }>>().notNull().default([]),
   /** 'activation', 'password_reset', 'password_changed', ... */
   kind: text('kind').notNull(),
   /** 'stored' (no SMTP configured), 'sent' or 'failed' */
@@ -594,3 +630,90 @@ export const jobRunSteps = pgTable('job_run_steps', {
   log: text('log').notNull().default(''),
   error: text('error'),
 }, (t) => [index('job_run_steps_company_run_idx').on(t.companyId, t.runId, t.position)]);
+
+/** A report (weekly, or made on demand): the period it sums up, its figures and who got it. */
+export const reports = pgTable('reports', {
+  id: id(),
+  companyId: companyId(),
+  /** weekly, on_demand */
+  kind: text('kind').notNull(),
+  periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+  periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+  /** The figures the mail and the attachment were made from. */
+  summary: jsonb('summary').$type<Record<string, unknown>>().notNull().default({}),
+  /** csv, pdf */
+  format: text('format').notNull(),
+  /** Addresses it was mailed to. */
+  recipients: jsonb('recipients').$type<string[]>().notNull().default([]),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+}, (t) => [
+  index('reports_company_created_idx').on(t.companyId, t.createdAt),
+  uniqueIndex('reports_company_weekly_period_key').on(t.companyId, t.periodStart).where(sql`kind = 'weekly'`),
+]);
+
+/** A file a report carries. */
+export const reportAttachments = pgTable('report_attachments', {
+  id: id(),
+  companyId: companyId(),
+  reportId: uuid('report_id').notNull(),
+  fileName: text('file_name').notNull(),
+  contentType: text('content_type').notNull(),
+  size: integer('size').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
+}, (t) => [index('report_attachments_company_report_idx').on(t.companyId, t.reportId)]);
+
+/** Something shared with chosen users (POST /shares): a report, or a list view by its address. */
+export const shares = pgTable('shares', {
+  id: id(),
+  companyId: companyId(),
+  /** report, list */
+  kind: text('kind').notNull(),
+  reportId: uuid('report_id'),
+  /** The console path of a shared list view, filters included. */
+  path: text('path'),
+  title: text('title').notNull(),
+  message: text('message').notNull().default(''),
+  recipientIds: uuid('recipient_ids').array().notNull().default(sql`'{}'::uuid[]`),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+}, (t) => [index('shares_company_created_idx').on(t.companyId, t.createdAt)]);
+
+/** A company's plan: assigned by an operator (provider `self`) or bought through Stripe. */
+export const subscriptions = pgTable('subscriptions', {
+  companyId: uuid('company_id').primaryKey(),
+  /** One of the plans of common/plans.ts. */
+  plan: text('plan').notNull(),
+  /** active, trialing, past_due, canceled, incomplete */
+  status: text('status').notNull().default('active'),
+  /** self, stripe */
+  provider: text('provider').notNull().default('self'),
+  customerId: text('customer_id'),
+  subscriptionId: text('subscription_id'),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  updatedBy: uuid('updated_by'),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('subscriptions_customer_key').on(t.customerId)]);
+
+/** A Stripe Checkout session started from the console, until it completes. */
+export const checkoutSessions = pgTable('checkout_sessions', {
+  /** Stripe's id of the session. */
+  id: text('id').primaryKey(),
+  companyId: companyId(),
+  plan: text('plan').notNull(),
+  /** open, complete, expired */
+  status: text('status').notNull().default('open'),
+  customerId: text('customer_id'),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+}, (t) => [index('checkout_sessions_company_created_idx').on(t.companyId, t.createdAt)]);
+
+/** Stripe webhook events already applied, so that a redelivery changes nothing. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});

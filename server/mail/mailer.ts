@@ -1,7 +1,13 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
+
+export interface MailAttachment {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
 
 export interface OutgoingMail {
   companyId: string | null;
@@ -11,6 +17,7 @@ export interface OutgoingMail {
   html?: string;
   /** What the mail is for: 'activation', 'password_reset', ... (shown in the outbox). */
   kind: string;
+  attachments?: MailAttachment[];
 }
 
 export interface MailResult {
@@ -19,16 +26,39 @@ export interface MailResult {
   error?: string;
 }
 
+/** Where a mail goes out: an SMTP transport and the sender it writes. */
+export interface MailRoute {
+  transporter: Pick<Transporter, 'sendMail'>;
+  from: string;
+}
+
+/**
+ * A company's own mail route (its email settings), or null to use the instance's (SMTP_URL).
+ * A route that cannot be made (its settings are unreadable) throws: the mail is kept as failed.
+ */
+export type CompanyMailRoute = (companyId: string) => Promise<MailRoute | null>;
+
 export interface Mailer {
-  /** Records the mail in the outbox, then sends it through SMTP when SMTP is configured. */
+  /** Records the mail in the outbox, then sends it through the company's or the instance's SMTP when there is one. */
   send(mail: OutgoingMail): Promise<MailResult>;
+  /** The instance's own transport: SMTP_URL, or the outbox alone. */
   readonly transport: 'smtp' | 'outbox';
 }
 
-export function createMailer(db: Db, options: { smtpUrl?: string; from: string }): Mailer {
-  const transporter = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+export interface MailerOptions {
+  smtpUrl?: string;
+  from: string;
+  companyRoute?: CompanyMailRoute;
+}
+
+export function createMailer(db: Db, options: MailerOptions): Mailer {
+  const instanceRoute: MailRoute | null = options.smtpUrl ? { transporter: nodemailer.createTransport(options.smtpUrl), from: options.from } : null;
+  const fail = async (id: string, error: string): Promise<MailResult> => {
+    await db.update(mailOutbox).set({ status: 'failed', error }).where(eq(mailOutbox.id, id));
+    return { id, status: 'failed', error };
+  };
   return {
-    transport: transporter ? 'smtp' : 'outbox',
+    transport: instanceRoute ? 'smtp' : 'outbox',
     async send(mail) {
       const [row] = await db
         .insert(mailOutbox)
@@ -39,18 +69,32 @@ export function createMailer(db: Db, options: { smtpUrl?: string; from: string }
           text: mail.text,
           html: mail.html ?? null,
           kind: mail.kind,
+          attachments: (mail.attachments ?? []).map((file) => ({ fileName: file.fileName, contentType: file.contentType, size: file.content.length })),
           status: 'stored',
         })
         .returning({ id: mailOutbox.id });
-      if (!transporter) return { id: row.id, status: 'stored' };
+      let route = instanceRoute;
+      if (mail.companyId && options.companyRoute) {
+        try {
+          route = (await options.companyRoute(mail.companyId)) ?? instanceRoute;
+        } catch (err) {
+          return fail(row.id, (err as Error).message);
+        }
+      }
+      if (!route) return { id: row.id, status: 'stored' };
       try {
-        await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        await route.transporter.sendMail({
+          from: route.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          attachments: mail.attachments?.map((file) => ({ filename: file.fileName, contentType: file.contentType, content: file.content })),
+        });
         await db.update(mailOutbox).set({ status: 'sent', sentAt: new Date() }).where(eq(mailOutbox.id, row.id));
         return { id: row.id, status: 'sent' };
       } catch (err) {
-        const error = (err as Error).message;
-        await db.update(mailOutbox).set({ status: 'failed', error }).where(eq(mailOutbox.id, row.id));
-        return { id: row.id, status: 'failed', error };
+        return fail(row.id, (err as Error).message);
       }
     },
   };

@@ -707,7 +707,7 @@ describe('role pages', () => {
   });
 
   it.each([
-    ['assign', { pageIds: ['users', 'reports', 'billing'] }, 'pageIds: "reports", "billing" are not pages of the console'],
+    ['assign', { pageIds: ['users', 'reporting', 'billing'] }, 'pageIds: "reporting", "billing" are not pages of the console'],
     ['assign', { pageIds: ['outbox', 'users'] }, 'pageIds: Mail outbox (outbox) is for admin roles only'],
     ['assign', { pageIds: [] }, 'pageIds: choose at least one page'],
     ['assign', {}, /^pageIds: /],
