@@ -71,7 +71,8 @@ export function registerAuthGuard(app: FastifyInstance) {
   });
 }
 
-async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<AuthContext> {
+/** The session behind the request's access token, checked as the guard checks it (also for public routes that serve signed-in callers too). */
+export async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<AuthContext> {
   const header = request.headers[TOKEN_HEADER];
   const token = Array.isArray(header) ? header[0] : header;
   if (!token) throw unauthorized();

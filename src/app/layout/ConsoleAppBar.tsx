@@ -6,6 +6,7 @@ import { LoadingIndicator, useTranslate } from 'react-admin';
 import { useLayoutPreferences } from '../preferences/LayoutPreferencesContext';
 import { Breadcrumb } from './Breadcrumb';
 import { headerColours } from './chrome';
+import { CompanyLogo } from './CompanyLogo';
 import { ConsoleUserMenu } from './ConsoleUserMenu';
 import { NotificationBell } from './NotificationBell';
 import { ThemeToggle } from './ThemeToggle';
@@ -32,6 +33,7 @@ export function ConsoleAppBar({ onMenuButton, menuOpen, onCustomize }: ConsoleAp
             </IconButton>
           </Tooltip>
         )}
+        <CompanyLogo />
         <Breadcrumb />
         <LoadingIndicator />
         <NotificationBell />

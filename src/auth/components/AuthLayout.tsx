@@ -2,8 +2,20 @@ import { useEffect, useId, type ReactNode } from 'react';
 import { AlertBar } from '../../shell/AlertBar';
 import { t } from '../i18n';
 
-/** The card every authentication screen sits in: product mark, title, alert bar, content. */
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+/** The card every authentication screen sits in: product mark (and the company's, when known), title, alert bar, content. */
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  footer,
+  companyMark,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  companyMark?: ReactNode;
+}) {
   const titleId = useId();
   useEffect(() => {
     document.title = `${title} · ${t('auth.product')}`;
@@ -13,6 +25,7 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
     <div className="auth-page">
       <main className="auth-card" aria-labelledby={titleId}>
         <ProductMark />
+        {companyMark}
         <h1 className="auth-title" id={titleId}>
           {title}
         </h1>
