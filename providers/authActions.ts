@@ -1,5 +1,6 @@
 import { PASSWORD_UPDATED_MESSAGE } from '../common/messages';
 import { normaliseHostname } from '../common/hostname';
+import { readPasswordPolicy, type PasswordPolicy } from '../common/password-policy';
 import { AUTH_PATHS } from './authPaths';
 import { firstNavigationUrl } from './firstNavigationUrl';
 import { apiRequest } from './http';
@@ -121,27 +122,34 @@ export async function forgotPassword(lookup: AccountLookup): Promise<MessageAnsw
   return apiRequest<MessageAnswer>('/user/password/forgot', { method: 'POST', body: lookupBody(lookup), public: true });
 }
 
-export async function verifyResetToken(token: string): Promise<{ email: string; clientId: string }> {
-  const answer = await apiRequest<DataAnswer<{ email?: string; clientId?: string }>>('/user/password/token/verify', {
+/** The reset-link check: the account's email, the grant to send back, and the company's password rules. */
+export async function verifyResetToken(token: string): Promise<{ email: string; clientId: string; passwordPolicy: PasswordPolicy }> {
+  const answer = await apiRequest<DataAnswer<{ email?: string; clientId?: string; passwordPolicy?: unknown }>>('/user/password/token/verify', {
     method: 'POST',
     body: { resetPasswordToken: token },
     public: true,
   });
-  return { email: answer.data?.email ?? '', clientId: answer.data?.clientId ?? '' };
+  return { email: answer.data?.email ?? '', clientId: answer.data?.clientId ?? '', passwordPolicy: readPasswordPolicy(answer.data?.passwordPolicy) };
 }
 
 export async function resetPassword(body: { email: string; newPassword: string; clientId: string }): Promise<MessageAnswer> {
   return apiRequest<MessageAnswer>('/user/password/reset', { method: 'POST', body, public: true });
 }
 
-/** The activation-token check: `verified` is false unless the server accepted the token. */
-export async function verifyActivationToken(token: string): Promise<{ email: string; verified: boolean }> {
-  const answer = await apiRequest<DataAnswer<{ email?: string; verified?: boolean }>>('/user/verify', {
+/** The activation-token check: `verified` is false unless the server accepted the token; the company's password rules come with it. */
+export async function verifyActivationToken(token: string): Promise<{ email: string; verified: boolean; passwordPolicy: PasswordPolicy }> {
+  const answer = await apiRequest<DataAnswer<{ email?: string; verified?: boolean; passwordPolicy?: unknown }>>('/user/verify', {
     method: 'POST',
     body: { token },
     public: true,
   });
-  return { email: answer.data?.email ?? '', verified: answer.data?.verified !== false };
+  return { email: answer.data?.email ?? '', verified: answer.data?.verified !== false, passwordPolicy: readPasswordPolicy(answer.data?.passwordPolicy) };
+}
+
+/** The signed-in user's company's password rules (the default ones when the server names none). */
+export async function getPasswordPolicy(signal?: AbortSignal): Promise<PasswordPolicy> {
+  const answer = await apiRequest<DataAnswer<unknown>>('/settings/password-policy', { signal });
+  return readPasswordPolicy(answer.data);
 }
 
 export async function createPassword(body: { defaultPasswordToken: string; oldPassword: string; newPassword: string }): Promise<MessageAnswer> {

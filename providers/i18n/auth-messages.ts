@@ -33,10 +33,20 @@ export const authMessages = {
       currentPassword: 'Current password',
       newPassword: 'New password',
       confirmPassword: 'Confirm new password',
-      passwordHint: 'At least 10 characters, with letters and digits',
       code: 'Six-digit code',
       showPassword: 'Show password',
       hidePassword: 'Hide password',
+    },
+    /** The password rules of the company, as the new-password fields show them: "At least 12 characters, with an uppercase letter and a digit". */
+    passwordRules: {
+      hint: 'At least %{count} characters, with %{kinds}',
+      and: 'and',
+      lettersAndDigits: 'letters and digits',
+      letter: 'a letter',
+      uppercase: 'an uppercase letter',
+      lowercase: 'a lowercase letter',
+      digit: 'a digit',
+      symbol: 'a symbol',
     },
     validation: {
       emailRequired: 'Email is required',
@@ -66,6 +76,7 @@ export const authMessages = {
       submitting: 'Signing in…',
       blocked: 'Your account cannot sign in right now. Your company administrator can help.',
       incomplete: 'The sign-in did not complete. Please try again.',
+      companyLogo: 'Logo of %{hostname}',
     },
     otp: {
       title: 'Two-step verification',

@@ -6,6 +6,8 @@ import type { FieldValues } from 'react-hook-form';
 import { demoUserSchema, type DemoUserInput } from '../../common/schemas/users';
 import { alerts } from '../../providers/alerts';
 import { getStoredUser } from '../../providers/storage';
+import { usePasswordPolicy, withPasswordPolicy } from '../../src/app/passwordPolicy';
+import { passwordRulesHint } from '../../src/auth/passwordRules';
 import { useChoices, zodResolver } from '../../src/framework';
 import { failureText } from '../../src/framework/feedback';
 import { createDemoUser } from './api';
@@ -27,7 +29,8 @@ function DemoAccountForm({ onDone }: { onDone: () => void }) {
   const refresh = useRefresh();
   const { choices: roles, isPending } = useChoices(ROLES);
   const isFree = useUsernameFreeCheck({ kind: 'unused' });
-  const resolver = useMemo(() => zodResolver(withUsernameCheck(demoUserSchema, isFree)), [isFree]);
+  const passwordPolicy = usePasswordPolicy();
+  const resolver = useMemo(() => zodResolver(withPasswordPolicy(withUsernameCheck(demoUserSchema, isFree), passwordPolicy)), [isFree, passwordPolicy]);
 
   const submit = async (values: FieldValues) => {
     alerts.loading();
@@ -52,7 +55,12 @@ function DemoAccountForm({ onDone }: { onDone: () => void }) {
         <UsernameInput check={{ kind: 'unused' }} />
         <TextInput source="firstName" label="resources.users.fields.firstName" />
         <TextInput source="lastName" label="resources.users.fields.lastName" />
-        <PasswordInput source="password" label="resources.users.demo.password" autoComplete="new-password" />
+        <PasswordInput
+          source="password"
+          label="resources.users.demo.password"
+          autoComplete="new-password"
+          helperText={passwordRulesHint(passwordPolicy, (key, params) => translate(key, params))}
+        />
         <SelectInput source="roleId" label="resources.users.fields.roleId" choices={roles ?? []} isPending={isPending} />
       </DialogContent>
       <DialogActions>

@@ -6,7 +6,7 @@ import { companies, sessions, users } from '../db/schema';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { isActiveAccount } from './accounts';
 import type { AuthContext } from './guard';
-import { openSession, sessionExpiry } from './session-service';
+import { companySessionLifetime, openSession, sessionExpiry } from './session-service';
 import { sessionUserOf, type SessionUser } from './session-user';
 
 export const NESTED_IMPERSONATION_MESSAGE = 'End the current impersonation first';
@@ -41,7 +41,7 @@ export async function startImpersonation(ctx: AppContext, request: FastifyReques
     .select({ expiresAt: sessions.expiresAt })
     .from(sessions)
     .where(and(eq(sessions.companyId, admin.companyId), eq(sessions.id, admin.sessionId)));
-  const fullExpiry = sessionExpiry(ctx.config, 'full');
+  const fullExpiry = sessionExpiry(await companySessionLifetime(db, ctx.config, admin.companyId), 'full');
   const expiresAt = adminSession && adminSession.expiresAt < fullExpiry ? adminSession.expiresAt : fullExpiry;
 
   const session = await db.transaction(async (tx) => {

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { unauthorized } from '../http/errors';
 import type { SessionStage } from './tokens';
+import { sessionLifetimeOf } from '../settings/store';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type SessionEndReason = 'logout' | 'ended_by_admin' | 'password_changed' | 'user_deactivated' | 'replaced';
@@ -12,9 +13,15 @@ export type SessionEndReason = 'logout' | 'ended_by_admin' | 'password_changed' 
 /** A half-finished sign-in (code or enrolment still missing) lasts long enough to type a code, and no longer. */
 export const PARTIAL_SESSION_MINUTES = 10;
 
-export function sessionExpiry(config: Pick<Config, 'sessionTtlMinutes'>, stage: SessionStage, now = Date.now()): Date {
-  const minutes = stage === 'full' ? config.sessionTtlMinutes : PARTIAL_SESSION_MINUTES;
+/** When a session opened now ends: a full one after the company's lifetime (`sessionTtlMinutes`), a half-finished one after 10 minutes. */
+export function sessionExpiry(lifetime: Pick<Config, 'sessionTtlMinutes'>, stage: SessionStage, now = Date.now()): Date {
+  const minutes = stage === 'full' ? lifetime.sessionTtlMinutes : PARTIAL_SESSION_MINUTES;
   return new Date(now + minutes * 60_000);
+}
+
+/** The lifetime of the company's full sessions: its service setting, else SESSION_TTL_MINUTES. */
+export async function companySessionLifetime(db: Db, config: Pick<Config, 'sessionTtlMinutes'>, companyId: string): Promise<Pick<Config, 'sessionTtlMinutes'>> {
+  return { sessionTtlMinutes: await sessionLifetimeOf(db, config, companyId) };
 }
 
 export interface NewSession {
@@ -88,7 +95,7 @@ export async function completeSignIn(
     companyId: partial.companyId,
     userId: partial.userId,
     stage: 'full',
-    expiresAt: sessionExpiry(config, 'full'),
+    expiresAt: sessionExpiry(await companySessionLifetime(db, config, partial.companyId), 'full'),
   });
 }
 

@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from '../http/errors';
 import { findAccount, type CompanyRow, type UserRow } from './accounts';
 import { countFailure, refuseWhenBlocked, type Limit } from './attempts';
 import { verifyPassword } from './passwords';
-import { openSession, recordLogin, sessionExpiry } from './session-service';
+import { companySessionLifetime, openSession, recordLogin, sessionExpiry } from './session-service';
 import { sessionUserOf, type SessionUser } from './session-user';
 import { clearFailures, SIGNIN_POLICY, type ThrottlePolicy } from './throttle';
 import type { SessionStage } from './tokens';
@@ -80,8 +80,9 @@ export async function signIn(ctx: AppContext, request: FastifyRequest, credentia
 
   await clearFailures(db, limits[0].key);
   const stage = signinStage(user, company);
+  const expiresAt = sessionExpiry(stage === 'full' ? await companySessionLifetime(db, ctx.config, company.id) : ctx.config, stage);
   const session = await db.transaction(async (tx) => {
-    const opened = await openSession(tx, request, { companyId: company.id, userId: user.id, stage, expiresAt: sessionExpiry(ctx.config, stage) });
+    const opened = await openSession(tx, request, { companyId: company.id, userId: user.id, stage, expiresAt });
     if (stage === 'full') await recordLogin(tx, company.id, user.id);
     await recordAccessEvent(tx, request, { ...event, status: 'success', reason: stage === 'full' ? null : `${stage}_required` });
     return opened;

@@ -17,6 +17,12 @@ export const passwordField = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
+/**
+ * A new password of a company's user: present here, and then held to the company's own rules by
+ * the route (server/settings/enforce.ts), which may be looser or stricter than the default.
+ */
+export const newPasswordField = z.string({ error: 'is required' }).min(1, 'is required');
+
 /** A password typed to prove who one is: checked for presence and size only. */
 export const currentPasswordField = z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long');
 

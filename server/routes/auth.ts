@@ -26,8 +26,10 @@ import { accountSigninKey, signIn } from '../auth/signin';
 import { clearFailures, consumeRate } from '../auth/throttle';
 import { newTotpSecret, totpUri } from '../auth/totp';
 import { badRequest } from '../http/errors';
-import { currentPasswordField, emailField, hostnameField, passwordField } from '../http/schemas';
+import { currentPasswordField, emailField, hostnameField, newPasswordField } from '../http/schemas';
 import { mailLinkBase, passwordResetMail } from '../mail/templates';
+import { assertPasswordAllowed } from '../settings/enforce';
+import { passwordPolicyOf } from '../settings/store';
 
 export const FORGOT_PASSWORD_MESSAGE =
   'If an active account with that email exists for this company, a link to reset its password has been mailed to it.';
@@ -53,8 +55,8 @@ const tokenVerifyBody = z
     }
     return { token };
   });
-const resetBody = z.object({ email: emailField, newPassword: passwordField, clientId: oneTimeTokenField });
-const changeBody = z.object({ oldPassword: currentPasswordField, newPassword: passwordField });
+const resetBody = z.object({ email: emailField, newPassword: newPasswordField, clientId: oneTimeTokenField });
+const changeBody = z.object({ oldPassword: currentPasswordField, newPassword: newPasswordField });
 
 export async function authRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -192,7 +194,10 @@ export async function authRoutes(app: FastifyInstance) {
     const holder = await findTokenHolder(db, ctx.secrets, 'reset', token);
     if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
     // The token itself is the grant the console sends back with the new password.
-    return { message: 'The link is valid: choose a new password', data: { email: holder.user.email, clientId: token } };
+    return {
+      message: 'The link is valid: choose a new password',
+      data: { email: holder.user.email, clientId: token, passwordPolicy: await passwordPolicyOf(db, holder.company.id) },
+    };
   });
 
   api.post('/user/password/reset', { config: { public: true }, schema: { body: resetBody } }, async (request) => {
@@ -201,6 +206,7 @@ export async function authRoutes(app: FastifyInstance) {
     if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
     const { user, company } = holder;
     if (user.email !== email) throw badRequest('email: is not the address this reset link was sent to');
+    await assertPasswordAllowed(db, company.id, newPassword);
     await assertPasswordChanges(user.passwordHash, newPassword);
     const passwordHash = await hashPassword(newPassword);
     await db.transaction(async (tx) => {
@@ -222,6 +228,7 @@ export async function authRoutes(app: FastifyInstance) {
     refuseWhileImpersonating(auth);
     const { oldPassword, newPassword } = request.body;
     const { user, company } = await loadCaller(db, auth);
+    await assertPasswordAllowed(db, company.id, newPassword);
     const limits = [reauthLimit(user.id)];
     const event = { companyId: auth.companyId, userId: user.id, email: user.email, event: 'password_change' as const };
     await refuseWhenBlocked(db, request, limits, event);

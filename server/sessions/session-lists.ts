@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { enumChoiceFilter } from '../audits/enum-filter';
 import { sessions, users } from '../db/schema';
 import { PARTIAL_SESSION_MINUTES } from '../auth/session-service';
+import { SETTING_LIMITS } from '../../common/settings';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from '../audits/counts';
 import { namesOf, usersWho } from '../audits/people';
 import {
@@ -81,14 +82,17 @@ export interface SessionRow {
  * range of that index instead of a walk through every session the company ever had.
  */
 export class SessionLists {
-  /** The longest a session can live, plus a minute for clock skew between instances. */
+  /**
+   * The longest a session can live, plus a minute for clock skew between instances: the server's
+   * SESSION_TTL_MINUTES, or the longest lifetime a company may set in its service settings.
+   */
   private readonly lifetimeMs: number;
 
   constructor(
     private readonly db: Db,
     config: Pick<Config, 'sessionTtlMinutes'>,
   ) {
-    this.lifetimeMs = (Math.max(config.sessionTtlMinutes, PARTIAL_SESSION_MINUTES) + 1) * 60_000;
+    this.lifetimeMs = (Math.max(config.sessionTtlMinutes, SETTING_LIMITS.sessionLifetimeMinutes.max, PARTIAL_SESSION_MINUTES) + 1) * 60_000;
   }
 
   /** Neither ended nor expired (the stage does not matter: a sign-in waiting for its code is open too). */

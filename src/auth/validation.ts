@@ -1,5 +1,5 @@
 import { hostnameProblem } from '../../common/hostname';
-import { passwordProblem } from '../../common/password-policy';
+import { DEFAULT_PASSWORD_POLICY, passwordProblem, type PasswordPolicy } from '../../common/password-policy';
 import { t } from './i18n';
 
 export type FieldErrors<T> = Partial<Record<keyof T, string>>;
@@ -33,10 +33,10 @@ export type PasswordPairValues = {
   confirmPassword: string;
 };
 
-/** The new password follows the policy of common/password-policy.ts and is typed twice alike. */
-export function passwordPairErrors(values: PasswordPairValues): FieldErrors<PasswordPairValues> {
+/** The new password follows the company's policy (common/password-policy.ts) and is typed twice alike. */
+export function passwordPairErrors(values: PasswordPairValues, policy: PasswordPolicy = DEFAULT_PASSWORD_POLICY): FieldErrors<PasswordPairValues> {
   return collectErrors<PasswordPairValues>({
-    newPassword: passwordProblem(values.newPassword),
+    newPassword: passwordProblem(values.newPassword, policy),
     confirmPassword: values.confirmPassword === values.newPassword ? null : t('auth.validation.mismatch'),
   });
 }

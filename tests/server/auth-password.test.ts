@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD_POLICY } from '../../common/password-policy';
 import { and, eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
 import { authTokens, sessions, systemAudits, users } from '../../server/db/schema';
@@ -155,7 +156,7 @@ describe('POST /user/password/token/verify', () => {
     for (const body of [{ resetPasswordToken: token }, { token }]) {
       const res = await call(server, 'POST', '/user/password/token/verify', { body });
       expect(res.statusCode).toBe(200);
-      expect(res.json().data).toEqual({ email: member.email, clientId: token });
+      expect(res.json().data).toEqual({ email: member.email, clientId: token, passwordPolicy: DEFAULT_PASSWORD_POLICY });
     }
   });
 
@@ -311,7 +312,7 @@ describe('POST /user/password (change, signed in)', () => {
     const before = await snapshot(server.db);
     const cases: [unknown, number, RegExp][] = [
       [{ oldPassword: member.password, newPassword: member.password }, 400, /^newPassword: must be different from the current password$/],
-      [{ oldPassword: member.password, newPassword: 'tiny' }, 400, /^newPassword: Password must be at least 10 characters long$/],
+      [{ oldPassword: member.password, newPassword: 'tiny' }, 400, /^newPassword: Password must be at least 10 characters long and contain both letters and digits$/],
       [{ oldPassword: member.password }, 400, /^newPassword: is required$/],
       [{ newPassword: 'Changed-pass-42' }, 400, /^oldPassword: is required$/],
       [{ oldPassword: 7, newPassword: 8 }, 400, /oldPassword: is required; newPassword: is required/],

@@ -8,6 +8,7 @@ import { buildApp } from '../../server/app';
 import { readConfig, type Config } from '../../server/config';
 import { migrateDatabase, openDatabase, type Database, type Db } from '../../server/db/client';
 import { createMailer } from '../../server/mail/mailer';
+import { createCompanyMailRoutes } from '../../server/settings/mail-route';
 import { createConnectorRegistry } from '../../server/connectors';
 import { createConfiguredRunner } from '../../server/jobs/configured-runner';
 import { dropQueueSchema } from '../../server/jobs/queue';
@@ -44,7 +45,7 @@ export async function createTestServer(overrides: Partial<Config> = {}): Promise
   await migrateDatabase(database, schema);
   await syncPageCatalogue(database.db);
   const secrets = createSecrets(crypto.randomBytes(32).toString('base64url'));
-  const mailer = createMailer(database.db, { from: config.mailFrom });
+  const mailer = createMailer(database.db, { from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
   const hostname = 'acme';
   const adminEmail = 'admin@acme.test';
   const company = await provisionCompany(database.db, {

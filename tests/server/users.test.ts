@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PASSWORD_POLICY } from '../../common/password-policy';
 import { and, eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
 import { authTokens, roles, systemAudits, users } from '../../server/db/schema';
@@ -144,7 +145,7 @@ describe('activation', () => {
     const invitation = await inviteUser(server, adminToken, { email: 'activate.me@acme.test' });
     const verify = await call(server, 'POST', '/user/verify', { body: { token: invitation.token } });
     expect(verify.statusCode).toBe(200);
-    expect(verify.json().data).toEqual({ email: 'activate.me@acme.test' });
+    expect(verify.json().data).toEqual({ email: 'activate.me@acme.test', passwordPolicy: DEFAULT_PASSWORD_POLICY });
 
     const res = await call(server, 'POST', '/user/password/create', {
       body: { defaultPasswordToken: invitation.token, oldPassword: invitation.temporaryPassword, newPassword: 'My-own-pass-99' },

@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { DEFAULT_PASSWORD_POLICY } from '../../common/password-policy';
 
 /**
  * The mock API shared by every console test. Tests add handlers on the paths the console
@@ -7,9 +8,11 @@ import { setupServer } from 'msw/node';
  *
  * The app bar's notification bell calls on every signed-in screen; its answers default to "no
  * notifications" here (a test about notifications overrides them), so that every other screen's
- * test need not mock the bell.
+ * test need not mock the bell. The same goes for the password rules of the new-password forms.
  */
 export const server = setupServer(
   http.get('/api/v1/notifications/count', () => HttpResponse.json({ message: 'Notification count', data: { unread: 0, total: 0 } })),
   http.get('/api/v1/notifications', () => HttpResponse.json({ message: 'Latest notifications', data: [] })),
+  // The password rules the new-password forms show (the company's service settings): the default ones unless a test says otherwise.
+  http.get('/api/v1/settings/password-policy', () => HttpResponse.json({ message: 'Password policy', data: DEFAULT_PASSWORD_POLICY })),
 );

@@ -9,7 +9,7 @@ import { t } from '../i18n';
 import { useActivateAccount } from './useActivateAccount';
 
 export function ActivateAccountScreen() {
-  const { form, submit, redirect, loading, email, tokenStatus, allowCreate } = useActivateAccount();
+  const { form, submit, redirect, loading, email, tokenStatus, allowCreate, passwordPolicy } = useActivateAccount();
   const showForm = tokenStatus === 'valid' && allowCreate && !redirect.target;
   return (
     <AuthLayout title={t('auth.activate.title')} subtitle={showForm ? t('auth.activate.subtitle') : undefined}>
@@ -31,7 +31,7 @@ export function ActivateAccountScreen() {
             autoComplete="one-time-code"
             autoFocus
           />
-          <PasswordPair password={form.field('newPassword')} confirmation={form.field('confirmPassword')} />
+          <PasswordPair password={form.field('newPassword')} confirmation={form.field('confirmPassword')} policy={passwordPolicy} />
           <SubmitButton loading={loading} label={t('auth.activate.submit')} busyLabel={t('auth.activate.submitting')} />
         </form>
       )}

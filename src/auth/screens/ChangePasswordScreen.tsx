@@ -17,13 +17,13 @@ export function ChangePasswordScreen() {
 }
 
 function ChangePasswordForm() {
-  const { form, submit, redirect, loading, consoleUrl } = useChangePassword();
+  const { form, submit, redirect, loading, consoleUrl, passwordPolicy } = useChangePassword();
   return (
     <AuthLayout title={t('auth.change.title')} subtitle={t('auth.change.subtitle')}>
       {!redirect.target && (
         <form className="auth-form" onSubmit={submit} noValidate>
           <PasswordField {...form.field('currentPassword')} label={t('auth.fields.currentPassword')} autoComplete="current-password" autoFocus />
-          <PasswordPair password={form.field('newPassword')} confirmation={form.field('confirmPassword')} />
+          <PasswordPair password={form.field('newPassword')} confirmation={form.field('confirmPassword')} policy={passwordPolicy} />
           <SubmitButton loading={loading} label={t('auth.change.submit')} busyLabel={t('auth.change.submitting')} />
         </form>
       )}

@@ -30,7 +30,7 @@ function RequestReset() {
 }
 
 function CompleteReset({ token }: { token: string }) {
-  const { form, submit, redirect, loading, email, tokenStatus, allowReset } = useCompleteReset(token);
+  const { form, submit, redirect, loading, email, tokenStatus, allowReset, passwordPolicy } = useCompleteReset(token);
   const showForm = tokenStatus === 'valid' && allowReset && !redirect.target;
   return (
     <AuthLayout title={t('auth.reset.title')} subtitle={email ? t('auth.reset.subtitleFor', { email }) : undefined}>
@@ -44,7 +44,7 @@ function CompleteReset({ token }: { token: string }) {
       {showForm && (
         <form className="auth-form" onSubmit={submit} noValidate>
           <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
-          <PasswordPair password={form.field('newPassword')} confirmation={form.field('confirmPassword')} />
+          <PasswordPair password={form.field('newPassword')} confirmation={form.field('confirmPassword')} policy={passwordPolicy} />
           <SubmitButton loading={loading} label={t('auth.reset.submit')} busyLabel={t('auth.reset.submitting')} />
         </form>
       )}

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { AUTH_PATHS } from '../../../providers/authPaths';
 import { AuthLayout } from '../components/AuthLayout';
 import { AuthLinks } from '../components/AuthLinks';
+import { CompanyLogo } from '../components/CompanyLogo';
 import { PasswordField } from '../components/PasswordField';
 import { StageGate } from '../components/StageGate';
 import { SubmitButton } from '../components/SubmitButton';
@@ -20,7 +21,11 @@ export function SignInScreen() {
 function SignInForm() {
   const { form, submit, loading, blocked } = useSignIn();
   return (
-    <AuthLayout title={t('auth.signin.title')} subtitle={t('auth.signin.subtitle')}>
+    <AuthLayout
+      title={t('auth.signin.title')}
+      subtitle={t('auth.signin.subtitle')}
+      companyMark={<CompanyLogo hostname={form.values.companyHostname} />}
+    >
       <form className="auth-form" onSubmit={submit} noValidate>
         <TextField {...form.field('email')} label={t('auth.fields.email')} type="email" autoComplete="username" autoFocus />
         <PasswordField {...form.field('password')} label={t('auth.fields.password')} autoComplete="current-password" />

@@ -1,6 +1,7 @@
-import { useCallback, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { TEMPORARY_PASSWORD_MISMATCH } from '../../../common/messages';
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from '../../../common/password-policy';
 import { createPassword, verifyActivationToken } from '../../../providers/authActions';
 import { AUTH_PATHS } from '../../../providers/authPaths';
 import { useAuthState } from '../../../providers/authState';
@@ -16,26 +17,29 @@ type ActivationValues = {
   confirmPassword: string;
 };
 
-const validate = (values: ActivationValues) => ({
+const validate = (values: ActivationValues, policy: PasswordPolicy) => ({
   ...collectErrors<Pick<ActivationValues, 'temporaryPassword'>>({ temporaryPassword: requiredPasswordProblem(values.temporaryPassword) }),
-  ...passwordPairErrors(values),
+  ...passwordPairErrors(values, policy),
 });
 
 /**
  * Account activation from the invitation link: the token is checked first (allowCreate is true
- * only when it is verified), then the temporary password is exchanged for the user's own.
+ * only when it is verified; the company's password rules come with it), then the temporary
+ * password is exchanged for the user's own.
  */
 export function useActivateAccount() {
   const token = useSearchParams()[0].get('token') ?? '';
   const { state, run } = useAuthState();
   const redirect = useDelayedRedirect();
-  const form = useForm<ActivationValues>({ temporaryPassword: '', newPassword: '', confirmPassword: '' }, validate);
+  const [passwordPolicy, setPasswordPolicy] = useState<PasswordPolicy>(DEFAULT_PASSWORD_POLICY);
+  const form = useForm<ActivationValues>({ temporaryPassword: '', newPassword: '', confirmPassword: '' }, (values) => validate(values, passwordPolicy));
 
   const check = useCallback(
     async (value: string) => {
       const outcome = await run(() => verifyActivationToken(value), {
         onSuccess: (result) => ({ type: 'activationTokenChecked', email: result.email, verified: result.verified }),
       });
+      if (outcome.ok) setPasswordPolicy(outcome.value.passwordPolicy);
       return outcome.ok && outcome.value.verified;
     },
     [run],
@@ -55,5 +59,5 @@ export function useActivateAccount() {
     }
   };
 
-  return { form, submit, redirect, loading: state.loading, email: state.email, tokenStatus, allowCreate: state.allowCreate };
+  return { form, submit, redirect, loading: state.loading, email: state.email, tokenStatus, allowCreate: state.allowCreate, passwordPolicy };
 }

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { changePassword } from '../../../providers/authActions';
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from '../../../common/password-policy';
+import { changePassword, getPasswordPolicy } from '../../../providers/authActions';
 import { AUTH_PATHS } from '../../../providers/authPaths';
 import { useAuthState } from '../../../providers/authState';
 import { firstNavigationUrl } from '../../../providers/firstNavigationUrl';
 import { PASSWORD_REDIRECT_MS } from '../delays';
 import { useDelayedRedirect } from '../hooks/useDelayedRedirect';
 import { useForm } from '../hooks/useForm';
+import { useMountEffect } from '../hooks/useMountEffect';
 import { t } from '../i18n';
 import { collectErrors, passwordPairErrors, requiredPasswordProblem } from '../validation';
 
@@ -15,8 +17,8 @@ type ChangeValues = {
   confirmPassword: string;
 };
 
-const validate = (values: ChangeValues) => {
-  const pair = passwordPairErrors(values);
+const validate = (values: ChangeValues, policy: PasswordPolicy) => {
+  const pair = passwordPairErrors(values, policy);
   const same = !pair.newPassword && values.newPassword === values.currentPassword ? t('auth.validation.sameAsCurrent') : null;
   return {
     ...collectErrors<Pick<ChangeValues, 'currentPassword'>>({ currentPassword: requiredPasswordProblem(values.currentPassword) }),
@@ -26,13 +28,19 @@ const validate = (values: ChangeValues) => {
 };
 
 /**
- * A signed-in user's password change. The server ends every session of the user, so on success
- * the stored user is gone and the user signs in again after 5 s.
+ * A signed-in user's password change, held to the company's password rules (read when the screen
+ * opens; the default ones until then, or when they cannot be read: the server checks again). The
+ * server ends every session of the user, so on success the stored user is gone and the user signs
+ * in again after 5 s.
  */
 export function useChangePassword() {
   const { state, run } = useAuthState();
   const redirect = useDelayedRedirect();
-  const form = useForm<ChangeValues>({ currentPassword: '', newPassword: '', confirmPassword: '' }, validate);
+  const [passwordPolicy, setPasswordPolicy] = useState<PasswordPolicy>(DEFAULT_PASSWORD_POLICY);
+  const form = useForm<ChangeValues>({ currentPassword: '', newPassword: '', confirmPassword: '' }, (values) => validate(values, passwordPolicy));
+  useMountEffect(() => {
+    getPasswordPolicy().then(setPasswordPolicy, () => undefined);
+  });
   // Read while still signed in: the way back is gone once the password has changed.
   const [consoleUrl] = useState(() => firstNavigationUrl());
 
@@ -47,5 +55,5 @@ export function useChangePassword() {
     if (outcome.ok) redirect.redirectAfter(AUTH_PATHS.signIn, PASSWORD_REDIRECT_MS);
   };
 
-  return { form, submit, redirect, loading: state.loading, consoleUrl };
+  return { form, submit, redirect, loading: state.loading, consoleUrl, passwordPolicy };
 }

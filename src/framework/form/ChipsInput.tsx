@@ -13,6 +13,8 @@ export interface ChipsInputProps {
   max?: number;
   /** Typed or pasted text is split on these into several values (e.g. addresses pasted at once). */
   separator?: RegExp;
+  /** Shows the values without letting them change. */
+  readOnly?: boolean;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface ChipsInputProps {
  * input), remove one with its chip. Values are trimmed and blank ones dropped; the form's rules
  * (a zod schema) judge them, and the field's error shows under the input.
  */
-export function ChipsInput({ source, label, helperText, isRequired, max, separator }: ChipsInputProps) {
+export function ChipsInput({ source, label, helperText, isRequired, max, separator, readOnly }: ChipsInputProps) {
   const translate = useTranslate();
   const { field, fieldState } = useInput({ source, isRequired });
   const values = Array.isArray(field.value) ? (field.value as string[]) : [];
@@ -35,6 +37,7 @@ export function ChipsInput({ source, label, helperText, isRequired, max, separat
       multiple
       freeSolo
       autoSelect
+      readOnly={readOnly}
       options={[]}
       value={values}
       onChange={(_, next) => field.onChange(tidy(next as string[]))}

@@ -10,6 +10,7 @@ import {
   verifyResetToken,
 } from '../../../providers/authActions';
 import { PASSWORD_UPDATED_MESSAGE } from '../../../common/messages';
+import { DEFAULT_PASSWORD_POLICY } from '../../../common/password-policy';
 import { isSignedIn } from '../../../providers/storage';
 import { sessionUser, storedUser, storeUser } from '../fixtures';
 import { server } from '../msw';
@@ -107,12 +108,13 @@ describe('two-factor and password calls', () => {
         return HttpResponse.json({ message: 'ok', data: { email: 'ada@acme.test', clientId: 'grant-1' } });
       }),
     );
-    expect(await verifyResetToken('tok')).toEqual({ email: 'ada@acme.test', clientId: 'grant-1' });
+    // A server that sends no password rules: the default ones.
+    expect(await verifyResetToken('tok')).toEqual({ email: 'ada@acme.test', clientId: 'grant-1', passwordPolicy: DEFAULT_PASSWORD_POLICY });
   });
 
   it('verifyActivationToken is verified only on an accepted token', async () => {
     server.use(http.post('/api/v1/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test' } })));
-    expect(await verifyActivationToken('tok')).toEqual({ email: 'new@acme.test', verified: true });
+    expect(await verifyActivationToken('tok')).toEqual({ email: 'new@acme.test', verified: true, passwordPolicy: DEFAULT_PASSWORD_POLICY });
     server.use(http.post('/api/v1/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test', verified: false } })));
     expect((await verifyActivationToken('tok')).verified).toBe(false);
   });

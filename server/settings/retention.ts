@@ -1,0 +1,224 @@
+import { and, eq, inArray, isNotNull, lt, notInArray, sql } from 'drizzle-orm';
+import { serviceSettingsSchema } from '../../common/settings';
+import { recordAudit } from '../audit';
+import type { Db } from '../db/client';
+import { accessEvents, companySettings, jobRuns, jobRunSteps, qualityResults, qualityRuns, systemAudits } from '../db/schema';
+
+/**
+ * The retention of a company's service settings: system audits and security access events older
+ * than `auditRetentionDays`, and ended job runs (with their steps, and the data-quality runs and
+ * results they made) older than `runRetentionDays`, are deleted. Companies that keep them forever
+ * (null, the default) are not touched. Rows go in batches, each its own statement (runs with their
+ * dependants in one transaction per batch), so the embedded database, which runs one statement at
+ * a time, keeps answering requests in between.
+ */
+
+export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+export const RETENTION_BATCH_SIZE = 2000;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const LIVE_RUN_STATUSES = ['queued', 'running'];
+
+export interface PurgeCounts {
+  audits: number;
+  accessEvents: number;
+  runs: number;
+  runSteps: number;
+  qualityRuns: number;
+  qualityResults: number;
+}
+
+export interface PurgeReport extends PurgeCounts {
+  /** Companies with a retention set. */
+  companies: number;
+}
+
+export interface PurgeOptions {
+  now?: Date;
+  batchSize?: number;
+  /** Asked between batches; true stops the pass (the server is shutting down). */
+  stopping?: () => boolean;
+}
+
+const emptyCounts = (): PurgeCounts => ({ audits: 0, accessEvents: 0, runs: 0, runSteps: 0, qualityRuns: 0, qualityResults: 0 });
+
+/** Lets the requests waiting for the database go first. */
+const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+
+interface Retention {
+  companyId: string;
+  auditDays: number | null;
+  runDays: number | null;
+}
+
+async function retentions(db: Db): Promise<Retention[]> {
+  const rows = await db
+    .select({
+      companyId: companySettings.companyId,
+      audit: sql<unknown>`${companySettings.values} -> 'auditRetentionDays'`,
+      run: sql<unknown>`${companySettings.values} -> 'runRetentionDays'`,
+    })
+    .from(companySettings)
+    .where(eq(companySettings.key, 'service'));
+  const days = (value: unknown, rule: typeof serviceSettingsSchema.shape.auditRetentionDays) => {
+    const parsed = rule.safeParse(value ?? null);
+    return parsed.success ? parsed.data : null;
+  };
+  return rows
+    .map((row) => ({
+      companyId: row.companyId,
+      auditDays: days(row.audit, serviceSettingsSchema.shape.auditRetentionDays),
+      runDays: days(row.run, serviceSettingsSchema.shape.runRetentionDays),
+    }))
+    .filter((row) => row.auditDays !== null || row.runDays !== null);
+}
+
+/** Deletes batch after batch until one comes back short; the number deleted. */
+async function inBatches(batchSize: number, options: PurgeOptions, deleteBatch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteBatch();
+    total += deleted;
+    if (deleted < batchSize || options.stopping?.()) return total;
+    await yieldToOthers();
+  }
+}
+
+async function purgeAudits(db: Db, companyId: string, cutoff: Date, batchSize: number, options: PurgeOptions): Promise<Pick<PurgeCounts, 'audits' | 'accessEvents'>> {
+  const audits = await inBatches(batchSize, options, async () => {
+    const batch = db
+      .select({ id: systemAudits.id })
+      .from(systemAudits)
+      .where(and(eq(systemAudits.companyId, companyId), lt(systemAudits.createdAt, cutoff)))
+      .limit(batchSize);
+    const deleted = await db
+      .delete(systemAudits)
+      .where(and(eq(systemAudits.companyId, companyId), inArray(systemAudits.id, batch)))
+      .returning({ id: systemAudits.id });
+    return deleted.length;
+  });
+  const events = await inBatches(batchSize, options, async () => {
+    const batch = db
+      .select({ id: accessEvents.id })
+      .from(accessEvents)
+      .where(and(eq(accessEvents.companyId, companyId), lt(accessEvents.createdAt, cutoff)))
+      .limit(batchSize);
+    const deleted = await db
+      .delete(accessEvents)
+      .where(and(eq(accessEvents.companyId, companyId), inArray(accessEvents.id, batch)))
+      .returning({ id: accessEvents.id });
+    return deleted.length;
+  });
+  return { audits, accessEvents: events };
+}
+
+async function purgeRuns(db: Db, companyId: string, cutoff: Date, batchSize: number, options: PurgeOptions): Promise<Pick<PurgeCounts, 'runs' | 'runSteps' | 'qualityRuns' | 'qualityResults'>> {
+  const counts = { runs: 0, runSteps: 0, qualityRuns: 0, qualityResults: 0 };
+  await inBatches(batchSize, options, async () => {
+    // A run is queued before it ends: bounding queued_at too lets the (company, queued) index find them.
+    const runs = await db
+      .select({ id: jobRuns.id })
+      .from(jobRuns)
+      .where(
+        and(
+          eq(jobRuns.companyId, companyId),
+          lt(jobRuns.queuedAt, cutoff),
+          isNotNull(jobRuns.endedAt),
+          lt(jobRuns.endedAt, cutoff),
+          notInArray(jobRuns.status, LIVE_RUN_STATUSES),
+        ),
+      )
+      .limit(batchSize);
+    if (runs.length === 0) return 0;
+    const runIds = runs.map((run) => run.id);
+    await db.transaction(async (tx) => {
+      const checks = await tx
+        .select({ id: qualityRuns.id })
+        .from(qualityRuns)
+        .where(and(eq(qualityRuns.companyId, companyId), inArray(qualityRuns.jobRunId, runIds)));
+      const checkIds = checks.map((check) => check.id);
+      if (checkIds.length > 0) {
+        const results = await tx
+          .delete(qualityResults)
+          .where(and(eq(qualityResults.companyId, companyId), inArray(qualityResults.runId, checkIds)))
+          .returning({ id: qualityResults.id });
+        await tx.delete(qualityRuns).where(and(eq(qualityRuns.companyId, companyId), inArray(qualityRuns.id, checkIds)));
+        counts.qualityResults += results.length;
+        counts.qualityRuns += checkIds.length;
+      }
+      const steps = await tx
+        .delete(jobRunSteps)
+        .where(and(eq(jobRunSteps.companyId, companyId), inArray(jobRunSteps.runId, runIds)))
+        .returning({ id: jobRunSteps.id });
+      await tx.delete(jobRuns).where(and(eq(jobRuns.companyId, companyId), inArray(jobRuns.id, runIds)));
+      counts.runSteps += steps.length;
+      counts.runs += runIds.length;
+    });
+    return runIds.length;
+  });
+  return counts;
+}
+
+/**
+ * One pass over every company with a retention set. Each company whose rows were deleted gets a
+ * system-audit entry saying how many (an audit entry of its own retention is never older than it).
+ */
+export async function purgeExpiredRecords(db: Db, options: PurgeOptions = {}): Promise<PurgeReport> {
+  const now = options.now ?? new Date();
+  const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
+  const report: PurgeReport = { companies: 0, ...emptyCounts() };
+  for (const retention of await retentions(db)) {
+    if (options.stopping?.()) break;
+    report.companies += 1;
+    const counts = emptyCounts();
+    if (retention.auditDays !== null) {
+      Object.assign(counts, await purgeAudits(db, retention.companyId, new Date(now.getTime() - retention.auditDays * DAY_MS), batchSize, options));
+    }
+    if (retention.runDays !== null) {
+      Object.assign(counts, await purgeRuns(db, retention.companyId, new Date(now.getTime() - retention.runDays * DAY_MS), batchSize, options));
+    }
+    for (const key of Object.keys(counts) as (keyof PurgeCounts)[]) report[key] += counts[key];
+    if (Object.values(counts).some((n) => n > 0)) {
+      await recordAudit(db, null, {
+        companyId: retention.companyId,
+        model: 'settings',
+        operation: 'retention_purge',
+        recordId: 'service',
+        changes: { ...counts, auditRetentionDays: retention.auditDays, runRetentionDays: retention.runDays },
+      });
+    }
+  }
+  return report;
+}
+
+export interface RetentionPurge {
+  /** Stops the timer and waits for a pass under way to reach the end of its batch. */
+  stop(): Promise<void>;
+}
+
+/** Purges at start and then every hour, in this process, without keeping the process alive. */
+export function startRetentionPurge(db: Db, options: { intervalMs?: number; onError(error: Error): void }): RetentionPurge {
+  let stopping = false;
+  let running: Promise<void> | null = null;
+  const pass = () => {
+    if (running || stopping) return;
+    running = purgeExpiredRecords(db, { stopping: () => stopping })
+      .then(() => undefined)
+      .catch((error: Error) => options.onError(error))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const first = setTimeout(pass, 0);
+  first.unref();
+  const timer = setInterval(pass, options.intervalMs ?? RETENTION_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopping = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
