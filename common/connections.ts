@@ -6,7 +6,7 @@ import { z } from 'zod';
  * and the console draws each type's form from them. The marketplace offers the same catalogue.
  */
 
-export const CONNECTION_TYPES = ['postgresql', 'mysql', 'embedded', 'files', 's3', 'databricks', 'slack', 'bitbucket', 'git'] as const;
+export const CONNECTION_TYPES = ['postgresql', 'mysql', 'embedded', 'files', 's3', 'gcs', 'azure_blob', 'databricks', 'slack', 'bitbucket', 'git'] as const;
 export type ConnectionType = (typeof CONNECTION_TYPES)[number];
 
 export type ConnectionCategory = 'database' | 'storage' | 'compute' | 'chat' | 'code';
@@ -33,6 +33,8 @@ export interface SettingDeclaration {
   max?: number;
   /** A text setting must match this (JavaScript regular expression source), else `message`. */
   pattern?: { source: string; message: string };
+  /** A text setting's most characters: 2,000 unless told (a key file is longer). */
+  maxLength?: number;
 }
 
 export interface ConnectionTypeDeclaration {
@@ -122,6 +124,109 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
     ],
   },
   {
+    type: 'gcs',
+    label: 'Google Cloud Storage',
+    description: 'CSV and Parquet files in a Google Cloud Storage bucket, read with a service account.',
+    category: 'storage',
+    roles: ['source'],
+    endpointKind: 'file',
+    settings: [
+      {
+        key: 'bucket',
+        label: 'Bucket',
+        kind: 'text',
+        required: true,
+        pattern: { source: '^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$', message: 'must be a bucket name: 3 to 222 lowercase letters, digits, -, _ and .' },
+      },
+      { key: 'prefix', label: 'Folder in the bucket', kind: 'text', placeholder: 'exports/' },
+      {
+        key: 'serviceAccountKey',
+        label: 'Service account key (JSON)',
+        kind: 'password',
+        secret: true,
+        required: true,
+        help: 'Paste the whole JSON key file of a service account that may read the bucket (role Storage Object Viewer).',
+        maxLength: 16_000,
+        // The connector reads the key whole; this catches a key id or an email pasted in its place.
+        pattern: {
+          source: '^\\s*\\{(?=[\\s\\S]*"client_email"\\s*:)(?=[\\s\\S]*"private_key"\\s*:)[\\s\\S]*\\}\\s*$',
+          message: 'must be the JSON key file of a service account (with client_email and private_key)',
+        },
+      },
+      {
+        key: 'endpoint',
+        label: 'Endpoint',
+        kind: 'url',
+        default: 'https://storage.googleapis.com',
+        help: 'The JSON API address; change it only for a private endpoint or an emulator.',
+      },
+    ],
+  },
+  {
+    type: 'azure_blob',
+    label: 'Azure Blob Storage',
+    description: 'CSV and Parquet files in a container of an Azure storage account.',
+    category: 'storage',
+    roles: ['source'],
+    endpointKind: 'file',
+    settings: [
+      {
+        key: 'accountName',
+        label: 'Storage account',
+        kind: 'text',
+        required: true,
+        pattern: { source: '^[a-z0-9]{3,24}$', message: 'must be a storage account name: 3 to 24 lowercase letters and digits' },
+      },
+      {
+        key: 'container',
+        label: 'Container',
+        kind: 'text',
+        required: true,
+        pattern: { source: '^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$', message: 'must be a container name: 3 to 63 lowercase letters, digits and single hyphens' },
+      },
+      { key: 'prefix', label: 'Folder in the container', kind: 'text', placeholder: 'exports/' },
+      {
+        key: 'authMethod',
+        label: 'Sign in with',
+        kind: 'select',
+        required: true,
+        default: 'sharedKey',
+        choices: [
+          { id: 'sharedKey', name: 'Account key (Shared Key)' },
+          { id: 'sas', name: 'Shared access signature (SAS)' },
+        ],
+      },
+      {
+        key: 'accountKey',
+        label: 'Account key',
+        kind: 'password',
+        secret: true,
+        required: true,
+        when: { authMethod: ['sharedKey'] },
+        help: "One of the storage account's access keys (base64).",
+        pattern: { source: '^[A-Za-z0-9+/]+={0,2}$', message: 'must be a storage account access key (base64)' },
+      },
+      {
+        key: 'sasToken',
+        label: 'SAS token',
+        kind: 'password',
+        secret: true,
+        required: true,
+        when: { authMethod: ['sas'] },
+        placeholder: 'sv=…&sp=rl&sig=…',
+        help: 'A token that allows reading and listing (sp=rl) the container.',
+        pattern: { source: '^\\??([^=&\\s]+=[^&\\s]*&)*sig=[^&\\s]+(&[^=&\\s]+=[^&\\s]*)*$', message: 'must be a SAS token: the query string that holds sig=…' },
+      },
+      {
+        key: 'endpoint',
+        label: 'Endpoint',
+        kind: 'url',
+        placeholder: 'https://<account>.blob.core.windows.net',
+        help: "Leave blank for the account's own address; set it for a private endpoint or an emulator.",
+      },
+    ],
+  },
+  {
     type: 'databricks',
     label: 'Databricks',
     description: 'A Databricks workspace: its tables, and jobs that run workflows at scale.',
@@ -188,6 +293,9 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
   },
 ];
 
+/** What drawing and checking a type's settings form needs of its declaration (the marketplace has this much of an integration). */
+export type SettingsFormDeclaration = Pick<ConnectionTypeDeclaration, 'type' | 'label' | 'roles' | 'settings'>;
+
 export function connectionTypeOf(type: string): ConnectionTypeDeclaration | undefined {
   return CONNECTION_TYPE_CATALOGUE.find((declaration) => declaration.type === type);
 }
@@ -221,7 +329,8 @@ function settingRule(setting: SettingDeclaration): z.ZodType {
         .max(SETTING_TEXT_MAX, `must be at most ${SETTING_TEXT_MAX} characters`)
         .refine((value) => /^https?:\/\/[^\s]+$/i.test(value), 'must be an http(s) URL');
     default: {
-      const text = z.string({ error: 'must be text' }).max(SETTING_TEXT_MAX, `must be at most ${SETTING_TEXT_MAX} characters`);
+      const max = setting.maxLength ?? SETTING_TEXT_MAX;
+      const text = z.string({ error: 'must be text' }).max(max, `must be at most ${max} characters`);
       return setting.pattern ? text.regex(new RegExp(setting.pattern.source), setting.pattern.message) : text;
     }
   }
@@ -241,7 +350,7 @@ export interface ParsedSettings {
  * stored (an edit may leave them blank). Problems are `key: message` lines, as the API answers them.
  */
 export function parseSettings(
-  declaration: ConnectionTypeDeclaration,
+  declaration: Pick<ConnectionTypeDeclaration, 'label' | 'settings'>,
   values: Record<string, unknown>,
   keptSecrets: ReadonlySet<string> = new Set(),
 ): { ok: true; value: ParsedSettings } | { ok: false; problems: string[] } {

@@ -2,7 +2,7 @@ import { Box, Typography } from '@mui/material';
 import { useMemo, type ReactNode } from 'react';
 import { useWatch, type FieldValues } from 'react-hook-form';
 import { BooleanInput, SaveButton, SimpleForm, Toolbar, useTranslate } from 'react-admin';
-import { connectionTypeOf } from '../../common/connections';
+import { connectionTypeOf, type SettingsFormDeclaration } from '../../common/connections';
 import { useDeclaration } from '../../src/framework/DeclarationContext';
 import { FieldInput } from '../../src/framework/FieldInput';
 import { connectionResolver, type ConnectionFormValues } from './form';
@@ -33,9 +33,9 @@ function TypeSummary() {
 }
 
 /** The parts a source/destination pair lets this type play; none for chat and code integrations. */
-function RoleSwitches() {
+function RoleSwitches({ declaration }: { declaration?: SettingsFormDeclaration }) {
   const type = useWatch({ name: 'type' }) as string;
-  const roles = connectionTypeOf(type)?.roles ?? [];
+  const roles = (declaration ?? connectionTypeOf(type))?.roles ?? [];
   return (
     <>
       {roles.includes('source') && <BooleanInput source="isSource" label="resources.connections.fields.isSource" helperText="resources.connections.helpers.isSource" />}
@@ -46,8 +46,19 @@ function RoleSwitches() {
   );
 }
 
-/** Everything after the type, once there is one. */
-function TypedFields({ keptSecrets, extra }: { keptSecrets: ReadonlySet<string>; extra?: ReactNode }) {
+export interface ConnectionFieldsProps {
+  keptSecrets: ReadonlySet<string>;
+  extra?: ReactNode;
+  /** The type's declaration as the caller has it (the marketplace's); else the catalogue's, by the form's `type`. */
+  declaration?: SettingsFormDeclaration;
+}
+
+/**
+ * Everything after the type, once there is one: name, description, workspace, the roles the type
+ * allows and its settings. Needs the connections declaration in context (the connection forms
+ * have it; the marketplace's dialog provides it).
+ */
+export function ConnectionFields({ keptSecrets, extra, declaration: typeDeclaration }: ConnectionFieldsProps) {
   const declaration = useDeclaration();
   const translate = useTranslate();
   const type = useWatch({ name: 'type' }) as string | undefined;
@@ -64,8 +75,8 @@ function TypedFields({ keptSecrets, extra }: { keptSecrets: ReadonlySet<string>;
       <FieldInput field={field('name')} resource={declaration.name} />
       <FieldInput field={field('description')} resource={declaration.name} />
       <FieldInput field={field('workspaceId')} resource={declaration.name} />
-      <RoleSwitches />
-      <SettingsInputs keptSecrets={keptSecrets} />
+      <RoleSwitches declaration={typeDeclaration} />
+      <SettingsInputs keptSecrets={keptSecrets} declaration={typeDeclaration} />
       {extra}
     </>
   );
@@ -103,7 +114,7 @@ export function ConnectionForm({ mode, onSubmit, defaultValues, keptSecrets = []
       }
     >
       {mode === 'create' ? <TypePicker /> : <TypeSummary />}
-      <TypedFields keptSecrets={kept} extra={extra} />
+      <ConnectionFields keptSecrets={kept} extra={extra} />
     </SimpleForm>
   );
 }

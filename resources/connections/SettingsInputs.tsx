@@ -1,12 +1,12 @@
 import { Box, Typography } from '@mui/material';
 import { useWatch } from 'react-hook-form';
 import { BooleanInput, NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
-import { connectionTypeOf, settingApplies, type ConnectionTypeDeclaration, type SettingDeclaration } from '../../common/connections';
+import { connectionTypeOf, settingApplies, type SettingDeclaration, type SettingsFormDeclaration } from '../../common/connections';
 import { valuesWithDefaults } from './form';
 import { useTypeTexts } from './typeTexts';
 
 interface SettingInputProps {
-  declaration: ConnectionTypeDeclaration;
+  declaration: SettingsFormDeclaration;
   setting: SettingDeclaration;
   /** A secret already stored: blank keeps it, so it is not required here. */
   kept: boolean;
@@ -42,16 +42,22 @@ function SettingInput({ declaration, setting, kept }: SettingInputProps) {
   }
 }
 
+export interface SettingsInputsProps {
+  keptSecrets: ReadonlySet<string>;
+  /** The type's declaration as the caller has it (the marketplace's, as the server declares it); else the catalogue's, by the form's `type`. */
+  declaration?: SettingsFormDeclaration;
+}
+
 /**
  * The settings form of the chosen type, generated from its declared settings: each of its kind,
  * shown only where its `when` applies, required ones marked, secrets as password inputs (on an
  * edit, a stored one may be left blank to keep it).
  */
-export function SettingsInputs({ keptSecrets }: { keptSecrets: ReadonlySet<string> }) {
+export function SettingsInputs({ keptSecrets, declaration: given }: SettingsInputsProps) {
   const translate = useTranslate();
   const type = useWatch({ name: 'type' }) as string | undefined;
   const values = useWatch({ name: 'settings' }) as Record<string, unknown> | undefined;
-  const declaration = type ? connectionTypeOf(type) : undefined;
+  const declaration = given ?? (type ? connectionTypeOf(type) : undefined);
   if (!declaration) return null;
   const applying = valuesWithDefaults(declaration, values);
   const shown = declaration.settings.filter((setting) => settingApplies(setting, applying));

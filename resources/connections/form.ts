@@ -5,6 +5,7 @@ import {
   connectionTypeOf,
   parseSettings,
   type ConnectionTypeDeclaration,
+  type SettingsFormDeclaration,
 } from '../../common/connections';
 import { connectionName, createConnectionBody, updateConnectionBody } from '../../common/schemas/connections';
 import { zodResolver } from '../../src/framework/zodResolver';
@@ -40,12 +41,12 @@ const FIELD_RULES = {
 const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** The settings a type starts with: its declared defaults. */
-export function defaultSettings(declaration: ConnectionTypeDeclaration): Record<string, unknown> {
+export function defaultSettings(declaration: Pick<ConnectionTypeDeclaration, 'settings'>): Record<string, unknown> {
   return Object.fromEntries(declaration.settings.filter((setting) => setting.default !== undefined).map((setting) => [setting.key, setting.default]));
 }
 
 /** The roles a type allows start as: a source when it can be one; never a destination unasked. */
-function startingRoles(declaration: ConnectionTypeDeclaration): Pick<ConnectionFormValues, 'isSource' | 'isDestination'> {
+function startingRoles(declaration: Pick<ConnectionTypeDeclaration, 'roles'>): Pick<ConnectionFormValues, 'isSource' | 'isDestination'> {
   return {
     isSource: declaration.roles.includes('source') ? true : undefined,
     isDestination: declaration.roles.includes('destination') ? false : undefined,
@@ -60,18 +61,18 @@ export function createDefaults(type?: string | null): ConnectionFormValues {
 }
 
 /** What the form holds once another type is chosen: that type's defaults and roles, the rest kept. */
-export function typeChanged(declaration: ConnectionTypeDeclaration): Pick<ConnectionFormValues, 'settings' | 'isSource' | 'isDestination'> {
+export function typeChanged(declaration: Pick<ConnectionTypeDeclaration, 'settings' | 'roles'>): Pick<ConnectionFormValues, 'settings' | 'isSource' | 'isDestination'> {
   return { settings: defaultSettings(declaration), ...startingRoles(declaration) };
 }
 
 /** The form's values of this type's settings only, with blanks left blank. */
-export function declaredSettings(declaration: ConnectionTypeDeclaration, values: Record<string, unknown> | undefined): Record<string, unknown> {
+export function declaredSettings(declaration: Pick<ConnectionTypeDeclaration, 'settings'>, values: Record<string, unknown> | undefined): Record<string, unknown> {
   const known = new Set(declaration.settings.map((setting) => setting.key));
   return Object.fromEntries(Object.entries(values ?? {}).filter(([key]) => known.has(key)));
 }
 
 /** The values `when` is judged by: blank settings count as their defaults (as `parseSettings` does). */
-export function valuesWithDefaults(declaration: ConnectionTypeDeclaration, values: Record<string, unknown> | undefined): Record<string, unknown> {
+export function valuesWithDefaults(declaration: Pick<ConnectionTypeDeclaration, 'settings'>, values: Record<string, unknown> | undefined): Record<string, unknown> {
   return Object.fromEntries(declaration.settings.map((setting) => [setting.key, isBlank(values?.[setting.key]) ? setting.default : values?.[setting.key]]));
 }
 
@@ -91,14 +92,14 @@ export type SettingsCheck = { ok: true; settings: Record<string, unknown> } | { 
  * The settings as the body carries them, checked by the type's declarations: plain and secret
  * ones together, a secret left blank absent (kept as stored when `keptSecrets` names it).
  */
-export function checkSettings(declaration: ConnectionTypeDeclaration, values: Record<string, unknown> | undefined, keptSecrets: ReadonlySet<string>): SettingsCheck {
+export function checkSettings(declaration: SettingsFormDeclaration, values: Record<string, unknown> | undefined, keptSecrets: ReadonlySet<string>): SettingsCheck {
   const parsed = parseSettings(declaration, declaredSettings(declaration, values), keptSecrets);
   if (!parsed.ok) return { ok: false, problems: problemsByKey(parsed.problems) };
   return { ok: true, settings: { ...parsed.value.settings, ...parsed.value.secrets } };
 }
 
 /** Only the roles a type allows travel; the others are left out of the body. */
-function allowedRoles(declaration: ConnectionTypeDeclaration, values: FieldValues): Pick<ConnectionFormValues, 'isSource' | 'isDestination'> {
+function allowedRoles(declaration: Pick<ConnectionTypeDeclaration, 'roles'>, values: FieldValues): Pick<ConnectionFormValues, 'isSource' | 'isDestination'> {
   return {
     isSource: declaration.roles.includes('source') ? Boolean(values.isSource) : undefined,
     isDestination: declaration.roles.includes('destination') ? Boolean(values.isDestination) : undefined,
@@ -107,15 +108,16 @@ function allowedRoles(declaration: ConnectionTypeDeclaration, values: FieldValue
 
 /**
  * Validates the form before anything is sent: the fields by their rules, the settings by the
- * type's declarations (each problem on its setting's input). The values it passes on are the
+ * type's declarations (each problem on its setting's input): `given`, or the catalogue's by `type`. The values it passes on are the
  * body's: settings parsed (numbers as numbers, defaults filled, blank secrets left out).
  */
-export function connectionResolver(mode: 'create' | 'edit', keptSecrets: ReadonlySet<string>): Resolver<FieldValues> {
+export function connectionResolver(mode: 'create' | 'edit', keptSecrets: ReadonlySet<string>, given?: SettingsFormDeclaration): Resolver<FieldValues> {
   const fields = zodResolver(FIELD_RULES[mode]);
   return async (values, context, options) => {
     const result = await fields(values, context, options);
     const errors: Record<string, unknown> = { ...result.errors };
-    const declaration = connectionTypeOf(String(values.type ?? ''));
+    // The declaration the form was drawn from when the caller gave one (SettingsInputs' `declaration`).
+    const declaration = given ?? connectionTypeOf(String(values.type ?? ''));
     let settings: Record<string, unknown> | undefined;
     if (declaration) {
       const checked = checkSettings(declaration, values.settings as Record<string, unknown> | undefined, keptSecrets);

@@ -14,7 +14,7 @@ export function useTypeTexts() {
     label: (declaration: Pick<ConnectionTypeDeclaration, 'type' | 'label'>) => translate(`resources.connections.types.${declaration.type}.label`, { _: declaration.label }),
     description: (declaration: ConnectionTypeDeclaration) =>
       translate(`resources.connections.types.${declaration.type}.description`, { _: declaration.description }),
-    setting: (declaration: ConnectionTypeDeclaration, setting: SettingDeclaration) => {
+    setting: (declaration: Pick<ConnectionTypeDeclaration, 'type'>, setting: SettingDeclaration) => {
       const base = `resources.connections.settings.${declaration.type}.${setting.key}`;
       return {
         label: translate(`${base}.label`, { _: setting.label }),

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ConnectorError } from './types';
 
 /**
@@ -27,12 +29,17 @@ const DEFAULTS: Required<HttpOptions> = { timeoutMs: HTTP_TIMEOUT_MS, maxTries: 
 export interface HttpService {
   /** Named in every message: "Databricks". */
   name: string;
-  /** The service's own words for a failed answer, read from its body; undefined when it says nothing useful. */
-  errorText(body: string): string | undefined;
+  /**
+   * The service's own words for a failed answer, read from its body (or, for an answer without
+   * one such as HEAD's, its headers); undefined when it says nothing useful.
+   */
+  errorText(body: string, headers: Headers): string | undefined;
+  /** What kind of failure an answer is, where the status alone misleads (a token endpoint's 400 is a refused credential). */
+  errorKind?(status: number, body: string): ConnectorError['kind'] | undefined;
 }
 
 export interface HttpRequest {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   headers?: Record<string, string>;
   /** Sent as it is (a string), or as JSON (anything else). */
   body?: unknown;
@@ -49,7 +56,30 @@ export interface HttpAnswer {
  * doubling from `retryBaseDelayMs`). Any answer other than 2xx becomes a ConnectorError in the
  * service's own words: 401/403 'auth', 404 'not_found', the rest 'failed'.
  */
-export async function callService(service: HttpService, url: URL, request: HttpRequest = {}, options: HttpOptions = {}): Promise<HttpAnswer> {
+export function callService(service: HttpService, url: URL, request: HttpRequest = {}, options: HttpOptions = {}): Promise<HttpAnswer> {
+  return exchange(service, url, request, options, async (response) => ({ status: response.status, headers: response.headers, text: await response.text() }));
+}
+
+/** A successful answer whose body is read as it arrives (a file being downloaded). */
+export interface HttpStream {
+  status: number;
+  headers: Headers;
+  body: Readable;
+}
+
+/**
+ * `callService` for a body too big to hold (a file): retried and worded alike, but a 2xx answer
+ * is handed over as soon as its headers arrive, and the time limit covers only the wait for them.
+ */
+export function openServiceStream(service: HttpService, url: URL, request: HttpRequest = {}, options: HttpOptions = {}): Promise<HttpStream> {
+  return exchange(service, url, request, options, async (response) => ({
+    status: response.status,
+    headers: response.headers,
+    body: response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : Readable.from([]),
+  }));
+}
+
+async function exchange<T>(service: HttpService, url: URL, request: HttpRequest, options: HttpOptions, take: (response: Response) => Promise<T>): Promise<T> {
   const settings = { ...DEFAULTS, ...options };
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   let body: string | undefined;
@@ -58,9 +88,16 @@ export async function callService(service: HttpService, url: URL, request: HttpR
     body = JSON.stringify(request.body);
     headers['content-type'] ??= 'application/json; charset=utf-8';
   }
+  const method = request.method ?? 'GET';
   for (let attempt = 1; ; attempt += 1) {
-    const answer = await sendOnce(service, url, { method: request.method ?? 'GET', headers, body }, settings.timeoutMs);
-    if (answer.status >= 200 && answer.status < 300) return answer;
+    const outcome = await sendOnce(service, url, { method, headers, body }, settings.timeoutMs, take);
+    if (outcome.ok) return outcome.value;
+    if ('reset' in outcome) {
+      // A kept-alive socket the service had closed meanwhile: a read is simply sent again, on a new one.
+      if ((method === 'GET' || method === 'HEAD') && attempt < settings.maxTries) continue;
+      throw outcome.reset;
+    }
+    const answer = outcome.failure;
     const error = answerError(service, answer);
     if (!isRetryable(answer.status) || attempt >= settings.maxTries) throw error;
     const asked = retryAfterMs(answer.headers.get('retry-after'));
@@ -81,26 +118,36 @@ export async function callServiceJson<T>(service: HttpService, url: URL, request
   }
 }
 
-async function sendOnce(
+/** One try: a 2xx answer taken by `take` within the time limit, or the failed answer read whole. */
+async function sendOnce<T>(
   service: HttpService,
   url: URL,
   init: { method: string; headers: Record<string, string>; body: string | undefined },
   timeoutMs: number,
-): Promise<HttpAnswer> {
+  take: (response: Response) => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; failure: HttpAnswer } | { ok: false; reset: ConnectorError }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`${service.name} did not answer in time`, 'TimeoutError')), timeoutMs);
   try {
-    const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const response = await fetch(url, { ...init, redirect: 'manual', signal: controller.signal });
+    if (response.status >= 200 && response.status < 300) return { ok: true, value: await take(response) };
+    return { ok: false, failure: { status: response.status, headers: response.headers, text: await response.text() } };
   } catch (error) {
+    if (error instanceof ConnectorError) throw error;
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
       throw new ConnectorError(`${service.name} did not answer within ${formatSeconds(timeoutMs)}`, 'timeout');
     }
+    if (isConnectionReset(error)) return { ok: false, reset: unreachableError(service.name, url, error) };
     throw unreachableError(service.name, url, error);
+  } finally {
+    // A stream handed over goes on without a deadline: its size, not the service, sets how long it takes.
+    clearTimeout(timer);
   }
 }
 
 function answerError(service: HttpService, answer: HttpAnswer): ConnectorError {
-  const said = service.errorText(answer.text) ?? (plainText(answer.text) || statusText(answer.status));
-  return new ConnectorError(`${service.name}: ${said} (HTTP ${answer.status})`, kindOfStatus(answer.status));
+  const said = service.errorText(answer.text, answer.headers) ?? (plainText(answer.text) || statusText(answer.status));
+  return new ConnectorError(`${service.name}: ${said} (HTTP ${answer.status})`, service.errorKind?.(answer.status, answer.text) ?? kindOfStatus(answer.status));
 }
 
 export function kindOfStatus(status: number): ConnectorError['kind'] {
@@ -146,6 +193,12 @@ function statusText(status: number): string {
 export function unreachableError(serviceName: string, url: URL | string, error: unknown): ConnectorError {
   const host = typeof url === 'string' ? url : url.host;
   return new ConnectorError(`${serviceName} could not be reached at ${host}: ${networkMessage(error)}`, 'unreachable');
+}
+
+/** The connection was closed under the request (ECONNRESET, undici's "other side closed"), rather than refused or never made. */
+function isConnectionReset(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  return cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'EPIPE';
 }
 
 /** fetch hides the network's words in `cause` ("fetch failed" says nothing). */

@@ -1,8 +1,10 @@
 import path from 'node:path';
+import { openAzureBlobConnector } from './azure-blob';
 import { openBitbucketConnector } from './bitbucket';
 import { openDatabricksConnector } from './databricks';
 import { openEmbeddedConnector } from './embedded';
 import { openFilesConnector } from './files';
+import { openGcsConnector } from './gcs';
 import { openGitConnector } from './git';
 import { openMysqlConnector } from './mysql';
 import { openPostgresConnector } from './postgresql';
@@ -20,6 +22,8 @@ export function createConnectorRegistry(context: ConnectorContext): ConnectorReg
       embedded: (config) => openEmbeddedConnector(config, { dataDir: context.dataDir }),
       files: (config) => openFilesConnector(config),
       s3: (config) => openS3Connector(config),
+      gcs: (config) => openGcsConnector(config),
+      azure_blob: (config) => openAzureBlobConnector(config),
       databricks: (config) => openDatabricksConnector(config),
       slack: (config) => openSlackConnector(config),
       bitbucket: (config) => openBitbucketConnector(config),

@@ -4,15 +4,16 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
 import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, unreachableError } from './http';
-import { DEFAULT_TABULAR_LIMITS, fileTableSource, tabularFormatOf, type FileStorage, type FileTableSource, type TabularFile, type TabularLimits } from './tabular';
-import { ConnectorError, type ConnectionConfig, type Endpoint, type TestResult } from './types';
+import { normalisedPrefix, objectStoreTables, type ObjectHead, type ObjectPage, type ObjectRead, type ObjectStoreClient, type ObjectStoreLimits, type StorePlace } from './object-store';
+import type { FileTableSource } from './tabular';
+import { ConnectorError, type ConnectionConfig } from './types';
 
 /**
  * The `s3` type: CSV and Parquet objects of a bucket in Amazon S3 or any S3-compatible store,
  * under an optional prefix. Requests are signed with AWS Signature Version 4 (below, with
  * node:crypto); objects are listed with ListObjectsV2 and read with GetObject, streamed for CSV
  * and by byte ranges for Parquet (whose footer comes first). Each object is an endpoint whose id
- * is its key; the connection is a FileTableSource (tabular.ts), as a folder of files is.
+ * is its key; object-store.ts makes the bucket a FileTableSource, as for the other cloud stores.
  */
 
 export interface S3Options {
@@ -23,16 +24,10 @@ export interface S3Options {
   timeoutMs?: number;
 }
 
-export interface S3Limits extends TabularLimits {
-  /** Objects listed at most. */
-  maxFiles: number;
-}
-
-const DEFAULT_S3_LIMITS: S3Limits = { ...DEFAULT_TABULAR_LIMITS, maxFiles: 10_000 };
+export type S3Limits = ObjectStoreLimits;
 
 export function openS3Connector(config: ConnectionConfig, options: S3Options = {}): FileTableSource {
-  const limits = { ...DEFAULT_S3_LIMITS, ...options.limits };
-  return fileTableSource(new BucketStorage(new S3Client(s3Settings(config), options), limits), limits);
+  return objectStoreTables(new S3Client(s3Settings(config), options), options.limits);
 }
 
 export interface S3Settings {
@@ -57,7 +52,7 @@ function s3Settings(config: ConnectionConfig): S3Settings {
     endpoint,
     region,
     bucket: String(settings.bucket).trim(),
-    prefix: String(settings.prefix ?? '').replace(/^\/+/, ''),
+    prefix: normalisedPrefix(settings.prefix),
     accessKeyId: String(settings.accessKeyId).trim(),
     secretAccessKey: secrets.secretAccessKey!,
     pathStyle: settings.pathStyle === true,
@@ -132,30 +127,20 @@ function sha256Hex(data: string): string {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-interface ListedObject {
-  key: string;
-  size: number;
-}
+/** ListObjectsV2 answers at most 1,000 keys a page. */
+const PAGE_SIZE = 1000;
 
-interface ObjectPage {
-  objects: ListedObject[];
-  keyCount: number;
-  nextToken: string | undefined;
-}
-
-interface ObjectHead {
-  size: number;
-  version: string;
-}
-
-class S3Client {
+class S3Client implements ObjectStoreClient {
   private readonly timeoutMs: number;
+  readonly place: StorePlace;
+  readonly pageSize = PAGE_SIZE;
 
   constructor(
     readonly settings: S3Settings,
     private readonly options: S3Options,
   ) {
     this.timeoutMs = options.timeoutMs ?? HTTP_TIMEOUT_MS;
+    this.place = { noun: 'bucket', name: settings.bucket, item: 'object', prefix: settings.prefix };
   }
 
   async listPage(maxKeys: number, continuationToken?: string): Promise<ObjectPage> {
@@ -169,7 +154,6 @@ class S3Client {
     const truncated = xmlText(xml, 'IsTruncated') === 'true';
     return {
       objects: xmlBlocks(xml, 'Contents').map((block) => ({ key: xmlText(block, 'Key') ?? '', size: Number(xmlText(block, 'Size') ?? 0) })),
-      keyCount: Number(xmlText(xml, 'KeyCount') ?? xmlBlocks(xml, 'Contents').length),
       nextToken: truncated ? xmlText(xml, 'NextContinuationToken') : undefined,
     };
   }
@@ -182,9 +166,9 @@ class S3Client {
     return { size, version: `${size}:${tag}` };
   }
 
-  /** The object, or the part of it in `range` ([start, end), bytes). */
-  get(key: string, range?: readonly [number, number]): Promise<IncomingMessage> {
-    return this.send('GET', key, [], range ? { range: `bytes=${range[0]}-${range[1] - 1}` } : {});
+  async read(key: string, _head: ObjectHead, range?: readonly [number, number]): Promise<ObjectRead> {
+    const response = await this.send('GET', key, [], range ? { range: `bytes=${range[0]}-${range[1] - 1}` } : {});
+    return { body: response, partial: response.statusCode === 206 };
   }
 
   /** Where requests go: the bucket's own host name unless addresses are path-style; `host` adds the port. */
@@ -261,12 +245,6 @@ function readBody(response: IncomingMessage, host: string): Promise<string> {
   });
 }
 
-async function readBytes(response: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of response) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 // ---------------------------------------------------------------------------------------------
 // A tiny reader for S3's XML answers: flat elements, no attributes we need.
 
@@ -286,82 +264,4 @@ function decodeXml(text: string): string {
     if (entity.startsWith('#')) return String.fromCodePoint(Number(entity.slice(1)));
     return named[entity.toLowerCase()]!;
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bucket as file storage
-
-/** ListObjectsV2 answers at most 1,000 keys a page. */
-const PAGE_SIZE = 1000;
-
-class BucketStorage implements FileStorage {
-  constructor(
-    private readonly client: S3Client,
-    private readonly limits: S3Limits,
-  ) {}
-
-  async test(): Promise<TestResult> {
-    const started = performance.now();
-    const page = await this.client.listPage(1);
-    const { bucket, prefix } = this.client.settings;
-    const under = prefix ? ` under "${prefix}"` : '';
-    return {
-      latencyMs: Math.round(performance.now() - started),
-      detail: `Bucket "${bucket}": the first page${under} listed ${page.keyCount} object${page.keyCount === 1 ? '' : 's'}`,
-    };
-  }
-
-  async endpoints(): Promise<Endpoint[]> {
-    const found: Endpoint[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.client.listPage(PAGE_SIZE, token);
-      for (const object of page.objects) {
-        const format = tabularFormatOf(object.key);
-        if (!format) continue;
-        const slash = object.key.lastIndexOf('/');
-        found.push({
-          id: object.key,
-          name: object.key.slice(slash + 1),
-          kind: 'file',
-          format,
-          size: object.size,
-          ...(slash > 0 ? { group: object.key.slice(0, slash) } : {}),
-        });
-        if (found.length >= this.limits.maxFiles) return found;
-      }
-      token = page.nextToken;
-    } while (token);
-    return found;
-  }
-
-  async locate(endpoint: string): Promise<TabularFile> {
-    const { bucket, prefix } = this.client.settings;
-    const format = tabularFormatOf(endpoint);
-    if (!format || !endpoint.startsWith(prefix) || endpoint.split('/').some((part) => part === '.' || part === '..')) {
-      throw new ConnectorError(`"${endpoint}" is not a CSV or Parquet object of bucket "${bucket}"${prefix ? ` under "${prefix}"` : ''}`, 'invalid');
-    }
-    const head = await this.client.head(endpoint);
-    return {
-      endpoint,
-      format,
-      size: head.size,
-      version: head.version,
-      openStream: () => this.client.get(endpoint),
-      openRandomAccess: async () => ({
-        byteLength: head.size,
-        slice: async (start: number, end?: number) => {
-          const stop = end ?? head.size;
-          if (stop <= start) return new ArrayBuffer(0);
-          const response = await this.client.get(endpoint, [start, stop]);
-          const bytes = await readBytes(response);
-          // A store that ignores Range sends the whole object.
-          const part = response.statusCode === 206 ? bytes : bytes.subarray(start, stop);
-          return part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength) as ArrayBuffer;
-        },
-      }),
-    };
-  }
-
-  async close(): Promise<void> {}
 }

@@ -2,11 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { CONNECTION_TYPE_CATALOGUE, CONNECTION_TYPES, connectionTypeOf, parseSettings, settingApplies, type ConnectionTypeDeclaration } from '../../common/connections';
+import { CONNECTION_TYPE_CATALOGUE, CONNECTION_TYPES, connectionTypeOf } from '../../common/connections';
 import { createConnectionBody, pairBody, testConnectionBody, updateConnectionBody } from '../../common/schemas/connections';
 import { activateRoleBody as activationBody } from '../../common/schemas/roles';
 import { recordAudit } from '../audit';
 import { requireAuth } from '../auth/guard';
+import {
+  CONNECTION_NAME_TAKEN,
+  createConnection,
+  keptSecrets,
+  recordConnectionTest,
+  roleProblems,
+  runConnectionTest,
+  secretChanges,
+  settingsOrThrow,
+} from '../connections/lifecycle';
 import {
   companyConnections,
   companyPairs,
@@ -23,7 +33,6 @@ import {
   type ConnectionRow,
 } from '../connections/records';
 import { within as withinTime } from '../connectors/registry';
-import { ConnectorError } from '../connectors/types';
 import { connections, sourceDestinations } from '../db/schema';
 import { usersWho } from '../audits/people';
 import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
@@ -53,9 +62,6 @@ const idParams = z.object({ id: uuidParam });
 const read = { policy: ['connections', 'read'] as const };
 const update = { policy: ['connections', 'update'] as const };
 
-export const CONNECTION_NAME_TAKEN = 'name: a connection with this name already exists';
-/** How long a test may take before it counts as failed. */
-export const TEST_TIMEOUT_MS = 15_000;
 /** How long endpoint discovery may take. */
 const ENDPOINTS_TIMEOUT_MS = 30_000;
 
@@ -102,56 +108,6 @@ function filterConditions(filter: ConnectionFilter): SQL | undefined {
   );
 }
 
-/** What a connection may be, by its type: a Slack connection is neither a source nor a destination. */
-function roleProblems(declaration: ConnectionTypeDeclaration, isSource: boolean, isDestination: boolean): string | null {
-  if (isSource && !declaration.roles.includes('source')) return `isSource: a ${declaration.label} connection cannot be a source`;
-  if (isDestination && !declaration.roles.includes('destination')) return `isDestination: a ${declaration.label} connection cannot be a destination`;
-  return null;
-}
-
-/** Settings checked against the type's declarations; a 400 naming every problem. */
-function settingsOrThrow(declaration: ConnectionTypeDeclaration, values: Record<string, unknown>, kept: ReadonlySet<string> = new Set()) {
-  const parsed = parseSettings(declaration, values, kept);
-  if (!parsed.ok) throw badRequest(parsed.problems.join('; '));
-  return parsed.value;
-}
-
-/**
- * The secrets of an edited connection: a secret given replaces the stored one, one left blank keeps
- * it, and one whose setting no longer applies (a Slack webhook URL once the mode is "bot") is dropped.
- */
-function keptSecrets(
-  declaration: ConnectionTypeDeclaration,
-  settings: Record<string, unknown>,
-  stored: Record<string, string>,
-  given: Record<string, string>,
-): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const setting of declaration.settings) {
-    if (!setting.secret || !settingApplies(setting, settings)) continue;
-    const value = given[setting.key] ?? stored[setting.key];
-    if (value !== undefined) kept[setting.key] = value;
-  }
-  return kept;
-}
-
-/** Which secret settings changed, for the audit: their names only, never their values. */
-function secretChanges(before: Record<string, string>, after: Record<string, string>): Record<string, string> {
-  const changed: Record<string, string> = {};
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (before[key] !== after[key]) changed[key] = '(changed)';
-  }
-  return changed;
-}
-
-export interface TestOutcome {
-  ok: boolean;
-  latencyMs: number | null;
-  detail: string;
-  message: string;
-  testedAt: Date;
-}
-
 /**
  * Connections to sources, destinations and integrations, and the source/destination pairs that
  * join them (docs/api/connections.md). Secret settings are sealed with the instance secret and
@@ -174,18 +130,6 @@ export async function connectionRoutes(app: FastifyInstance) {
       limit,
     );
     return { ...answer, rows: answer.rows.map((row) => toConnectionRow(secrets, row)) };
-  };
-
-  /** Tests a connection for real within TEST_TIMEOUT_MS; a failure is an outcome, not an error. */
-  const runTest = async (config: Parameters<typeof connectors.open>[0]): Promise<TestOutcome> => {
-    const testedAt = new Date();
-    try {
-      const result = await connectors.use(config, (connector) => withinTime(TEST_TIMEOUT_MS, 'Connecting', connector.test()));
-      return { ok: true, latencyMs: result.latencyMs, detail: result.detail, message: `Connected in ${result.latencyMs} ms`, testedAt };
-    } catch (err) {
-      const message = err instanceof ConnectorError ? err.message : `The test failed: ${(err as Error).message}`;
-      return { ok: false, latencyMs: null, detail: '', message, testedAt };
-    }
   };
 
   // ---- Lists ----------------------------------------------------------------------------------------
@@ -301,49 +245,8 @@ export async function connectionRoutes(app: FastifyInstance) {
     '/connections',
     { config: { policy: ['connections', 'create'] }, schema: { summary: 'Create a connection', tags: TAGS, body: createConnectionBody } },
     async (request, reply) => {
-      const auth = requireAuth(request);
-      const body = request.body;
-      const declaration = connectionTypeOf(body.type)!;
-      const isSource = body.isSource ?? declaration.roles.includes('source');
-      const isDestination = body.isDestination ?? false;
-      const roleProblem = roleProblems(declaration, isSource, isDestination);
-      if (roleProblem) throw badRequest(roleProblem);
-      const { settings, secrets: secretValues } = settingsOrThrow(declaration, body.settings);
-      const workspaceId = await liveWorkspaceId(db, auth.companyId, body.workspaceId);
-      let id: string;
-      try {
-        id = await db.transaction(async (tx) => {
-          const [created] = await tx
-            .insert(connections)
-            .values({
-              companyId: auth.companyId,
-              name: body.name,
-              description: body.description ?? '',
-              type: body.type,
-              workspaceId,
-              isSource,
-              isDestination,
-              settings,
-              secretsEnc: sealSecrets(secrets, secretValues),
-              createdBy: auth.userId,
-            })
-            .returning({ id: connections.id });
-          await recordAudit(tx, request, {
-            companyId: auth.companyId,
-            model: 'connection',
-            operation: 'create',
-            recordId: created.id,
-            changes: {
-              after: { name: body.name, type: body.type, isSource, isDestination, workspaceId, settings, ...secretChanges({}, secretValues) },
-            },
-          });
-          return created.id;
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(CONNECTION_NAME_TAKEN);
-        throw err;
-      }
-      return reply.code(201).send({ message: `Connection "${body.name}" created`, data: await findConnection(db, secrets, auth.companyId, id) });
+      const row = await createConnection({ db, secrets }, request, requireAuth(request), request.body);
+      return reply.code(201).send({ message: `Connection "${row.name}" created`, data: row });
     },
   );
 
@@ -422,22 +325,8 @@ export async function connectionRoutes(app: FastifyInstance) {
         const parsed = settingsOrThrow(declaration, given, new Set(Object.keys(stored.secrets)));
         config = { type: stored.type, settings: parsed.settings, secrets: { ...stored.secrets, ...parsed.secrets } };
       }
-      const outcome = await runTest(config);
-      if (!given) {
-        await db.transaction(async (tx) => {
-          await tx
-            .update(connections)
-            .set({ lastTestedAt: outcome.testedAt, lastTestOk: outcome.ok, lastTestLatencyMs: outcome.latencyMs, lastTestMessage: outcome.message })
-            .where(companyConnections(auth.companyId, eq(connections.id, id)));
-          await recordAudit(tx, request, {
-            companyId: auth.companyId,
-            model: 'connection',
-            operation: 'test',
-            recordId: id,
-            changes: { after: { ok: outcome.ok, message: outcome.message } },
-          });
-        });
-      }
+      const outcome = await runConnectionTest(connectors, config);
+      if (!given) await recordConnectionTest(db, request, auth.companyId, id, outcome);
       return { message: `${stored.name}: ${outcome.message}`, data: outcome };
     },
   );

@@ -6,7 +6,7 @@ import { connections, dataTables, sourceDestinations } from '../db/schema';
 import { badRequest } from '../http/errors';
 
 /** Connection types whose tables a copy can read, and those it can write. */
-export const READABLE_TYPES: readonly ConnectionType[] = ['postgresql', 'mysql', 'embedded', 'files', 's3'];
+export const READABLE_TYPES: readonly ConnectionType[] = ['postgresql', 'mysql', 'embedded', 'files', 's3', 'gcs', 'azure_blob'];
 export const WRITABLE_TYPES: readonly ConnectionType[] = ['postgresql', 'mysql', 'embedded'];
 export const REPOSITORY_TYPES: readonly ConnectionType[] = ['git', 'bitbucket'];
 

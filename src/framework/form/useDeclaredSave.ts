@@ -10,7 +10,7 @@ import { useDeclaration } from '../DeclarationContext';
  * A field named at the start of the server's 400 message (`"email: must be a valid email
  * address"`) is marked on its input as well as in the alert.
  */
-function fieldErrorsOf(message: string, fields: readonly string[]): Record<string, string> | undefined {
+export function fieldErrorsOf(message: string, fields: readonly string[]): Record<string, string> | undefined {
   const match = /^([\w.]+): (.+)$/.exec(message);
   if (!match || !fields.includes(match[1])) return undefined;
   return { [match[1]]: match[2] };

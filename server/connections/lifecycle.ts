@@ -1,0 +1,167 @@
+import type { FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { connectionTypeOf, parseSettings, settingApplies, type ConnectionTypeDeclaration } from '../../common/connections';
+import type { CreateConnectionBody } from '../../common/schemas/connections';
+import { recordAudit } from '../audit';
+import type { AuthContext } from '../auth/guard';
+import type { Secrets } from '../auth/secrets';
+import { within } from '../connectors/registry';
+import type { ConnectorRegistry } from '../connectors/registry';
+import { ConnectorError, type ConnectionConfig } from '../connectors/types';
+import type { Db } from '../db/client';
+import { connections } from '../db/schema';
+import { isUniqueViolation } from '../http/database-errors';
+import { badRequest, conflict } from '../http/errors';
+import { liveWorkspaceId } from '../workspaces/records';
+import { companyConnections, findConnection, sealSecrets, type ConnectionRow } from './records';
+
+/**
+ * How a connection is made and tested, whichever route asks (`POST /connections`, `POST
+ * /connection/{id}/configure`, the marketplace's `POST /marketplace/configure`): one set of
+ * checks, one way of sealing secrets, one audit trail and one wording of every refusal.
+ */
+
+export const CONNECTION_NAME_TAKEN = 'name: a connection with this name already exists';
+/** How long a test may take before it counts as failed. */
+export const TEST_TIMEOUT_MS = 15_000;
+
+/** What a connection may be, by its type: a Slack connection is neither a source nor a destination. */
+export function roleProblems(declaration: ConnectionTypeDeclaration, isSource: boolean, isDestination: boolean): string | null {
+  if (isSource && !declaration.roles.includes('source')) return `isSource: a ${declaration.label} connection cannot be a source`;
+  if (isDestination && !declaration.roles.includes('destination')) return `isDestination: a ${declaration.label} connection cannot be a destination`;
+  return null;
+}
+
+/** Settings checked against the type's declarations; a 400 naming every problem. */
+export function settingsOrThrow(declaration: ConnectionTypeDeclaration, values: Record<string, unknown>, kept: ReadonlySet<string> = new Set()) {
+  const parsed = parseSettings(declaration, values, kept);
+  if (!parsed.ok) throw badRequest(parsed.problems.join('; '));
+  return parsed.value;
+}
+
+/**
+ * The secrets of an edited connection: a secret given replaces the stored one, one left blank keeps
+ * it, and one whose setting no longer applies (a Slack webhook URL once the mode is "bot") is dropped.
+ */
+export function keptSecrets(
+  declaration: ConnectionTypeDeclaration,
+  settings: Record<string, unknown>,
+  stored: Record<string, string>,
+  given: Record<string, string>,
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const setting of declaration.settings) {
+    if (!setting.secret || !settingApplies(setting, settings)) continue;
+    const value = given[setting.key] ?? stored[setting.key];
+    if (value !== undefined) kept[setting.key] = value;
+  }
+  return kept;
+}
+
+/** Which secret settings changed, for the audit: their names only, never their values. */
+export function secretChanges(before: Record<string, string>, after: Record<string, string>): Record<string, string> {
+  const changed: Record<string, string> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (before[key] !== after[key]) changed[key] = '(changed)';
+  }
+  return changed;
+}
+
+export interface ConnectionStore {
+  db: Db;
+  secrets: Secrets;
+}
+
+/**
+ * Makes a connection of the caller's company from a create body (already checked by
+ * `createConnectionBody`): the roles its type allows, its settings by their declarations, a live
+ * workspace; secrets sealed; audited in the same transaction. `auditAfter` adds to what the audit
+ * entry records (where the connection was made from). Refusals are 400s naming the field, and a
+ * name in use is the 409 `CONNECTION_NAME_TAKEN`; nothing is stored then.
+ */
+export async function createConnection(
+  { db, secrets }: ConnectionStore,
+  request: FastifyRequest,
+  auth: AuthContext,
+  body: CreateConnectionBody,
+  auditAfter: Record<string, unknown> = {},
+): Promise<ConnectionRow> {
+  const declaration = connectionTypeOf(body.type)!;
+  const isSource = body.isSource ?? declaration.roles.includes('source');
+  const isDestination = body.isDestination ?? false;
+  const roleProblem = roleProblems(declaration, isSource, isDestination);
+  if (roleProblem) throw badRequest(roleProblem);
+  const { settings, secrets: secretValues } = settingsOrThrow(declaration, body.settings);
+  const workspaceId = await liveWorkspaceId(db, auth.companyId, body.workspaceId);
+  let id: string;
+  try {
+    id = await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(connections)
+        .values({
+          companyId: auth.companyId,
+          name: body.name,
+          description: body.description ?? '',
+          type: body.type,
+          workspaceId,
+          isSource,
+          isDestination,
+          settings,
+          secretsEnc: sealSecrets(secrets, secretValues),
+          createdBy: auth.userId,
+        })
+        .returning({ id: connections.id });
+      await recordAudit(tx, request, {
+        companyId: auth.companyId,
+        model: 'connection',
+        operation: 'create',
+        recordId: created.id,
+        changes: {
+          after: { name: body.name, type: body.type, isSource, isDestination, workspaceId, settings, ...secretChanges({}, secretValues), ...auditAfter },
+        },
+      });
+      return created.id;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(CONNECTION_NAME_TAKEN);
+    throw err;
+  }
+  return findConnection(db, secrets, auth.companyId, id);
+}
+
+export interface TestOutcome {
+  ok: boolean;
+  latencyMs: number | null;
+  detail: string;
+  message: string;
+  testedAt: Date;
+}
+
+/** Tests a connection for real within TEST_TIMEOUT_MS; a failure is an outcome in the source's own words, not an error. */
+export async function runConnectionTest(connectors: ConnectorRegistry, config: ConnectionConfig): Promise<TestOutcome> {
+  const testedAt = new Date();
+  try {
+    const result = await connectors.use(config, (connector) => within(TEST_TIMEOUT_MS, 'Connecting', connector.test()));
+    return { ok: true, latencyMs: result.latencyMs, detail: result.detail, message: `Connected in ${result.latencyMs} ms`, testedAt };
+  } catch (err) {
+    const message = err instanceof ConnectorError ? err.message : `The test failed: ${(err as Error).message}`;
+    return { ok: false, latencyMs: null, detail: '', message, testedAt };
+  }
+}
+
+/** Keeps a test's outcome on the connection (its last test) and audits it. */
+export async function recordConnectionTest(db: Db, request: FastifyRequest, companyId: string, id: string, outcome: TestOutcome): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(connections)
+      .set({ lastTestedAt: outcome.testedAt, lastTestOk: outcome.ok, lastTestLatencyMs: outcome.latencyMs, lastTestMessage: outcome.message })
+      .where(companyConnections(companyId, eq(connections.id, id)));
+    await recordAudit(tx, request, {
+      companyId,
+      model: 'connection',
+      operation: 'test',
+      recordId: id,
+      changes: { after: { ok: outcome.ok, message: outcome.message } },
+    });
+  });
+}

@@ -1,0 +1,227 @@
+import { importPKCS8, SignJWT } from 'jose';
+import { connectionTypeOf, parseSettings } from '../../common/connections';
+import { callService, callServiceJson, openServiceStream, secureBaseUrl, serviceUrl, type HttpOptions, type HttpService } from './http';
+import { normalisedPrefix, objectStoreTables, type ObjectHead, type ObjectPage, type ObjectRead, type ObjectStoreClient, type ObjectStoreLimits, type StorePlace } from './object-store';
+import type { FileTableSource } from './tabular';
+import { ConnectorError, type ConnectionConfig } from './types';
+
+/**
+ * The `gcs` type: CSV and Parquet objects of a Google Cloud Storage bucket under an optional
+ * prefix, through the JSON API with a service account (no SDK). The account's JSON key signs a
+ * JWT (RS256, jose) that its `token_uri` exchanges for an access token (OAuth 2.0 JWT bearer
+ * grant, RFC 7523), kept until a minute before it expires; objects are listed with
+ * `objects.list`, described with `objects.get` and read with `alt=media` — at the generation
+ * described, so that a file replaced while it is read is never read half old, half new.
+ */
+
+export interface GcsOptions {
+  limits?: Partial<ObjectStoreLimits>;
+  http?: HttpOptions;
+}
+
+/** Reading is all the connector does: the token asks for no more. */
+export const GCS_SCOPE = 'https://www.googleapis.com/auth/devstorage.read_only';
+const DEFAULT_TOKEN_URI = 'https://oauth2.googleapis.com/token';
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+/** A token is renewed this long before Google says it expires. */
+const TOKEN_MARGIN_MS = 60_000;
+
+export interface ServiceAccountKey {
+  clientEmail: string;
+  privateKey: string;
+  privateKeyId: string | undefined;
+  tokenUri: URL;
+}
+
+export interface GcsSettings {
+  bucket: string;
+  prefix: string;
+  endpoint: URL;
+  key: ServiceAccountKey;
+}
+
+export function openGcsConnector(config: ConnectionConfig, options: GcsOptions = {}): FileTableSource {
+  return objectStoreTables(new GcsClient(gcsSettings(config), options.http ?? {}), options.limits);
+}
+
+export function gcsSettings(config: ConnectionConfig): GcsSettings {
+  const parsed = parseSettings(connectionTypeOf('gcs')!, { ...config.settings, ...config.secrets });
+  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
+  const { settings, secrets } = parsed.value;
+  return {
+    bucket: String(settings.bucket).trim(),
+    prefix: normalisedPrefix(settings.prefix),
+    endpoint: secureBaseUrl(settings.endpoint, 'endpoint'),
+    key: serviceAccountKey(secrets.serviceAccountKey!),
+  };
+}
+
+/** The fields of a JSON key file the grant needs, each checked with a message that names it. */
+export function serviceAccountKey(text: string): ServiceAccountKey {
+  const field = 'settings.serviceAccountKey';
+  let key: Record<string, unknown>;
+  try {
+    key = JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConnectorError(`${field}: is not valid JSON (${(error as Error).message})`, 'invalid');
+  }
+  if (key === null || typeof key !== 'object' || Array.isArray(key)) throw new ConnectorError(`${field}: must be a JSON object`, 'invalid');
+  if (key.type !== undefined && key.type !== 'service_account') {
+    throw new ConnectorError(`${field}: is a key of type "${String(key.type)}"; a service account's key (type "service_account") is needed`, 'invalid');
+  }
+  const text_ = (name: string) => (typeof key[name] === 'string' && (key[name] as string).trim() !== '' ? (key[name] as string).trim() : undefined);
+  const clientEmail = text_('client_email');
+  const privateKey = text_('private_key');
+  if (!clientEmail) throw new ConnectorError(`${field}: has no client_email`, 'invalid');
+  if (!privateKey) throw new ConnectorError(`${field}: has no private_key`, 'invalid');
+  return {
+    clientEmail,
+    privateKey,
+    privateKeyId: text_('private_key_id'),
+    tokenUri: secureBaseUrl(text_('token_uri') ?? DEFAULT_TOKEN_URI, 'serviceAccountKey.token_uri'),
+  };
+}
+
+/** Google's token endpoint says `{ error, error_description }` (RFC 6749). */
+const GOOGLE_SIGN_IN: HttpService = {
+  name: 'Google sign-in',
+  errorText(body) {
+    try {
+      const parsed = JSON.parse(body) as { error?: string; error_description?: string };
+      if (!parsed.error) return undefined;
+      return parsed.error_description ? `${parsed.error_description} (${parsed.error})` : parsed.error;
+    } catch {
+      return undefined;
+    }
+  },
+  // A key refused (invalid_grant, invalid_client) comes back as 400 or 401: a credential problem either way.
+  errorKind: (status) => (status === 400 || status === 401 ? 'auth' : undefined),
+};
+
+/** The JSON API says `{ error: { code, message, errors: [ { reason } ] } }`. */
+const GCS: HttpService = {
+  name: 'Google Cloud Storage',
+  errorText(body) {
+    try {
+      const parsed = JSON.parse(body) as { error?: { message?: string; errors?: Array<{ reason?: string }> } };
+      const message = parsed.error?.message;
+      if (!message) return undefined;
+      const reason = parsed.error?.errors?.[0]?.reason;
+      return reason ? `${message} (${reason})` : message;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+interface AccessToken {
+  value: string;
+  expiresAt: number;
+}
+
+interface GcsObject {
+  name?: string;
+  size?: string;
+  generation?: string;
+}
+
+/** objects.list answers at most 1,000 objects a page. */
+const PAGE_SIZE = 1000;
+
+class GcsClient implements ObjectStoreClient {
+  readonly place: StorePlace;
+  readonly pageSize = PAGE_SIZE;
+  private token: AccessToken | undefined;
+  private granting: Promise<AccessToken> | undefined;
+
+  constructor(
+    private readonly settings: GcsSettings,
+    private readonly http: HttpOptions,
+  ) {
+    this.place = { noun: 'bucket', name: settings.bucket, item: 'object', prefix: settings.prefix };
+  }
+
+  async listPage(maxKeys: number, token?: string): Promise<ObjectPage> {
+    const page = await callServiceJson<{ items?: GcsObject[]; nextPageToken?: string }>(
+      GCS,
+      this.url('', { prefix: this.settings.prefix || undefined, maxResults: maxKeys, pageToken: token, fields: 'items(name,size),nextPageToken' }),
+      { headers: await this.authorization() },
+      this.http,
+    );
+    return {
+      objects: (page.items ?? []).filter((item) => typeof item.name === 'string').map((item) => ({ key: item.name!, size: Number(item.size ?? 0) })),
+      nextToken: page.nextPageToken || undefined,
+    };
+  }
+
+  async head(key: string): Promise<ObjectHead> {
+    const object = await callServiceJson<GcsObject>(GCS, this.url(key, { fields: 'size,generation' }), { headers: await this.authorization() }, this.http);
+    const size = Number(object.size ?? 0);
+    return { size, version: String(object.generation ?? `size ${size}`) };
+  }
+
+  async read(key: string, head: ObjectHead, range?: readonly [number, number]): Promise<ObjectRead> {
+    const generation = /^\d+$/.test(head.version) ? head.version : undefined;
+    const headers: Record<string, string> = { ...(await this.authorization()), accept: '*/*' };
+    if (range) headers.range = `bytes=${range[0]}-${range[1] - 1}`;
+    const answer = await openServiceStream(GCS, this.url(key, { alt: 'media', generation }), { headers }, this.http);
+    return { body: answer.body, partial: answer.status === 206 };
+  }
+
+  /** An object's address names it whole, slashes escaped, as the JSON API wants. */
+  private url(key: string, query: Record<string, string | number | undefined>): URL {
+    const object = key === '' ? '' : `/${encodeURIComponent(key)}`;
+    return serviceUrl(this.settings.endpoint, `/storage/v1/b/${encodeURIComponent(this.settings.bucket)}/o${object}`, query);
+  }
+
+  private async authorization(): Promise<Record<string, string>> {
+    if (!this.token || this.token.expiresAt - TOKEN_MARGIN_MS <= Date.now()) {
+      // One grant at a time: calls that need a token meanwhile wait for the same one.
+      this.granting ??= this.grant().finally(() => {
+        this.granting = undefined;
+      });
+      this.token = await this.granting;
+    }
+    return { authorization: `Bearer ${this.token.value}` };
+  }
+
+  /** The JWT bearer grant: a JWT signed with the key, exchanged at its token_uri for an access token. */
+  private async grant(): Promise<AccessToken> {
+    const { key } = this.settings;
+    let signingKey: CryptoKey;
+    try {
+      signingKey = await importPKCS8(key.privateKey, 'RS256');
+    } catch (error) {
+      throw new ConnectorError(`settings.serviceAccountKey: its private_key is not an RSA private key in PEM form (${(error as Error).message})`, 'invalid');
+    }
+    const assertion = await new SignJWT({ scope: GCS_SCOPE })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(key.privateKeyId ? { kid: key.privateKeyId } : {}) })
+      .setIssuer(key.clientEmail)
+      .setAudience(key.tokenUri.href)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(signingKey);
+    const requested = Date.now();
+    const answer = await callService(
+      GOOGLE_SIGN_IN,
+      key.tokenUri,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }).toString(),
+      },
+      this.http,
+    );
+    let token: { access_token?: unknown; expires_in?: unknown };
+    try {
+      token = JSON.parse(answer.text) as typeof token;
+    } catch {
+      token = {};
+    }
+    if (typeof token.access_token !== 'string' || token.access_token === '') {
+      throw new ConnectorError(`Google sign-in answered ${key.tokenUri.host} without an access token`, 'auth');
+    }
+    const lifetimeSeconds = Number(token.expires_in);
+    return { value: token.access_token, expiresAt: requested + (Number.isFinite(lifetimeSeconds) && lifetimeSeconds > 0 ? lifetimeSeconds : 3600) * 1000 };
+  }
+}

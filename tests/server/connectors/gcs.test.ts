@@ -1,0 +1,364 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnectorRegistry } from '../../../server/connectors';
+import { GCS_SCOPE, openGcsConnector } from '../../../server/connectors/gcs';
+import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import { closedPort, sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+
+/**
+ * Google's side on this machine: the OAuth 2.0 token endpoint of a service account's key (the
+ * JWT bearer grant: the assertion's RS256 signature checked with the key's public half, its
+ * issuer, audience, scope and lifetime checked as Google's "Using OAuth 2.0 for server to server
+ * applications" lays them out), and the Cloud Storage JSON API's objects.list, objects.get and
+ * alt=media download (with Range and generation), behind the access tokens it issued.
+ */
+
+const CLIENT_EMAIL = 'reader@acme-data.iam.gserviceaccount.com';
+const KEY_ID = '1f2e3d4c5b6a79880a1b2c3d4e5f60718293a4b5';
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+const registered = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const stranger = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+
+interface StoredObject {
+  body: Buffer;
+  generation: number;
+}
+
+const buckets = new Map<string, Map<string, StoredObject>>();
+const issuedTokens = new Set<string>();
+/** Per path, answers to give before the real one (a 503). */
+const interruptions = new Map<string, Array<{ status: number; body: unknown }>>();
+/** Objects a listing page holds at most, so that paging shows. */
+let pageLimit = 1000;
+let generations = 1_700_000_000_000_000;
+let google: LocalServer;
+
+function putObject(bucket: string, name: string, body: string | Uint8Array): void {
+  if (!buckets.has(bucket)) buckets.set(bucket, new Map());
+  generations += 1;
+  buckets.get(bucket)!.set(name, { body: Buffer.from(body), generation: generations });
+}
+
+const sizeOf = (name: string) => buckets.get('data')!.get(name)!.body.length;
+const tokenUri = () => `${google.url}/token`;
+
+function gcsError(response: ServerResponse, status: number, message: string, reason: string): void {
+  sendJson(response, status, { error: { code: status, message, errors: [{ message, domain: 'global', reason }] } });
+}
+
+/** The token endpoint, as Google documents the JWT bearer grant. */
+async function answerToken(request: ReceivedRequest, response: ServerResponse): Promise<void> {
+  if (request.method !== 'POST' || !String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
+    return sendJson(response, 400, { error: 'invalid_request', error_description: 'Expected a form POST' });
+  }
+  const form = new URLSearchParams(request.body.toString('utf8'));
+  if (form.get('grant_type') !== JWT_BEARER) return sendJson(response, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' + form.get('grant_type') });
+  const assertion = form.get('assertion') ?? '';
+  let header;
+  try {
+    header = decodeProtectedHeader(assertion);
+  } catch {
+    return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.' });
+  }
+  if (header.alg !== 'RS256' || header.kid !== KEY_ID) return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
+  try {
+    const { payload } = await jwtVerify(assertion, await importSPKI(registered.publicKey, 'RS256'), { issuer: CLIENT_EMAIL, audience: tokenUri(), algorithms: ['RS256'] });
+    if (typeof payload.iat !== 'number' || typeof payload.exp !== 'number' || payload.exp - payload.iat > 3600) {
+      return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.' });
+    }
+    if (payload.scope !== GCS_SCOPE) return sendJson(response, 400, { error: 'invalid_scope', error_description: 'Invalid OAuth scope or ID token audience provided.' });
+  } catch {
+    return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
+  }
+  const token = `ya29.${randomBytes(24).toString('base64url')}`;
+  issuedTokens.add(token);
+  sendJson(response, 200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
+}
+
+function answerStorage(request: ReceivedRequest, response: ServerResponse): void {
+  const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
+  if (!bearer || !issuedTokens.has(bearer)) return gcsError(response, 401, 'Invalid Credentials', 'authError');
+  const pending = interruptions.get(request.path);
+  if (pending && pending.length > 0) {
+    const next = pending.shift()!;
+    return sendJson(response, next.status, next.body);
+  }
+  const match = /^\/storage\/v1\/b\/([^/]+)\/o(?:\/(.+))?$/.exec(request.path);
+  if (!match) return gcsError(response, 404, 'Not Found', 'notFound');
+  const bucketName = decodeURIComponent(match[1]!);
+  if (bucketName === 'private') {
+    return gcsError(response, 403, `${CLIENT_EMAIL} does not have storage.objects.list access to the Google Cloud Storage bucket. Permission 'storage.objects.list' denied on resource (or it may not exist).`, 'forbidden');
+  }
+  const bucket = buckets.get(bucketName);
+  if (!bucket) return gcsError(response, 404, 'The specified bucket does not exist.', 'notFound');
+
+  if (match[2] === undefined) {
+    const prefix = request.query.get('prefix') ?? '';
+    const maxResults = Math.min(Number(request.query.get('maxResults') ?? 1000), pageLimit);
+    const after = request.query.get('pageToken') ? Buffer.from(request.query.get('pageToken')!, 'base64url').toString() : '';
+    const names = [...bucket.keys()].filter((name) => name.startsWith(prefix) && name > after).sort();
+    const page = names.slice(0, maxResults);
+    return sendJson(response, 200, {
+      kind: 'storage#objects',
+      items: page.map((name) => ({ kind: 'storage#object', name, bucket: bucketName, size: String(bucket.get(name)!.body.length), generation: String(bucket.get(name)!.generation) })),
+      ...(names.length > page.length ? { nextPageToken: Buffer.from(page.at(-1)!).toString('base64url') } : {}),
+    });
+  }
+
+  // An object's name arrives escaped whole: a slash in it is %2F.
+  if (match[2].includes('/')) return gcsError(response, 404, 'Not Found', 'notFound');
+  const name = decodeURIComponent(match[2]);
+  const object = bucket.get(name);
+  const wanted = request.query.get('generation');
+  if (!object || (wanted && wanted !== String(object.generation))) return gcsError(response, 404, `No such object: ${bucketName}/${name}`, 'notFound');
+  if (request.query.get('alt') !== 'media') {
+    return sendJson(response, 200, { kind: 'storage#object', name, bucket: bucketName, size: String(object.body.length), generation: String(object.generation) });
+  }
+  const range = /^bytes=(\d+)-(\d+)$/.exec(String(request.headers.range ?? ''));
+  if (range) {
+    const start = Number(range[1]);
+    const end = Math.min(Number(range[2]), object.body.length - 1);
+    response.writeHead(206, { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${object.body.length}` }).end(object.body.subarray(start, end + 1));
+    return;
+  }
+  response.writeHead(200, { 'content-length': String(object.body.length), 'content-type': 'application/octet-stream' }).end(object.body);
+}
+
+function serviceAccountKey(overrides: Record<string, unknown> = {}, privateKey = registered.privateKey): string {
+  return JSON.stringify(
+    {
+      type: 'service_account',
+      project_id: 'acme-data',
+      private_key_id: KEY_ID,
+      private_key: privateKey,
+      client_email: CLIENT_EMAIL,
+      client_id: '100200300400500600700',
+      auth_uri: 'https://accounts.google.com/o/oauth2/auth',
+      token_uri: tokenUri(),
+      ...overrides,
+    },
+    null,
+    2,
+  );
+}
+
+function gcsConfig(settings: Record<string, unknown> = {}, key = serviceAccountKey()): ConnectionConfig {
+  return { type: 'gcs', settings: { bucket: 'data', prefix: 'exports/', endpoint: google.url, ...settings }, secrets: { serviceAccountKey: key } };
+}
+
+const FAST_RETRIES = { http: { retryBaseDelayMs: 5 } };
+const QUERY = { timeoutMs: 10_000, readOnly: true };
+
+async function failure(work: Promise<unknown>): Promise<ConnectorError> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ConnectorError);
+  return error as ConnectorError;
+}
+
+const tokenRequests = () => google.requests.filter((request) => request.path === '/token');
+
+beforeAll(async () => {
+  google = await startLocalServer((request, response) => (request.path === '/token' ? answerToken(request, response) : answerStorage(request, response)));
+  putObject('data', 'exports/customers.csv', 'id,name,joined\n1,"Smith, Anna",2024-01-02\n2,Bob,\n3,Chloé,2024-03-04\n');
+  putObject('data', 'exports/q1 report/sales+returns.csv', 'region,amount\nnorth,10\nsouth,32\n');
+  putObject('data', 'exports/notes.txt', 'not data');
+  putObject('data', 'private/salaries.csv', 'who,amount\nboss,1\n');
+  putObject(
+    'data',
+    'exports/products.parquet',
+    new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'sku', data: [1, 2, 3], type: 'INT32', nullable: false },
+          { name: 'title', data: ['Pen', 'Ink', null], type: 'STRING' },
+        ],
+      }),
+    ),
+  );
+});
+
+afterAll(async () => {
+  await google?.close();
+});
+
+describe('signing in and testing', () => {
+  it('exchanges a JWT signed with the key for a token, then lists one object with it', async () => {
+    const before = google.requests.length;
+    const connector = openGcsConnector(gcsConfig());
+    const result = await connector.test();
+    expect(result.detail).toBe('Bucket "data": the first page under "exports/" listed 1 object');
+    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    const [grant, listing] = google.requests.slice(before);
+    expect(grant!.path).toBe('/token');
+    const form = new URLSearchParams(grant!.body.toString());
+    expect(form.get('grant_type')).toBe(JWT_BEARER);
+    const { payload, protectedHeader } = await jwtVerify(form.get('assertion')!, await importSPKI(registered.publicKey, 'RS256'));
+    expect(protectedHeader).toMatchObject({ alg: 'RS256', typ: 'JWT', kid: KEY_ID });
+    expect(payload).toMatchObject({ iss: CLIENT_EMAIL, aud: tokenUri(), scope: 'https://www.googleapis.com/auth/devstorage.read_only' });
+    expect(payload.exp! - payload.iat!).toBe(3600);
+    expect(listing!.path).toBe('/storage/v1/b/data/o');
+    expect(listing!.query.get('maxResults')).toBe('1');
+    expect(listing!.query.get('prefix')).toBe('exports/');
+    expect(issuedTokens.has(String(listing!.headers.authorization).replace('Bearer ', ''))).toBe(true);
+    await connector.close();
+  });
+
+  it('keeps its token for the calls that follow', async () => {
+    const grantsBefore = tokenRequests().length;
+    const connector = openGcsConnector(gcsConfig());
+    await connector.test();
+    await connector.endpoints();
+    await connector.columns('exports/customers.csv');
+    expect(tokenRequests().length - grantsBefore).toBe(1);
+    await connector.close();
+  });
+
+  it("reports a key Google refuses in Google's words, as an auth failure, and asks the bucket nothing", async () => {
+    const before = google.requests.length;
+    const error = await failure(openGcsConnector(gcsConfig({}, serviceAccountKey({}, stranger.privateKey))).test());
+    expect(error.kind).toBe('auth');
+    expect(error.message).toBe('Google sign-in: Invalid JWT Signature. (invalid_grant) (HTTP 400)');
+    expect(google.requests.slice(before).map((request) => request.path)).toEqual(['/token']);
+  });
+
+  it('reports a service account without access to the bucket in the JSON API\'s words', async () => {
+    const error = await failure(openGcsConnector(gcsConfig({ bucket: 'private' })).test());
+    expect(error.kind).toBe('auth');
+    expect(error.message).toBe(
+      `Google Cloud Storage: ${CLIENT_EMAIL} does not have storage.objects.list access to the Google Cloud Storage bucket. Permission 'storage.objects.list' denied on resource (or it may not exist). (forbidden) (HTTP 403)`,
+    );
+  });
+
+  it('says a missing bucket is not found', async () => {
+    const error = await failure(openGcsConnector(gcsConfig({ bucket: 'nope' })).test());
+    expect(error.kind).toBe('not_found');
+    expect(error.message).toBe('Google Cloud Storage: The specified bucket does not exist. (notFound) (HTTP 404)');
+  });
+
+  it('tries again after a 503, and reports the 503 when it persists', async () => {
+    const unavailable = { status: 503, body: { error: { code: 503, message: 'We encountered an internal error. Please try again.', errors: [{ reason: 'backendError' }] } } };
+    interruptions.set('/storage/v1/b/data/o', [unavailable]);
+    expect((await openGcsConnector(gcsConfig(), FAST_RETRIES).test()).detail).toContain('listed 1 object');
+
+    interruptions.set('/storage/v1/b/data/o', [unavailable, unavailable, unavailable]);
+    const before = google.requests.length;
+    const error = await failure(openGcsConnector(gcsConfig(), FAST_RETRIES).test());
+    expect(error.kind).toBe('failed');
+    expect(error.message).toBe('Google Cloud Storage: We encountered an internal error. Please try again. (backendError) (HTTP 503)');
+    expect(google.requests.slice(before).filter((request) => request.path === '/storage/v1/b/data/o')).toHaveLength(3);
+  });
+
+  it('says when the API cannot be reached', async () => {
+    const port = await closedPort();
+    const error = await failure(openGcsConnector(gcsConfig({ endpoint: `http://127.0.0.1:${port}` })).test());
+    expect(error.kind).toBe('unreachable');
+    expect(error.message).toBe(`Google Cloud Storage could not be reached at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
+  it('names what is wrong with a key before sending anything', async () => {
+    const invalid = async (key: string) => {
+      const error = await failure(Promise.resolve().then(() => openGcsConnector(gcsConfig({}, key)).test()));
+      expect(error.kind).toBe('invalid');
+      return error.message;
+    };
+    expect(await invalid('{ "client_email": "x", "private_key": "y", }')).toMatch(/^settings\.serviceAccountKey: is not valid JSON \(/);
+    expect(await invalid(serviceAccountKey({ type: 'authorized_user' }))).toBe(
+      'settings.serviceAccountKey: is a key of type "authorized_user"; a service account\'s key (type "service_account") is needed',
+    );
+    expect(await invalid(serviceAccountKey({ token_uri: 'http://oauth2.example.com/token' }))).toBe('settings.serviceAccountKey.token_uri: must be an https URL');
+    expect(await invalid(serviceAccountKey({}, '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n'))).toMatch(
+      /^settings\.serviceAccountKey: its private_key is not an RSA private key in PEM form/,
+    );
+    expect(await invalid('ya29.not-a-key')).toBe('settings.serviceAccountKey: must be the JSON key file of a service account (with client_email and private_key)');
+    const plainEndpoint = await failure(Promise.resolve().then(() => openGcsConnector(gcsConfig({ endpoint: 'http://storage.example.com' }))));
+    expect(plainEndpoint.message).toBe('settings.endpoint: must be an https URL');
+  });
+});
+
+describe('listing', () => {
+  it('lists the CSV and Parquet objects under the prefix, page after page', async () => {
+    pageLimit = 2;
+    const before = google.requests.length;
+    try {
+      const endpoints = await openGcsConnector(gcsConfig()).endpoints();
+      expect(endpoints).toEqual([
+        { id: 'exports/customers.csv', name: 'customers.csv', kind: 'file', format: 'csv', size: sizeOf('exports/customers.csv'), group: 'exports' },
+        { id: 'exports/products.parquet', name: 'products.parquet', kind: 'file', format: 'parquet', size: sizeOf('exports/products.parquet'), group: 'exports' },
+        { id: 'exports/q1 report/sales+returns.csv', name: 'sales+returns.csv', kind: 'file', format: 'csv', size: sizeOf('exports/q1 report/sales+returns.csv'), group: 'exports/q1 report' },
+      ]);
+      const listings = google.requests.slice(before).filter((request) => request.path === '/storage/v1/b/data/o');
+      expect(listings.map((request) => request.query.has('pageToken'))).toEqual([false, true]);
+    } finally {
+      pageLimit = 1000;
+    }
+  });
+
+  it('opens through the server\'s connector registry', async () => {
+    const registry = createConnectorRegistry({});
+    const ids = await registry.use(gcsConfig({ prefix: '' }), async (connector) => (await connector.endpoints()).map((endpoint) => endpoint.id));
+    expect(ids).toContain('private/salaries.csv');
+  });
+});
+
+describe('columns and queries', () => {
+  it('reads a CSV object streamed and a Parquet object by byte ranges, at the generation described', async () => {
+    const connector = openGcsConnector(gcsConfig());
+    try {
+      expect(await connector.columns('exports/customers.csv')).toEqual([
+        { name: 'id', dataType: 'integer', nullable: false, position: 1 },
+        { name: 'name', dataType: 'text', nullable: false, position: 2 },
+        { name: 'joined', dataType: 'date', nullable: true, position: 3 },
+      ]);
+      const download = google.requests.at(-1)!;
+      expect(download.url.startsWith('/storage/v1/b/data/o/exports%2Fcustomers.csv?')).toBe(true);
+      expect(download.query.get('alt')).toBe('media');
+      expect(download.query.get('generation')).toBe(String(buckets.get('data')!.get('exports/customers.csv')!.generation));
+
+      const before = google.requests.length;
+      const parquet = await connector.query('select sku, title from "exports/products.parquet" order by sku', [], QUERY);
+      expect(parquet).toEqual([
+        { sku: 1, title: 'Pen' },
+        { sku: 2, title: 'Ink' },
+        { sku: 3, title: null },
+      ]);
+      expect(google.requests.slice(before).some((request) => String(request.headers.range ?? '').startsWith('bytes='))).toBe(true);
+
+      const [total] = await connector.query<{ total: number }>(`select sum(amount)::int as total from ${connector.tableName('exports/q1 report/sales+returns.csv')}`, [], QUERY);
+      expect(total!.total).toBe(42);
+      const names = await connector.query<{ name: string }>('select name from "exports/customers.csv" where joined is not null order by id', [], QUERY);
+      expect(names).toEqual([{ name: 'Smith, Anna' }, { name: 'Chloé' }]);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('reads the object again when its generation changes', async () => {
+    const connector = openGcsConnector(gcsConfig());
+    try {
+      putObject('data', 'exports/changing.csv', 'n\n1\n2\n');
+      const total = async () => (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
+      expect(await total()).toBe(3);
+      putObject('data', 'exports/changing.csv', 'n\n10\n20\n');
+      expect(await total()).toBe(30);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('reaches only objects under its prefix, and says a missing one is not found', async () => {
+    const connector = openGcsConnector(gcsConfig());
+    const outside = await failure(connector.columns('private/salaries.csv'));
+    expect(outside.kind).toBe('invalid');
+    expect(outside.message).toBe('"private/salaries.csv" is not a CSV or Parquet object of bucket "data" under "exports/"');
+    const missing = await failure(connector.columns('exports/missing.csv'));
+    expect(missing.kind).toBe('not_found');
+    expect(missing.message).toBe('Google Cloud Storage: No such object: data/exports/missing.csv (notFound) (HTTP 404)');
+  });
+});
