@@ -42,3 +42,5 @@ export { failureText } from './feedback';
 export { DeclaredBulkActions } from './list/BulkActions';
 export { useRowStates } from './list/RowStates';
 export { useColumnChoices } from './columns/useColumnChoices';
+export { ShareDialog } from './share/ShareDialog';
+export { ShareViewButton } from './share/ShareViewButton';

@@ -26,6 +26,7 @@ import SecurityIcon from '@mui/icons-material/Security';
 import SettingsIcon from '@mui/icons-material/Settings';
 import StorageIcon from '@mui/icons-material/Storage';
 import StorefrontIcon from '@mui/icons-material/Storefront';
+import SummarizeIcon from '@mui/icons-material/Summarize';
 import TableChartIcon from '@mui/icons-material/TableChart';
 import TimelineIcon from '@mui/icons-material/Timeline';
 import WorkspacesIcon from '@mui/icons-material/Workspaces';
@@ -66,6 +67,7 @@ const ICONS: Record<string, SvgIconComponent> = {
   settings: SettingsIcon,
   storage: StorageIcon,
   storefront: StorefrontIcon,
+  summarize: SummarizeIcon,
   table_chart: TableChartIcon,
   timeline: TimelineIcon,
   workspaces: WorkspacesIcon,

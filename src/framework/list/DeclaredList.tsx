@@ -24,9 +24,10 @@ import { DeleteRowButton } from './DeleteRowButton';
 import { ExportCsvButton } from './ExportCsvButton';
 import { useFilterInputs } from './filterInputs';
 import { ListCards } from './ListCards';
+import { ShareViewButton } from '../share/ShareViewButton';
 import { rowStateSx, RowStatesProvider, useRowStates } from './RowStates';
 
-/** The list toolbar: filters behind "Add filter", columns, create, export, the declaration's own. */
+/** The list toolbar: filters behind "Add filter", columns, create, export, share, the declaration's own. */
 export function DeclaredListActions({ children }: { children?: ReactNode }) {
   const declaration = useDeclaration();
   const can = capabilitiesOf(declaration);
@@ -37,6 +38,7 @@ export function DeclaredListActions({ children }: { children?: ReactNode }) {
       <ColumnsMenuButton />
       {can.create && <CreateButton />}
       {can.export && <ExportCsvButton />}
+      {can.export && <ShareViewButton />}
       {declaration.actions?.list?.map((Action, index) => <Action key={index} />)}
       {children}
     </TopToolbar>
