@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readPlanSettings, type PlanSettings } from './subscription/config';
 
 /**
  * The server's whole configuration, read from the environment once at start.
@@ -41,6 +42,8 @@ export interface Config {
   trustProxy: boolean;
   /** Work the job queue in the server process; false leaves it to `npm run worker` processes (PostgreSQL only). */
   runWorker: boolean;
+  /** Plans and Stripe: DEFAULT_PLAN, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_*, STRIPE_API_BASE (server/subscription/config.ts). */
+  plans: PlanSettings;
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -86,5 +89,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'warn',
     trustProxy: bool(env.TRUST_PROXY, false),
     runWorker: bool(env.RUN_WORKER, true),
+    plans: readPlanSettings(env),
   };
 }

@@ -30,5 +30,6 @@ export function createConfiguredRunner(services: RunnerServices): LocalRunner {
     config,
     executors: createTaskExecutors({ db, secrets, connectors, mailer, config }),
     databricksEngine: createDatabricksEngine({ db, secrets }),
+    plans: config.plans,
   });
 }

@@ -7,6 +7,8 @@ import type { SlackOptions } from '../connectors/slack';
 import type { Database } from '../db/client';
 import { badRequest, notFound } from '../http/errors';
 import type { Mailer } from '../mail/mailer';
+import type { PlanSettings } from '../subscription/config';
+import { assertWithinPlan, reportSkippedScheduledRun } from '../subscription/limits';
 import { createDispatcher } from './dispatch';
 import { DEFAULT_LIMITS, type RunnerLimits } from './limits';
 import { JobQueue, type RunMessage, type ScheduleMessage } from './queue';
@@ -49,6 +51,8 @@ export interface LocalRunnerOptions {
   clock?: Clock;
   /** Where the runner's own troubles go; console.warn unless given. */
   log?: (message: string) => void;
+  /** Counts runs against each company's plan (server/subscription/limits.ts); without it runs are not limited. */
+  plans?: Pick<PlanSettings, 'defaultPlan'>;
 }
 
 export interface LocalRunner extends JobRunner {
@@ -96,9 +100,10 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
     const workflow = await findWorkflow(db, request.companyId, request.workflowId);
     if (!workflow) throw notFound('Workflow');
     if (!workflow.isActive) throw badRequest(`The workflow "${workflow.name}" is deactivated; activate it first`);
-    const run = await db.transaction((tx) =>
-      insertQueuedRun(tx, { workflow, trigger: request.trigger, userId: request.userId, apiKeyId: request.apiKeyId ?? null, attempt: 1 }),
-    );
+    const run = await db.transaction(async (tx) => {
+      if (options.plans) await assertWithinPlan(tx, options.plans, request.companyId, 'runsPerMonth');
+      return insertQueuedRun(tx, { workflow, trigger: request.trigger, userId: request.userId, apiKeyId: request.apiKeyId ?? null, attempt: 1 });
+    });
     // The run is written: if its job cannot be sent now, the next recovery sweep sends it.
     await dispatch.send(run, workflow).catch((error: Error) => log(`Run ${run.id} is queued but its job was not sent yet: ${error.message}`));
     return run.id;
@@ -158,7 +163,9 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
       await (await queue()).unschedule(scheduleKey(message.companyId, message.workflowId));
       return;
     }
-    await enqueue({ companyId: message.companyId, workflowId: message.workflowId, trigger: 'schedule', userId: null });
+    await enqueue({ companyId: message.companyId, workflowId: message.workflowId, trigger: 'schedule', userId: null }).catch((error: unknown) =>
+      reportSkippedScheduledRun(db, error, workflow),
+    );
   }
 
   /** Until no run is being worked here, including one a worker took while waiting. */

@@ -36,6 +36,7 @@ import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
 import { checkWorkflowReferences } from '../workflows/references';
 import { companyRuns, companyWorkflows, findRun, findWorkflowSelected, newestRunsFirst, selectRuns, selectWorkflows, toWorkflowRow } from '../workflows/records';
 import { cronProblem, nextRunAt } from '../jobs/schedule';
+import { assertWithinPlan } from '../subscription/limits';
 
 const TAGS = ['Workflows'];
 const RUN_TAGS = ['Job runs'];
@@ -229,6 +230,7 @@ export async function workflowRoutes(app: FastifyInstance) {
       let id: string;
       try {
         id = await db.transaction(async (tx) => {
+          await assertWithinPlan(tx, config.plans, auth.companyId, 'workflows');
           const [created] = await tx
             .insert(workflows)
             .values({ ...storedFields(body), name: body.name, pairId: body.pairId, workspaceId, companyId: auth.companyId, createdBy: auth.userId })

@@ -4,3 +4,5 @@ export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const E2E_COMPANY = 'demo';
 export const E2E_ADMIN_EMAIL = 'admin@demo.local';
 export const E2E_ADMIN_PASSWORD = 'E2e-admin-pass-1';
+/** The server's APP_SECRET (tests/e2e/server.mjs): tests sign plan grants with it, as `npm run plan -- … --grant` does. */
+export const E2E_APP_SECRET = 'e2e-instance-secret-for-plan-grants-0123456789';

@@ -16,6 +16,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     BOOTSTRAP_COMPANY_HOSTNAME: 'demo',
     BOOTSTRAP_ADMIN_EMAIL: 'admin@demo.local',
     BOOTSTRAP_ADMIN_PASSWORD: 'E2e-admin-pass-1',
+    // Known to the tests (tests/e2e/env.ts, E2E_APP_SECRET), which sign plan grants with it.
+    APP_SECRET: 'e2e-instance-secret-for-plan-grants-0123456789',
     DATABASE_URL: '',
     SMTP_URL: '',
     LOG_LEVEL: 'warn',
