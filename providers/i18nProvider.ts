@@ -6,6 +6,10 @@ import { declarationMessages } from '../src/framework/declaration';
 import type { AnyResourceDeclaration } from '../src/framework/types';
 import { appMessages } from './i18n/app-messages';
 import { authMessages } from './i18n/auth-messages';
+import { marketplaceMessages } from './i18n/marketplace-messages';
+import { reportsMessages } from './i18n/reports-messages';
+import { subscriptionMessages } from './i18n/subscription-messages';
+import { settingsMessages } from './i18n/settings-messages';
 
 /**
  * Every text of the console per locale: react-admin's English, the shell's and sign-in
@@ -15,7 +19,7 @@ import { authMessages } from './i18n/auth-messages';
 export function consoleMessages(declarations: readonly AnyResourceDeclaration[]): Record<string, TranslationMessages> {
   const fromDeclarations = declarationMessages(declarations);
   return {
-    en: mergeTranslations(englishMessages, authMessages, appMessages, fromDeclarations.en ?? {}),
+    en: mergeTranslations(englishMessages, authMessages, appMessages, reportsMessages, subscriptionMessages, marketplaceMessages, settingsMessages, fromDeclarations.en ?? {}),
   };
 }
 

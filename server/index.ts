@@ -10,6 +10,9 @@ import { closeEmbeddedDatabases } from './connectors/embedded';
 import { provisionSampleData } from './tenancy/sample-data';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
+import { startWeeklyReports, type WeeklyReports } from './reports/schedule';
+import { createCompanyMailRoutes } from './settings/mail-route';
+import { startRetentionPurge, type RetentionPurge } from './settings/retention';
 
 async function main() {
   const config = readConfig();
@@ -28,6 +31,8 @@ async function main() {
     try {
       await app?.close();
       await runner?.stop();
+      await weeklyReports?.stop();
+      await retention?.stop();
       await closeEmbeddedDatabases();
     } finally {
       await database.close();
@@ -39,6 +44,8 @@ async function main() {
 
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let runner: LocalRunner | undefined;
+  let weeklyReports: WeeklyReports | undefined;
+  let retention: RetentionPurge | undefined;
   try {
     await migrateDatabase(database, config.databaseSchema);
     if ((await missingExtras(database.db)).length > 0) {
@@ -49,7 +56,7 @@ async function main() {
     }
     await syncPageCatalogue(database.db);
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
-    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
     const connectors = createConnectorRegistry({ dataDir: config.dataDir });
     if (!config.runWorker && database.kind === 'pglite') {
       throw new Error('RUN_WORKER=false needs PostgreSQL (DATABASE_URL): no other process can open the embedded database to work the job queue');
@@ -67,6 +74,8 @@ async function main() {
       { logger: { level: config.logLevel }, serveConsole: true },
     );
     if (config.runWorker) await runner.start();
+    weeklyReports = startWeeklyReports({ db: database.db, mailer, config }, (message) => console.warn(message));
+    retention = startRetentionPurge(database.db, { onError: (error) => console.warn(`The retention purge failed: ${error.message}`) });
     await app.listen({ port: config.port, host: config.host });
     const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     const where = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
@@ -87,6 +96,8 @@ async function main() {
     console.error(`Could not start: ${(err as Error).message}`);
     await app?.close().catch(() => {});
     await runner?.stop().catch(() => {});
+    await weeklyReports?.stop().catch(() => {});
+    await retention?.stop().catch(() => {});
     await database.close().catch(() => {});
     process.exit(1);
   }

@@ -9,6 +9,7 @@ import { openDatabase, selectRows, type Database } from './db/client';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
 import { createMailer } from './mail/mailer';
+import { createCompanyMailRoutes } from './settings/mail-route';
 
 /**
  * `npm run worker`: works the job queue of a PostgreSQL database without serving HTTP, beside
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
 
   try {
     await assertMigrated(database);
-    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
     const connectors = createConnectorRegistry({ dataDir: config.dataDir });
     runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
     await runner.start();

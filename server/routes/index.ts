@@ -4,6 +4,7 @@ import { authRoutes } from './auth';
 import { sessionRoutes } from './sessions';
 import { userRoutes } from './users';
 import { companyRoutes } from './company';
+import { companyProfileRoutes } from './company-profile';
 import { outboxRoutes } from './outbox';
 import { dashboardRoutes } from './dashboard';
 import { roleRoutes } from './roles';
@@ -17,6 +18,10 @@ import { auditRoutes } from './audits';
 import { connectionRoutes } from './connections';
 import { tableRoutes } from './tables';
 import { workflowRoutes } from './workflows';
+import { marketplaceRoutes } from './marketplace';
+import { settingsRoutes } from './settings';
+import { subscriptionRoutes } from './subscription';
+import { reportRoutes } from './reports';
 
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
@@ -25,6 +30,7 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(sessionRoutes);
   await api.register(userRoutes);
   await api.register(companyRoutes);
+  await api.register(companyProfileRoutes);
   await api.register(outboxRoutes);
   await api.register(dashboardRoutes);
   await api.register(roleRoutes);
@@ -38,4 +44,8 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(connectionRoutes);
   await api.register(tableRoutes);
   await api.register(workflowRoutes);
+  await api.register(marketplaceRoutes);
+  await api.register(settingsRoutes);
+  await api.register(subscriptionRoutes);
+  await api.register(reportRoutes);
 }

@@ -25,7 +25,7 @@ import { isAllowed } from '../auth/policies';
 import { findImpersonator } from '../auth/session-user';
 import { clearFailures, consumeRate } from '../auth/throttle';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
-import { currentPasswordField, emailField, hostnameField, limitParam, offsetParam, passwordField, uuidParam } from '../http/schemas';
+import { currentPasswordField, emailField, hostnameField, limitParam, newPasswordField, offsetParam, uuidParam } from '../http/schemas';
 import { notify } from '../notify';
 import { deleteUser, editUser } from '../users/admin';
 import { acceptProfileForms } from '../users/avatar';
@@ -44,6 +44,9 @@ import {
   uniqueConflict,
   usernameTaken,
 } from '../users/rules';
+import { assertWithinPlan } from '../subscription/limits';
+import { assertNewUserAllowed, assertPasswordAllowed } from '../settings/enforce';
+import { passwordPolicyOf } from '../settings/store';
 
 export { EMAIL_TAKEN_MESSAGE };
 export const ACTIVATION_LINK_INVALID_MESSAGE = 'This activation link is invalid or has expired';
@@ -77,7 +80,7 @@ const activationTokenBody = z.object({ token: oneTimeTokenField });
 const createPasswordBody = z.object({
   defaultPasswordToken: oneTimeTokenField,
   oldPassword: currentPasswordField,
-  newPassword: passwordField,
+  newPassword: newPasswordField,
 });
 const accountBody = z.object({ email: emailField, companyHostname: hostnameField });
 const preferenceParams = z.object({
@@ -108,6 +111,7 @@ export async function userRoutes(app: FastifyInstance) {
   api.post('/user', { config: { policy: ['users', 'create'] }, schema: { body: inviteUserSchema } }, async (request, reply) => {
     const auth = requireAuth(request);
     const { email, firstName, lastName, roleId, workspaceIds } = request.body;
+    await assertNewUserAllowed(db, auth.companyId, { email });
     const role = await assignableRole(db, auth, roleId);
     if (workspaceIds) await checkWorkspaces(db, auth.companyId, workspaceIds);
     await assertEmailFree(db, auth.companyId, email);
@@ -117,6 +121,7 @@ export async function userRoutes(app: FastifyInstance) {
     let invited: { user: typeof users.$inferSelect; token: string };
     try {
       invited = await db.transaction(async (tx) => {
+        await assertWithinPlan(tx, ctx.config.plans, auth.companyId, 'users');
         const [user] = await tx
           .insert(users)
           .values({ companyId: auth.companyId, email, firstName, lastName, roleId, status: 'invited', passwordHash: temporary.hash, createdBy: auth.userId })
@@ -146,7 +151,7 @@ export async function userRoutes(app: FastifyInstance) {
   api.post('/user/verify', { config: { public: true }, schema: { body: activationTokenBody } }, async (request) => {
     const holder = await findTokenHolder(db, ctx.secrets, 'activation', request.body.token);
     if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
-    return { message: 'The activation link is valid: choose your password', data: { email: holder.user.email } };
+    return { message: 'The activation link is valid: choose your password', data: { email: holder.user.email, passwordPolicy: await passwordPolicyOf(db, holder.company.id) } };
   });
 
   api.post('/user/password/create', { config: { public: true }, schema: { body: createPasswordBody } }, async (request) => {
@@ -154,6 +159,7 @@ export async function userRoutes(app: FastifyInstance) {
     const holder = await findTokenHolder(db, ctx.secrets, 'activation', defaultPasswordToken);
     if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
     const { user } = holder;
+    await assertPasswordAllowed(db, user.companyId, newPassword);
     const limits = [reauthLimit(user.id)];
     const event = { companyId: user.companyId, userId: user.id, email: user.email, event: 'password_create' as const };
     await refuseWhenBlocked(db, request, limits, event);
@@ -262,6 +268,7 @@ export async function userRoutes(app: FastifyInstance) {
   api.post('/client/createUser', { config: { policy: ['users', 'create'] }, schema: { body: demoUserSchema } }, async (request, reply) => {
     const auth = requireAuth(request);
     const { email, username, firstName, lastName, password, roleId } = request.body;
+    await assertNewUserAllowed(db, auth.companyId, { email, password });
     const role = await assignableRole(db, auth, roleId);
     await assertEmailFree(db, auth.companyId, email);
     await assertUsernameFree(db, auth.companyId, username);
@@ -269,6 +276,7 @@ export async function userRoutes(app: FastifyInstance) {
     let id: string;
     try {
       id = await db.transaction(async (tx) => {
+        await assertWithinPlan(tx, ctx.config.plans, auth.companyId, 'users');
         const now = new Date();
         const [user] = await tx
           .insert(users)

@@ -14,4 +14,9 @@ export interface ConsolePage {
 export const pages: readonly ConsolePage[] = [
   { path: '/profile', component: lazy(() => import('./profile/ProfilePage')) },
   { path: '/api-explorer', component: lazy(() => import('./api-explorer/ApiExplorerPage')) },
+  { path: '/settings', component: lazy(() => import('./settings/SettingsPage')) },
+  { path: '/company', component: lazy(() => import('./company/CompanyPage')) },
+  { path: '/reports', component: lazy(() => import('./reports/ReportsPage')) },
+  { path: '/subscription', component: lazy(() => import('./subscription/SubscriptionPage')) },
+  { path: '/marketplace', component: lazy(() => import('./marketplace/MarketplacePage')) },
 ];
