@@ -197,6 +197,21 @@ describe('PUT /user/profile (own, multipart) and GET /user/avatar/{id}', () => {
     expect(row).toMatchObject({ lastName: 'Miller', avatarType: 'image/webp' });
   });
 
+  it('answers a form cut short with a 400, changing nothing', async () => {
+    const before = await snapshot(server.db);
+    const boundary = '----cutshort';
+    const body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const res = await server.app.inject({
+      method: 'PUT',
+      url: '/api/v1/user/profile',
+      headers: { 'x-access-token': member.token, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([body, PNG.subarray(0, 8)]),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toMatch(/^body: the multipart form could not be read/);
+    expect(await snapshot(server.db)).toEqual(before);
+  });
+
   it('refuses a file that is not an accepted image (415), one over 1 MB (413), and other files, changing nothing', async () => {
     const before = await snapshot(server.db);
     const cases: [Part[], number, RegExp][] = [

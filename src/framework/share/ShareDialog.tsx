@@ -1,10 +1,11 @@
-import { Alert, Autocomplete, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslate } from 'react-admin';
 import { SHARE_MESSAGE_MAX, SHARE_TITLE_MAX, type ShareBody } from '../../../common/schemas/reports';
 import { alerts } from '../../../providers/alerts';
 import { failureText } from '../feedback';
-import { personName, share, shareProblem, useActiveUsers, type ActiveUser, type Share } from './shares';
+import { ActiveUsersInput } from './ActiveUsersInput';
+import { share, shareProblem, type ActiveUser, type Share } from './shares';
 
 /** What is shared: one of the company's reports, or a view of the console by its path (with a title the sharer may edit). */
 export type ShareTarget = { kind: 'report'; reportId: string; title: string } | { kind: 'list'; path: string; title: string };
@@ -23,7 +24,6 @@ export interface ShareDialogProps {
  */
 export function ShareDialog({ open, target, onClose, onShared }: ShareDialogProps) {
   const translate = useTranslate();
-  const users = useActiveUsers(open);
   const [chosen, setChosen] = useState<ActiveUser[]>([]);
   const [message, setMessage] = useState('');
   const [title, setTitle] = useState(target.title);
@@ -84,23 +84,12 @@ export function ShareDialog({ open, target, onClose, onShared }: ShareDialogProp
                 slotProps={{ htmlInput: { maxLength: SHARE_TITLE_MAX } }}
               />
             )}
-            <Autocomplete
-              multiple
-              options={users.data ?? []}
-              loading={users.isPending}
+            <ActiveUsersInput
+              enabled={open}
               value={chosen}
-              onChange={(_, value) => setChosen(value)}
-              getOptionLabel={(user) => `${personName(user)} (${user.email})`}
-              isOptionEqualToValue={(option, value) => option.id === value.id}
-              filterSelectedOptions
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  label={translate('resources.reports.share.users')}
-                  helperText={users.isError ? failureText(users.error) : translate('resources.reports.share.users_help')}
-                  error={users.isError}
-                />
-              )}
+              onChange={setChosen}
+              label={translate('resources.reports.share.users')}
+              helperText={translate('resources.reports.share.users_help')}
             />
             <TextField
               label={translate('resources.reports.share.message')}

@@ -1,25 +1,10 @@
 import { Box, Button, FormHelperText, Stack, Typography } from '@mui/material';
-import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useState, type DragEvent } from 'react';
 import { useTranslate } from 'react-admin';
-import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { LOGO_FIELD, LOGO_MAX_BYTES, LOGO_TYPES, type CompanyProfile } from '../../../common/schemas/company';
 import { companyLogoUrl, logoVersionOf } from '../../../providers/companyLogo';
+import { useImageFileField } from '../../framework/form/useImageFileField';
 import { logoProblem } from './companyForm';
-
-/** A chosen file shown through an object URL, released when the file changes or the view goes. */
-function useObjectUrl(file: File | null | undefined): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) {
-      setUrl(null);
-      return undefined;
-    }
-    const created = URL.createObjectURL(file);
-    setUrl(created);
-    return () => URL.revokeObjectURL(created);
-  }, [file]);
-  return url;
-}
 
 const SIZE_KB = LOGO_MAX_BYTES / 1024;
 
@@ -30,38 +15,20 @@ const SIZE_KB = LOGO_MAX_BYTES / 1024;
  */
 export function LogoPicker({ profile, readOnly }: { profile: CompanyProfile; readOnly: boolean }) {
   const translate = useTranslate();
-  const input = useRef<HTMLInputElement>(null);
-  const { setValue, clearErrors } = useFormContext();
-  const { errors } = useFormState({ name: LOGO_FIELD });
-  const chosen = useWatch({ name: LOGO_FIELD }) as File | null | undefined;
-  const removing = useWatch({ name: 'removeLogo' }) === true;
-  const preview = useObjectUrl(chosen);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { input, openChooser, chosen, removing, preview, helper, take, choose, remove, keep } = useImageFileField({
+    field: LOGO_FIELD,
+    removeFlag: 'removeLogo',
+    problemOf: (file) => {
+      const wrong = logoProblem(file);
+      return wrong ? translate(`app.company.${wrong}`, { size: SIZE_KB }) : null;
+    },
+    disabled: readOnly,
+  });
   const [dragging, setDragging] = useState(false);
 
   const current = profile.hasLogo ? companyLogoUrl(profile.hostname, logoVersionOf(profile.logoUrl)) : null;
   const shown = removing ? null : (preview ?? current);
   const alt = preview ? translate('app.company.logo_new') : translate('app.company.logo_alt', { name: profile.name });
-
-  const take = (file: File | undefined) => {
-    if (!file || readOnly) return;
-    const wrong = logoProblem(file);
-    if (wrong) {
-      setProblem(translate(`app.company.${wrong}`, { size: SIZE_KB }));
-      return;
-    }
-    setProblem(null);
-    clearErrors(LOGO_FIELD);
-    setValue(LOGO_FIELD, file, { shouldDirty: true });
-    setValue('removeLogo', undefined, { shouldDirty: true });
-  };
-
-  const choose = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    // The same file chosen again after a removal still counts as a choice.
-    event.target.value = '';
-    take(file);
-  };
 
   const drop = (event: DragEvent<HTMLElement>) => {
     event.preventDefault();
@@ -69,17 +36,6 @@ export function LogoPicker({ profile, readOnly }: { profile: CompanyProfile; rea
     take(event.dataTransfer.files?.[0]);
   };
 
-  const remove = () => {
-    setProblem(null);
-    clearErrors(LOGO_FIELD);
-    setValue(LOGO_FIELD, undefined, { shouldDirty: true });
-    setValue('removeLogo', profile.hasLogo ? true : undefined, { shouldDirty: true });
-  };
-
-  const keep = () => setValue('removeLogo', undefined, { shouldDirty: true });
-
-  const serverProblem = errors[LOGO_FIELD]?.message;
-  const helper = problem ?? (typeof serverProblem === 'string' ? serverProblem : null);
   const dropProps = readOnly
     ? {}
     : {
@@ -133,11 +89,11 @@ export function LogoPicker({ profile, readOnly }: { profile: CompanyProfile; rea
           <Stack spacing={1} sx={{ minWidth: 0, flex: 1 }}>
             <Typography variant="body2">{translate('app.company.logo_drop')}</Typography>
             <Stack direction="row" spacing={1}>
-              <Button size="small" variant="outlined" onClick={() => input.current?.click()}>
+              <Button size="small" variant="outlined" onClick={openChooser}>
                 {translate('app.company.logo_choose')}
               </Button>
               {(profile.hasLogo || chosen) && !removing && (
-                <Button size="small" color="error" onClick={remove}>
+                <Button size="small" color="error" onClick={() => remove(profile.hasLogo)}>
                   {translate('app.company.logo_remove')}
                 </Button>
               )}

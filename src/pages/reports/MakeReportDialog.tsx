@@ -1,6 +1,5 @@
 import {
   Alert,
-  Autocomplete,
   Button,
   Dialog,
   DialogActions,
@@ -19,7 +18,8 @@ import { useTranslate } from 'react-admin';
 import { DEFAULT_REPORT_DAYS, DEFAULT_REPORT_FORMAT, REPORT_FORMATS, type MakeReportBody, type ReportFormat } from '../../../common/schemas/reports';
 import { alerts } from '../../../providers/alerts';
 import { failureText } from '../../framework/feedback';
-import { personName, useActiveUsers, type ActiveUser } from '../../framework/share/shares';
+import { ActiveUsersInput } from '../../framework/share/ActiveUsersInput';
+import type { ActiveUser } from '../../framework/share/shares';
 import { makeReport, type ReportDetail } from './api';
 
 type PeriodChoice = 'recent' | 'days';
@@ -43,7 +43,6 @@ export function reportRequest(input: { format: ReportFormat; period: PeriodChoic
 export function MakeReportDialog({ open, onClose, onMade }: { open: boolean; onClose: () => void; onMade: (report: ReportDetail) => void }) {
   const translate = useTranslate();
   const text = (key: string, options?: Record<string, unknown>) => translate(`resources.reports.make.${key}`, options);
-  const users = useActiveUsers(open);
   const [format, setFormat] = useState<ReportFormat>(DEFAULT_REPORT_FORMAT);
   const [period, setPeriod] = useState<PeriodChoice>('recent');
   const [from, setFrom] = useState('');
@@ -115,23 +114,12 @@ export function MakeReportDialog({ open, onClose, onMade }: { open: boolean; onC
                 />
               </Stack>
             )}
-            <Autocomplete
-              multiple
-              options={users.data ?? []}
-              loading={users.isPending}
+            <ActiveUsersInput
+              enabled={open}
               value={recipients}
-              onChange={(_, value) => setRecipients(value)}
-              getOptionLabel={(user) => `${personName(user)} (${user.email})`}
-              isOptionEqualToValue={(option, value) => option.id === value.id}
-              filterSelectedOptions
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  label={text('recipients')}
-                  helperText={users.isError ? failureText(users.error) : text('recipients_help')}
-                  error={users.isError}
-                />
-              )}
+              onChange={setRecipients}
+              label={text('recipients')}
+              helperText={text('recipients_help')}
             />
           </Stack>
         </DialogContent>

@@ -3,14 +3,13 @@ import { useMemo, useState } from 'react';
 import { BooleanInput, Form, NumberInput, PasswordInput, SaveButton, TextInput, useTranslate } from 'react-admin';
 import { useFormContext, type FieldValues } from 'react-hook-form';
 import { emailSettingsForm, SETTING_LIMITS } from '../../../common/settings';
-import { alerts } from '../../../providers/alerts';
 import { getStoredUser } from '../../../providers/storage';
 import { zodResolver } from '../../framework';
 import { failureText } from '../../framework/feedback';
 import { FormProblem } from '../../framework/form/DeclaredForm';
 import { saveEmailSettings, sendTestMail, type EmailChange, type EmailGroup } from './api';
-import { fieldErrorsOf } from './formErrors';
 import { FieldRow, LastChange, SettingsSection } from './SettingsSection';
+import { useSettingsSubmit } from './useSettingsSubmit';
 
 const FIELDS = ['host', 'port', 'secure', 'username', 'password', 'fromAddress', 'fromName'] as const;
 
@@ -100,19 +99,7 @@ export function EmailSettingsForm({ group, canUpdate, onSaved }: { group: EmailG
   }, [group.values]);
   const readOnly = !canUpdate;
 
-  const submit = async (formValues: FieldValues) => {
-    alerts.loading();
-    try {
-      const result = await saveEmailSettings(emailChangeOf(formValues));
-      onSaved(result.data);
-      alerts.success(result.message ?? translate('app.form.saved'));
-      return undefined;
-    } catch (error) {
-      const message = failureText(error);
-      alerts.error(message);
-      return fieldErrorsOf(message, FIELDS);
-    }
-  };
+  const submit = useSettingsSubmit((values) => saveEmailSettings(emailChangeOf(values)), onSaved, FIELDS);
 
   return (
     <>

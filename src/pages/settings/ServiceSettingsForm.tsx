@@ -4,15 +4,13 @@ import { BooleanInput, Form, NumberInput, SaveButton, useTranslate } from 'react
 import { useWatch, type FieldValues } from 'react-hook-form';
 import { DEFAULT_PASSWORD_POLICY, readPasswordPolicy } from '../../../common/password-policy';
 import { serviceSettingsForm, SETTING_LIMITS, type ServiceSettings } from '../../../common/settings';
-import { alerts } from '../../../providers/alerts';
 import { passwordRulesHint } from '../../auth/passwordRules';
 import { zodResolver } from '../../framework';
-import { failureText } from '../../framework/feedback';
 import { ChipsInput } from '../../framework/form/ChipsInput';
 import { FormProblem } from '../../framework/form/DeclaredForm';
 import { saveServiceSettings, type ServiceGroup } from './api';
-import { fieldErrorsOf } from './formErrors';
 import { FieldRow, LastChange, SettingsSection } from './SettingsSection';
+import { useSettingsSubmit } from './useSettingsSubmit';
 
 const FIELDS = ['sessionLifetimeMinutes', 'passwordPolicy', 'requireTwoFactor', 'allowedEmailDomains', 'auditRetentionDays', 'runRetentionDays'] as const;
 const POLICY_FLAGS = ['requireUppercase', 'requireLowercase', 'requireDigit', 'requireSymbol'] as const;
@@ -56,19 +54,7 @@ export function ServiceSettingsForm({ group, canUpdate, onSaved }: { group: Serv
   const readOnly = !canUpdate;
   const limits = SETTING_LIMITS;
 
-  const submit = async (values: FieldValues) => {
-    alerts.loading();
-    try {
-      const result = await saveServiceSettings(serviceBodyOf(values));
-      onSaved(result.data);
-      alerts.success(result.message ?? translate('app.form.saved'));
-      return undefined;
-    } catch (error) {
-      const message = failureText(error);
-      alerts.error(message);
-      return fieldErrorsOf(message, FIELDS);
-    }
-  };
+  const submit = useSettingsSubmit((values) => saveServiceSettings(serviceBodyOf(values)), onSaved, FIELDS);
 
   return (
     <>
