@@ -1,24 +1,17 @@
-import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { Suspense, type ReactNode } from 'react';
-import { Admin, CustomRoutes, memoryStore, TestMemoryRouter } from 'react-admin';
-import { Route } from 'react-router';
 import type { CompanyProfile } from '../../../common/schemas/company';
 import { alerts } from '../../../providers/alerts';
-import { createAuthProvider } from '../../../providers/authProvider';
 import { companyLogo } from '../../../providers/companyLogo';
-import { createConsoleDataProvider } from '../../../providers/dataProvider';
-import { createI18nProvider } from '../../../providers/i18nProvider';
-import { getStoredUser, setStoredUser } from '../../../providers/storage';
+import { getStoredUser } from '../../../providers/storage';
 import type { SessionUser } from '../../../providers/types';
 import { CompanyLogo } from '../../../src/app/layout/CompanyLogo';
-import { pages } from '../../../src/pages';
 import { companyForm } from '../../../src/pages/company/companyForm';
-import { AlertBar } from '../../../src/shell/AlertBar';
 import { field } from '../auth/helpers';
 import { server } from '../msw';
 import { renderConsole } from '../shell/renderConsole';
+import { renderRegisteredPage } from './renderRegisteredPage';
 
 const API = '/api/v1';
 const TIMEOUT_MS = 30_000;
@@ -116,43 +109,16 @@ function companyApi(profile: CompanyProfile = acme(), policies: { resource: stri
   };
 }
 
-/** The page's layout as the test needs it: the alert bar, and the app bar's logo beside it. */
-function Layout({ children }: { children?: ReactNode }) {
-  return (
-    <main>
+/** The console's page registry rendered as MainApp renders it, at /company, under an app bar with the logo. */
+function renderCompanyPage(user: SessionUser = admin) {
+  return renderRegisteredPage('/company', {
+    user,
+    header: (
       <header data-testid="appbar">
         <CompanyLogo />
       </header>
-      <AlertBar />
-      <Suspense fallback={null}>{children}</Suspense>
-    </main>
-  );
-}
-
-/** The console's page registry rendered as MainApp renders it, at /company. */
-function renderCompanyPage(user: SessionUser = admin) {
-  setStoredUser(user);
-  const registered = pages.find((page) => page.path === '/company');
-  if (!registered) throw new Error('/company is not registered in src/pages');
-  const Page = registered.component;
-  render(
-    <TestMemoryRouter initialEntries={['/company']}>
-      <Admin
-        disableTelemetry
-        requireAuth
-        loginPage={false}
-        store={memoryStore()}
-        layout={Layout}
-        dataProvider={createConsoleDataProvider([])}
-        authProvider={createAuthProvider([])}
-        i18nProvider={createI18nProvider([])}
-      >
-        <CustomRoutes>
-          <Route path="/company" element={<Page />} />
-        </CustomRoutes>
-      </Admin>
-    </TestMemoryRouter>,
-  );
+    ),
+  });
 }
 
 const appBarLogo = () => within(screen.getByTestId('appbar')).queryByRole('img');

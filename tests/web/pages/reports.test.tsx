@@ -1,21 +1,15 @@
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { Suspense, type ReactNode } from 'react';
-import { Admin, CustomRoutes, memoryStore, ResourceContextProvider, TestMemoryRouter } from 'react-admin';
-import { Route } from 'react-router';
+import { type ReactNode } from 'react';
+import { ResourceContextProvider } from 'react-admin';
 import { alerts } from '../../../providers/alerts';
-import { createAuthProvider } from '../../../providers/authProvider';
-import { createConsoleDataProvider } from '../../../providers/dataProvider';
-import { createI18nProvider } from '../../../providers/i18nProvider';
-import { setStoredUser } from '../../../providers/storage';
 import type { SessionUser } from '../../../providers/types';
 import { ShareViewButton } from '../../../src/framework/share/ShareViewButton';
-import { pages } from '../../../src/pages';
 import { reportRequest } from '../../../src/pages/reports/MakeReportDialog';
 import type { ReportDetail, ReportRow } from '../../../src/pages/reports/api';
-import { AlertBar } from '../../../src/shell/AlertBar';
 import { server } from '../msw';
+import { renderRegisteredPage } from './renderRegisteredPage';
 
 const API = '/api/v1';
 const TIMEOUT_MS = 30_000;
@@ -172,40 +166,9 @@ function reportsApi(options: { rows?: ReportRow[]; policies?: Array<{ resource: 
   };
 }
 
-function Layout({ children }: { children?: ReactNode }) {
-  return (
-    <main>
-      <AlertBar />
-      <Suspense fallback={null}>{children}</Suspense>
-    </main>
-  );
-}
-
 /** The console's page registry rendered as MainApp renders it. */
 function renderAt(entry: string, caller: SessionUser, extra?: ReactNode) {
-  setStoredUser(caller);
-  const reportsPage = pages.find((page) => page.path === '/reports');
-  if (!reportsPage) throw new Error('/reports is not registered in src/pages');
-  const Page = reportsPage.component;
-  render(
-    <TestMemoryRouter initialEntries={[entry]}>
-      <Admin
-        disableTelemetry
-        requireAuth
-        loginPage={false}
-        store={memoryStore()}
-        layout={Layout}
-        dataProvider={createConsoleDataProvider([])}
-        authProvider={createAuthProvider([])}
-        i18nProvider={createI18nProvider([])}
-      >
-        <CustomRoutes>
-          <Route path="/reports" element={<Page />} />
-          <Route path="/job-runs" element={extra} />
-        </CustomRoutes>
-      </Admin>
-    </TestMemoryRouter>,
-  );
+  return renderRegisteredPage('/reports', { user: caller, at: entry, routes: { '/job-runs': extra } });
 }
 
 let clicked: Array<{ download: string; href: string }> = [];

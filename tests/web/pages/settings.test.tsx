@@ -1,21 +1,13 @@
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { Suspense, type ReactNode } from 'react';
-import { Admin, CustomRoutes, memoryStore, TestMemoryRouter } from 'react-admin';
-import { Route } from 'react-router';
 import { DEFAULT_PASSWORD_POLICY } from '../../../common/password-policy';
 import { defaultServiceSettings } from '../../../common/settings';
 import { alerts } from '../../../providers/alerts';
-import { createAuthProvider } from '../../../providers/authProvider';
-import { createConsoleDataProvider } from '../../../providers/dataProvider';
-import { createI18nProvider } from '../../../providers/i18nProvider';
-import { setStoredUser } from '../../../providers/storage';
 import type { SessionUser } from '../../../providers/types';
-import { pages } from '../../../src/pages';
 import type { EmailGroup, ServiceGroup } from '../../../src/pages/settings/api';
-import { AlertBar } from '../../../src/shell/AlertBar';
 import { server } from '../msw';
+import { renderRegisteredPage } from './renderRegisteredPage';
 
 const API = '/api/v1';
 const TIMEOUT_MS = 30_000;
@@ -117,39 +109,9 @@ function settingsApi(initial: { service?: ServiceGroup; email?: EmailGroup } = {
   };
 }
 
-function Layout({ children }: { children?: ReactNode }) {
-  return (
-    <main>
-      <AlertBar />
-      <Suspense fallback={null}>{children}</Suspense>
-    </main>
-  );
-}
-
 /** The console's page registry rendered as MainApp renders it, at /settings. */
 function renderSettings(user: SessionUser = ada, path = '/settings') {
-  setStoredUser(user);
-  const page = pages.find((candidate) => candidate.path === '/settings');
-  if (!page) throw new Error('/settings is not registered in src/pages');
-  const Page = page.component;
-  render(
-    <TestMemoryRouter initialEntries={[path]}>
-      <Admin
-        disableTelemetry
-        requireAuth
-        loginPage={false}
-        store={memoryStore()}
-        layout={Layout}
-        dataProvider={createConsoleDataProvider([])}
-        authProvider={createAuthProvider([])}
-        i18nProvider={createI18nProvider([])}
-      >
-        <CustomRoutes>
-          <Route path="/settings" element={<Page />} />
-        </CustomRoutes>
-      </Admin>
-    </TestMemoryRouter>,
-  );
+  return renderRegisteredPage('/settings', { user, at: path });
 }
 
 const input = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;

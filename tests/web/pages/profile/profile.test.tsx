@@ -1,21 +1,14 @@
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { Suspense, type ReactNode } from 'react';
-import { Admin, CustomRoutes, memoryStore, TestMemoryRouter } from 'react-admin';
-import { Route } from 'react-router';
 import { alerts } from '../../../../providers/alerts';
-import { createAuthProvider } from '../../../../providers/authProvider';
-import { createConsoleDataProvider } from '../../../../providers/dataProvider';
-import { createI18nProvider } from '../../../../providers/i18nProvider';
-import { getStoredUser, setStoredUser } from '../../../../providers/storage';
+import { getStoredUser } from '../../../../providers/storage';
 import type { SessionUser } from '../../../../providers/types';
 import { users } from '../../../../resources/users';
 import type { User } from '../../../../resources/users/types';
-import { pages } from '../../../../src/pages';
 import { profileForm } from '../../../../src/pages/profile/ProfileDetails';
-import { AlertBar } from '../../../../src/shell/AlertBar';
 import { server } from '../../msw';
+import { renderRegisteredPage } from '../renderRegisteredPage';
 
 const API = '/api/v1';
 const TIMEOUT_MS = 30_000;
@@ -138,39 +131,9 @@ function profileApi(row: User = bobRow()) {
   };
 }
 
-function Layout({ children }: { children?: ReactNode }) {
-  return (
-    <main>
-      <AlertBar />
-      <Suspense fallback={null}>{children}</Suspense>
-    </main>
-  );
-}
-
 /** The console's page registry rendered as MainApp renders it, at /profile. */
 function renderProfile() {
-  setStoredUser(bob);
-  const profile = pages.find((page) => page.path === '/profile');
-  if (!profile) throw new Error('/profile is not registered in src/pages');
-  const Page = profile.component;
-  render(
-    <TestMemoryRouter initialEntries={['/profile']}>
-      <Admin
-        disableTelemetry
-        requireAuth
-        loginPage={false}
-        store={memoryStore()}
-        layout={Layout}
-        dataProvider={createConsoleDataProvider([users])}
-        authProvider={createAuthProvider([users])}
-        i18nProvider={createI18nProvider([users])}
-      >
-        <CustomRoutes>
-          <Route path="/profile" element={<Page />} />
-        </CustomRoutes>
-      </Admin>
-    </TestMemoryRouter>,
-  );
+  return renderRegisteredPage('/profile', { user: bob, resources: [users] });
 }
 
 let objectUrls: Blob[] = [];

@@ -1,22 +1,14 @@
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { Suspense, type ReactNode } from 'react';
-import { Admin, CustomRoutes, memoryStore, TestMemoryRouter } from 'react-admin';
-import { Route } from 'react-router';
 import { PLAN_IDS, PLANS } from '../../../../common/plans';
 import { alerts } from '../../../../providers/alerts';
-import { createAuthProvider } from '../../../../providers/authProvider';
-import { createConsoleDataProvider } from '../../../../providers/dataProvider';
-import { createI18nProvider } from '../../../../providers/i18nProvider';
 import { reloadAt } from '../../../../providers/navigation';
-import { setStoredUser } from '../../../../providers/storage';
 import type { SessionUser } from '../../../../providers/types';
-import { pages } from '../../../../src/pages';
 import type { Subscription } from '../../../../src/pages/subscription/api';
-import { AlertBar } from '../../../../src/shell/AlertBar';
 import { server } from '../../msw';
 import { sessionUser } from '../../fixtures';
+import { renderRegisteredPage } from '../renderRegisteredPage';
 
 // Leaving for Stripe's page is a full page load, which jsdom cannot make: record where it would go.
 vi.mock('../../../../providers/navigation', async (importOriginal) => ({
@@ -81,39 +73,9 @@ function subscriptionApi(initial: Subscription, routes: (state: { set(next: Subs
   };
 }
 
-function Layout({ children }: { children?: ReactNode }) {
-  return (
-    <main>
-      <AlertBar />
-      <Suspense fallback={null}>{children}</Suspense>
-    </main>
-  );
-}
-
 /** The console's page registry rendered as MainApp renders it. */
 function renderPage(user: SessionUser = sessionUser(), at = '/subscription') {
-  setStoredUser(user);
-  const entry = pages.find((page) => page.path === '/subscription');
-  if (!entry) throw new Error('/subscription is not registered in src/pages');
-  const Page = entry.component;
-  render(
-    <TestMemoryRouter initialEntries={[at]}>
-      <Admin
-        disableTelemetry
-        requireAuth
-        loginPage={false}
-        store={memoryStore()}
-        layout={Layout}
-        dataProvider={createConsoleDataProvider([])}
-        authProvider={createAuthProvider([])}
-        i18nProvider={createI18nProvider([])}
-      >
-        <CustomRoutes>
-          <Route path="/subscription" element={<Page />} />
-        </CustomRoutes>
-      </Admin>
-    </TestMemoryRouter>,
-  );
+  return renderRegisteredPage('/subscription', { user, at });
 }
 
 const card = (name: string) => screen.getByRole('article', { name });
