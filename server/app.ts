@@ -20,6 +20,7 @@ import type { JobRunner } from './jobs/types';
 import { registerAuthGuard } from './auth/guard';
 import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
+import { registerSecurityHeaders } from './http/security-headers';
 
 /** What every route can reach through `app.ctx`. */
 export interface AppContext {
@@ -64,6 +65,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
   app.setErrorHandler(errorHandler);
+  // First, on the root: every answer (API, console files, not-found and errors) carries them.
+  registerSecurityHeaders(app, { corsOrigins: ctx.config.corsOrigins, consoleExtraOrigins: ctx.config.cspExtraOrigins });
   // Before the routes: the document and the API-key catalogue are collected as routes register.
   await registerOpenApiDocument(app);
 

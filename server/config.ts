@@ -40,6 +40,10 @@ export interface Config {
   consoleDir: string;
   logLevel: string;
   trustProxy: boolean;
+  /** Exact origins allowed to call the API from a browser (CORS); empty keeps CORS closed. */
+  corsOrigins: string[];
+  /** Origins the console's Content-Security-Policy also allows scripts, images and connections from. */
+  cspExtraOrigins: string[];
   /** Work the job queue in the server process; false leaves it to `npm run worker` processes (PostgreSQL only). */
   runWorker: boolean;
   /** Plans and Stripe: DEFAULT_PLAN, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_*, STRIPE_API_BASE (server/subscription/config.ts). */
@@ -58,6 +62,33 @@ function int(name: string, value: string | undefined, fallback: number): number 
     throw new Error(`${name} must be a whole number, got "${value}"`);
   }
   return n;
+}
+
+/**
+ * A comma-separated list of origins (`https://host[:port]`, no path). With `wildcards`, a host may
+ * start with `*.` (a CSP source such as `https://*.google-analytics.com`).
+ */
+function origins(name: string, value: string | undefined, wildcards: boolean): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const wildcard = wildcards && entry.includes('://*.');
+      const host = wildcard ? entry.replace('://*.', '://wildcard.') : entry;
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(host);
+      } catch {
+        parsed = null;
+      }
+      const normalised = wildcard ? parsed?.origin.replace('://wildcard.', '://*.') : parsed?.origin;
+      if (!parsed || host.includes('*') || !['http:', 'https:'].includes(parsed.protocol) || normalised !== entry.replace(/\/$/, '').toLowerCase()) {
+        throw new Error(`${name} must list origins such as https://console.example.com (scheme, host and port only), got "${entry}"`);
+      }
+      return normalised;
+    });
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -88,6 +119,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: path.resolve(env.CONSOLE_DIR || './dist/console'),
     logLevel: env.LOG_LEVEL || 'warn',
     trustProxy: bool(env.TRUST_PROXY, false),
+    corsOrigins: origins('CORS_ORIGINS', env.CORS_ORIGINS, false),
+    cspExtraOrigins: origins('CSP_EXTRA_ORIGINS', env.CSP_EXTRA_ORIGINS, true),
     runWorker: bool(env.RUN_WORKER, true),
     plans: readPlanSettings(env),
   };

@@ -1,3 +1,4 @@
+import './shell/zodWithoutEval';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initAnalytics } from '../providers/analytics';

@@ -422,7 +422,8 @@ describe('GET /company/logo', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers.etag).toBe(`"${digest}"`);
     expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.headers['content-security-policy']).toBeUndefined();
+    // Not the SVG sandbox: the closed policy every non-page answer gets (server/http/security-headers.ts).
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     // Any signed-in user of the company may read it: it is on the sign-in page anyway.
     expect((await getLogo('', { token: outsider.token })).statusCode).toBe(200);
   });
