@@ -18,6 +18,7 @@ import type { Secrets } from './auth/secrets';
 import type { ConnectorRegistry } from './connectors/registry';
 import type { JobRunner } from './jobs/types';
 import { registerAuthGuard } from './auth/guard';
+import { registerStorableTextCheck } from './http/storable-text';
 import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -72,6 +73,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(async (api) => {
     registerAuthGuard(api);
+    // Text PostgreSQL cannot hold (NUL, half a surrogate pair) is refused naming its field, not failed on as a 500.
+    registerStorableTextCheck(api);
     await api.register(apiRoutes);
     api.setNotFoundHandler((request, reply) => {
       reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}` });

@@ -27,6 +27,11 @@ export function dictionaryCsv(entries: readonly DictionaryEntry[]): string {
   );
 }
 
+/** A name from the file as a message shows it: quoted, and cut if long (a cell may be 64 KB). */
+const shown = (name: string) => `"${name.length > 60 ? `${name.slice(0, 60)}…` : name}"`;
+/** Names a message lists: the first ten, then how many more, so that a hostile file cannot blow it up. */
+const listed = (names: readonly string[]) => names.slice(0, 10).map(shown).join(', ') + (names.length > 10 ? ` and ${names.length - 10} more` : '');
+
 export type UploadResult = { ok: true; edits: DictionaryEdit[] } | { ok: false; problems: string[] };
 
 /**
@@ -44,11 +49,14 @@ export function readDictionaryUpload(text: string, columnNames: ReadonlySet<stri
   if (records.length === 0) return { ok: false, problems: ['the file is empty: the first line must name the columns, e.g. column,description'] };
   const header = records[0].map((h) => h.trim().toLowerCase());
   const problems: string[] = [];
-  const unknown = header.filter((h) => h !== 'column' && !(h in EDITABLE) && !(INFORMATIONAL as readonly string[]).includes(h));
-  if (unknown.length > 0) problems.push(`line 1: unknown columns ${unknown.map((h) => `"${h}"`).join(', ')}; use column, description, business_name, sensitivity, owner`);
+  const unknown = new Set(header.filter((h) => h !== 'column' && !Object.hasOwn(EDITABLE, h) && !(INFORMATIONAL as readonly string[]).includes(h)));
+  if (unknown.size > 0) problems.push(`line 1: unknown columns ${listed([...unknown])}; use column, description, business_name, sensitivity, owner`);
   if (!header.includes('column')) problems.push('line 1: the header must have a "column" column naming each table column');
-  const repeated = header.filter((h, i) => header.indexOf(h) !== i);
-  if (repeated.length > 0) problems.push(`line 1: ${repeated.map((h) => `"${h}"`).join(', ')} named twice`);
+  // Counted with sets: a header may hold tens of thousands of cells.
+  const named = new Set<string>();
+  const repeated = new Set<string>();
+  for (const h of header) (named.has(h) ? repeated : named).add(h);
+  if (repeated.size > 0) problems.push(`line 1: ${listed([...repeated])} named twice`);
   if (problems.length > 0) return { ok: false, problems };
   if (records.length - 1 > DICTIONARY_UPLOAD_MAX_ROWS) return { ok: false, problems: [`the file has ${records.length - 1} rows; at most ${DICTIONARY_UPLOAD_MAX_ROWS} are read`] };
 
@@ -63,11 +71,11 @@ export function readDictionaryUpload(text: string, columnNames: ReadonlySet<stri
       return;
     }
     if (!columnNames.has(column)) {
-      problems.push(`line ${line}: column "${column}" is not a column of this table`);
+      problems.push(`line ${line}: column ${shown(column)} is not a column of this table`);
       return;
     }
     if (seen.has(column)) {
-      problems.push(`line ${line}: column "${column}" is already described on line ${seen.get(column)}`);
+      problems.push(`line ${line}: column ${shown(column)} is already described on line ${seen.get(column)}`);
       return;
     }
     seen.set(column, line);
