@@ -12,7 +12,8 @@ import {
   type RouteKind,
 } from '../src/framework/declaration';
 import type { AnyResourceDeclaration, Choice, ResourceRoutes, RouteSpec } from '../src/framework/types';
-import { ApiError, apiRequest } from './http';
+import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS, type DashboardCardScope } from '../src/app/dashboard/dashboardCalls';
+import { ApiError, apiRequest, startAhead } from './http';
 
 /**
  * react-admin's dataProvider over the spec's REST routes, derived from the resource
@@ -196,6 +197,11 @@ export interface DeclaredMethods {
   activate(resource: string, params: { id: Identifier; active: boolean }): Promise<ActivationResult>;
   /** Choices for a select from any route answering a list. */
   getChoices(path: string, optionText?: string): Promise<Choice[]>;
+  /**
+   * Starts the calls a list page makes as it opens (its first page, cards and filter choices),
+   * for a page the user is about to open: the page then takes their answers.
+   */
+  prepareList(resource: string): void;
 }
 
 export type DeclaredDataProvider = DataProvider & DeclaredMethods;
@@ -212,6 +218,12 @@ function send({ spec, values, body }: Call, signal?: AbortSignal): Promise<unkno
   const withId = spec.idField && values.id !== undefined ? { ...withFixed, [spec.idField]: values.id } : withFixed;
   const payload = withId && spec.encoding === 'form' ? toFormData(withId) : withId;
   return apiRequest(path, { method: spec.method, body: payload, signal });
+}
+
+/** Starts a GET call ahead of the view that will make it (providers/http.ts); other calls wait for the view. */
+function sendAhead({ spec, values, body }: Call): void {
+  if ((spec.method ?? 'GET') !== 'GET' || body !== undefined || spec.body) return;
+  startAhead(fillPath(spec.path, values));
 }
 
 function notDeclared(resource: string, method: string): Error {
@@ -287,7 +299,8 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
     return routeSpec(declared as NonNullable<typeof declared>, kind);
   };
 
-  async function getList(resource: string, params: Partial<GetListParams>): Promise<GetListResult> {
+  /** The call a list page asks for, and whether the page is cut from the whole list here. */
+  function listCall(resource: string, params: Partial<GetListParams>) {
     const map = entry(resource, 'getList');
     const { offset, limit } = pageToOffset(params.pagination);
     const body = filterBody(map.filterFields, params.filter);
@@ -318,7 +331,11 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
     } else {
       throw notDeclared(resource, 'filter or sort');
     }
+    return { call, local, body, sorted, wanted, offset, limit };
+  }
 
+  async function getList(resource: string, params: Partial<GetListParams>): Promise<GetListResult> {
+    const { call, local, body, sorted, wanted, offset, limit } = listCall(resource, params);
     const answer = readList(await send(call, params.signal));
     if (local) {
       const rows = clientSide(answer.rows, body, sorted ? (wanted ?? null) : null);
@@ -427,6 +444,16 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
     delete: (resource, params) => remove(resource, params.id, params.previousData) as never,
     deleteMany: (resource, params) => eachOf(params.ids, (id) => remove(resource, id)),
 
+    prepareList(resource) {
+      const map = routeMap[resource];
+      if (!map) return;
+      const { declaration } = map;
+      // The list page as it first opens: its first page in the default order, unfiltered.
+      const { call } = listCall(resource, { pagination: { page: 1, perPage: declaration.list?.perPage ?? 10 }, sort: defaultSortOf(declaration), filter: {} });
+      sendAhead(call);
+      if (declaration.routes.cards) sendAhead({ spec: route(resource, 'cards', 'getCards'), values: {} });
+      if (declaration.routes.filterProps) sendAhead({ spec: route(resource, 'filterProps', 'getFilterProps'), values: {} });
+    },
     async getFilterProps(resource) {
       const answer = await send({ spec: route(resource, 'filterProps', 'getFilterProps'), values: {} });
       const data = field(answer, 'data');
@@ -450,12 +477,7 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
   };
 }
 
-export type DashboardCardScope = 'top' | 'admin';
-
-const DASHBOARD_CARD_PATHS: Record<DashboardCardScope, string> = {
-  top: '/dashboard/topCards',
-  admin: '/admin/dashboard/cards',
-};
+export type { DashboardCardScope };
 
 /** An active user of the company (`GET /users/active`). */
 export interface ActiveUser {
@@ -474,7 +496,7 @@ export const consoleMethods = {
     return answer?.data?.cards ?? [];
   },
   async getActiveUsers(): Promise<ActiveUser[]> {
-    const answer = await apiRequest<{ users?: ActiveUser[] }>('/users/active');
+    const answer = await apiRequest<{ users?: ActiveUser[] }>(ACTIVE_USERS_PATH);
     return answer?.users ?? [];
   },
   /** Column choices of every list, the tenant's default and the caller's own (`GET /lists/columns`). */

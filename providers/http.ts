@@ -53,8 +53,70 @@ export interface RequestOptions {
 
 let accessDeniedTimer: ReturnType<typeof setTimeout> | null = null;
 
+/** How long a GET started ahead waits for the view that asks for it; older, it is not used. */
+export const HEAD_START_TTL_MS = 10_000;
+
+interface HeadStart {
+  token: string;
+  startedAt: number;
+  answer: Promise<unknown>;
+}
+
+/** GETs started before a view asked for them, by url: each is handed to the first view that asks. */
+const headStarts = new Map<string, HeadStart>();
+
+/**
+ * Starts a GET now that a view is about to ask for (the landing page's calls, as soon as the
+ * sign-in answers, while the view's own code is still loading). The first apiRequest for the
+ * same url with the same token within HEAD_START_TTL_MS gets this call's answer instead of
+ * calling again. The call goes through apiRequest, so its errors meet the usual catalogue.
+ */
+export function startAhead(path: string, query?: RequestOptions['query']): void {
+  const token = getAccessToken();
+  if (!token) return;
+  const url = buildUrl(path, query);
+  if (takeHeadStart(url, token, false)) return;
+  const answer = apiRequest(path, { query });
+  // Unclaimed, a failure must not surface as an unhandled rejection; a claimant still sees it.
+  answer.catch(() => undefined);
+  headStarts.set(url, { token, startedAt: Date.now(), answer });
+}
+
+/** Drops every call started ahead (their answers still reach nobody). */
+export function forgetHeadStarts(): void {
+  headStarts.clear();
+}
+
+/** The call started ahead for a url and token, if still fresh; taken out unless only peeking. */
+function takeHeadStart(url: string, token: string, take = true): HeadStart | null {
+  const started = headStarts.get(url);
+  if (!started) return null;
+  if (started.token !== token || Date.now() - started.startedAt > HEAD_START_TTL_MS) {
+    headStarts.delete(url);
+    return null;
+  }
+  if (take) headStarts.delete(url);
+  return started;
+}
+
+/** A claimed head start's answer, given up on (not cancelled) when the claimant aborts. */
+function claim<T>(started: HeadStart, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return started.answer as Promise<T>;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    (started.answer as Promise<T>).then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 /** Calls the API and returns its parsed JSON; rejects with ApiError on any non-2xx answer. */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  if (headStarts.size > 0 && !options.public && options.body === undefined && (options.method ?? 'GET') === 'GET' && !options.headers) {
+    const token = getAccessToken();
+    const started = token ? takeHeadStart(buildUrl(path, options.query), token) : null;
+    if (started) return claim<T>(started, options.signal);
+  }
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = options.public ? null : getAccessToken();
   if (token) headers['x-access-token'] = token;

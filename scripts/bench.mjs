@@ -143,10 +143,12 @@ async function main() {
   const sections = [];
   if (measures('first-load')) {
     if (!chromiumPath()) throw new Error('Benchmarks need Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
-    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    // Built into a directory of its own, so that a console built or served from dist/ is left alone.
+    const consoleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-console-'));
+    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn', '--outDir', consoleDir], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('the console build failed');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-'));
-    const server = startServer({ DATA_DIR: dataDir });
+    const server = startServer({ DATA_DIR: dataDir, CONSOLE_DIR: consoleDir });
     try {
       await server.ready();
       sections.push(await measureFirstLoad({ baseUrl, account }));
@@ -154,6 +156,7 @@ async function main() {
     } finally {
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(consoleDir, { recursive: true, force: true });
     }
   }
   if (measures('lists')) {

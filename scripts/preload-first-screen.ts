@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 
 /**
@@ -6,13 +7,15 @@ import type { HtmlTagDescriptor, Plugin } from 'vite';
  * index.html as preloads, so the browser fetches it alongside the entry. The styles are
  * preloaded, not applied: Vite's loader applies them when the chunk is imported.
  */
-export function preloadFirstScreen(chunkNames: string[]): Plugin {
+export function preloadFirstScreen(screenModules: string[]): Plugin {
   let base = '/';
+  let root = process.cwd();
   return {
     name: 'dataops-preload-first-screen',
     apply: 'build',
     configResolved(config) {
       base = config.base;
+      root = config.root;
     },
     transformIndexHtml: {
       order: 'post',
@@ -21,8 +24,10 @@ export function preloadFirstScreen(chunkNames: string[]): Plugin {
         if (!bundle) return [];
         const scripts = new Set<string>();
         const styles = new Set<string>();
+        // The chunk that holds a screen's module: its own, or the group it was put in (screen-chunks.ts).
+        const wanted = new Set(screenModules.map((file) => path.resolve(root, file)));
         for (const output of Object.values(bundle)) {
-          if (output.type !== 'chunk' || !output.isDynamicEntry || !chunkNames.includes(output.name)) continue;
+          if (output.type !== 'chunk' || output.isEntry || !output.moduleIds.some((id) => wanted.has(id))) continue;
           scripts.add(output.fileName);
           output.viteMetadata?.importedCss.forEach((css) => styles.add(css));
           for (const imported of output.imports) {

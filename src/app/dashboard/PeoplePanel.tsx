@@ -62,7 +62,7 @@ export function PeoplePanel({ currentUserId }: { currentUserId: string | undefin
   const heading = translate('app.dashboard.people');
   const others = (users ?? []).filter((user) => user.id !== currentUserId);
   return (
-    <Card component="section" aria-label={heading} sx={{ mb: 3 }}>
+    <Card component="section" aria-label={heading} aria-busy={isPending} sx={{ mb: 3 }}>
       <Typography variant="h6" component="h2" sx={{ px: 2, pt: 2 }}>
         {heading}
       </Typography>

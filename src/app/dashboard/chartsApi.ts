@@ -1,5 +1,6 @@
 import { apiRequest } from '../../../providers/http';
 import { RUN_STATUSES } from '../../../common/schemas/workflows';
+import { CONNECTIONS_BY_TYPE_PATH, dailyRunsPath, PIE_CHARTS_PATH, SIGN_INS_PATH } from './dashboardCalls';
 
 /** The dashboard's chart calls (docs/api/workflows.md "Dashboard"). */
 
@@ -39,7 +40,7 @@ const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(
 
 /** `GET /dashboard/dailyJobRunTracker/{from}/{to}?jobRunStatus=`: runs per day by status; one status when given. */
 export async function getDailyRuns(from: string, to: string, status: RunStatus | '', signal?: AbortSignal): Promise<DayRuns[]> {
-  const answer = await apiRequest<Answer<{ days?: Partial<DayRuns>[] }>>(`/dashboard/dailyJobRunTracker/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, {
+  const answer = await apiRequest<Answer<{ days?: Partial<DayRuns>[] }>>(dailyRunsPath(from, to), {
     query: { jobRunStatus: status || undefined },
     signal,
   });
@@ -51,19 +52,19 @@ export async function getDailyRuns(from: string, to: string, status: RunStatus |
 
 /** `GET /dashboard/pieCharts`: runs by status and checks by result over the last 30 days. */
 export async function getPieCharts(signal?: AbortSignal): Promise<PieCharts> {
-  const answer = await apiRequest<Answer<Partial<PieCharts>>>('/dashboard/pieCharts', { signal });
+  const answer = await apiRequest<Answer<Partial<PieCharts>>>(PIE_CHARTS_PATH, { signal });
   const read = (rows: StatusCount[] | undefined) => (rows ?? []).map((row) => ({ status: String(row.status), count: count(row.count) }));
   return { runsByStatus: read(answer?.data?.runsByStatus), checksByResult: read(answer?.data?.checksByResult) };
 }
 
 /** `GET /dashboard/distinctConnections`: the company's connections by type. */
 export async function getConnectionsByType(signal?: AbortSignal): Promise<ConnectionTypeCount[]> {
-  const answer = await apiRequest<Answer<ConnectionTypeCount[]>>('/dashboard/distinctConnections', { signal });
+  const answer = await apiRequest<Answer<ConnectionTypeCount[]>>(CONNECTIONS_BY_TYPE_PATH, { signal });
   return (Array.isArray(answer?.data) ? answer.data : []).map((row) => ({ type: String(row.type), label: String(row.label ?? row.type), count: count(row.count), active: count(row.active) }));
 }
 
 /** `GET /admin/dashboard/chart`: sign-ins and failed attempts of the last 14 days. */
 export async function getSignIns(signal?: AbortSignal): Promise<SignInDay[]> {
-  const answer = await apiRequest<Answer<{ days?: SignInDay[] }>>('/admin/dashboard/chart', { signal });
+  const answer = await apiRequest<Answer<{ days?: SignInDay[] }>>(SIGN_INS_PATH, { signal });
   return (answer?.data?.days ?? []).map((day) => ({ date: String(day.date), signins: count(day.signins), failures: count(day.failures) }));
 }

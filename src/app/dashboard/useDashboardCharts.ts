@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { daysBefore, daysIn, today } from './chartLinks';
+import { daysIn } from './chartLinks';
+import { defaultRunRange } from './dashboardCalls';
 import { useToastOnError } from './useDashboard';
 import { getConnectionsByType, getDailyRuns, getPieCharts, getSignIns, type RunStatus } from './chartsApi';
 
-/** The range the daily runs start with: the last 14 days, today included. */
-export const DEFAULT_DAYS = 14;
+export { DEFAULT_DAYS } from './dashboardCalls';
 /** The contract's widest range. */
 export const MAX_DAYS = 366;
 
@@ -33,10 +33,7 @@ export function rangeIsValid({ from, to }: DayRange): boolean {
 
 /** Runs per day by status over a range (the last 14 days at first), all statuses or one. */
 export function useDailyRuns(enabled = true) {
-  const [range, setRange] = useState<DayRange>(() => {
-    const to = today();
-    return { from: daysBefore(to, DEFAULT_DAYS - 1), to };
-  });
+  const [range, setRange] = useState<DayRange>(defaultRunRange);
   const [status, setStatus] = useState<RunStatus | ''>('');
   const valid = rangeIsValid(range);
   const query = useChartQuery(['dailyRuns', range.from, range.to, status], (signal) => getDailyRuns(range.from, range.to, status, signal), enabled && valid, true);

@@ -8,6 +8,7 @@ import { useLayoutPreferences, type LayoutPreferenceActions } from '../preferenc
 import { menuIcon } from './icons';
 import { isGroup, type MenuNode } from './navigation';
 import { useNavigationMenu, type NavigationMenu } from './useNavigationMenu';
+import { usePrepareListPage } from './usePrepareListPage';
 
 interface EntryContext {
   menu: NavigationMenu;
@@ -81,11 +82,13 @@ function PageEntry({ node, depth, context }: { node: MenuNode; depth: number; co
   const active = menu.trail[menu.trail.length - 1] === node;
   const label = menu.label(node);
   const Icon = menuIcon(node.icon, 'page');
+  const prepareHandlers = usePrepareListPage(active ? undefined : node.url);
   return (
     <WithTooltip show={iconsOnly} title={label}>
       <ListItemButton
         component={LinkBase}
         to={node.url ?? '/'}
+        {...prepareHandlers}
         selected={active}
         aria-current={active ? 'page' : undefined}
         aria-label={iconsOnly ? label : undefined}

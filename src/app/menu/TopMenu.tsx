@@ -5,6 +5,7 @@ import { LinkBase, useTranslate } from 'react-admin';
 import { menuIcon } from './icons';
 import { isGroup, type MenuNode } from './navigation';
 import { useNavigationMenu, type NavigationMenu } from './useNavigationMenu';
+import { usePrepareListPage } from './usePrepareListPage';
 
 /** A group's pages as dropdown rows; a nested group becomes a sub-heading over its pages. */
 function dropdownRows(nodes: MenuNode[], menu: NavigationMenu, close: () => void, depth = 0): ReactNode[] {
@@ -17,25 +18,30 @@ function dropdownRows(nodes: MenuNode[], menu: NavigationMenu, close: () => void
         ...dropdownRows(node.children, menu, close, depth + 1),
       ];
     }
-    const Icon = menuIcon(node.icon, 'page');
-    const active = menu.trail[menu.trail.length - 1] === node;
-    return [
-      <MenuItem
-        key={node.id}
-        component={LinkBase}
-        to={node.url ?? '/'}
-        selected={active}
-        aria-current={active ? 'page' : undefined}
-        onClick={close}
-        sx={{ pl: 2 + depth * 1.5 }}
-      >
-        <ListItemIcon>
-          <Icon fontSize="small" />
-        </ListItemIcon>
-        <ListItemText>{menu.label(node)}</ListItemText>
-      </MenuItem>,
-    ];
+    return [<DropdownPage key={node.id} node={node} menu={menu} close={close} depth={depth} />];
   });
+}
+
+function DropdownPage({ node, menu, close, depth }: { node: MenuNode; menu: NavigationMenu; close: () => void; depth: number }) {
+  const Icon = menuIcon(node.icon, 'page');
+  const active = menu.trail[menu.trail.length - 1] === node;
+  const prepareHandlers = usePrepareListPage(active ? undefined : node.url);
+  return (
+    <MenuItem
+      component={LinkBase}
+      to={node.url ?? '/'}
+      {...prepareHandlers}
+      selected={active}
+      aria-current={active ? 'page' : undefined}
+      onClick={close}
+      sx={{ pl: 2 + depth * 1.5 }}
+    >
+      <ListItemIcon>
+        <Icon fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>{menu.label(node)}</ListItemText>
+    </MenuItem>
+  );
 }
 
 function TopMenuGroup({ node, menu }: { node: MenuNode; menu: NavigationMenu }) {
@@ -67,11 +73,13 @@ function TopMenuGroup({ node, menu }: { node: MenuNode; menu: NavigationMenu }) 
 function TopMenuLink({ node, menu }: { node: MenuNode; menu: NavigationMenu }) {
   const Icon = menuIcon(node.icon, 'page');
   const active = menu.trail[menu.trail.length - 1] === node;
+  const prepareHandlers = usePrepareListPage(active ? undefined : node.url);
   return (
     <Button
       color="inherit"
       component={LinkBase}
       to={node.url ?? '/'}
+      {...prepareHandlers}
       startIcon={<Icon fontSize="small" />}
       aria-current={active ? 'page' : undefined}
       className={active ? 'console-active' : undefined}

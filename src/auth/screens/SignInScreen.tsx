@@ -19,14 +19,14 @@ export function SignInScreen() {
 }
 
 function SignInForm() {
-  const { form, submit, loading, blocked } = useSignIn();
+  const { form, submit, loading, blocked, startLoadingConsole } = useSignIn();
   return (
     <AuthLayout
       title={t('auth.signin.title')}
       subtitle={t('auth.signin.subtitle')}
       companyMark={<CompanyLogo hostname={form.values.companyHostname} />}
     >
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form className="auth-form" onSubmit={submit} onInput={startLoadingConsole} noValidate>
         <TextField {...form.field('email')} label={t('auth.fields.email')} type="email" autoComplete="username" autoFocus />
         <PasswordField {...form.field('password')} label={t('auth.fields.password')} autoComplete="current-password" />
         <TextField

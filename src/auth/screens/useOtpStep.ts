@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { SignInResult } from '../../../providers/authActions';
 import { useAuthState } from '../../../providers/authState';
+import { startLandingCalls } from '../../shell/landingCalls';
 import { useOtpCode } from '../hooks/useOtpCode';
 
 /**
@@ -18,7 +19,10 @@ export function useOtpStep(send: (code: string) => Promise<SignInResult>) {
       const outcome = await run(() => send(code), {
         onSuccess: (result) => (result.user ? { type: 'loginSuccess', user: result.user } : { type: 'logout' }),
       });
-      if (outcome.ok) navigate(outcome.value.next, { replace: true });
+      if (outcome.ok) {
+        startLandingCalls(outcome.value);
+        navigate(outcome.value.next, { replace: true });
+      }
       return outcome.ok;
     },
     [run, send, navigate],

@@ -6,6 +6,7 @@ import { AUTH_PATHS } from '../../../providers/authPaths';
 import { useAuthState } from '../../../providers/authState';
 import { ApiError } from '../../../providers/http';
 import { usePrefetchConsole } from '../../shell/ChunksContext';
+import { startLandingCalls } from '../../shell/landingCalls';
 import { useForm } from '../hooks/useForm';
 import { t } from '../i18n';
 import { collectErrors, emailProblem, hostnameProblem, requiredPasswordProblem } from '../validation';
@@ -36,16 +37,19 @@ export function useSignIn() {
     event.preventDefault();
     if (state.loading || !form.check()) return;
     setBlocked(false);
-    // The console is fetched while the credentials are checked, not after.
-    prefetchConsole();
-    const outcome = await run(() => signIn(form.values), {
+    const signingIn = run(() => signIn(form.values), {
       onSuccess: (result) => (result.user ? { type: 'loginSuccess', user: result.user } : { type: 'logout' }),
       onFailure: (error) => ({ type: 'loginFailure', error }),
     });
+    // The console is fetched while the credentials are checked, not after; requested once the
+    // sign-in call is on its way, so that the call never queues behind the console's files.
+    prefetchConsole();
+    const outcome = await signingIn;
     if (outcome.ok && outcome.value.next === AUTH_PATHS.signIn) {
       // Spec section 4, "otherwise": the answer did not sign the user in; say so rather than nothing.
       alerts.error(outcome.value.message || t('auth.signin.incomplete'));
     } else if (outcome.ok) {
+      startLandingCalls(outcome.value);
       navigate(outcome.value.next, { replace: true });
     } else {
       setBlocked(outcome.error instanceof ApiError && outcome.error.status === 403);
@@ -53,5 +57,7 @@ export function useSignIn() {
     }
   };
 
-  return { form, submit, loading: state.loading, blocked };
+  // Someone typing into the form is about to sign in: the console starts loading then, so that
+  // little of it is left to fetch by the time they submit.
+  return { form, submit, loading: state.loading, blocked, startLoadingConsole: prefetchConsole };
 };

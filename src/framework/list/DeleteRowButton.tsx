@@ -31,6 +31,9 @@ export function DeleteRowButton() {
   const representation = useGetRecordRepresentation(resource);
   const { canAccess } = useCanAccess({ resource, action: 'delete', record });
   const [confirming, setConfirming] = useState(false);
+  // The dialog is mounted at its first opening (then kept, for its closing transition): a list
+  // page need not build one per row before anyone asks to delete.
+  const [asked, setAsked] = useState(false);
   if (!record || !canAccess) return null;
 
   const state = rowStates.get(record.id);
@@ -65,6 +68,7 @@ export function DeleteRowButton() {
             aria-label={translate('app.list.delete', { name })}
             onClick={(event) => {
               event.stopPropagation();
+              setAsked(true);
               setConfirming(true);
             }}
           >
@@ -78,13 +82,15 @@ export function DeleteRowButton() {
           {translate('app.list.delete_error', { message: state.deleteError })}
         </Typography>
       )}
-      <Confirm
-        isOpen={confirming}
-        title={translate('app.list.delete_title', { name })}
-        content={translate('app.list.delete_content')}
-        onConfirm={run}
-        onClose={() => setConfirming(false)}
-      />
+      {asked && (
+        <Confirm
+          isOpen={confirming}
+          title={translate('app.list.delete_title', { name })}
+          content={translate('app.list.delete_content')}
+          onConfirm={run}
+          onClose={() => setConfirming(false)}
+        />
+      )}
     </Box>
   );
 }

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { createDataProvider, dataProvider, fillPath, readList } from '../../../providers/dataProvider';
 import { defineResource, type AnyResourceDeclaration } from '../../../src/framework/types';
+import { forgetHeadStarts } from '../../../providers/http';
 import { server } from '../msw';
 import { admin, API, signIn } from './fixtures';
 
@@ -385,6 +386,31 @@ describe('the dataProvider derived from declarations', () => {
     expect(await provider.getFilterProps('notifications')).toHaveProperty('status');
     expect(await provider.getCards('users')).toEqual([{ key: 'total', label: 'Total', value: 12, link: '/users' }]);
     expect(calls.map((call) => call.path)).toEqual(['/roles/filter/props/', '/notification/options', '/users/cards']);
+  });
+
+  it('prepareList starts what a list page asks for as it opens, and the page then takes those answers', async () => {
+    const calls = recordCalls((seen) =>
+      seen.path.endsWith('cards')
+        ? { message: 'Cards', data: { cards: [{ key: 'total', label: 'Total', value: 1 }] } }
+        : seen.path.endsWith('props')
+          ? { message: 'Props', data: { status: [{ id: 'active', name: 'Active' }] } }
+          : { message: 'Users', data: { rows: [{ id: 'u-1' }], count: 1, countExact: true } },
+    );
+    try {
+      provider.prepareList('users');
+      provider.prepareList('widgets'); // not declared: nothing
+      await vi.waitFor(() => expect(calls.map((call) => call.path).sort()).toEqual(['/users/0/10', '/users/cards', '/users/filter/props']));
+      const list = await provider.getList('users', { pagination: page(1), sort: { field: 'createdAt', order: 'DESC' }, filter: {} });
+      expect(list).toMatchObject({ data: [{ id: 'u-1' }], total: 1 });
+      expect(await provider.getCards('users')).toEqual([{ key: 'total', label: 'Total', value: 1 }]);
+      expect(await provider.getFilterProps('users')).toEqual({ status: [{ id: 'active', name: 'Active' }] });
+      expect(calls).toHaveLength(3);
+      // Another page is another call.
+      await provider.getList('users', { pagination: page(2), sort: { field: 'createdAt', order: 'DESC' }, filter: {} });
+      expect(calls.map((call) => call.path)).toContain('/users/10/10');
+    } finally {
+      forgetHeadStarts();
+    }
   });
 
   it('rejects what no route is declared for, naming the resource and the method', async () => {
