@@ -109,6 +109,10 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
   });
   // An idle client that loses its server (a restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor one checked out between two statements (inside a transaction): pg-pool listens only to idle
+  // clients, so without this the server's termination notice is an unhandled 'error' event. The
+  // client's next statement fails (503) and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const watch = new TableWatch();
   const db = drizzlePg(pool, { schema, logger: watcher(watch) }) as unknown as Db;
   attachTableWatch(db, watch);
