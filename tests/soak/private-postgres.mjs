@@ -26,11 +26,19 @@ export function createPrivatePostgres({ port = Number(process.env.SOAK_PG_PORT |
   const logFile = path.join(dir, 'server.log');
   if (asRoot) spawnSync('chown', ['-R', 'postgres:', dir]);
 
+  /** The end of the server's own log, for a start that failed (the log is deleted with the directory). */
+  const logTail = () => {
+    try {
+      return `\n${fs.readFileSync(logFile, 'utf8').trim().split('\n').slice(-8).join('\n')}`;
+    } catch {
+      return '';
+    }
+  };
   const run = (program, args, { check = true } = {}) => {
     const command = asRoot ? 'runuser' : path.join(BIN, program);
     const argv = asRoot ? ['-u', 'postgres', '--', path.join(BIN, program), ...args] : args;
     const result = spawnSync(command, argv, { encoding: 'utf8', cwd: dir });
-    if (check && result.status !== 0) throw new Error(`${program} ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
+    if (check && result.status !== 0) throw new Error(`${program} ${args.join(' ')} failed: ${result.stderr || result.stdout}${logTail()}`);
     return result;
   };
   /** The same, without blocking this process: the soak's clients keep calling while PostgreSQL stops and starts. */
