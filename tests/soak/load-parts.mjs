@@ -29,6 +29,35 @@ export function seedDescription() {
   );
 }
 
+/** One start and stop of the server: it makes and migrates the database the seeding then fills. */
+async function migrateThroughServer({ port, env }) {
+  const server = startServer({ port, env });
+  try {
+    await server.ready();
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * The server on the seeded database: the admin checks that every call of the load answers, times
+ * each alone, then the people browse.
+ */
+async function browseSeeded({ env, port, ids, users, seconds, log, label }) {
+  const server = startServer({ port, env });
+  try {
+    await server.ready();
+    const adminToken = await signIn(server.baseUrl, ADMIN);
+    const problems = await checkCalls(server.baseUrl, adminToken, ids);
+    if (problems.length > 0) throw new Error(`the load's own calls do not answer 2xx:\n${problems.join('\n')}`);
+    const alone = await measureAlone(server.baseUrl, adminToken, ids);
+    log(`${label}: ${users} people browsing for ${seconds} s…`);
+    return await runLoad({ baseUrl: server.baseUrl, users, seconds, ids, alone });
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function loadOnPostgres({ databaseUrl, users, seconds, port, log }) {
   const { default: pg } = await import('pg');
   const schema = `soak_${Date.now().toString(36)}`;
@@ -37,9 +66,7 @@ export async function loadOnPostgres({ databaseUrl, users, seconds, port, log })
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soak-load-pg-'));
   const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema };
   try {
-    let server = startServer({ port, env });
-    await server.ready();
-    await server.stop();
+    await migrateThroughServer({ port, env });
     await client.query(`set search_path = "${schema}"`);
     const query = async (sql) => (await client.query(sql)).rows;
     log(`Seeding PostgreSQL (schema ${schema})…`);
@@ -48,19 +75,8 @@ export async function loadOnPostgres({ databaseUrl, users, seconds, port, log })
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const ids = await loadIds(query, ADMIN.companyHostname);
     const version = (await query('select version() as v'))[0].v.split(' on ')[0];
-    server = startServer({ port, env });
-    try {
-      await server.ready();
-      const adminToken = await signIn(server.baseUrl, ADMIN);
-      const problems = await checkCalls(server.baseUrl, adminToken, ids);
-      if (problems.length > 0) throw new Error(`the load's own calls do not answer 2xx:\n${problems.join('\n')}`);
-      const alone = await measureAlone(server.baseUrl, adminToken, ids);
-      log(`PostgreSQL: ${users} people browsing for ${seconds} s…`);
-      const result = await runLoad({ baseUrl: server.baseUrl, users, seconds, ids, alone });
-      return { ...result, database: version, seedSeconds };
-    } finally {
-      await server.stop();
-    }
+    const result = await browseSeeded({ env, port, ids, users, seconds, log, label: 'PostgreSQL' });
+    return { ...result, database: version, seedSeconds };
   } finally {
     await client.query(`drop schema if exists "${schema}" cascade`).catch(() => {});
     await client.query(`drop schema if exists "${schema}_jobs" cascade`).catch(() => {});
@@ -72,9 +88,7 @@ export async function loadOnPostgres({ databaseUrl, users, seconds, port, log })
 export async function loadOnPglite({ users, seconds, port, log }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'soak-load-pglite-'));
   try {
-    let server = startServer({ port, env: { DATA_DIR: dataDir } });
-    await server.ready();
-    await server.stop();
+    await migrateThroughServer({ port, env: { DATA_DIR: dataDir } });
     const { PGlite } = await import('@electric-sql/pglite');
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     const pglite = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { pg_trgm } });
@@ -86,19 +100,8 @@ export async function loadOnPglite({ users, seconds, port, log }) {
     const ids = await loadIds(query, ADMIN.companyHostname);
     await pglite.query('CHECKPOINT');
     await pglite.close();
-    server = startServer({ port, env: { DATA_DIR: dataDir } });
-    try {
-      await server.ready();
-      const adminToken = await signIn(server.baseUrl, ADMIN);
-      const problems = await checkCalls(server.baseUrl, adminToken, ids);
-      if (problems.length > 0) throw new Error(`the load's own calls do not answer 2xx:\n${problems.join('\n')}`);
-      const alone = await measureAlone(server.baseUrl, adminToken, ids);
-      log(`PGlite: ${users} people browsing for ${seconds} s…`);
-      const result = await runLoad({ baseUrl: server.baseUrl, users, seconds, ids, alone });
-      return { ...result, database: 'embedded (PGlite)', seedSeconds };
-    } finally {
-      await server.stop();
-    }
+    const result = await browseSeeded({ env: { DATA_DIR: dataDir }, port, ids, users, seconds, log, label: 'PGlite' });
+    return { ...result, database: 'embedded (PGlite)', seedSeconds };
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
