@@ -18,6 +18,7 @@ import type { Secrets } from './auth/secrets';
 import type { ConnectorRegistry } from './connectors/registry';
 import type { JobRunner } from './jobs/types';
 import { registerAuthGuard } from './auth/guard';
+import { registerRequestScope } from './http/request-scope';
 import { registerStorableTextCheck } from './http/storable-text';
 import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
@@ -73,6 +74,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(async (api) => {
     registerAuthGuard(api);
+    // Each handler runs as its caller's company: on PostgreSQL, row-level security holds it there.
+    registerRequestScope(api);
     // Text PostgreSQL cannot hold (NUL, half a surrogate pair) is refused naming its field, not failed on as a 500.
     registerStorableTextCheck(api);
     await api.register(apiRoutes);

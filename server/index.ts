@@ -1,4 +1,5 @@
 import { readConfig } from './config';
+import { asSystem, withTenant } from './db/tenant-scope';
 import { migrateDatabase, missingExtras, openDatabase } from './db/client';
 import { buildApp } from './app';
 import { createMailer } from './mail/mailer';
@@ -54,7 +55,7 @@ async function main() {
           'See docs/operations.md, "Search index".',
       );
     }
-    await syncPageCatalogue(database.db);
+    await asSystem('the page catalogue is matched with every company\'s roles', () => syncPageCatalogue(database.db));
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
     const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
     const connectors = createConnectorRegistry({ dataDir: config.dataDir });
@@ -62,10 +63,10 @@ async function main() {
       throw new Error('RUN_WORKER=false needs PostgreSQL (DATABASE_URL): no other process can open the embedded database to work the job queue');
     }
     runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
-    const created = await bootstrapFirstCompany(database.db, config);
+    const created = await asSystem('the first company is made when there is none', () => bootstrapFirstCompany(database.db, config));
     if (created && config.bootstrap.sampleData) {
       // Without the samples the console still works: say so and go on.
-      await provisionSampleData(database.db, connectors, created.companyId, created.adminUserId).catch((err) =>
+      await withTenant(created.companyId, () => provisionSampleData(database.db, connectors, created.companyId, created.adminUserId)).catch((err) =>
         console.warn(`The sample connections could not be created: ${(err as Error).message}`),
       );
     }

@@ -60,8 +60,10 @@ export const accessEventSearchText = searchText(
 );
 
 export const accessEventsSearch: SearchedList = {
+  name: 'access_events',
   table: accessEvents,
   text: accessEventSearchText,
+  idColumn: accessEvents.id,
   companyColumn: accessEvents.companyId,
   newestColumn: accessEvents.createdAt,
 };

@@ -58,7 +58,9 @@ export interface AuditRow {
 export const auditSearchText = searchText(orEmpty(systemAudits.recordId), systemAudits.model, systemAudits.operation, orEmpty(sql`${systemAudits.changes}::text`));
 
 export const auditsSearch: SearchedList = {
+  name: 'system_audits',
   table: systemAudits,
+  idColumn: systemAudits.id,
   text: auditSearchText,
   companyColumn: systemAudits.companyId,
   newestColumn: systemAudits.createdAt,

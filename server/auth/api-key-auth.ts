@@ -5,6 +5,7 @@ import { apiKeys, companies, roles, users } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
 import type { AuthContext } from './guard';
 import type { Secrets } from './secrets';
+import { asSystem, withTenant } from '../db/tenant-scope';
 
 export const API_KEY_HEADER = 'x-api-key';
 
@@ -55,7 +56,8 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
   if (!presented || !match) throw unauthorized(API_KEY_REFUSED_MESSAGE);
   const { db, secrets } = app.ctx;
   const now = new Date();
-  const [row] = await db
+  // A key names no company until it is found.
+  const [row] = await asSystem('an API key is looked up by its prefix', async () => await db
     .select({
       key: apiKeys,
       email: users.email,
@@ -70,7 +72,7 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
     .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
     .innerJoin(companies, eq(companies.id, apiKeys.companyId))
     .where(eq(apiKeys.prefix, match[1]))
-    .limit(1);
+    .limit(1));
   const expected = row ? Buffer.from(row.key.keyHash) : Buffer.alloc(0);
   const actual = Buffer.from(secrets.hashToken(presented));
   const hashMatches = expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
@@ -91,7 +93,7 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
   // exclusions hold even for a grant written before a route was excluded.
   const grantable = !app.hasDecorator('apiOperations') || app.apiOperations.has(operationId);
   if (!routeAcceptsKeys || !grantable || !row.key.operations.includes(operationId)) throw forbidden(OPERATION_NOT_GRANTED_MESSAGE);
-  await db
+  await withTenant(row.key.companyId, async () => await db
     .update(apiKeys)
     .set({ lastUsedAt: now })
     .where(
@@ -99,7 +101,7 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
         eq(apiKeys.id, row.key.id),
         or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_RESOLUTION_MS))),
       ),
-    );
+    ));
   return {
     sessionId: '',
     apiKeyId: row.key.id,

@@ -7,6 +7,7 @@ import { forbidden, unauthorized } from '../http/errors';
 import { authenticateApiKey, API_KEY_HEADER } from './api-key-auth';
 import { isAllowed, type PolicyConfig } from './policies';
 import { verifyAccessToken, type SessionStage } from './tokens';
+import { withTenant } from '../db/tenant-scope';
 
 export interface AuthContext {
   /** The session row; empty for a call made with an API key. */
@@ -36,6 +37,12 @@ declare module 'fastify' {
     policy?: PolicyConfig;
     /** `false` for routes an API key can never call (sign-in, sessions, passwords, impersonation). */
     apiKeys?: boolean;
+    /**
+     * A public route that must find its account across companies before it knows one (by host
+     * name, by a mailed token): why. Its handler runs in the system scope (server/db/tenant-scope.ts);
+     * any other public route runs in none and sees no company's rows.
+     */
+    acrossCompanies?: string;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -66,7 +73,7 @@ export function registerAuthGuard(app: FastifyInstance) {
     const allowed = routeConfig.stages ?? ['full'];
     if (!allowed.includes(auth.stage)) throw unauthorized();
     if (routeConfig.adminOnly && !auth.isAdmin) throw forbidden();
-    if (routeConfig.policy && !(await isAllowed(app.ctx.db, auth, routeConfig.policy[0], routeConfig.policy[1]))) throw forbidden();
+    if (routeConfig.policy && !(await withTenant(auth.companyId, () => isAllowed(app.ctx.db, auth, routeConfig.policy![0], routeConfig.policy![1])))) throw forbidden();
     request.auth = auth;
   });
 }
@@ -78,6 +85,11 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
   if (!token) throw unauthorized();
   const claims = await verifyAccessToken(app.ctx.secrets.tokenKey, token);
   if (!claims) throw unauthorized();
+  // The token is signed: the company it names is the one to look in.
+  return withTenant(claims.cid, () => sessionOf(app, claims));
+}
+
+async function sessionOf(app: FastifyInstance, claims: NonNullable<Awaited<ReturnType<typeof verifyAccessToken>>>): Promise<AuthContext> {
   const now = new Date();
   const load = async () => (await sessionLookup(app).execute({ companyId: claims.cid, sessionId: claims.sid, userId: claims.sub, now }))[0] ?? null;
   const row = await sessionRows.read(app.ctx.db, `${claims.cid}/${claims.sid}/${claims.sub}`, SESSION_TABLES, load);

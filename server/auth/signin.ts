@@ -9,6 +9,7 @@ import { companySessionLifetime, openSession, recordLogin, sessionExpiry } from 
 import { sessionUserOf, type SessionUser } from './session-user';
 import { clearFailures, SIGNIN_POLICY, type ThrottlePolicy } from './throttle';
 import type { SessionStage } from './tokens';
+import { withTenant } from '../db/tenant-scope';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email, password or company host name';
 export const DEACTIVATED_MESSAGE = 'Your account is deactivated. Contact your administrator.';
@@ -79,13 +80,16 @@ export async function signIn(ctx: AppContext, request: FastifyRequest, credentia
   }
 
   await clearFailures(db, limits[0].key);
-  const stage = signinStage(user, company);
-  const expiresAt = sessionExpiry(stage === 'full' ? await companySessionLifetime(db, ctx.config, company.id) : ctx.config, stage);
-  const session = await db.transaction(async (tx) => {
-    const opened = await openSession(tx, request, { companyId: company.id, userId: user.id, stage, expiresAt });
-    if (stage === 'full') await recordLogin(tx, company.id, user.id);
-    await recordAccessEvent(tx, request, { ...event, status: 'success', reason: stage === 'full' ? null : `${stage}_required` });
-    return opened;
+  // The account is known: the session is opened as its company's, not across companies.
+  return withTenant(company.id, async () => {
+    const stage = signinStage(user, company);
+    const expiresAt = sessionExpiry(stage === 'full' ? await companySessionLifetime(db, ctx.config, company.id) : ctx.config, stage);
+    const session = await db.transaction(async (tx) => {
+      const opened = await openSession(tx, request, { companyId: company.id, userId: user.id, stage, expiresAt });
+      if (stage === 'full') await recordLogin(tx, company.id, user.id);
+      await recordAccessEvent(tx, request, { ...event, status: 'success', reason: stage === 'full' ? null : `${stage}_required` });
+      return opened;
+    });
+    return { message: STAGE_MESSAGES[stage], user: await sessionUserOf(ctx, session) };
   });
-  return { message: STAGE_MESSAGES[stage], user: await sessionUserOf(ctx, session) };
 }

@@ -8,6 +8,7 @@ import { describeLimit, isPlanId, LIMIT_KEYS, PLAN_IDS, PLANS, type Plan, type P
 import { createSecrets, loadInstanceSecret } from '../auth/secrets';
 import { readConfig, type Config } from '../config';
 import { openDatabase, selectRows, type Database } from '../db/client';
+import { asSystem } from '../db/tenant-scope';
 import { acquireDataDirLock } from '../db/lock';
 import { companies } from '../db/schema';
 import { HttpError } from '../http/errors';
@@ -97,7 +98,8 @@ async function withDatabase<T>(config: Config, retryHint: string, work: (databas
   const { database, release } = await openServerDatabase(config, retryHint);
   try {
     await assertMigrated(database);
-    return await work(database);
+    // The operator's command names a company by its host name, like signing in.
+    return await asSystem('the operator\'s plan command finds the company by its host name', () => work(database));
   } finally {
     await database.close().catch(() => {});
     release();

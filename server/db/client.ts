@@ -13,6 +13,8 @@ import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
 import { attachTableWatch, TableWatch } from './table-watch';
 import { StatementCachingClient } from './statement-cache';
+import { scopedClientClass } from './scoped-connection';
+import { prepareServerRole, SERVER_ROLE } from './server-role';
 
 export type Schema = typeof schema;
 /** The Drizzle database, the same type on PGlite and on PostgreSQL. */
@@ -49,6 +51,14 @@ export interface OpenOptions {
   lock?: boolean;
   /** A pre-built PGlite data directory image to start from (tests clone a migrated one). */
   loadDataDir?: Blob | File;
+}
+
+/** Databases whose statements run under row-level security, scoped by tenant-scope.ts. */
+const rowSecured = new WeakSet<object>();
+
+/** Whether this database's statements are held to the company of their scope by PostgreSQL itself (server-role.ts). */
+export function isRowSecured(db: Db): boolean {
+  return rowSecured.has(db);
 }
 
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
@@ -92,30 +102,27 @@ async function openPglite(options: OpenOptions): Promise<Database> {
 }
 
 async function openPostgres(databaseUrl: string, schemaName: string, prepare: boolean): Promise<Database> {
-  if (schemaName !== 'public') {
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`);
-    } finally {
-      await admin.end();
-    }
+  const owner = new pg.Client({ connectionString: databaseUrl });
+  await owner.connect();
+  try {
+    if (schemaName !== 'public') await owner.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`);
+    await prepareServerRole(owner, schemaName);
+  } finally {
+    await owner.end();
   }
+  const Base = prepare ? StatementCachingClient : pg.Client;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
-    ...(prepare ? { Client: StatementCachingClient } : {}),
-    options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined,
+    Client: scopedClientClass(Base),
+    // Every connection works as the server's role, to which the row-level security policies apply.
+    options: [schemaName !== 'public' ? `-c search_path=${schemaName}` : '', `-c role=${SERVER_ROLE}`].filter(Boolean).join(' '),
   });
-  // An idle client that loses its server (a restart) must not crash the process.
-  pool.on('error', () => {});
-  // Nor one checked out between two statements (inside a transaction): pg-pool listens only to idle
-  // clients, so without this the server's termination notice is an unhandled 'error' event. The
-  // client's next statement fails (503) and the pool drops it on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  survivesServerLoss(pool);
   const watch = new TableWatch();
   const db = drizzlePg(pool, { schema, logger: watcher(watch) }) as unknown as Db;
   attachTableWatch(db, watch);
+  rowSecured.add(db);
   return {
     db,
     kind: 'postgres',
@@ -127,6 +134,36 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
   };
 }
 
+function ownerPool(databaseUrl: string, schemaName: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined });
+  survivesServerLoss(pool);
+  return pool;
+}
+
+/**
+ * Keeps a server restart from crashing the process: an idle client that loses its server, and
+ * one checked out between two statements (inside a transaction) — pg-pool listens only to idle
+ * clients, so without the second the server's termination notice is an unhandled 'error' event.
+ * The client's next statement fails (503) and the pool drops it on release.
+ */
+function survivesServerLoss(pool: pg.Pool): void {
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+}
+
+/**
+ * The tables as their owner sees them, beside the server's own connections: every company's rows,
+ * whatever the scope. For tests and tools that set up and inspect data; the server never reads
+ * through it. Writes made through it drop the server's kept answers as the server's own do.
+ */
+export function openOperatorView(database: Database): { db: Db; close(): Promise<void> } {
+  if (database.kind === 'pglite' || !database.postgres) return { db: database.db, close: async () => {} };
+  const pool = ownerPool(database.postgres.url, database.postgres.schema, 4);
+  const db = drizzlePg(pool, { schema, logger: watcher(database.watch) }) as unknown as Db;
+  attachTableWatch(db, database.watch);
+  return { db, close: () => pool.end() };
+}
+
 /** Drizzle's logger hook, used to see every statement (transactions included) before it runs. */
 function watcher(watch: TableWatch) {
   return { logQuery: (query: string) => watch.observe(query) };
@@ -135,10 +172,19 @@ function watcher(watch: TableWatch) {
 /** Applies the migrations in server/db/migrations that the database has not seen yet. */
 export async function migrateDatabase(database: Database, schemaName = 'public'): Promise<void> {
   const config = { migrationsFolder, migrationsSchema: schemaName };
-  if (database.kind === 'pglite') {
+  if (database.kind === 'pglite' || !database.postgres) {
     await migratePglite(database.db as never, config);
-  } else {
-    await migratePg(database.db as never, config);
+    return;
+  }
+  // The tables' owner migrates: the server's own role may not create or alter them.
+  const owner = new pg.Client({ connectionString: database.postgres.url, options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined });
+  owner.on('error', () => {});
+  await owner.connect();
+  try {
+    await migratePg(drizzlePg(owner) as never, config);
+    await prepareServerRole(owner, schemaName);
+  } finally {
+    await owner.end();
   }
 }
 

@@ -28,9 +28,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** A unique index refused the row (drizzle wraps the driver's error, so look through the causes). */
-export function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
+    if ((e as { code?: unknown }).code === '23505') return constraint === undefined || (e as { constraint?: unknown }).constraint === constraint;
   }
   return false;
 }

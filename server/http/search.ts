@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableName, ilike, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client';
+import { isRowSecured, type Db } from '../db/client';
 import { tableWatchOf } from '../db/table-watch';
 import { likePattern } from './lists';
 
@@ -18,7 +18,10 @@ import { likePattern } from './lists';
 
 /** A list's search: the table, the one expression searched (searchText) and its index's column order. */
 export interface SearchedList {
+  /** Its name for the database's search function (migration 0011, company_search_ids). */
+  name: 'users' | 'system_audits' | 'access_events';
   table: PgTable;
+  idColumn: AnyColumn;
   /** The expression a trigram index covers (lists.ts, searchText). */
   text: SQL;
   companyColumn: AnyColumn;
@@ -127,9 +130,37 @@ export function rarePart(search: string, sample: Pick<Sample, 'rows' | 'groups'>
 export async function searchCondition(db: Db, list: SearchedList, companyId: string, search: string): Promise<SQL | undefined> {
   if (!search) return undefined;
   const pattern = likePattern(search);
-  const part = rarePart(search, await keptSample(db, list, companyId));
+  const sample = await keptSample(db, list, companyId);
+  if (isRowSecured(db)) return rowSecuredSearch(list, search, pattern, sample);
+  const part = rarePart(search, sample);
   if (!part) return ilike(list.text as unknown as AnyColumn, pattern);
   // lower(text) like lower(pattern) is the same test as ilike, in a form the index does not serve,
   // so the index is read for the rare part only.
   return and(ilike(list.text as unknown as AnyColumn, likePattern(part)), sql`lower(${list.text}) like lower(${pattern})`);
+}
+
+/**
+ * The same search where PostgreSQL holds the list to its company (row-level security, migration
+ * 0011). There the planner applies the policy before a text condition, so `ilike` never reads the
+ * trigram index. When the index is the way to the rows — the text, or a run of it, is rare in the
+ * company — the ids come from the database's search function, which reads the index as the
+ * tables' owner for the company of the session alone; otherwise (a common or short text, a small
+ * company) the list is walked in its order with the text checked on each row, as the planner
+ * would have chosen.
+ */
+function rowSecuredSearch(list: SearchedList, search: string, pattern: string, sample: Sample): SQL {
+  const part = indexedPart(search, sample);
+  if (part === null) return sql`lower(${list.text}) like lower(${pattern})`;
+  return sql`${list.idColumn} = any(company_search_ids(${list.name}, ${likePattern(part)}, ${pattern}))`;
+}
+
+/** What of the search text the trigram index should be asked for; null when walking the list is the better way. */
+export function indexedPart(search: string, sample: Pick<Sample, 'rows' | 'groups'>): string | null {
+  if (sample.rows < MIN_SAMPLE) return null;
+  const part = rarePart(search, sample);
+  if (part) return part;
+  const groups = innerTrigrams(search);
+  const limit = sample.rows * COMMON_SHARE;
+  const everyGroupRare = groups.size > 0 && [...groups].every((group) => (sample.groups.get(group) ?? 0) <= limit);
+  return everyGroupRare ? search : null;
 }

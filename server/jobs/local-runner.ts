@@ -20,6 +20,7 @@ import { scheduleKey, syncAllSchedules, syncSchedule } from './schedule';
 import type { TaskDeps } from './tasks/deps';
 import { runLink } from './tasks/run-link';
 import type { JobRunner, RunRequest, TaskExecutor } from './types';
+import { asSystem, withTenant } from '../db/tenant-scope';
 
 export { nextRunAt } from './schedule';
 
@@ -94,9 +95,15 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
 
-  const recover = () => recoverRuns({ db, dispatch, finishRun, staleAfterMs: limits.staleAfterMs, isWorking: (runId) => working.has(runId), log });
+  // Stale runs may be any company's: the sweep looks across them, and ends each by its own id.
+  const recover = () => asSystem('the recovery sweep looks for stale runs of every company', () => recoverRuns({ db, dispatch, finishRun, staleAfterMs: limits.staleAfterMs, isWorking: (runId) => working.has(runId), log }));
 
-  async function enqueue(request: RunRequest): Promise<string> {
+  // The runner's own calls name the company they are for, and work as it (row-level security).
+  function enqueue(request: RunRequest): Promise<string> {
+    return withTenant(request.companyId, () => enqueueRun(request));
+  }
+
+  async function enqueueRun(request: RunRequest): Promise<string> {
     const workflow = await findWorkflow(db, request.companyId, request.workflowId);
     if (!workflow) throw notFound('Workflow');
     if (!workflow.isActive) throw badRequest(`The workflow "${workflow.name}" is deactivated; activate it first`);
@@ -109,7 +116,11 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
     return run.id;
   }
 
-  async function cancel(companyId: string, runId: string): Promise<void> {
+  function cancel(companyId: string, runId: string): Promise<void> {
+    return withTenant(companyId, () => cancelRun(companyId, runId));
+  }
+
+  async function cancelRun(companyId: string, runId: string): Promise<void> {
     if (await cancelQueuedRun(db, companyId, runId)) {
       await queue()
         .then((jobs) => jobs.dropWaitingRunJobs(runId))
@@ -125,7 +136,11 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
   }
 
   /** Works one run job: takes the run unless its workflow has no room, works it, and ends it. */
-  async function workRunMessage(message: RunMessage): Promise<void> {
+  function workRunMessage(message: RunMessage): Promise<void> {
+    return withTenant(message.companyId, () => workRunOf(message));
+  }
+
+  async function workRunOf(message: RunMessage): Promise<void> {
     if (stopping) return; // left queued: the next sweep (here or in another runner) sends it again
     const claim = await claimRun(db, message.companyId, message.runId, workerId);
     if (claim.outcome === 'claimed') await workRun(claim.run, claim.workflow);
@@ -157,13 +172,17 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
   }
 
   /** A schedule fired: queue a run, unless the schedule is a leftover of an edit the queue missed. */
-  async function workScheduleMessage(message: ScheduleMessage): Promise<void> {
+  function workScheduleMessage(message: ScheduleMessage): Promise<void> {
+    return withTenant(message.companyId, () => workScheduleOf(message));
+  }
+
+  async function workScheduleOf(message: ScheduleMessage): Promise<void> {
     const workflow = await findWorkflow(db, message.companyId, message.workflowId);
     if (!workflow || !workflow.isActive || !workflow.scheduleCron) {
       await (await queue()).unschedule(scheduleKey(message.companyId, message.workflowId));
       return;
     }
-    await enqueue({ companyId: message.companyId, workflowId: message.workflowId, trigger: 'schedule', userId: null }).catch((error: unknown) =>
+    await enqueueRun({ companyId: message.companyId, workflowId: message.workflowId, trigger: 'schedule', userId: null }).catch((error: unknown) =>
       reportSkippedScheduledRun(db, error, workflow),
     );
   }
@@ -192,7 +211,7 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
     try {
       const jobs = await queue();
       await recover();
-      await syncAllSchedules(db, jobs, log);
+      await asSystem('the schedules of every company are matched with the queue', () => syncAllSchedules(db, jobs, log));
       await jobs.workRuns(limits.parallelRuns, workRunMessage);
       await jobs.workSchedules(workScheduleMessage);
     } catch (error) {
@@ -225,7 +244,8 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
     enqueue,
     cancel,
     async syncSchedule(companyId, workflowId) {
-      await syncSchedule(db, await queue(), companyId, workflowId);
+      const jobs = await queue();
+      await withTenant(companyId, () => syncSchedule(db, jobs, companyId, workflowId));
     },
     start,
     stop,

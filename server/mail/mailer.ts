@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
+import { asSystem, withTenant } from '../db/tenant-scope';
 
 export interface MailAttachment {
   fileName: string;
@@ -59,43 +60,48 @@ export function createMailer(db: Db, options: MailerOptions): Mailer {
   };
   return {
     transport: instanceRoute ? 'smtp' : 'outbox',
-    async send(mail) {
-      const [row] = await db
-        .insert(mailOutbox)
-        .values({
-          companyId: mail.companyId,
-          toAddress: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html ?? null,
-          kind: mail.kind,
-          attachments: (mail.attachments ?? []).map((file) => ({ fileName: file.fileName, contentType: file.contentType, size: file.content.length })),
-          status: 'stored',
-        })
-        .returning({ id: mailOutbox.id });
-      let route = instanceRoute;
-      if (mail.companyId && options.companyRoute) {
-        try {
-          route = (await options.companyRoute(mail.companyId)) ?? instanceRoute;
-        } catch (err) {
-          return fail(row.id, (err as Error).message);
-        }
-      }
-      if (!route) return { id: row.id, status: 'stored' };
+    send(mail) {
+      // The mail is its company's (a mail of no company is the instance's own): written and marked in that scope, whoever sends it.
+      return mail.companyId ? withTenant(mail.companyId, () => sendMail(mail)) : asSystem('a mail of no company', () => sendMail(mail));
+    },
+  };
+
+  async function sendMail(mail: OutgoingMail): Promise<MailResult> {
+    const [row] = await db
+      .insert(mailOutbox)
+      .values({
+        companyId: mail.companyId,
+        toAddress: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? null,
+        kind: mail.kind,
+        attachments: (mail.attachments ?? []).map((file) => ({ fileName: file.fileName, contentType: file.contentType, size: file.content.length })),
+        status: 'stored',
+      })
+      .returning({ id: mailOutbox.id });
+    let route = instanceRoute;
+    if (mail.companyId && options.companyRoute) {
       try {
-        await route.transporter.sendMail({
-          from: route.from,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          attachments: mail.attachments?.map((file) => ({ filename: file.fileName, contentType: file.contentType, content: file.content })),
-        });
-        await db.update(mailOutbox).set({ status: 'sent', sentAt: new Date() }).where(eq(mailOutbox.id, row.id));
-        return { id: row.id, status: 'sent' };
+        route = (await options.companyRoute(mail.companyId)) ?? instanceRoute;
       } catch (err) {
         return fail(row.id, (err as Error).message);
       }
-    },
-  };
+    }
+    if (!route) return { id: row.id, status: 'stored' };
+    try {
+      await route.transporter.sendMail({
+        from: route.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        attachments: mail.attachments?.map((file) => ({ filename: file.fileName, contentType: file.contentType, content: file.content })),
+      });
+      await db.update(mailOutbox).set({ status: 'sent', sentAt: new Date() }).where(eq(mailOutbox.id, row.id));
+      return { id: row.id, status: 'sent' };
+    } catch (err) {
+      return fail(row.id, (err as Error).message);
+    }
+  }
 }

@@ -3,6 +3,7 @@ import { companies, reports } from '../db/schema';
 import { DEFAULT_REPORT_FORMAT } from '../../common/schemas/reports';
 import { dueWeek } from './period';
 import { defaultLinkBase, deliverReport, makeReport, reportCompany, type ReportServices } from './reports';
+import { asSystem, withTenant } from '../db/tenant-scope';
 
 /** How often the sweep looks for companies whose weekly report is due. */
 export const WEEKLY_SWEEP_INTERVAL_MS = 15 * 60_000;
@@ -26,35 +27,40 @@ export interface SweepResult {
 export async function sweepWeeklyReports(services: ReportServices, now = new Date(), log: (message: string) => void = () => {}): Promise<SweepResult> {
   const { db } = services;
   const result: SweepResult = { made: 0, delivered: 0, failed: 0 };
-  const active = await db.select({ id: companies.id }).from(companies).where(eq(companies.isActive, true));
+  const active = await asSystem('the weekly reports are made for every active company', async () => await db.select({ id: companies.id }).from(companies).where(eq(companies.isActive, true)));
   const linkBase = defaultLinkBase(services.config);
   for (const { id } of active) {
-    try {
-      const company = await reportCompany(db, id);
-      if (!company) continue;
-      const week = dueWeek(now, company.timezone);
-      if (week.end.getTime() > company.createdAt.getTime()) {
-        const [existing] = await db
-          .select({ id: reports.id })
-          .from(reports)
-          .where(and(eq(reports.companyId, id), eq(reports.kind, 'weekly'), eq(reports.periodStart, week.start)))
-          .limit(1);
-        if (!existing) {
-          const made = await makeReport(services, { company, kind: 'weekly', period: week, format: DEFAULT_REPORT_FORMAT, linkBase, now });
-          if (made) result.made += 1;
-        }
-      }
-      const unsent = await db
-        .select({ id: reports.id })
-        .from(reports)
-        .where(and(eq(reports.companyId, id), eq(reports.kind, 'weekly'), isNull(reports.sentAt)));
-      for (const report of unsent) if (await deliverReport(services, id, report.id, linkBase)) result.delivered += 1;
-    } catch (err) {
-      result.failed += 1;
-      log(`The weekly report of company ${id} was not made: ${(err as Error).message}`);
-    }
+    await withTenant(id, () => sweepCompany(services, id, now, linkBase, result, log));
   }
   return result;
+}
+
+async function sweepCompany(services: ReportServices, id: string, now: Date, linkBase: string, result: SweepResult, log: (message: string) => void): Promise<void> {
+  const { db } = services;
+  try {
+    const company = await reportCompany(db, id);
+    if (!company) return;
+    const week = dueWeek(now, company.timezone);
+    if (week.end.getTime() > company.createdAt.getTime()) {
+      const [existing] = await db
+        .select({ id: reports.id })
+        .from(reports)
+        .where(and(eq(reports.companyId, id), eq(reports.kind, 'weekly'), eq(reports.periodStart, week.start)))
+        .limit(1);
+      if (!existing) {
+        const made = await makeReport(services, { company, kind: 'weekly', period: week, format: DEFAULT_REPORT_FORMAT, linkBase, now });
+        if (made) result.made += 1;
+      }
+    }
+    const unsent = await db
+      .select({ id: reports.id })
+      .from(reports)
+      .where(and(eq(reports.companyId, id), eq(reports.kind, 'weekly'), isNull(reports.sentAt)));
+    for (const report of unsent) if (await deliverReport(services, id, report.id, linkBase)) result.delivered += 1;
+  } catch (err) {
+    result.failed += 1;
+    log(`The weekly report of company ${id} was not made: ${(err as Error).message}`);
+  }
 }
 
 export interface WeeklyReports {

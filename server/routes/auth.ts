@@ -63,7 +63,7 @@ export async function authRoutes(app: FastifyInstance) {
   const ctx = api.ctx;
   const { db } = ctx;
 
-  api.post('/signin', { config: { public: true }, schema: { body: signinBody } }, async (request) => {
+  api.post('/signin', { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: signinBody } }, async (request) => {
     return signIn(ctx, request, request.body);
   });
 
@@ -168,7 +168,7 @@ export async function authRoutes(app: FastifyInstance) {
 
   // ---- Forgotten password --------------------------------------------------------------------
 
-  api.post('/user/password/forgot', { config: { public: true }, schema: { body: accountBody } }, async (request) => {
+  api.post('/user/password/forgot', { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: accountBody } }, async (request) => {
     await consumeRate(db, `forgot:ip:${request.ip}`, RESET_REQUESTS_PER_ADDRESS_PER_HOUR, 3600, 'password reset requests from this address');
     const { email, companyHostname } = request.body;
     const { company, user } = await findAccount(db, companyHostname, email);
@@ -189,7 +189,7 @@ export async function authRoutes(app: FastifyInstance) {
     return { message: FORGOT_PASSWORD_MESSAGE };
   });
 
-  api.post('/user/password/token/verify', { config: { public: true }, schema: { body: tokenVerifyBody } }, async (request) => {
+  api.post('/user/password/token/verify', { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: tokenVerifyBody } }, async (request) => {
     const { token } = request.body;
     const holder = await findTokenHolder(db, ctx.secrets, 'reset', token);
     if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
@@ -200,7 +200,7 @@ export async function authRoutes(app: FastifyInstance) {
     };
   });
 
-  api.post('/user/password/reset', { config: { public: true }, schema: { body: resetBody } }, async (request) => {
+  api.post('/user/password/reset', { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: resetBody } }, async (request) => {
     const { email, newPassword, clientId } = request.body;
     const holder = await findTokenHolder(db, ctx.secrets, 'reset', clientId);
     if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);

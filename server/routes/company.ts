@@ -23,7 +23,7 @@ export async function companyRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   /** Onboards another company with its first admin (our shape; the spec does not show it). */
-  api.post('/company', { config: { public: true }, schema: { body: onboardingBody } }, async (request, reply) => {
+  api.post('/company', { config: { public: true, acrossCompanies: 'a new company is made, its host name checked against every other' }, schema: { body: onboardingBody } }, async (request, reply) => {
     if (!api.ctx.config.allowCompanySignup) {
       throw forbidden('Company sign-up is turned off on this server; ask its operator to create your company');
     }

@@ -447,11 +447,6 @@ export async function connectionRoutes(app: FastifyInstance) {
       if (!destination.isDestination) throw badRequest(`destinationId: "${destination.name}" is not a destination`);
       const name = body.name || `${source.name} → ${destination.name}`;
       const existing = await findPair(db, auth.companyId, id);
-      // An id another company uses is not this company's to take.
-      if (!existing) {
-        const [elsewhere] = await db.select({ id: sourceDestinations.id }).from(sourceDestinations).where(eq(sourceDestinations.id, id));
-        if (elsewhere) throw notFound('Source/destination pair');
-      }
       try {
         await db.transaction(async (tx) => {
           if (existing) {
@@ -474,6 +469,8 @@ export async function connectionRoutes(app: FastifyInstance) {
           }
         });
       } catch (err) {
+        // An id another company uses (which this company cannot see) is not this company's to take.
+        if (isUniqueViolation(err, 'source_destinations_pkey')) throw notFound('Source/destination pair');
         if (isUniqueViolation(err)) throw conflict(`destinationId: "${source.name}" is already paired with "${destination.name}"`);
         throw err;
       }

@@ -105,7 +105,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
   await app.register(async (webhooks) => {
     webhooks.removeAllContentTypeParsers();
     webhooks.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    webhooks.post('/subscription/webhook', { config: { public: true }, schema: { summary: 'Stripe webhook events', tags: TAGS, hide: true } }, async (request) => {
+    webhooks.post('/subscription/webhook', { config: { public: true, acrossCompanies: 'a payment event names its company by its Stripe customer' }, schema: { summary: 'Stripe webhook events', tags: TAGS, hide: true } }, async (request) => {
       if (!stripe || !settings.stripe) throw notFound('Stripe webhook endpoint (Stripe is not configured on this server)');
       const secret = settings.stripe.webhookSecret;
       if (!secret) throw new HttpError(503, 'This server cannot verify Stripe webhooks: STRIPE_WEBHOOK_SECRET is not set');

@@ -148,13 +148,13 @@ export async function userRoutes(app: FastifyInstance) {
     });
   });
 
-  api.post('/user/verify', { config: { public: true }, schema: { body: activationTokenBody } }, async (request) => {
+  api.post('/user/verify', { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: activationTokenBody } }, async (request) => {
     const holder = await findTokenHolder(db, ctx.secrets, 'activation', request.body.token);
     if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
     return { message: 'The activation link is valid: choose your password', data: { email: holder.user.email, passwordPolicy: await passwordPolicyOf(db, holder.company.id) } };
   });
 
-  api.post('/user/password/create', { config: { public: true }, schema: { body: createPasswordBody } }, async (request) => {
+  api.post('/user/password/create', { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: createPasswordBody } }, async (request) => {
     const { defaultPasswordToken, oldPassword, newPassword } = request.body;
     const holder = await findTokenHolder(db, ctx.secrets, 'activation', defaultPasswordToken);
     if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
@@ -190,7 +190,7 @@ export async function userRoutes(app: FastifyInstance) {
     return { message: 'Your password is set and your account is active. Sign in with your new password.' };
   });
 
-  api.post('/user/token/resend', { config: { public: true }, schema: { body: accountBody } }, async (request) => {
+  api.post('/user/token/resend', { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: accountBody } }, async (request) => {
     await consumeRate(db, `resend:ip:${request.ip}`, RESEND_REQUESTS_PER_ADDRESS_PER_HOUR, 3600, 'activation mail requests from this address');
     // Hashed before the lookup, whatever is found, so the answer takes as long for every address.
     const temporary = await newTemporaryPassword();

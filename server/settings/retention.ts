@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull, lt, notInArray, sql } from 'drizzle-orm';
 import { serviceSettingsSchema } from '../../common/settings';
 import { recordAudit } from '../audit';
 import type { Db } from '../db/client';
+import { asSystem, withTenant } from '../db/tenant-scope';
 import { accessEvents, companySettings, jobRuns, jobRunSteps, qualityResults, qualityRuns, systemAudits } from '../db/schema';
 
 /**
@@ -167,28 +168,32 @@ export async function purgeExpiredRecords(db: Db, options: PurgeOptions = {}): P
   const now = options.now ?? new Date();
   const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
   const report: PurgeReport = { companies: 0, ...emptyCounts() };
-  for (const retention of await retentions(db)) {
+  for (const retention of await asSystem('the retention purge looks at every company\'s settings', () => retentions(db))) {
     if (options.stopping?.()) break;
     report.companies += 1;
-    const counts = emptyCounts();
-    if (retention.auditDays !== null) {
-      Object.assign(counts, await purgeAudits(db, retention.companyId, new Date(now.getTime() - retention.auditDays * DAY_MS), batchSize, options));
-    }
-    if (retention.runDays !== null) {
-      Object.assign(counts, await purgeRuns(db, retention.companyId, new Date(now.getTime() - retention.runDays * DAY_MS), batchSize, options));
-    }
-    for (const key of Object.keys(counts) as (keyof PurgeCounts)[]) report[key] += counts[key];
-    if (Object.values(counts).some((n) => n > 0)) {
-      await recordAudit(db, null, {
-        companyId: retention.companyId,
-        model: 'settings',
-        operation: 'retention_purge',
-        recordId: 'service',
-        changes: { ...counts, auditRetentionDays: retention.auditDays, runRetentionDays: retention.runDays },
-      });
-    }
+    await withTenant(retention.companyId, () => purgeCompany(db, retention, now, batchSize, options, report));
   }
   return report;
+}
+
+async function purgeCompany(db: Db, retention: Retention, now: Date, batchSize: number, options: PurgeOptions, report: PurgeReport): Promise<void> {
+  const counts = emptyCounts();
+  if (retention.auditDays !== null) {
+    Object.assign(counts, await purgeAudits(db, retention.companyId, new Date(now.getTime() - retention.auditDays * DAY_MS), batchSize, options));
+  }
+  if (retention.runDays !== null) {
+    Object.assign(counts, await purgeRuns(db, retention.companyId, new Date(now.getTime() - retention.runDays * DAY_MS), batchSize, options));
+  }
+  for (const key of Object.keys(counts) as (keyof PurgeCounts)[]) report[key] += counts[key];
+  if (Object.values(counts).some((n) => n > 0)) {
+    await recordAudit(db, null, {
+      companyId: retention.companyId,
+      model: 'settings',
+      operation: 'retention_purge',
+      recordId: 'service',
+      changes: { ...counts, auditRetentionDays: retention.auditDays, runRetentionDays: retention.runDays },
+    });
+  }
 }
 
 export interface RetentionPurge {

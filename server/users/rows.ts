@@ -161,7 +161,7 @@ export const ALL_USERS: UserSelection = { where: undefined, workspaces: [] };
  * through users_search_trgm_idx (migration 0005).
  */
 export const userSearchText = searchText(users.email, orEmpty(users.username), sql`${users.firstName} || ' ' || ${users.lastName}`);
-export const usersSearch: SearchedList = { table: users, text: userSearchText, companyColumn: users.companyId, newestColumn: users.createdAt };
+export const usersSearch: SearchedList = { name: 'users', table: users, idColumn: users.id, text: userSearchText, companyColumn: users.companyId, newestColumn: users.createdAt };
 
 /**
  * Where the users of a selection are read from: the ids of a page, and the table and conditions

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { createSecrets } from '../../server/auth/secrets.ts';
-import { migrateDatabase, openDatabase } from '../../server/db/client.ts';
+import { migrateDatabase, openDatabase, openOperatorView } from '../../server/db/client.ts';
 import { jobRuns, workflows } from '../../server/db/schema.ts';
 import { createLocalRunner } from '../../server/jobs/local-runner.ts';
 import { dropQueueSchema } from '../../server/jobs/queue.ts';
@@ -29,6 +29,7 @@ const quickTask = async () => ({ rowsRead: 1, rowsWritten: 1 });
 async function measureOn(databaseUrl) {
   const schema = databaseUrl ? `bench_jobs_${crypto.randomBytes(4).toString('hex')}` : 'public';
   const database = await openDatabase({ databaseUrl, schema });
+  let operator;
   const runner = createLocalRunner({
     database,
     secrets: createSecrets(crypto.randomBytes(32).toString('base64url')),
@@ -38,12 +39,14 @@ async function measureOn(databaseUrl) {
   });
   try {
     await migrateDatabase(database, schema);
-    const company = await provisionCompany(database.db, {
+    // Set up and read as the tables' owner; the runner works through the server's own connections.
+    operator = openOperatorView(database);
+    const company = await provisionCompany(operator.db, {
       name: 'Bench',
       hostname: 'bench-jobs',
       admin: { email: 'admin@bench.local', password: 'Bench-admin-pass-1', firstName: 'Ben', lastName: 'Bench' },
     });
-    const [workflow] = await database.db
+    const [workflow] = await operator.db
       .insert(workflows)
       .values({
         companyId: company.companyId,
@@ -56,12 +59,13 @@ async function measureOn(databaseUrl) {
     const latencies = [];
     for (let i = 0; i < LATENCY_RUNS; i += 1) {
       const runId = await runner.enqueue({ companyId: company.companyId, workflowId: workflow.id, trigger: 'manual', userId: company.adminUserId });
-      const run = await ended(database.db, company.companyId, runId);
+      const run = await ended(operator.db, company.companyId, runId);
       latencies.push(run.startedAt.getTime() - run.queuedAt.getTime());
     }
     return latencies;
   } finally {
     await runner.stop();
+    await operator?.close();
     await database.close();
     if (databaseUrl) {
       await dropQueueSchema({ url: databaseUrl, schema });

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { readConfig, type Config } from '../../server/config';
-import { migrateDatabase, openDatabase, type Database, type Db } from '../../server/db/client';
+import { migrateDatabase, openDatabase, openOperatorView, type Database, type Db } from '../../server/db/client';
 import { createMailer } from '../../server/mail/mailer';
 import { createCompanyMailRoutes } from '../../server/settings/mail-route';
 import { createConnectorRegistry } from '../../server/connectors';
@@ -22,6 +22,11 @@ import { provisionCompany, type ProvisionedCompany } from '../../server/tenancy/
  */
 export interface TestServer {
   app: FastifyInstance;
+  /**
+   * The tables as their owner sees them (every company's rows, whatever the scope), for setting up
+   * and checking data; the server's own connections (database.db) are held to the scope of their
+   * code by row-level security on PostgreSQL.
+   */
   db: Db;
   database: Database;
   config: Config;
@@ -43,12 +48,13 @@ export async function createTestServer(overrides: Partial<Config> = {}): Promise
   };
   const database = await openDatabase({ databaseUrl, schema });
   await migrateDatabase(database, schema);
-  await syncPageCatalogue(database.db);
+  const operator = openOperatorView(database);
+  await syncPageCatalogue(operator.db);
   const secrets = createSecrets(crypto.randomBytes(32).toString('base64url'));
   const mailer = createMailer(database.db, { from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
   const hostname = 'acme';
   const adminEmail = 'admin@acme.test';
-  const company = await provisionCompany(database.db, {
+  const company = await provisionCompany(operator.db, {
     name: 'Acme',
     hostname,
     admin: { email: adminEmail, password: TEST_ADMIN_PASSWORD, firstName: 'Ada', lastName: 'Admin' },
@@ -61,13 +67,14 @@ export async function createTestServer(overrides: Partial<Config> = {}): Promise
   await app.ready();
   return {
     app,
-    db: database.db,
+    db: operator.db,
     database,
     config,
     company: { ...company, hostname, adminEmail, adminPassword: TEST_ADMIN_PASSWORD },
     async close() {
       await app.close();
       await runner.stop();
+      await operator.close();
       await database.close();
       if (databaseUrl) {
         const client = new pg.Client({ connectionString: databaseUrl });

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import type { TaskType } from '../../../common/schemas/workflows';
 import { createSecrets, type Secrets } from '../../../server/auth/secrets';
-import { migrateDatabase, openDatabase, selectRows, type Database, type Db } from '../../../server/db/client';
+import { migrateDatabase, openDatabase, openOperatorView, selectRows, type Database, type Db } from '../../../server/db/client';
 import { jobRunSteps, jobRuns, workflows } from '../../../server/db/schema';
 import { createLocalRunner, type LocalRunner, type LocalRunnerOptions } from '../../../server/jobs/local-runner';
 import type { RunnerLimits } from '../../../server/jobs/limits';
@@ -48,7 +48,9 @@ export async function openRunnerWorld(options: { databaseUrl?: string } = {}): P
   const schema = databaseUrl ? `t_${crypto.randomBytes(6).toString('hex')}` : 'public';
   const database = await openDatabase({ databaseUrl, schema });
   await migrateDatabase(database, schema);
-  const company = await provisionCompany(database.db, {
+  // The test writes and reads as the tables' owner; the runner works through the server's connections.
+  const operator = openOperatorView(database);
+  const company = await provisionCompany(operator.db, {
     name: 'Acme',
     hostname: `acme-${crypto.randomBytes(3).toString('hex')}`,
     admin: { email: 'admin@acme.test', password: 'Correct-horse-42', firstName: 'Ada', lastName: 'Admin' },
@@ -59,7 +61,7 @@ export async function openRunnerWorld(options: { databaseUrl?: string } = {}): P
   const runners: LocalRunner[] = [];
   return {
     database,
-    db: database.db,
+    db: operator.db,
     company,
     secrets,
     mailer,
@@ -81,6 +83,7 @@ export async function openRunnerWorld(options: { databaseUrl?: string } = {}): P
     },
     async close() {
       for (const runner of runners) await runner.stop();
+      await operator.close();
       await database.close();
       if (database.postgres) {
         await dropQueueSchema(database.postgres);

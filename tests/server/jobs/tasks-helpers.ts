@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import type { TaskType } from '../../../common/schemas/workflows';
 import { jobRuns, workflows } from '../../../server/db/schema';
+import { withTenant } from '../../../server/db/tenant-scope';
 import { createTaskExecutors } from '../../../server/jobs/tasks';
 import type { TaskContext, TaskDefinition, TaskOutcome } from '../../../server/jobs/types';
 import type { TestServer } from '../harness';
@@ -57,9 +58,9 @@ export function executorsOf(server: TestServer) {
   return createTaskExecutors({ db, secrets, connectors, mailer, config });
 }
 
-/** Runs one task the way a runner does. */
+/** Runs one task the way a runner does: as the run's company. */
 export function runTask(server: TestServer, task: TaskDefinition, context: TaskContext): Promise<TaskOutcome> {
-  return executorsOf(server)[task.type as TaskType](task, context);
+  return withTenant(context.companyId, () => executorsOf(server)[task.type as TaskType](task, context));
 }
 
 export async function createConnection(server: TestServer, token: string, body: Record<string, unknown>): Promise<string> {

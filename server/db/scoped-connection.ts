@@ -1,0 +1,87 @@
+import pg from 'pg';
+import { currentScope, scopeSettings } from './tenant-scope';
+
+/**
+ * PostgreSQL connections that tell the server, before a statement, whose rows it may touch: the
+ * tenant scope of the code that runs it (tenant-scope.ts) becomes the session settings
+ * `app.company_id` and `app.system`, which the row-level security policies read (migration 0011).
+ *
+ * A pooled connection remembers the scope it last set, so the settings are sent only when a
+ * statement of another scope comes along (a request of another company): one short round trip
+ * then, none on the next statements of the same request. A statement waits for its settings and
+ * does not run if setting them failed. What the connection remembers is forgotten when a
+ * statement fails or a transaction is rolled back (PostgreSQL undoes a setting made inside a
+ * transaction that rolls back), so the settings are sent again before the next statement.
+ */
+
+type Send = (...args: unknown[]) => unknown;
+type Callback = (error: unknown, result: unknown) => void;
+type ClientClass = new (config?: string | pg.ClientConfig) => pg.Client;
+
+const SET_SCOPE = "select set_config('app.company_id', $1, false), set_config('app.system', $2, false)";
+/** Ends a transaction by undoing it, and with it any setting made inside. */
+const UNDOES_SETTINGS = /^\s*(rollback|abort)\b/i;
+
+interface QueryLike {
+  text?: string;
+  submit?: unknown;
+}
+
+export function scopedClientClass(Base: ClientClass): ClientClass {
+  return class ScopedClient extends Base {
+    /** The scope this connection's settings hold; undefined when not known. */
+    private settingsKey: string | undefined;
+
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      const send = this.query.bind(this) as Send;
+      this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+        const { companyId, system } = scopeSettings(currentScope());
+        const key = `${companyId}/${system}`;
+        const text = typeof config === 'string' ? config : (config as QueryLike | null)?.text;
+        const undoes = typeof text === 'string' && UNDOES_SETTINGS.test(text);
+        const streamed = typeof (config as QueryLike | null)?.submit === 'function';
+        const done = typeof values === 'function' ? (values as Callback) : typeof callback === 'function' ? (callback as Callback) : null;
+        const params = typeof values === 'function' ? undefined : values;
+        const forget = () => (this.settingsKey = undefined);
+        const run = () => {
+          let result: unknown;
+          if (done) {
+            result = send(config, params, (error: unknown, answer: unknown) => {
+              if (error) forget();
+              done(error, answer);
+            });
+          } else {
+            result = send(config, values);
+            if (result instanceof Promise) result = result.catch((error: unknown) => (forget(), Promise.reject(error)));
+          }
+          if (undoes) forget();
+          return result;
+        };
+        // Ending a transaction needs no settings, and after a failed statement PostgreSQL would refuse them until it ends.
+        if (this.settingsKey === key || undoes) return run();
+        const setting = send({ text: SET_SCOPE, values: [companyId, system] }) as Promise<unknown>;
+        if (streamed) {
+          // A cursor is handed to the connection as it is: it is queued right behind the settings,
+          // on the same connection, which runs them in order, and fails with them.
+          setting.then(() => (this.settingsKey = key), forget);
+          return run();
+        }
+        const ready = setting.then(
+          () => {
+            this.settingsKey = key;
+          },
+          (error: unknown) => {
+            forget();
+            throw error;
+          },
+        );
+        if (done) {
+          ready.then(run, (error: unknown) => done(error, undefined));
+          return undefined;
+        }
+        return ready.then(run);
+      }) as typeof this.query;
+    }
+  };
+}
