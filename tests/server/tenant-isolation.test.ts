@@ -7,7 +7,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import git from 'isomorphic-git';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestServer, type TestServer } from './harness';
-import { call, createActiveUser, createOtherCompany, sessionIdOf, signInAdmin } from './helpers';
+import { call, createActiveUser, createOtherCompany, sessionIdOf, signInAdmin, userWithPolicies } from './helpers';
+import { POLICY_RESOURCES } from '../../server/auth/policies';
 import { collectRouteTable, fieldsOf, fillPath, type RouteEntry } from './route-table';
 import { checkoutSessions, mailOutbox, notifications, subscriptions, users } from '../../server/db/schema';
 import { isTableSource } from '../../server/connectors/types';
@@ -329,10 +330,12 @@ interface Call {
   query?: Record<string, string>;
   body?: unknown;
   upload?: string;
-  token: string;
+  /** A session token, or `{ apiKey }` to call with an API key. */
+  token: string | { apiKey: string };
 }
 
 async function send({ route, path: values, query, body, upload, token }: Call): Promise<LightMyRequestResponse> {
+  const credential = typeof token === 'string' ? { 'x-access-token': token } : { 'x-api-key': token.apiKey };
   const filled: Record<string, string> = { ...values };
   for (const param of route.pathParams) if (!(param in filled) && isPlain(param)) filled[param] = PLAIN_PARAMS[param](route);
   const url = `/api/v1${fillPath(route.url, filled)}${query ? `?${new URLSearchParams(query)}` : ''}`;
@@ -343,11 +346,11 @@ async function send({ route, path: values, query, body, upload, token }: Call): 
     return server.app.inject({
       method: route.method,
       url,
-      headers: { 'x-access-token': token, 'content-type': encoded.headers.get('content-type')! },
+      headers: { ...credential, 'content-type': encoded.headers.get('content-type')! },
       payload: Buffer.from(await encoded.arrayBuffer()),
     });
   }
-  return server.app.inject({ method: route.method, url, headers: { 'x-access-token': token }, payload: body as never });
+  return server.app.inject({ method: route.method, url, headers: credential, payload: body as never });
 }
 
 /** A call's answer with `id` written as `<id>`, to compare the answers to two different ids. */
@@ -373,6 +376,44 @@ function missingIdOf(kind: Kind): string {
 }
 
 const allIds = (company: Company) => [company.companyId, company.adminUserId, ...Object.values(company.records)];
+
+/**
+ * Every route of RECORD_ROUTES called with B's record and with a missing id, as the caller: the
+ * two answers must be the same — 404 (or the empty answer the route gives a missing record) —
+ * and hold nothing of B's. `refusedAlike`: a caller that may not call a route at all (an admin-only
+ * route for a member, a route no API key may call) may be refused instead, the same way both times.
+ */
+async function recordRouteProblems(token: Call['token'], options: { refusedAlike?: boolean } = {}): Promise<string[] & { reached: number }> {
+  const problems = Object.assign([] as string[], { reached: 0 });
+  for (const route of routes) {
+    const known = RECORD_ROUTES[key(route)];
+    if (!known) continue;
+    for (const [param, kind] of Object.entries(known.params)) {
+      // The other record parameters of the route get A's own records.
+      const own = Object.fromEntries(Object.entries(known.params).map(([p, k]) => [p, a.records[k]]));
+      const request = (id: string): Call => ({ route, path: { ...own, [param]: id }, body: known.body?.(a.records), upload: known.upload, token });
+      const theirs = await send(request(b.records[kind]));
+      const where = `${key(route)} with B's ${kind} as :${param}`;
+      const leaks = leaksIn(theirs.body, b.records[kind]);
+      if (leaks.length) problems.push(`${where}: the answer holds ${leaks.join(', ')}`);
+      const missingId = missingIdOf(kind);
+      const missing = await send(request(missingId));
+      const refused = options.refusedAlike && theirs.statusCode === 403 && missing.statusCode === 403;
+      const sameAnswer = JSON.stringify(answerOf(theirs, b.records[kind])) === JSON.stringify(answerOf(missing, missingId));
+      if (refused && sameAnswer) continue;
+      problems.reached += 1;
+      if (known.createsAtUnknownId) {
+        if (theirs.statusCode !== 404) problems.push(`${where}: ${theirs.statusCode} ${theirs.body.slice(0, 200)}`);
+        continue;
+      }
+      const expected = known.missing === 'empty' ? 200 : 404;
+      if (theirs.statusCode !== expected) problems.push(`${where}: ${theirs.statusCode} ${theirs.body.slice(0, 200)}`);
+      else if (!sameAnswer) problems.push(`${where}: answered ${theirs.body.slice(0, 200)}, a missing one ${missing.body.slice(0, 200)}`);
+      else if (known.missing === 'empty' && JSON.stringify(theirs.json().data) !== '[]') problems.push(`${where}: answered ${theirs.body.slice(0, 200)}`);
+    }
+  }
+  return problems;
+}
 
 // ---- Making the records --------------------------------------------------------------------------------
 
@@ -612,40 +653,27 @@ describe("another company's records are missing records", () => {
   });
 
   it("answers every route naming B's record as it answers a missing one (404), with nothing of B's", async () => {
-    const problems: string[] = [];
-    for (const route of routes) {
-      const known = RECORD_ROUTES[key(route)];
-      if (!known) continue;
-      for (const [param, kind] of Object.entries(known.params)) {
-        // The other record parameters of the route get A's own records.
-        const own = Object.fromEntries(Object.entries(known.params).map(([p, k]) => [p, a.records[k]]));
-        const request = (id: string): Call => ({
-          route,
-          path: { ...own, [param]: id },
-          body: known.body?.(a.records),
-          upload: known.upload,
-          token: a.adminToken,
-        });
-        const theirs = await send(request(b.records[kind]));
-        const where = `${key(route)} with B's ${kind} as :${param}`;
-        const leaks = leaksIn(theirs.body, b.records[kind]);
-        if (leaks.length) problems.push(`${where}: the answer holds ${leaks.join(', ')}`);
-        if (known.createsAtUnknownId) {
-          if (theirs.statusCode !== 404) problems.push(`${where}: ${theirs.statusCode} ${theirs.body.slice(0, 200)}`);
-          continue;
-        }
-        const missingId = missingIdOf(kind);
-        const missing = await send(request(missingId));
-        const expected = known.missing === 'empty' ? 200 : 404;
-        if (theirs.statusCode !== expected) problems.push(`${where}: ${theirs.statusCode} ${theirs.body.slice(0, 200)}`);
-        else if (JSON.stringify(answerOf(theirs, b.records[kind])) !== JSON.stringify(answerOf(missing, missingId))) {
-          problems.push(`${where}: answered ${theirs.body.slice(0, 200)}, a missing one ${missing.body.slice(0, 200)}`);
-        } else if (known.missing === 'empty') {
-          expect(theirs.json().data, where).toEqual([]);
-        }
-      }
-    }
-    expect(problems).toEqual([]);
+    const problems = await recordRouteProblems(a.adminToken);
+    expect([...problems]).toEqual([]);
+    expect(problems.reached).toBeGreaterThan(60);
+  });
+
+  it("answers A's API key granted every operation the same way: B's record is a missing one", async () => {
+    const operations = server.app.apiOperations.list().map((operation) => operation.id);
+    expect(operations.length).toBeGreaterThan(50);
+    const key = (await ok(call(server, 'POST', '/apikey', { token: a.adminToken, body: { name: 'Every operation', operations } }))).data;
+    const problems = await recordRouteProblems({ apiKey: key.key }, { refusedAlike: true });
+    expect([...problems]).toEqual([]);
+    // Not every route refused it: the routes an API key may call answered as for a missing record.
+    expect(problems.reached).toBeGreaterThan(30);
+  });
+
+  it("answers a member of A whose role allows every action on every resource the same way", async () => {
+    const policies = POLICY_RESOURCES.map((resource) => ({ resource: resource.resource, actions: [...resource.actions] }));
+    const member = await userWithPolicies(server, a.adminToken, 'everything@acme.test', policies);
+    const problems = await recordRouteProblems(member.token, { refusedAlike: true });
+    expect([...problems]).toEqual([]);
+    expect(problems.reached).toBeGreaterThan(50);
   });
 
   it("answers B's records in queries and bodies as missing ones, and stores nothing that points at them", async () => {
