@@ -13,7 +13,7 @@ import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
 import { attachTableWatch, TableWatch } from './table-watch';
 import { StatementCachingClient } from './statement-cache';
-import { scopedClientClass } from './scoped-connection';
+import { scopedClientClass, ScopedPool } from './scoped-connection';
 import { prepareServerRole, SERVER_ROLE } from './server-role';
 
 export type Schema = typeof schema;
@@ -111,7 +111,7 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
     await owner.end();
   }
   const Base = prepare ? StatementCachingClient : pg.Client;
-  const pool = new pg.Pool({
+  const pool = new ScopedPool({
     connectionString: databaseUrl,
     max: 10,
     Client: scopedClientClass(Base),

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import pg from 'pg';
 import { currentScope, scopeSettings } from './tenant-scope';
 
@@ -84,4 +85,21 @@ export function scopedClientClass(Base: ClientClass): ClientClass {
       }) as typeof this.query;
     }
   };
+}
+
+/**
+ * A pool that hands each caller its connection in the caller's own scope. pg-pool gives a waiting
+ * caller the connection another call releases, by calling the waiting callback from inside that
+ * release — in the releasing call's context, another request's — and its `query` sends the
+ * statement from there. The callback is bound to the context it was asked in, so the statement is
+ * scoped to the code that asked for it. (A caller awaiting `connect()` gets its own context back
+ * from the promise.)
+ */
+export class ScopedPool extends pg.Pool {
+  connect(): Promise<pg.PoolClient>;
+  connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+    if (typeof callback === 'function') return super.connect(AsyncResource.bind(callback));
+    return super.connect();
+  }
 }

@@ -6,7 +6,7 @@ import { call, createOtherCompany, signInAdmin } from './helpers';
 import { selectRows, type Db } from '../../server/db/client';
 import { systemAudits, users, workspaces } from '../../server/db/schema';
 import { asSystem, withTenant, withoutTenant } from '../../server/db/tenant-scope';
-import { scopedClientClass } from '../../server/db/scoped-connection';
+import { scopedClientClass, ScopedPool } from '../../server/db/scoped-connection';
 import { SERVER_ROLE } from '../../server/db/server-role';
 
 /**
@@ -186,9 +186,9 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
     }
   });
 
-  it('sends the scope again after a rolled-back transaction undid it on the connection', async () => {
+  it('runs each statement in its own scope on one connection: after a rollback, a failed statement, a release from another scope', async () => {
     // One connection, so every statement below shares it.
-    const pool = new pg.Pool({
+    const pool = new ScopedPool({
       connectionString: databaseUrl,
       max: 1,
       Client: scopedClientClass(pg.Client),
@@ -213,6 +213,12 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
       } finally {
         client.release();
       }
+      // A statement waiting for the one connection gets it from another scope's release, and still runs in its own.
+      const held = await withTenant(a.companyId, () => pool.connect());
+      const waiting = withTenant(b.companyId, () => setting());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      withTenant(a.companyId, () => held.release());
+      expect(await waiting).toEqual({ company: b.companyId, system: 'off' });
       // Through the pool's own query (callback style inside pg-pool), the rows follow the scope.
       const usersOf = async () => (await pool.query<{ company_id: string }>('select distinct company_id from users')).rows.map((row) => row.company_id);
       expect(await withTenant(a.companyId, usersOf)).toEqual([a.companyId]);
