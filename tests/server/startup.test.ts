@@ -161,6 +161,87 @@ describe('the server process', () => {
     }
   }, 120_000);
 
+  /** A login role of its own on the test PostgreSQL (no superuser), dropped with what it owns afterwards. */
+  async function withLoginRole(options: string, work: (url: string, schema: string) => Promise<void>) {
+    const pg = await import('pg');
+    const admin = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const name = `dataops_owner_${Date.now().toString(36)}`;
+    const schema = `start_${name}`;
+    const database = (await admin.query<{ db: string }>('select current_database() as db')).rows[0].db;
+    await admin.query(`CREATE ROLE "${name}" LOGIN NOSUPERUSER ${options}`);
+    await admin.query(`GRANT CREATE ON DATABASE "${database}" TO "${name}"`);
+    const url = new URL(process.env.DATABASE_URL!);
+    url.username = name;
+    url.password = '';
+    try {
+      await work(url.toString(), schema);
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.query(`DROP OWNED BY "${name}"`);
+      await admin.query(`DROP ROLE "${name}"`);
+      await admin.end();
+    }
+  }
+
+  it.runIf(Boolean(process.env.DATABASE_URL))('runs on PostgreSQL as a user that owns its tables without being a superuser, its queries held by row-level security', async () => {
+    await withLoginRole('CREATEROLE', async (databaseUrl, schema) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-owner-'));
+      const port = await freePort();
+      try {
+        const started = start({ DATA_DIR: dir, PORT: String(port), DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, BOOTSTRAP_ADMIN_PASSWORD: 'Chosen-password-1' });
+        await waitForText(started, 'is running at');
+        const base = `http://127.0.0.1:${port}/api/v1`;
+        const signin = await fetch(`${base}/signin`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'admin@demo.local', password: 'Chosen-password-1', companyHostname: 'demo' }),
+        });
+        expect(signin.status).toBe(200);
+        const token = (await signin.json()).user.accessToken as string;
+        const searched = await fetch(`${base}/users/filter/10/0/DESC/createdAt`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-access-token': token },
+          body: JSON.stringify({ search: 'admin' }),
+        });
+        expect(searched.status).toBe(200);
+        expect((await searched.json()).data.rows.map((row: { email: string }) => row.email)).toEqual(['admin@demo.local']);
+        started.child.kill('SIGTERM');
+        expect(await started.exited).toBe(0);
+        // The user owns the tables; the policies are on.
+        const pg = await import('pg');
+        const admin = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
+        await admin.connect();
+        try {
+          const { rows } = await admin.query<{ owner: string; rls: boolean }>(
+            `select pg_get_userbyid(c.relowner) as owner, c.relrowsecurity as rls from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname = 'users'`,
+            [schema],
+          );
+          expect(rows).toEqual([{ owner: new URL(databaseUrl).username, rls: true }]);
+        } finally {
+          await admin.end();
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }, 120_000);
+
+  it.runIf(Boolean(process.env.DATABASE_URL))("refuses to start, saying what to do, when DATABASE_URL's user may not prepare the server's role", async () => {
+    await withLoginRole('NOCREATEROLE', async (databaseUrl, schema) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-norole-'));
+      try {
+        const started = start({ DATA_DIR: dir, PORT: String(await freePort()), DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, BOOTSTRAP_ADMIN_PASSWORD: 'Chosen-password-1' });
+        expect(await started.exited).toBe(1);
+        expect(started.output()).toMatch(/The server could not (create|grant) the role dataops_console_app/);
+        expect(started.output()).toContain('CREATEROLE');
+        expect(started.output()).toContain("docs/operations.md, \"The server's database role\"");
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }, 120_000);
+
   it('refuses a weak bootstrap password with a clear message', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-weak-'));
     try {
