@@ -23,6 +23,7 @@ import { registerStorableTextCheck } from './http/storable-text';
 import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
 import { registerSecurityHeaders } from './http/security-headers';
+import { CSP_REPORT_PATH } from './routes/csp-reports';
 
 /** What every route can reach through `app.ctx`. */
 export interface AppContext {
@@ -68,7 +69,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.decorate('ctx', ctx);
   app.setErrorHandler(errorHandler);
   // First, on the root: every answer (API, console files, not-found and errors) carries them.
-  registerSecurityHeaders(app, { corsOrigins: ctx.config.corsOrigins, consoleExtraOrigins: ctx.config.cspExtraOrigins });
+  registerSecurityHeaders(app, {
+    corsOrigins: ctx.config.corsOrigins,
+    consoleExtraOrigins: ctx.config.cspExtraOrigins,
+    reportUri: `${API_PREFIX}${CSP_REPORT_PATH}`,
+  });
   // Before the routes: the document and the API-key catalogue are collected as routes register.
   await registerOpenApiDocument(app);
 

@@ -9,10 +9,12 @@ export interface SecurityHeaderSettings {
   corsOrigins: readonly string[];
   /** Origins the console's page may also load scripts and images from and connect to (analytics, an API elsewhere). */
   consoleExtraOrigins: readonly string[];
+  /** Where browsers report what the console's policy blocked (server/routes/csp-reports.ts). */
+  reportUri?: string;
 }
 
 /** The console's page: its own scripts only; styles also inline, because emotion (MUI) writes them at run time. */
-export function consoleContentSecurityPolicy(extraOrigins: readonly string[] = []): string {
+export function consoleContentSecurityPolicy(extraOrigins: readonly string[] = [], reportUri?: string): string {
   const extra = extraOrigins.length > 0 ? ` ${extraOrigins.join(' ')}` : '';
   return [
     "default-src 'self'",
@@ -24,6 +26,7 @@ export function consoleContentSecurityPolicy(extraOrigins: readonly string[] = [
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
+    ...(reportUri ? [`report-uri ${reportUri}`] : []),
   ].join('; ');
 }
 
@@ -46,7 +49,7 @@ const CORS_PREFLIGHT_MAX_AGE_SECONDS = 600;
  */
 export function registerSecurityHeaders(app: FastifyInstance, settings: SecurityHeaderSettings): void {
   const allowedOrigins = new Set(settings.corsOrigins);
-  const consolePolicy = consoleContentSecurityPolicy(settings.consoleExtraOrigins);
+  const consolePolicy = consoleContentSecurityPolicy(settings.consoleExtraOrigins, settings.reportUri);
   // Opened to other origins, the logo and avatars may be shown by a console served from one of them.
   const resourcePolicy = allowedOrigins.size > 0 ? 'cross-origin' : 'same-origin';
 

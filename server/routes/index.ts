@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { healthRoutes } from './health';
+import { cspReportRoutes } from './csp-reports';
 import { authRoutes } from './auth';
 import { sessionRoutes } from './sessions';
 import { userRoutes } from './users';
@@ -26,6 +27,7 @@ import { reportRoutes } from './reports';
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
   await api.register(healthRoutes);
+  await api.register(cspReportRoutes);
   await api.register(authRoutes);
   await api.register(sessionRoutes);
   await api.register(userRoutes);

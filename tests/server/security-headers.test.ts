@@ -145,6 +145,7 @@ describe('the console', () => {
         'base-uri': ["'none'"],
         'form-action': ["'self'"],
         'frame-ancestors': ["'none'"],
+        'report-uri': ['/api/v1/csp-reports'],
       });
       expectCommonHeaders(res);
     }
@@ -279,5 +280,76 @@ describe('CORS', () => {
     for (const bad of ['*', 'https://*.example.com', 'https://example.com/console', 'example.com', 'ftp://example.com']) {
       expect(() => readConfig({ CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS must list origins/);
     }
+  });
+});
+
+describe("the policy's reports", () => {
+  const VIOLATION = 'Content-Security-Policy violation reported by a browser';
+  let app: FastifyInstance;
+  const logged: Array<Record<string, unknown>> = [];
+
+  beforeAll(async () => {
+    // An app whose log is read by the test.
+    app = await buildApp(
+      { ...server.app.ctx, config: { ...server.config, consoleDir } },
+      { serveConsole: true, logger: { level: 'warn', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } } },
+    );
+    await app.ready();
+    extraApps.push(app);
+  });
+
+  const report = (fields: Record<string, unknown>, ip = '203.0.113.7') =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/csp-reports',
+      remoteAddress: ip,
+      headers: { 'content-type': 'application/csp-report' },
+      payload: JSON.stringify({ 'csp-report': fields }),
+    });
+  const violations = () => logged.filter((line) => line.msg === VIOLATION);
+
+  it("are taken from browsers without credentials and logged with the page's path, never its query", async () => {
+    const res = await report({
+      'document-uri': 'https://console.example.com/auth/reset-password?token=secret-reset-token',
+      'effective-directive': 'script-src-elem',
+      'blocked-uri': 'https://evil.example.net/x.js',
+      'source-file': 'https://console.example.com/assets/index.js',
+      'line-number': 12,
+      'column-number': 4,
+      disposition: 'enforce',
+    });
+    expect(res.statusCode).toBe(204);
+    expect(violations().at(-1)?.cspViolation).toEqual({
+      directive: 'script-src-elem',
+      blocked: 'https://evil.example.net/x.js',
+      page: '/auth/reset-password',
+      source: 'https://console.example.com/assets/index.js:12:4',
+      disposition: 'enforce',
+    });
+    expect(JSON.stringify(logged)).not.toContain('secret-reset-token');
+  });
+
+  it('log the same report once a minute, and at most 30 a minute from one address', async () => {
+    const before = violations().length;
+    for (let i = 0; i < 5; i++) expect((await report({ 'effective-directive': 'img-src', 'blocked-uri': 'https://same.example/a.png' }, '198.51.100.1')).statusCode).toBe(204);
+    expect(violations().length - before).toBe(1);
+    for (let i = 0; i < 40; i++) expect((await report({ 'effective-directive': 'img-src', 'blocked-uri': `https://many.example/${i}.png` }, '198.51.100.2')).statusCode).toBe(204);
+    expect(violations().length - before).toBe(1 + 30);
+  });
+
+  it('refuse what is not a report, saying why', async () => {
+    const notJson = await app.inject({ method: 'POST', url: '/api/v1/csp-reports', headers: { 'content-type': 'application/csp-report' }, payload: '{not json' });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().message).toMatch(/not JSON/);
+    const noReport = await app.inject({ method: 'POST', url: '/api/v1/csp-reports', headers: { 'content-type': 'application/csp-report' }, payload: '{"something":1}' });
+    expect(noReport.statusCode).toBe(400);
+    expect(noReport.json().message).toMatch(/csp-report/);
+    const huge = await app.inject({
+      method: 'POST',
+      url: '/api/v1/csp-reports',
+      headers: { 'content-type': 'application/csp-report' },
+      payload: JSON.stringify({ 'csp-report': { 'blocked-uri': 'x'.repeat(20_000) } }),
+    });
+    expect(huge.statusCode).toBe(413);
   });
 });
