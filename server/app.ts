@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -22,7 +23,7 @@ import { registerRequestScope } from './http/request-scope';
 import { registerStorableTextCheck } from './http/storable-text';
 import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
-import { registerSecurityHeaders } from './http/security-headers';
+import { consoleContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers';
 import { CSP_REPORT_PATH } from './routes/csp-reports';
 
 /** What every route can reach through `app.ctx`. */
@@ -89,7 +90,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     });
   }, { prefix: API_PREFIX });
 
-  if (options.serveConsole) await serveConsole(app, ctx.config.consoleDir);
+  if (options.serveConsole) {
+    await serveConsole(app, ctx.config.consoleDir, (nonce) => consoleContentSecurityPolicy(ctx.config.cspExtraOrigins, `${API_PREFIX}${CSP_REPORT_PATH}`, nonce));
+  }
 
   return app;
 }
@@ -152,7 +155,18 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
     .join('; ');
 }
 
-async function serveConsole(app: FastifyInstance, consoleDir: string) {
+/** The console's page with a fresh style nonce in it (src/shell/styleCache.ts reads it), and its policy. */
+function consolePage(template: string, policyFor: (nonce: string) => string) {
+  const at = template.indexOf('<head>');
+  if (at < 0) throw new Error('The console page has no <head>');
+  return () => {
+    const nonce = crypto.randomBytes(16).toString('base64');
+    const html = `${template.slice(0, at + 6)}<meta name="csp-nonce" content="${nonce}">${template.slice(at + 6)}`;
+    return { html, policy: policyFor(nonce) };
+  };
+}
+
+async function serveConsole(app: FastifyInstance, consoleDir: string, policyFor: (nonce: string) => string) {
   const indexFile = path.join(consoleDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn(`No built console in ${consoleDir}; run "npm run build" to serve it.`);
@@ -164,6 +178,8 @@ async function serveConsole(app: FastifyInstance, consoleDir: string) {
     index: false,
     // vite.config.ts writes .br and .gz beside each asset; the one the browser accepts is sent.
     preCompressed: true,
+    // The page itself is answered below, with its nonce.
+    allowedPath: (pathName) => pathName !== '/index.html',
     setHeaders(reply, filePath) {
       // Hashed assets never change; index.html must always be revalidated.
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
@@ -173,11 +189,12 @@ async function serveConsole(app: FastifyInstance, consoleDir: string) {
       }
     },
   });
-  const indexHtml = fs.readFileSync(indexFile);
+  const page = consolePage(fs.readFileSync(indexFile, 'utf8'), policyFor);
   app.setNotFoundHandler((request, reply) => {
     const accept = request.headers.accept ?? '';
     if (request.method === 'GET' && !request.url.startsWith('/assets/') && (accept.includes('text/html') || accept.includes('*/*'))) {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+      const { html, policy } = page();
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', policy).send(html);
     }
     return reply.code(404).send({ message: `Not found: ${request.url}` });
   });

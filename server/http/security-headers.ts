@@ -13,13 +13,19 @@ export interface SecurityHeaderSettings {
   reportUri?: string;
 }
 
-/** The console's page: its own scripts only; styles also inline, because emotion (MUI) writes them at run time. */
-export function consoleContentSecurityPolicy(extraOrigins: readonly string[] = [], reportUri?: string): string {
+/**
+ * The console's page: its own scripts only. Style elements need the page's nonce, which the
+ * console hands to emotion (MUI writes its styles as <style> elements at run time); style
+ * attributes (charts, MUI's popper) are allowed. A page answered without a nonce gets no inline
+ * styles at all.
+ */
+export function consoleContentSecurityPolicy(extraOrigins: readonly string[] = [], reportUri?: string, styleNonce?: string): string {
   const extra = extraOrigins.length > 0 ? ` ${extraOrigins.join(' ')}` : '';
   return [
     "default-src 'self'",
     `script-src 'self'${extra}`,
-    "style-src 'self' 'unsafe-inline'",
+    styleNonce ? `style-src 'self' 'nonce-${styleNonce}'` : "style-src 'self'",
+    ...(styleNonce ? ["style-src-attr 'unsafe-inline'"] : []),
     `img-src 'self' data: blob:${extra}`,
     `connect-src 'self'${extra}`,
     "object-src 'none'",

@@ -1,3 +1,4 @@
+import { CacheProvider } from '@emotion/react';
 import { Suspense, useEffect, useState } from 'react';
 import { Admin, CustomRoutes, Loading, localStorageStore, Resource } from 'react-admin';
 import { Route } from 'react-router';
@@ -15,6 +16,7 @@ import { Dashboard } from './dashboard/Dashboard';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { LayoutPreferencesProvider } from './preferences/LayoutPreferencesContext';
 import { useSessionUser } from './session';
+import { consoleStyleCache } from './styleCache';
 import { darkTheme, lightTheme } from './theme';
 
 /**
@@ -28,6 +30,7 @@ export default function MainApp() {
   // The theme to paint first; afterwards the layout keeps react-admin's mode in step.
   const [initialTheme] = useState(() => (userKey && readLocalPreferences(userKey)?.value.theme) || DEFAULT_LAYOUT_PREFERENCES.theme);
   const [store] = useState(() => localStorageStore());
+  const [styleCache] = useState(() => consoleStyleCache());
 
   // react-admin wipes its Store at logout: what must outlast a session is on the server, read here.
   useEffect(() => {
@@ -37,50 +40,52 @@ export default function MainApp() {
   }, [store, user]);
 
   return (
-    <LayoutPreferencesProvider userKey={userKey}>
-      <Admin
-        disableTelemetry
-        requireAuth
-        loginPage={false}
-        store={store}
-        authProvider={authProvider}
-        dataProvider={dataProvider}
-        i18nProvider={i18nProvider}
-        dashboard={Dashboard}
-        layout={ConsoleLayout}
-        theme={lightTheme}
-        darkTheme={darkTheme}
-        defaultTheme={initialTheme}
-        title={i18nProvider.translate('app.name')}
-      >
-        {resources.map((declaration) => (
-          <Resource key={declaration.name} {...resourceProps(declaration)} />
-        ))}
-        <CustomRoutes>
-          <Route path="/dashboard" element={<Dashboard />} />
-          {pages
-            .filter((page) => !page.noLayout)
-            .map(({ path, component: Page }) => (
-              <Route key={path} path={path} element={<Page />} />
-            ))}
-        </CustomRoutes>
-        <CustomRoutes noLayout>
-          {pages
-            .filter((page) => page.noLayout)
-            .map(({ path, component: Page }) => (
-              // Without the layout there is no Suspense boundary around the page: this one waits for its chunk.
-              <Route
-                key={path}
-                path={path}
-                element={
-                  <Suspense fallback={<Loading />}>
-                    <Page />
-                  </Suspense>
-                }
-              />
-            ))}
-        </CustomRoutes>
-      </Admin>
-    </LayoutPreferencesProvider>
+    <CacheProvider value={styleCache}>
+      <LayoutPreferencesProvider userKey={userKey}>
+        <Admin
+          disableTelemetry
+          requireAuth
+          loginPage={false}
+          store={store}
+          authProvider={authProvider}
+          dataProvider={dataProvider}
+          i18nProvider={i18nProvider}
+          dashboard={Dashboard}
+          layout={ConsoleLayout}
+          theme={lightTheme}
+          darkTheme={darkTheme}
+          defaultTheme={initialTheme}
+          title={i18nProvider.translate('app.name')}
+        >
+          {resources.map((declaration) => (
+            <Resource key={declaration.name} {...resourceProps(declaration)} />
+          ))}
+          <CustomRoutes>
+            <Route path="/dashboard" element={<Dashboard />} />
+            {pages
+              .filter((page) => !page.noLayout)
+              .map(({ path, component: Page }) => (
+                <Route key={path} path={path} element={<Page />} />
+              ))}
+          </CustomRoutes>
+          <CustomRoutes noLayout>
+            {pages
+              .filter((page) => page.noLayout)
+              .map(({ path, component: Page }) => (
+                // Without the layout there is no Suspense boundary around the page: this one waits for its chunk.
+                <Route
+                  key={path}
+                  path={path}
+                  element={
+                    <Suspense fallback={<Loading />}>
+                      <Page />
+                    </Suspense>
+                  }
+                />
+              ))}
+          </CustomRoutes>
+        </Admin>
+      </LayoutPreferencesProvider>
+    </CacheProvider>
   );
 }

@@ -70,6 +70,28 @@ test('the console renders its screens with no Content-Security-Policy violation'
   await expect(page.getByRole('heading', { name: /Welcome/ })).toBeVisible();
   await expect(page.locator('svg.recharts-surface, canvas, svg[role="img"]').or(page.getByRole('heading', { level: 2 })).first()).toBeVisible();
 
+  // Styles: MUI's style elements carry the page's nonce; one without it is refused.
+  const styles = await page.evaluate(async () => {
+    const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+    const emotion = [...document.querySelectorAll<HTMLStyleElement>('style[data-emotion]')];
+    const injected = document.createElement('style');
+    injected.textContent = 'body { outline: 7px solid rgb(1, 2, 3); }';
+    document.head.append(injected);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return {
+      nonce,
+      emotionCount: emotion.length,
+      withoutNonce: emotion.filter((element) => element.nonce !== nonce).length,
+      injectedApplied: getComputedStyle(document.body).outlineWidth === '7px',
+    };
+  });
+  expect(styles.nonce).toMatch(/^[A-Za-z0-9+/=]{24}$/);
+  expect(styles.emotionCount).toBeGreaterThan(0);
+  expect(styles.withoutNonce).toBe(0);
+  expect(styles.injectedApplied).toBe(false);
+  await expect.poll(() => violations.filter((v) => v.directive.startsWith('style-src')).length).toBeGreaterThan(0);
+  violations.length = 0;
+
   for (const path of ['/users', '/workflows', '/connections', '/audits', '/access-events', '/apikeys']) {
     await page.goto(path);
     await expectListRendered(page);

@@ -134,11 +134,14 @@ describe('the console', () => {
       const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
+      // emotion (MUI) writes <style> elements at run time, with the page's nonce; see docs/security.md.
+      const nonce = /<meta name="csp-nonce" content="([A-Za-z0-9+/=]{24})">/.exec(res.body)?.[1];
+      expect(nonce, 'the page carries its style nonce').toBeDefined();
       expect(directives(res.headers['content-security-policy'])).toEqual({
         'default-src': ["'self'"],
         'script-src': ["'self'"],
-        // emotion (MUI) writes <style> elements at run time; see docs/security.md.
-        'style-src': ["'self'", "'unsafe-inline'"],
+        'style-src': ["'self'", `'nonce-${nonce}'`],
+        'style-src-attr': ["'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'connect-src': ["'self'"],
         'object-src': ["'none'"],
@@ -148,6 +151,11 @@ describe('the console', () => {
         'report-uri': ['/api/v1/csp-reports'],
       });
       expectCommonHeaders(res);
+      // A nonce is good for one answer: the page is never stored or revalidated.
+      expect(res.headers.etag).toBeUndefined();
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const again = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(/content="([^"]+)"/.exec(again.body)?.[1]).not.toBe(nonce);
     }
   });
 
@@ -166,11 +174,11 @@ describe('the console', () => {
     expectCommonHeaders(missing);
   });
 
-  it('sends no policy with a 304, so the page keeps the one it was stored with', async () => {
+  it('sends no policy with a 304, so a file keeps the one it was stored with', async () => {
     const app = await consoleApp$();
-    const first = await app.inject({ method: 'GET', url: '/index.html' });
+    const first = await app.inject({ method: 'GET', url: `/${STYLES}` });
     expect(first.headers.etag).toBeDefined();
-    const revalidated = await app.inject({ method: 'GET', url: '/index.html', headers: { 'if-none-match': String(first.headers.etag) } });
+    const revalidated = await app.inject({ method: 'GET', url: `/${STYLES}`, headers: { 'if-none-match': String(first.headers.etag) } });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.headers['content-security-policy']).toBeUndefined();
     expect(revalidated.headers['x-content-type-options']).toBe('nosniff');
@@ -195,7 +203,7 @@ describe('the console', () => {
       expect(policy[directive]).toEqual(expect.arrayContaining(['https://www.googletagmanager.com', 'https://*.google-analytics.com']));
     }
     expect(policy['default-src']).toEqual(["'self'"]);
-    expect(policy['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(policy['style-src']).toEqual(["'self'", expect.stringMatching(/^'nonce-/)]);
     for (const bad of ['*', 'https://example.com/path', 'javascript:alert(1)', "'unsafe-eval'", 'https://a.com;script-src *']) {
       expect(() => readConfig({ CSP_EXTRA_ORIGINS: bad }), bad).toThrow(/CSP_EXTRA_ORIGINS must list origins/);
     }
