@@ -12,6 +12,7 @@ import { isSignedIn } from '../../providers/storage';
 import { loadColumnChoices } from '../framework/columns/columnChoices';
 import { resourceProps } from '../framework/resourceProps';
 import { pages } from '../pages';
+import { ConsoleQueryClient } from './consoleQueryClient';
 import { Dashboard } from './dashboard/Dashboard';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { LayoutPreferencesProvider } from './preferences/LayoutPreferencesContext';
@@ -30,6 +31,7 @@ export default function MainApp() {
   // The theme to paint first; afterwards the layout keeps react-admin's mode in step.
   const [initialTheme] = useState(() => (userKey && readLocalPreferences(userKey)?.value.theme) || DEFAULT_LAYOUT_PREFERENCES.theme);
   const [store] = useState(() => localStorageStore());
+  const [queryClient] = useState(() => new ConsoleQueryClient(authProvider));
   const [styleCache] = useState(() => consoleStyleCache());
 
   // react-admin wipes its Store at logout: what must outlast a session is on the server, read here.
@@ -47,6 +49,7 @@ export default function MainApp() {
           requireAuth
           loginPage={false}
           store={store}
+          queryClient={queryClient}
           authProvider={authProvider}
           dataProvider={dataProvider}
           i18nProvider={i18nProvider}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCanAccess, useDataProvider, useResourceContext } from 'react-admin';
 import type { DeclaredDataProvider } from '../../providers/dataProvider';
+import { FILTER_PROPS_FRESH_MS, filterPropsKey } from './list/firstPage';
 import type { Choice, ChoicesSource } from './types';
 
 /** The filter bar's choices of a list (`…/filter/props`), loaded once and shared by its inputs. */
@@ -9,10 +10,10 @@ export function useFilterProps(enabled = true) {
   const dataProvider = useDataProvider<DeclaredDataProvider>();
   const { canAccess } = useCanAccess({ resource, action: 'list', enabled });
   return useQuery({
-    queryKey: [resource, 'filterProps'],
+    queryKey: filterPropsKey(resource!),
     queryFn: () => dataProvider.getFilterProps(resource!),
     enabled: enabled && Boolean(resource) && canAccess === true,
-    staleTime: 5 * 60_000,
+    staleTime: FILTER_PROPS_FRESH_MS,
     retry: false,
   });
 }

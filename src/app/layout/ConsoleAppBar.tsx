@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpenIcon from '@mui/icons-material/MenuOpen';
 import TuneIcon from '@mui/icons-material/Tune';
@@ -18,7 +19,7 @@ export interface ConsoleAppBarProps {
   onCustomize: () => void;
 }
 
-export function ConsoleAppBar({ onMenuButton, menuOpen, onCustomize }: ConsoleAppBarProps) {
+export const ConsoleAppBar = memo(function ConsoleAppBar({ onMenuButton, menuOpen, onCustomize }: ConsoleAppBarProps) {
   const [{ headerBackColor }] = useLayoutPreferences();
   const translate = useTranslate();
   const menuLabel = translate(menuOpen ? 'app.menu.collapse' : 'app.menu.expand');
@@ -47,4 +48,4 @@ export function ConsoleAppBar({ onMenuButton, menuOpen, onCustomize }: ConsoleAp
       </Toolbar>
     </AppBar>
   );
-}
+});

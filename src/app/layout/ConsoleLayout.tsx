@@ -1,5 +1,5 @@
 import { Box, useMediaQuery, type Theme } from '@mui/material';
-import { Suspense, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Loading, SkipNavigationButton, useTheme } from 'react-admin';
 import { AlertBar } from '../../shell/AlertBar';
 import { ImpersonationBanner } from '../ImpersonationBanner';
@@ -50,6 +50,15 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
 
   const vertical = preferences.layout === 'vertical';
   const fixedHeader = preferences.headerFixedLayout;
+  // Stable handlers: the header, the sidebar and the drawer are not rendered again when only the page changes.
+  const { toggleMenuCollapse } = actions;
+  const toggleMenu = useCallback(
+    () => (isPhone ? setMobileMenuOpen((open) => !open) : toggleMenuCollapse()),
+    [isPhone, toggleMenuCollapse],
+  );
+  const openCustomize = useCallback(() => setCustomizing(true), []);
+  const closeCustomize = useCallback(() => setCustomizing(false), []);
+  const closeMobileMenu = useCallback(() => setMobileMenuOpen(false), []);
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default', color: 'text.primary' }}>
@@ -61,9 +70,9 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
       >
         <ImpersonationBanner />
         <ConsoleAppBar
-          onMenuButton={vertical ? () => (isPhone ? setMobileMenuOpen((open) => !open) : actions.toggleMenuCollapse()) : undefined}
+          onMenuButton={vertical ? toggleMenu : undefined}
           menuOpen={isPhone ? mobileMenuOpen : !preferences.collapseMenu}
-          onCustomize={() => setCustomizing(true)}
+          onCustomize={openCustomize}
         />
         {!vertical && (
           <Box sx={[menuColours(preferences.layoutType), { borderBottom: 1, borderColor: 'divider' }]}>
@@ -76,7 +85,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
           <ConsoleSidebar
             temporary={isPhone}
             mobileOpen={mobileMenuOpen}
-            onMobileClose={() => setMobileMenuOpen(false)}
+            onMobileClose={closeMobileMenu}
             headerOffset={fixedHeader ? headerHeight : 0}
           />
         )}
@@ -89,7 +98,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
           </Box>
         </Box>
       </Box>
-      <CustomizeDrawer open={customizing} onClose={() => setCustomizing(false)} />
+      <CustomizeDrawer open={customizing} onClose={closeCustomize} />
     </Box>
   );
 }

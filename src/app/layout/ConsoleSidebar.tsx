@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Box, Drawer } from '@mui/material';
 import { useLayoutPreferences } from '../preferences/LayoutPreferencesContext';
 import { SideMenu } from '../menu/SideMenu';
@@ -13,7 +14,7 @@ export interface ConsoleSidebarProps {
 }
 
 /** The vertical layout's sidebar: its colours, width (collapsed to icons) and fixed position. */
-export function ConsoleSidebar({ temporary, mobileOpen, onMobileClose, headerOffset }: ConsoleSidebarProps) {
+export const ConsoleSidebar = memo(function ConsoleSidebar({ temporary, mobileOpen, onMobileClose, headerOffset }: ConsoleSidebarProps) {
   const [{ layoutType, collapseMenu, navFixedLayout }] = useLayoutPreferences();
   if (temporary) {
     return (
@@ -43,4 +44,4 @@ export function ConsoleSidebar({ temporary, mobileOpen, onMobileClose, headerOff
       <SideMenu iconsOnly={collapseMenu} />
     </Box>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import CloseIcon from '@mui/icons-material/Close';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import {
@@ -57,7 +58,7 @@ function Option({ label, checked, onChange }: { label: string; checked: boolean;
 }
 
 /** The "Customize" settings drawer: every layout preference, and a way back to the defaults. */
-export function CustomizeDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+export const CustomizeDrawer = memo(function CustomizeDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [preferences, actions] = useLayoutPreferences();
   const translate = useTranslate();
   const title = translate('app.customize.title');
@@ -126,4 +127,4 @@ export function CustomizeDrawer({ open, onClose }: { open: boolean; onClose: () 
       </Stack>
     </Drawer>
   );
-}
+});

@@ -1,7 +1,7 @@
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Collapse, Divider, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
-import type { ReactElement } from 'react';
+import { memo, type ReactElement } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
 import { isMenuGroupOpen, type LayoutPreferences } from '../../../providers/preferences';
 import { useLayoutPreferences, type LayoutPreferenceActions } from '../preferences/LayoutPreferencesContext';
@@ -77,10 +77,17 @@ function GroupEntry({ node, depth, context }: { node: MenuNode; depth: number; c
   );
 }
 
-function PageEntry({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
-  const { menu, iconsOnly, onNavigate } = context;
-  const active = menu.trail[menu.trail.length - 1] === node;
-  const label = menu.label(node);
+interface PageEntryProps {
+  node: MenuNode;
+  depth: number;
+  active: boolean;
+  label: string;
+  iconsOnly: boolean;
+  onNavigate?: () => void;
+}
+
+/** A page link; rendered again only when it changes (a move to another page changes two of them). */
+const PageEntry = memo(function PageEntry({ node, depth, active, label, iconsOnly, onNavigate }: PageEntryProps) {
   const Icon = menuIcon(node.icon, 'page');
   const prepareHandlers = usePrepareListPage(active ? undefined : node.url);
   return (
@@ -102,10 +109,21 @@ function PageEntry({ node, depth, context }: { node: MenuNode; depth: number; co
       </ListItemButton>
     </WithTooltip>
   );
-}
+});
 
-function MenuEntry(props: { node: MenuNode; depth: number; context: EntryContext }) {
-  return isGroup(props.node) ? <GroupEntry {...props} /> : <PageEntry {...props} />;
+function MenuEntry({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
+  if (isGroup(node)) return <GroupEntry node={node} depth={depth} context={context} />;
+  const { menu, iconsOnly, onNavigate } = context;
+  return (
+    <PageEntry
+      node={node}
+      depth={depth}
+      active={menu.trail[menu.trail.length - 1] === node}
+      label={menu.label(node)}
+      iconsOnly={iconsOnly}
+      onNavigate={onNavigate}
+    />
+  );
 }
 
 /**

@@ -1,31 +1,45 @@
-import { useCallback, useEffect, useRef } from 'react';
-import { useAuthProvider, useDataProvider } from 'react-admin';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useContext, useEffect, useRef } from 'react';
+import { DataProviderContext, useAuthProvider } from 'react-admin';
 import { resourceListUrl } from '../../../providers/authProvider';
 import type { DeclaredDataProvider } from '../../../providers/dataProvider';
 import { resources } from '../../../resources';
+import { prepareFirstPage } from '../../framework/list/firstPage';
+import { ConsoleQueryClient } from '../consoleQueryClient';
 
 /** A pointer resting this long on a menu entry means the user is heading there. */
 export const HOVER_INTENT_MS = 100;
 
 const resourceByListUrl = new Map(resources.map((declaration) => [resourceListUrl(declaration.name), declaration.name]));
+const declarationByName = new Map(resources.map((declaration) => [declaration.name, declaration]));
 
 /**
  * Menu entry handlers that start the calls of the list page behind the entry as the user heads
  * for it (the pointer rests on it, or presses it), so that its rows come with the page rather
- * than a round trip after it rendered. Only for a list the user may read: a refused call would
- * raise the access-denied alert of a page they have not opened.
+ * than a round trip after it rendered (src/framework/list/firstPage.ts). Only for a list the
+ * user may read: a refused call would raise the access-denied alert of a page they have not opened.
  */
 export function usePrepareListPage(url: string | undefined) {
-  const dataProvider = useDataProvider<DeclaredDataProvider>();
+  // The dataProvider itself: react-admin's wrapper (useDataProvider) takes every method for one that answers a promise, which prepareList does not.
+  const dataProvider = useContext(DataProviderContext) as DeclaredDataProvider | null;
   const authProvider = useAuthProvider();
+  const queryClient = useQueryClient();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const resource = url ? resourceByListUrl.get(url.replace(/\/+$/, '')) : undefined;
 
   const prepare = useCallback(() => {
-    if (!resource || typeof dataProvider.prepareList !== 'function') return;
+    if (!resource || typeof dataProvider?.prepareList !== 'function') return;
+    // The page's access checks too, so that it opens with its answers rather than a loading state.
+    if (queryClient instanceof ConsoleQueryClient) void queryClient.prepareAccess(resource);
     const allowed = authProvider?.canAccess ? authProvider.canAccess({ resource, action: 'list' }) : Promise.resolve(true);
-    allowed.then((may) => may && dataProvider.prepareList(resource)).catch(() => undefined);
-  }, [authProvider, dataProvider, resource]);
+    allowed
+      .then((may) => {
+        if (!may) return;
+        const declaration = declarationByName.get(resource);
+        if (declaration) prepareFirstPage(queryClient, dataProvider, declaration);
+      })
+      .catch(() => undefined);
+  }, [authProvider, dataProvider, queryClient, resource]);
 
   const cancel = useCallback(() => {
     if (timer.current) clearTimeout(timer.current);

@@ -1,17 +1,14 @@
 import { Box } from '@mui/material';
-import { useCallback, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import {
-  CreateButton,
   DataTable,
-  FilterButton,
   List,
-  TopToolbar,
   useCanAccess,
   useResourceContext,
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { ColumnsMenuButton } from '../columns/ColumnsMenuButton';
 import { useDeclaration } from '../DeclarationContext';
 import { canSort, capabilitiesOf, defaultHiddenColumns, defaultSortOf, fieldLabelKey, listFields, storeKeyOf } from '../declaration';
 import { stopRowClick } from '../feedback';
@@ -21,29 +18,11 @@ import { ActivationToggle } from './ActivationToggle';
 import { DeclaredBulkActions, hasBulkActions } from './BulkActions';
 import { ConsolePagination } from './ConsolePagination';
 import { DeleteRowButton } from './DeleteRowButton';
-import { ExportCsvButton } from './ExportCsvButton';
 import { useFilterInputs } from './filterInputs';
 import { ListCards } from './ListCards';
-import { ShareViewButton } from '../share/ShareViewButton';
 import { rowStateSx, RowStatesProvider, useRowStates } from './RowStates';
-
-/** The list toolbar: filters behind "Add filter", columns, create, export, share, the declaration's own. */
-export function DeclaredListActions({ children }: { children?: ReactNode }) {
-  const declaration = useDeclaration();
-  const can = capabilitiesOf(declaration);
-  const hidesFilters = (declaration.filters ?? []).some((filter) => filter.alwaysOn === false);
-  return (
-    <TopToolbar>
-      {hidesFilters && <FilterButton />}
-      <ColumnsMenuButton />
-      {can.create && <CreateButton />}
-      {can.export && <ExportCsvButton />}
-      {can.export && <ShareViewButton />}
-      {declaration.actions?.list?.map((Action, index) => <Action key={index} />)}
-      {children}
-    </TopToolbar>
-  );
-}
+import { firstPageFreshness, useFirstPageOnItsWay } from './firstPage';
+import { createToolbarShown, DeclaredFilterBar, DeclaredListActions, FirstPageShown } from './ListToolbar';
 
 function hasRowActions(declaration: AnyResourceDeclaration): boolean {
   return capabilitiesOf(declaration).delete || (declaration.actions?.record?.length ?? 0) > 0;
@@ -127,26 +106,46 @@ const visuallyHidden = {
   whiteSpace: 'nowrap',
 } as const;
 
+export { DeclaredListActions } from './ListToolbar';
+
+const LIST_QUERY_OPTIONS = { staleTime: firstPageFreshness };
+
 /**
  * A declared resource's list: summary cards, then react-admin's List with the filter bar,
- * the toolbar, the DataTable and offset/limit paging.
+ * the toolbar, the DataTable and offset/limit paging. Opened as its first page comes (asked for
+ * ahead, ./firstPage.ts), it waits a moment for it; the filter bar and the toolbar's buttons come
+ * once the first rows are on screen (./ListToolbar.tsx).
  */
 export function DeclaredList({ children }: { children?: ReactNode }) {
   const declaration = useDeclaration();
+  const queryClient = useQueryClient();
+  useFirstPageOnItsWay(queryClient, declaration);
   const filters = useFilterInputs(declaration);
+  const [shown] = useState(createToolbarShown);
+  // The same elements on every render: the toolbar's coming does not render the table again.
+  const content = useMemo(
+    () => (
+      <>
+        {children ?? <DeclaredDataTable />}
+        <FirstPageShown shown={shown} />
+      </>
+    ),
+    [children, shown],
+  );
   return (
     <RowStatesProvider>
       {declaration.routes.cards && <ListCards />}
       <List
         perPage={declaration.list?.perPage ?? 10}
         sort={defaultSortOf(declaration)}
-        filters={filters.length > 0 ? filters : undefined}
-        actions={<DeclaredListActions />}
+        filters={filters.length > 0 ? <DeclaredFilterBar filters={filters} shown={shown} /> : undefined}
+        actions={<DeclaredListActions shown={shown} filters={filters} />}
         pagination={<ConsolePagination />}
         exporter={false}
         empty={false}
+        queryOptions={LIST_QUERY_OPTIONS}
       >
-        {children ?? <DeclaredDataTable />}
+        {content}
       </List>
     </RowStatesProvider>
   );

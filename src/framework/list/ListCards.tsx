@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { LinkBase, useCanAccess, useDataProvider, useResourceContext, useTranslate } from 'react-admin';
 import type { DashboardCard, DeclaredDataProvider } from '../../../providers/dataProvider';
+import { cardsKey, firstPageFreshness } from './firstPage';
 
 const SKELETON_CARDS = 4;
 
@@ -44,7 +45,13 @@ export function ListCards() {
   const translate = useTranslate();
   const dataProvider = useDataProvider<DeclaredDataProvider>();
   const { canAccess } = useCanAccess({ resource, action: 'list' });
-  const query = useQuery({ queryKey: [resource, 'cards'], queryFn: () => dataProvider.getCards(resource), retry: false, enabled: canAccess === true });
+  const query = useQuery({
+    queryKey: cardsKey(resource),
+    queryFn: () => dataProvider.getCards(resource),
+    retry: false,
+    enabled: canAccess === true,
+    staleTime: firstPageFreshness,
+  });
   if (!canAccess || query.isError || (query.data && query.data.length === 0)) return null;
   return (
     <Box

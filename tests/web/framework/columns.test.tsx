@@ -7,6 +7,7 @@ import { COLUMN_CHOICES_OFFLINE_KEY, loadColumnChoices, orderFromRanks, ranksFro
 import { COLUMN_SAVE_DELAY_MS } from '../../../src/framework/columns/useColumnChoices';
 import { server } from '../msw';
 import { API, FRAMEWORK_TIMEOUT_MS, plainUser, mockPolicies, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
+import { listToolbarShown } from '../listToolbar';
 
 interface ColumnsServer {
   puts: unknown[];
@@ -33,6 +34,7 @@ function columnsServer(choices: Record<string, unknown>): ColumnsServer {
 
 async function headers(): Promise<string[]> {
   const table = (await screen.findByText('Widget 0001', { selector: 'td, td *' })).closest('table')!;
+  await listToolbarShown();
   return within(table)
     .getAllByRole('columnheader')
     .map((cell) => cell.textContent ?? '')

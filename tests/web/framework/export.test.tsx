@@ -5,6 +5,7 @@ import { memoryStore } from 'react-admin';
 import { csvCell, toCsv } from '../../../src/framework/csv';
 import { server } from '../msw';
 import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
+import { listToolbarShown } from '../listToolbar';
 
 interface Download {
   name: string;
@@ -65,6 +66,7 @@ describe('export of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     const store = memoryStore({ 'widgets.datatable': ['kind', 'createdAt', 'tags'], 'widgets.datatable_columnRanks': [4, 0, 1, 2, 3, 5, 6, 7] });
     renderDeclared([widgets], { path: '/widgets', store });
     await screen.findByText('Widget 0003', { selector: 'td, td *' });
+    await listToolbarShown();
 
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(downloads).toHaveLength(1), { timeout: 15_000 });
@@ -89,6 +91,7 @@ describe('export of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     const downloads = catchDownloads();
     renderDeclared([widgets], { path: '/widgets?filter=%7B%22status%22%3A%22broken%22%7D' });
     await screen.findByText('Widget 0030', { selector: 'td, td *' });
+    await listToolbarShown();
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(downloads).toHaveLength(1));
     const exportCall = api.calls.find((call) => call.path.includes('/1000/'))!;

@@ -4,6 +4,7 @@ import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, w
 import { http, HttpResponse } from 'msw';
 import { server } from '../msw';
 import { defineResource } from '../../../src/framework/types';
+import { listToolbarShown } from '../listToolbar';
 
 function columnHeaders(table: HTMLElement): string[] {
   return within(table)
@@ -15,6 +16,7 @@ function columnHeaders(table: HTMLElement): string[] {
 /** The table once its rows are in (react-admin shows a placeholder table while loading). */
 async function loadedTable(rowText: string): Promise<HTMLElement> {
   const cell = await screen.findByText(rowText, { selector: 'td, td *' });
+  await listToolbarShown();
   return cell.closest('table')!;
 }
 

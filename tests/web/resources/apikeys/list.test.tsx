@@ -2,9 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADA, apiKeysApi, BOB } from './apikeysApi';
 import { APIKEYS_TIMEOUT_MS, renderApiKeys } from './render';
+import { listToolbarShown } from '../../listToolbar';
 
 async function loadedTable(text: string): Promise<HTMLElement> {
   const cell = await screen.findByText(text, { selector: 'td, td *' });
+  await listToolbarShown();
   return cell.closest('table')!;
 }
 

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { connectionsApi, exactly, FILES, SLACK } from './connectionsApi';
 import { CONNECTIONS_TIMEOUT_MS, mockPolicies, plainUser, renderConnections } from './render';
+import { listToolbarShown } from '../../listToolbar';
 
 function rowOf(name: string): HTMLElement {
   const cell = screen.getByText(name, { selector: 'td *, td' });
@@ -38,6 +39,7 @@ describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     const api = connectionsApi();
     renderConnections('/connections');
     await screen.findByText('Warehouse');
+    await listToolbarShown();
 
     await user.type(screen.getByPlaceholderText('Search connections'), 'lak');
     await waitFor(() => expect(api.seen(/^GET \/connections\/search/)).toEqual(['GET /connections/search/0/10?searchText=lak']));
@@ -79,7 +81,7 @@ describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     api.tests[SLACK] = { ok: false, latencyMs: null, detail: null, message: 'invalid_token', testedAt: '2026-11-22T09:00:00.000Z' };
     renderConnections('/connections');
     await screen.findByText('Alerts');
-    await user.click(within(rowOf('Alerts')).getByRole('button', { name: 'Test connection Alerts' }));
+    await user.click(await within(rowOf('Alerts')).findByRole('button', { name: 'Test connection Alerts' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Test of Alerts' });
     expect(await within(dialog).findByText('The connection failed')).toBeInTheDocument();

@@ -4,6 +4,7 @@ import { connectionsApi } from '../connections/connectionsApi';
 import { PAIRS, workflowConnections, workflowsApi } from '../workflows/workflowsApi';
 import { HOURLY, RUN_FAILED, runsApi } from './runsApi';
 import { renderRuns, RUNS_TIMEOUT_MS } from './render';
+import { listToolbarShown } from '../../listToolbar';
 
 function fakes() {
   const tracker = runsApi();
@@ -39,6 +40,7 @@ describe('the job run tracker', { timeout: RUNS_TIMEOUT_MS }, () => {
     const tracker = fakes();
     renderRuns('/job-runs');
     await screen.findByRole('link', { name: 'Nightly orders' });
+    await listToolbarShown();
     await user.click(screen.getByRole('combobox', { name: 'Status' }));
     await user.click(await screen.findByRole('option', { name: 'Failed' }));
     await user.click(await screen.findByRole('option', { name: 'Succeeded' }));

@@ -3,9 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { roles } from '../../../../resources/roles';
 import { FRAMEWORK_TIMEOUT_MS, mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { rolesApi } from './rolesApi';
+import { listToolbarShown } from '../../listToolbar';
 
 async function loadedTable(): Promise<HTMLElement> {
   const cell = await screen.findByText('Analyst', { selector: 'td, td *' });
+  await listToolbarShown();
   return cell.closest('table')!;
 }
 

@@ -4,6 +4,7 @@ import { sessions } from '../../../../resources/sessions';
 import { mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { RESOURCE_TIMEOUT_MS } from '../audits/listApi';
 import { ADA, LEO, session, sessionApi } from './sessionApi';
+import { listToolbarShown } from '../../listToolbar';
 
 function rowOf(text: string): HTMLElement {
   return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
@@ -15,6 +16,7 @@ function bodyRows(): HTMLElement[] {
 
 async function loaded(text: string) {
   await screen.findByText(text, { selector: 'td, td *' });
+  await listToolbarShown();
 }
 
 function addresses(): string[] {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { connectionsApi, exactly, FINANCE, PG, S3 } from '../connections/connectionsApi';
 import { tablesApi } from './tablesApi';
 import { renderTables, TABLES_TIMEOUT_MS } from './render';
+import { listToolbarShown } from '../../listToolbar';
 
 function rowOf(name: string): HTMLElement {
   return screen.getByText(name, { selector: 'td *, td' }).closest('tr')!;
@@ -36,6 +37,7 @@ describe('the tables list', { timeout: TABLES_TIMEOUT_MS }, () => {
     connectionsApi();
     renderTables('/tables');
     await screen.findByText('orders');
+    await listToolbarShown();
     await user.type(screen.getByPlaceholderText('Search tables'), 'cust');
     await waitFor(() => expect(api.seen(/^GET \/tables\/search/)).toEqual(['GET /tables/search/0/10?searchText=cust']));
     await waitFor(() => expect(screen.queryByText('orders')).toBeNull());
@@ -55,6 +57,7 @@ describe('the tables list', { timeout: TABLES_TIMEOUT_MS }, () => {
     connectionsApi();
     renderTables('/tables');
     await screen.findByText('orders');
+    await listToolbarShown();
     await user.click(screen.getByRole('switch', { name: 'Active: orders' }));
     await waitFor(() => expect(api.calls.filter((call) => call.path.startsWith('/table/activate')).map((call) => [call.method, call.path, call.body])).toEqual([
       ['POST', '/table/activate/t-1', { isActive: false }],

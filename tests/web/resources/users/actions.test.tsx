@@ -115,7 +115,7 @@ describe('users: record actions', { timeout: USERS_TIMEOUT_MS }, () => {
     const api = usersApi();
     renderUsers('/users');
     await screen.findByText('bob@acme.test');
-    await userEvent.click(screen.getByRole('button', { name: 'Create demo account' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Create demo account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create demo account' });
     await userEvent.type(within(dialog).getByLabelText('Email'), 'demo@acme.test');
     const username = within(dialog).getByLabelText('Username');

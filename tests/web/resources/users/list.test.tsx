@@ -2,9 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderUsers, USERS_TIMEOUT_MS } from './render';
 import { ROLE_ANALYST, ROLE_MEMBER, usersApi, WS_FINANCE } from './usersApi';
+import { listToolbarShown } from '../../listToolbar';
 
 async function loadedTable(text: string): Promise<HTMLElement> {
   const cell = await screen.findByText(text, { selector: 'td, td *' });
+  await listToolbarShown();
   return cell.closest('table')!;
 }
 

@@ -5,6 +5,7 @@ import { NIGHTLY, RUN_FAILED, RUN_NEW, runsApi } from '../job-runs/runsApi';
 import { tablesApi } from '../tables/tablesApi';
 import { renderWorkflows, WORKFLOWS_TIMEOUT_MS } from './render';
 import { PAIRS, tableRows, workflowConnections, workflowsApi } from './workflowsApi';
+import { listToolbarShown } from '../../listToolbar';
 
 function rowOf(name: string): HTMLElement {
   return screen.getByText(name, { selector: 'td *, td' }).closest('tr')!;
@@ -53,6 +54,7 @@ describe('the workflows list', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     const { api } = fakes();
     renderWorkflows('/workflows');
     await screen.findByText('Nightly orders');
+    await listToolbarShown();
     await user.type(screen.getByPlaceholderText('Search workflows'), 'hourly');
     await waitFor(() => expect(api.seen(/^GET \/workflow\/search/)).toEqual(['GET /workflow/search/0/10?searchText=hourly']));
     await waitFor(() => expect(screen.queryByText('Nightly orders')).toBeNull());
@@ -82,7 +84,7 @@ describe('the workflows list', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     const { api, runs } = fakes();
     const view = renderWorkflows('/workflows');
     await screen.findByText('Nightly orders');
-    await user.click(within(rowOf('Nightly orders')).getByRole('button', { name: 'Run Nightly orders' }));
+    await user.click(await within(rowOf('Nightly orders')).findByRole('button', { name: 'Run Nightly orders' }));
     await waitFor(() => expect(view.location().pathname).toBe(`/job-runs/${RUN_NEW}/show`));
     expect(api.calls.filter((call) => call.path.startsWith('/workflow/run')).map((call) => [call.method, call.path, call.body])).toEqual([
       ['POST', `/workflow/run/${NIGHTLY}`, { jobId: NIGHTLY }],

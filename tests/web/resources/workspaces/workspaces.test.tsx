@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { workspaces, type Workspace } from '../../../../resources/workspaces';
 import { API, FRAMEWORK_TIMEOUT_MS, mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { server } from '../../msw';
+import { listToolbarShown } from '../../listToolbar';
 
 interface Call {
   method: string;
@@ -88,6 +89,7 @@ describe('workspaces', { timeout: 2 * FRAMEWORK_TIMEOUT_MS }, () => {
     const api = workspacesApi([workspace(1), workspace(2, { name: 'Finance', isActive: false }), workspace(3, { name: 'Marketing' })]);
     renderDeclared([workspaces], { path: '/workspaces' });
     await screen.findByText('Finance', { selector: 'td, td *' });
+    await listToolbarShown();
     expect(bodyRowNames()).toEqual(['Marketing', 'Finance', 'Workspace 1']);
     expect(rowOf('Marketing')).toHaveTextContent('About 3');
     expect(rowOf('Marketing')).toHaveTextContent('Ada Admin');
