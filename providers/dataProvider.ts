@@ -489,15 +489,19 @@ export interface ActiveUser {
   isAdmin?: boolean;
 }
 
+/** The cards of a dashboard card call's answer. */
+export const readDashboardCards = (answer: unknown): DashboardCard[] => (answer as { data?: { cards?: DashboardCard[] } } | null)?.data?.cards ?? [];
+
+/** The users of `GET /users/active`'s answer. */
+export const readActiveUsers = (answer: unknown): ActiveUser[] => (answer as { users?: ActiveUser[] } | null)?.users ?? [];
+
 /** Calls that are not a resource's CRUD, as react-admin's custom dataProvider methods. */
 export const consoleMethods = {
   async getDashboardCards(scope: DashboardCardScope): Promise<DashboardCard[]> {
-    const answer = await apiRequest<{ data?: { cards?: DashboardCard[] } }>(DASHBOARD_CARD_PATHS[scope]);
-    return answer?.data?.cards ?? [];
+    return readDashboardCards(await apiRequest(DASHBOARD_CARD_PATHS[scope]));
   },
   async getActiveUsers(): Promise<ActiveUser[]> {
-    const answer = await apiRequest<{ users?: ActiveUser[] }>(ACTIVE_USERS_PATH);
-    return answer?.users ?? [];
+    return readActiveUsers(await apiRequest(ACTIVE_USERS_PATH));
   },
   /** Column choices of every list, the tenant's default and the caller's own (`GET /lists/columns`). */
   async getColumnChoices(): Promise<ColumnChoices> {

@@ -60,6 +60,8 @@ interface HeadStart {
   token: string;
   startedAt: number;
   answer: Promise<unknown>;
+  /** Its successful answer once it has come, and when (Date.now()). */
+  answered?: { payload: unknown; at: number };
 }
 
 /** GETs started before a view asked for them, by url: each is handed to the first view that asks. */
@@ -77,9 +79,30 @@ export function startAhead(path: string, query?: RequestOptions['query']): void 
   const url = buildUrl(path, query);
   if (takeHeadStart(url, token, false)) return;
   const answer = apiRequest(path, { query });
-  // Unclaimed, a failure must not surface as an unhandled rejection; a claimant still sees it.
-  answer.catch(() => undefined);
-  headStarts.set(url, { token, startedAt: Date.now(), answer });
+  const started: HeadStart = { token, startedAt: Date.now(), answer };
+  answer.then(
+    (payload) => {
+      started.answered = { payload, at: Date.now() };
+    },
+    // Unclaimed, a failure must not surface as an unhandled rejection; a claimant still sees it.
+    () => undefined,
+  );
+  headStarts.set(url, started);
+}
+
+/**
+ * The answer of a GET started ahead that has already come back (successfully), taken out: a view
+ * that finds it renders with it at once instead of waiting a turn for a promise. Undefined when
+ * there is none, or it is still on its way (the view's own call then claims it as usual).
+ */
+export function takeAnsweredAhead(path: string, query?: RequestOptions['query']): { payload: unknown; at: number } | undefined {
+  if (headStarts.size === 0) return undefined;
+  const token = getAccessToken();
+  const url = buildUrl(path, query);
+  const started = token ? takeHeadStart(url, token, false) : null;
+  if (!started?.answered) return undefined;
+  headStarts.delete(url);
+  return started.answered;
 }
 
 /** Drops every call started ahead (their answers still reach nobody). */

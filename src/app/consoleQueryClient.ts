@@ -1,5 +1,5 @@
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { AuthProvider } from 'react-admin';
+import type { ConsoleAuthProvider } from '../../providers/authProvider';
 import { getAccessToken } from '../../providers/storage';
 
 /** What a list page checks as it opens: the page, its rows' links and buttons, its toolbar. */
@@ -25,7 +25,8 @@ const answerKey = (resource: string, action: string) => `${resource}\u0000${acti
  * whatever asked. The console's answers depend on the session's policies (loaded once per
  * session) and on the resource and action only, so:
  * - a granted access, once known in this session, answers the same question at once (the query
- *   starts with it and still checks again in the background), whichever record it is about;
+ *   starts with it and still checks again in the background), whichever record it is about; so
+ *   does one the authProvider knows without asking (an admin's, `grantedNow`);
  * - a re-check that comes back with the same answer renders nothing;
  * - `prepareAccess` asks a list page's questions ahead, as the user heads for the page.
  * A refusal is never taken ahead: it is asked each time, as before.
@@ -34,7 +35,7 @@ export class ConsoleQueryClient extends QueryClient {
   private granted = new Set<string>();
   private grantedFor: string | null = null;
 
-  constructor(private readonly authProvider: AuthProvider) {
+  constructor(private readonly authProvider: ConsoleAuthProvider) {
     super();
     this.setQueryDefaults(['auth'], { notifyOnChangeProps: [...AUTH_QUERY_FIELDS] });
     this.getQueryCache().subscribe((event) => {
@@ -91,6 +92,6 @@ export class ConsoleQueryClient extends QueryClient {
   }
 
   private isGranted(resource: string, action: string): boolean {
-    return this.answersOfThisSession().has(answerKey(resource, action));
+    return this.answersOfThisSession().has(answerKey(resource, action)) || this.authProvider.grantedNow?.({ resource, action }) === true;
   }
 }

@@ -38,33 +38,47 @@ interface Answer<T> {
 
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : Number(value) || 0);
 
-/** `GET /dashboard/dailyJobRunTracker/{from}/{to}?jobRunStatus=`: runs per day by status; one status when given. */
-export async function getDailyRuns(from: string, to: string, status: RunStatus | '', signal?: AbortSignal): Promise<DayRuns[]> {
-  const answer = await apiRequest<Answer<{ days?: Partial<DayRuns>[] }>>(dailyRunsPath(from, to), {
-    query: { jobRunStatus: status || undefined },
-    signal,
-  });
+/** The days of a daily runs answer, every status counted. */
+export function readDailyRuns(payload: unknown): DayRuns[] {
+  const answer = payload as Answer<{ days?: Partial<DayRuns>[] }> | null;
   return (answer?.data?.days ?? []).map((day) => ({
     date: String(day.date),
     ...(Object.fromEntries(RUN_STATUSES.map((name) => [name, count(day[name])])) as Record<RunStatus, number>),
   }));
 }
 
-/** `GET /dashboard/pieCharts`: runs by status and checks by result over the last 30 days. */
-export async function getPieCharts(signal?: AbortSignal): Promise<PieCharts> {
-  const answer = await apiRequest<Answer<Partial<PieCharts>>>(PIE_CHARTS_PATH, { signal });
+/** `GET /dashboard/dailyJobRunTracker/{from}/{to}?jobRunStatus=`: runs per day by status; one status when given. */
+export async function getDailyRuns(from: string, to: string, status: RunStatus | '', signal?: AbortSignal): Promise<DayRuns[]> {
+  return readDailyRuns(await apiRequest(dailyRunsPath(from, to), { query: { jobRunStatus: status || undefined }, signal }));
+}
+
+export function readPieCharts(payload: unknown): PieCharts {
+  const answer = payload as Answer<Partial<PieCharts>> | null;
   const read = (rows: StatusCount[] | undefined) => (rows ?? []).map((row) => ({ status: String(row.status), count: count(row.count) }));
   return { runsByStatus: read(answer?.data?.runsByStatus), checksByResult: read(answer?.data?.checksByResult) };
 }
 
+/** `GET /dashboard/pieCharts`: runs by status and checks by result over the last 30 days. */
+export async function getPieCharts(signal?: AbortSignal): Promise<PieCharts> {
+  return readPieCharts(await apiRequest(PIE_CHARTS_PATH, { signal }));
+}
+
+export function readConnectionsByType(payload: unknown): ConnectionTypeCount[] {
+  const answer = payload as Answer<ConnectionTypeCount[]> | null;
+  return (Array.isArray(answer?.data) ? answer.data : []).map((row) => ({ type: String(row.type), label: String(row.label ?? row.type), count: count(row.count), active: count(row.active) }));
+}
+
 /** `GET /dashboard/distinctConnections`: the company's connections by type. */
 export async function getConnectionsByType(signal?: AbortSignal): Promise<ConnectionTypeCount[]> {
-  const answer = await apiRequest<Answer<ConnectionTypeCount[]>>(CONNECTIONS_BY_TYPE_PATH, { signal });
-  return (Array.isArray(answer?.data) ? answer.data : []).map((row) => ({ type: String(row.type), label: String(row.label ?? row.type), count: count(row.count), active: count(row.active) }));
+  return readConnectionsByType(await apiRequest(CONNECTIONS_BY_TYPE_PATH, { signal }));
+}
+
+export function readSignIns(payload: unknown): SignInDay[] {
+  const answer = payload as Answer<{ days?: SignInDay[] }> | null;
+  return (answer?.data?.days ?? []).map((day) => ({ date: String(day.date), signins: count(day.signins), failures: count(day.failures) }));
 }
 
 /** `GET /admin/dashboard/chart`: sign-ins and failed attempts of the last 14 days. */
 export async function getSignIns(signal?: AbortSignal): Promise<SignInDay[]> {
-  const answer = await apiRequest<Answer<{ days?: SignInDay[] }>>(SIGN_INS_PATH, { signal });
-  return (answer?.data?.days ?? []).map((day) => ({ date: String(day.date), signins: count(day.signins), failures: count(day.failures) }));
+  return readSignIns(await apiRequest(SIGN_INS_PATH, { signal }));
 }

@@ -1,7 +1,9 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { createContext, createElement, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
-import type { ActiveUser, ConsoleDataProvider, DashboardCard, DashboardCardScope } from '../../../providers/dataProvider';
+import { readActiveUsers, readDashboardCards, type ActiveUser, type ConsoleDataProvider, type DashboardCard, type DashboardCardScope } from '../../../providers/dataProvider';
+import { answeredAheadOptions } from './answeredAhead';
+import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS } from './dashboardCalls';
 
 /**
  * Spec section 8: a failed dashboard call shows its message as an error toast, and the rest of
@@ -35,17 +37,22 @@ export function useToastOnError(error: unknown) {
   }, [error, toast, notify]);
 }
 
-function useDashboardQuery<T>(key: string[], load: (dataProvider: ConsoleDataProvider) => Promise<T>, enabled: boolean): UseQueryResult<T> {
+function useDashboardQuery<T>(
+  key: string[],
+  load: (dataProvider: ConsoleDataProvider) => Promise<T>,
+  enabled: boolean,
+  ahead: ReturnType<typeof answeredAheadOptions<T>>,
+): UseQueryResult<T> {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
-  const query = useQuery({ queryKey: ['dashboard', ...key], queryFn: () => load(dataProvider), enabled, retry: false });
+  const query = useQuery({ queryKey: ['dashboard', ...key], queryFn: () => load(dataProvider), enabled, retry: false, ...ahead });
   useToastOnError(query.error);
   return query;
 }
 
 export function useDashboardCards(scope: DashboardCardScope, enabled = true): UseQueryResult<DashboardCard[]> {
-  return useDashboardQuery(['cards', scope], (dataProvider) => dataProvider.getDashboardCards(scope), enabled);
+  return useDashboardQuery(['cards', scope], (dataProvider) => dataProvider.getDashboardCards(scope), enabled, answeredAheadOptions(DASHBOARD_CARD_PATHS[scope], readDashboardCards));
 }
 
 export function useActiveUsers(enabled = true): UseQueryResult<ActiveUser[]> {
-  return useDashboardQuery(['activeUsers'], (dataProvider) => dataProvider.getActiveUsers(), enabled);
+  return useDashboardQuery(['activeUsers'], (dataProvider) => dataProvider.getActiveUsers(), enabled, answeredAheadOptions(ACTIVE_USERS_PATH, readActiveUsers));
 }

@@ -1,6 +1,6 @@
 import { QueryObserver } from '@tanstack/react-query';
 import type { AuthProvider } from 'react-admin';
-import { clearStoredUser, setStoredUser } from '../../../providers/storage';
+import { clearStoredUser, getStoredUser, setStoredUser } from '../../../providers/storage';
 import type { DeclaredDataProvider } from '../../../providers/dataProvider';
 import { ConsoleQueryClient, LIST_PAGE_ACTIONS } from '../../../src/app/consoleQueryClient';
 import { cardsKey, firstPageKey, prepareFirstPage } from '../../../src/framework/list/firstPage';
@@ -40,6 +40,21 @@ describe('the console query client', () => {
     // Nor is another resource's answer.
     const other = new QueryObserver(client, { queryKey: accessKey('gadgets', 'list'), queryFn: async () => true });
     expect(other.getCurrentResult().status).toBe('pending');
+  });
+
+  it("takes an answer the authProvider knows without asking (an admin's) at once, and still checks it", async () => {
+    const { provider, asked } = authProviderAnswering(() => true);
+    const knowing = { ...provider, grantedNow: () => getStoredUser()?.isAdmin === true };
+    const client = new ConsoleQueryClient(knowing);
+    setStoredUser(sessionUser({ accessToken: 'token-1', token: 'token-1', isAdmin: true }));
+    const observer = new QueryObserver(client, { queryKey: accessKey('job-runs', 'list'), queryFn: () => knowing.canAccess!({ resource: 'job-runs', action: 'list' }) });
+    expect(observer.getCurrentResult()).toMatchObject({ status: 'success', data: true });
+    const unsubscribe = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(asked).toEqual(['job-runs:list']));
+    unsubscribe();
+
+    setStoredUser(sessionUser({ accessToken: 'token-2', token: 'token-2', isAdmin: false }));
+    expect(new QueryObserver(client, { queryKey: accessKey('connections', 'list'), queryFn: async () => true }).getCurrentResult().status).toBe('pending');
   });
 
   it('remembers the answers of the checks it ran, for this session only', async () => {

@@ -1,7 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { authProvider } from '../../../providers/authProvider';
+import { forgetHeadStarts } from '../../../providers/http';
+import { ConsoleQueryClient } from '../../../src/app/consoleQueryClient';
 import { Dashboard } from '../../../src/app/dashboard/Dashboard';
+import { startLandingCalls } from '../../../src/shell/landingCalls';
 import { server } from '../msw';
 import { admin, API, mockPreferencesServer, mockQuietCharts, plainUser, signIn } from './fixtures';
 import { RENDER_TIMEOUT_MS, renderInConsole } from './render';
@@ -80,6 +84,43 @@ describe('the dashboard', { timeout: RENDER_TIMEOUT_MS }, () => {
     answer();
     expect(await within(holds).findByText('Users')).toBeInTheDocument();
     expect(holds.querySelectorAll('.MuiSkeleton-root')).toHaveLength(0);
+  });
+
+  it('an admin arriving from the sign-in sees the answers of the calls started then on the first render, and nothing is called twice', async () => {
+    const user = signIn(admin);
+    mockPreferencesServer();
+    const calls = mockDashboardApi();
+    const chartCalls: string[] = [];
+    server.use(
+      http.get(`${API}/dashboard/*`, ({ request }) => {
+        chartCalls.push(new URL(request.url).pathname);
+        return undefined;
+      }),
+      http.get(`${API}/admin/dashboard/chart`, ({ request }) => {
+        chartCalls.push(new URL(request.url).pathname);
+        return HttpResponse.json({ message: 'Sign-ins per day', data: { days: [{ date: '2026-11-20', signins: 4, failures: 1 }] } });
+      }),
+    );
+    try {
+      startLandingCalls({ user, message: '', next: '/dashboard' });
+      await waitFor(() => expect(calls.length + chartCalls.length).toBe(8)); // 7 calls; /dashboard/topCards counted twice
+      await new Promise((resolve) => setTimeout(resolve, 50));
+
+      renderInConsole(<Dashboard />, { queryClient: new ConsoleQueryClient(authProvider) });
+      // Nothing awaited: the first render has every section, with its figures.
+      const main = document.body;
+      expect(main.querySelectorAll('section[aria-label]')).toHaveLength(8);
+      expect(main.querySelectorAll('[aria-busy="true"], .MuiSkeleton-root')).toHaveLength(0);
+      const holds = screen.getByRole('region', { name: 'What your company holds' });
+      expect(within(holds).getByText('Users').closest('[data-card]')).toHaveTextContent('Users12');
+      expect(within(screen.getByRole('region', { name: 'Administration' })).getByText(/Mails sent/)).toBeInTheDocument();
+      expect(within(screen.getByRole('region', { name: 'People' })).getByText(/Bob Builder/)).toBeInTheDocument();
+
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(calls.length + chartCalls.length).toBe(8);
+    } finally {
+      forgetHeadStarts();
+    }
   });
 
   it('gives admins their own cards, linked where there is a list behind them', async () => {

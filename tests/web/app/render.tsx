@@ -1,4 +1,5 @@
 import { configure, render } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore, Notification, TestMemoryRouter, type I18nProvider } from 'react-admin';
 import type { Location } from 'react-router';
@@ -29,7 +30,11 @@ export interface ConsoleRender {
  */
 export function renderInConsole(
   ui: ReactNode,
-  { path = '/dashboard', i18nProvider = consoleI18nProvider }: { path?: string; i18nProvider?: I18nProvider } = {},
+  {
+    path = '/dashboard',
+    i18nProvider = consoleI18nProvider,
+    queryClient,
+  }: { path?: string; i18nProvider?: I18nProvider; /** MainApp's own (ConsoleQueryClient), where a test needs it. */ queryClient?: QueryClient } = {},
 ): ConsoleRender & ReturnType<typeof render> {
   let current: Location | null = null;
   const result = render(
@@ -38,6 +43,7 @@ export function renderInConsole(
         <AdminContext
           authProvider={authProvider}
           dataProvider={dataProvider}
+          queryClient={queryClient}
           i18nProvider={i18nProvider}
           store={memoryStore()}
           theme={lightTheme}

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { apiRequest, forgetHeadStarts, HEAD_START_TTL_MS, startAhead } from '../../../providers/http';
+import { apiRequest, forgetHeadStarts, HEAD_START_TTL_MS, startAhead, takeAnsweredAhead } from '../../../providers/http';
 import { startLandingCalls } from '../../../src/shell/landingCalls';
 import { sessionUser, storeUser } from '../fixtures';
 import { server } from '../msw';
@@ -60,6 +60,32 @@ describe('calls started ahead of the view that makes them', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     process.off('unhandledRejection', unhandled);
     expect(unhandled).not.toHaveBeenCalled();
+  });
+
+  it('an answer already come back can be taken at once, once; one still on its way, or failed, cannot', async () => {
+    storeUser();
+    const calls = countCalls();
+    server.use(http.get('/api/v1/dashboard/pieCharts', () => HttpResponse.json({ message: 'pies are off' }, { status: 500 })));
+    startAhead('/dashboard/topCards');
+    startAhead('/dashboard/pieCharts');
+    // Still on its way: nothing to take, and the call stays for the view's own request.
+    expect(takeAnsweredAhead('/dashboard/topCards')).toBeUndefined();
+    const before = Date.now();
+    await vi.waitFor(() => expect(takeAnsweredAhead('/dashboard/topCards')).toMatchObject({ payload: { data: { path: '/dashboard/topCards', call: 1 } } }));
+    // Taken: the next request calls again.
+    expect(takeAnsweredAhead('/dashboard/topCards')).toBeUndefined();
+    expect(await apiRequest('/dashboard/topCards')).toMatchObject({ data: { call: 2 } });
+    expect(calls.get('/dashboard/topCards')).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(takeAnsweredAhead('/dashboard/pieCharts')).toBeUndefined();
+    await expect(apiRequest('/dashboard/pieCharts')).rejects.toThrow('pies are off');
+
+    startAhead('/users/active');
+    await vi.waitFor(() => expect(calls.get('/users/active')).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    storeUser(sessionUser({ accessToken: 'token-2', token: 'token-2' }));
+    expect(takeAnsweredAhead('/users/active')).toBeUndefined();
+    expect(before).toBeLessThanOrEqual(Date.now());
   });
 
   it('an aborted request gives up on the call started ahead', async () => {
