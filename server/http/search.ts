@@ -2,7 +2,7 @@ import { and, desc, eq, getTableName, ilike, sql, type AnyColumn, type SQL } fro
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { isRowSecured, type Db } from '../db/client';
 import { tableWatchOf } from '../db/table-watch';
-import { likePattern } from './lists';
+import { COUNT_CAP, likePattern } from './lists';
 
 /**
  * Substring searches of the big lists, read through a trigram index by the rare part of the text.
@@ -36,12 +36,25 @@ const MIN_SAMPLE = 100;
 const COMMON_SHARE = 0.02;
 /** Samples are kept this long: how common letters are changes slowly. */
 const SAMPLE_TTL_MS = 10 * 60_000;
-const SAMPLES_MAX = 1_000;
+const SAMPLES_MAX = 300;
+/** Where rows are held to their company: the sampled texts are kept this long (a longer one is cut), and the company's rows counted this far. */
+const SAMPLE_TEXT_CHARS = 200;
+const COMPANY_ROWS_CAP = 1_000_000;
+/**
+ * What reading one matching row through the search function costs beside checking one row on a
+ * walk of the list: the index entries of each three-letter group, the row read again to check the
+ * whole text, its id handed back and looked up once more under the policy.
+ */
+const INDEX_ROW_COST = 3;
 
 interface Sample {
   rows: number;
   /** In how many sampled rows each three-letter group appears. */
   groups: Map<string, number>;
+  /** Where rows are held to their company (see rowSecuredWay): the sampled rows' texts, lower-cased and cut at SAMPLE_TEXT_CHARS. */
+  texts?: string[];
+  /** …and the company's rows in the list, counted up to COMPANY_ROWS_CAP. */
+  companyRows?: number;
   takenAt: number;
 }
 
@@ -68,7 +81,19 @@ async function sampleOf(db: Db, list: SearchedList, companyId: string): Promise<
     .limit(SAMPLE_ROWS);
   const groups = new Map<string, number>();
   for (const { text } of rows) for (const group of innerTrigrams(text ?? '')) groups.set(group, (groups.get(group) ?? 0) + 1);
-  return { rows: rows.length, groups, takenAt: Date.now() };
+  const sample: Sample = { rows: rows.length, groups, takenAt: Date.now() };
+  if (isRowSecured(db) && rows.length >= MIN_SAMPLE) {
+    // Sliced, so a kept text holds none of the row's longer text in memory.
+    sample.texts = rows.map(({ text }) => (text ?? '').slice(0, SAMPLE_TEXT_CHARS).toLowerCase());
+    if (rows.length < SAMPLE_ROWS) sample.companyRows = rows.length;
+    else {
+      // The company's entries of its (company, newest) index, read up to the cap: an index-only scan.
+      const capped = db.select({ one: sql`1` }).from(list.table).where(eq(list.companyColumn, companyId)).limit(COMPANY_ROWS_CAP).as('company_rows');
+      const [{ n }] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
+      sample.companyRows = n;
+    }
+  }
+  return sample;
 }
 
 function keptSample(db: Db, list: SearchedList, companyId: string): Promise<Sample> {
@@ -142,25 +167,38 @@ export async function searchCondition(db: Db, list: SearchedList, companyId: str
 /**
  * The same search where PostgreSQL holds the list to its company (row-level security, migration
  * 0011). There the planner applies the policy before a text condition, so `ilike` never reads the
- * trigram index. When the index is the way to the rows — the text, or a run of it, is rare in the
- * company — the ids come from the database's search function, which reads the index as the
- * tables' owner for the company of the session alone; otherwise (a common or short text, a small
- * company) the list is walked in its order with the text checked on each row, as the planner
- * would have chosen.
+ * trigram index: the choice the planner made with its statistics is made here, with the sample's.
+ * Either the ids come from the database's search function, which reads the index as the tables'
+ * owner for the company of the session alone, or the list is walked in its order with the text
+ * checked on each row.
  */
 function rowSecuredSearch(list: SearchedList, search: string, pattern: string, sample: Sample): SQL {
-  const part = indexedPart(search, sample);
-  if (part === null) return sql`lower(${list.text}) like lower(${pattern})`;
-  return sql`${list.idColumn} = any(company_search_ids(${list.name}, ${likePattern(part)}, ${pattern}))`;
+  const way = rowSecuredWay(search, sample);
+  if (way.walk) return sql`lower(${list.text}) like lower(${pattern})`;
+  return sql`${list.idColumn} = any(company_search_ids(${list.name}, ${likePattern(way.part)}, ${pattern}))`;
 }
 
-/** What of the search text the trigram index should be asked for; null when walking the list is the better way. */
-export function indexedPart(search: string, sample: Pick<Sample, 'rows' | 'groups'>): string | null {
-  if (sample.rows < MIN_SAMPLE) return null;
-  const part = rarePart(search, sample);
-  if (part) return part;
-  const groups = innerTrigrams(search);
-  const limit = sample.rows * COMMON_SHARE;
-  const everyGroupRare = groups.size > 0 && [...groups].every((group) => (sample.groups.get(group) ?? 0) <= limit);
-  return everyGroupRare ? search : null;
+export type SearchWay = { walk: true } | { walk: false; part: string };
+
+/**
+ * Walk the list, or ask the index (for `part` of the text)? A walk reads rows in the list's order
+ * until its page is full and, when it is, counts on until COUNT_CAP matches or the company's last
+ * row: about COUNT_CAP / share rows for a text held by `share` of the rows, all of them when
+ * fewer match. The index reads the matching rows only, each at a few times the cost. The share
+ * is the sampled rows (the company's newest) holding the whole text; none of them, and the index
+ * is asked. A small company, or a text without three letters in a word for the index to read,
+ * is walked.
+ */
+export function rowSecuredWay(search: string, sample: Pick<Sample, 'rows' | 'groups' | 'texts' | 'companyRows'>): SearchWay {
+  if (sample.rows < MIN_SAMPLE) return { walk: true };
+  const part = rarePart(search, sample) ?? (innerTrigrams(search).size > 0 ? search : null);
+  if (part === null) return { walk: true };
+  const needle = search.toLowerCase();
+  const texts = sample.texts ?? [];
+  const share = texts.length === 0 ? 0 : texts.filter((text) => text.includes(needle)).length / texts.length;
+  if (share === 0) return { walk: false, part };
+  const rows = Math.max(sample.companyRows ?? 0, sample.rows);
+  const walked = Math.min(rows, (COUNT_CAP + 1) / share);
+  const indexed = share * rows * INDEX_ROW_COST;
+  return walked <= indexed ? { walk: true } : { walk: false, part };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { createTestServer, type TestServer } from './harness';
 import { users } from '../../server/db/schema';
-import { innerTrigrams, rarePart, searchCondition } from '../../server/http/search';
+import { innerTrigrams, rarePart, rowSecuredWay, searchCondition } from '../../server/http/search';
 import { usersSearch } from '../../server/users/rows';
 import { call, signInAdmin } from './helpers';
 
@@ -34,6 +34,46 @@ describe('the rare part of a search', () => {
   it('reads words as the trigram index does: letters and digits, lower-cased', () => {
     expect([...innerTrigrams('Ab-cdE f')]).toEqual(['cde']);
     expect([...innerTrigrams('Zoë42')]).toEqual(['zoë', 'oë4', 'ë42']);
+  });
+});
+
+describe('walking the list or asking the index, where rows are held to their company', () => {
+  /** A sample as the server keeps it under row-level security: groups, the texts lower-cased, the company's rows. */
+  const securedSample = (texts: string[], companyRows: number) => ({ ...sampleOf(texts), texts: texts.map((t) => t.toLowerCase()), companyRows });
+  const numbered = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i));
+
+  it('walks a small company, and a text with no three letters in a word for the index to read', () => {
+    expect(rowSecuredWay('user4', securedSample(numbered(99, (i) => `user${i}`), 99))).toEqual({ walk: true });
+    expect(rowSecuredWay('n4', securedSample(numbered(1000, (i) => `user${i}`), 100_000))).toEqual({ walk: true });
+  });
+
+  it('asks the index for a text no sampled row holds, even when each of its letter groups is common', () => {
+    // "abc" and "bcd" are each in half the rows; "abcd" in none: a walk would read the whole list for it.
+    const sample = securedSample(numbered(1000, (i) => (i % 2 ? `abcx${i}` : `xbcd${i}`)), 1_000_000);
+    expect(rarePart('abcd', sample)).toBeNull();
+    expect(rowSecuredWay('abcd', sample)).toEqual({ walk: false, part: 'abcd' });
+    // The index is asked with ilike: the part keeps the letters as typed.
+    expect(rowSecuredWay('ABCD', sample)).toEqual({ walk: false, part: 'ABCD' });
+  });
+
+  it('asks the index for the rare part of a rare text', () => {
+    const sample = securedSample(numbered(1000, (i) => `user${i}@acme.test`), 100_000);
+    expect(rowSecuredWay('user424@acme.test', sample)).toEqual({ walk: false, part: 'r424' });
+  });
+
+  it('walks a text so common that its page fills at once and its count stops early', () => {
+    const users = securedSample(numbered(1000, (i) => `user${i}@acme.test`), 100_000);
+    expect(rowSecuredWay('acme', users)).toEqual({ walk: true });
+    expect(rowSecuredWay('USER', users)).toEqual({ walk: true });
+  });
+
+  it('weighs a text held by a few rows in a hundred by the company’s size', () => {
+    // In 1% of the rows: walking a million rows to count 10,000 costs more than reading 10,000 through the index.
+    const onePercent = (rows: number) => securedSample(numbered(1000, (i) => (i % 100 === 0 ? `needle ${i}` : `hay ${i}`)), rows);
+    expect(rowSecuredWay('needle', onePercent(1_000_000))).toEqual({ walk: false, part: 'needle' });
+    // In 20%: 50,000 rows walked against 600,000 read through the index.
+    const fifth = securedSample(numbered(1000, (i) => (i % 5 === 0 ? `needle ${i}` : `hay ${i}`)), 1_000_000);
+    expect(rowSecuredWay('needle', fifth)).toEqual({ walk: true });
   });
 });
 
