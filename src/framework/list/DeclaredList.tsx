@@ -22,7 +22,7 @@ import { useFilterInputs } from './filterInputs';
 import { ListCards } from './ListCards';
 import { rowStateSx, RowStatesProvider, useRowStates } from './RowStates';
 import { firstPageFreshness, useFirstPageOnItsWay } from './firstPage';
-import { createToolbarShown, DeclaredFilterBar, DeclaredListActions, FirstPageShown } from './ListToolbar';
+import { createToolbarShown, DeclaredFilterBar, DeclaredListActions, FirstPageShown, RowControlsShown, useRowControlsShown } from './ListToolbar';
 
 function hasRowActions(declaration: AnyResourceDeclaration): boolean {
   return capabilitiesOf(declaration).delete || (declaration.actions?.record?.length ?? 0) > 0;
@@ -42,9 +42,16 @@ function RowActions() {
 
 function Cell({ field, declaration }: { field: FieldDeclaration; declaration: AnyResourceDeclaration }) {
   if (capabilitiesOf(declaration).activate && field.source === declaration.activation?.field) {
-    return <ActivationToggle field={field.source} />;
+    return <RowActivationToggle field={field.source} />;
   }
   return <FieldValue field={field} compact />;
+}
+
+/** A small switch's room (40 × 24) until the first rows are on screen, then the switch. */
+function RowActivationToggle({ field }: { field: string }) {
+  const shown = useRowControlsShown();
+  if (!shown) return <Box component="span" sx={{ display: 'inline-block', width: 40, height: 24, verticalAlign: 'middle' }} />;
+  return <ActivationToggle field={field} />;
 }
 
 function useRowClick(declaration: AnyResourceDeclaration): 'edit' | 'show' | false {
@@ -113,8 +120,9 @@ const LIST_QUERY_OPTIONS = { staleTime: firstPageFreshness };
 /**
  * A declared resource's list: summary cards, then react-admin's List with the filter bar,
  * the toolbar, the DataTable and offset/limit paging. Opened as its first page comes (asked for
- * ahead, ./firstPage.ts), it waits a moment for it; the filter bar and the toolbar's buttons come
- * once the first rows are on screen (./ListToolbar.tsx).
+ * ahead, ./firstPage.ts), it waits a moment for it; the filter bar, the toolbar's buttons and the
+ * rows' activation switches (drawn as their room until then) come once the first rows are on
+ * screen (./ListToolbar.tsx).
  */
 export function DeclaredList({ children }: { children?: ReactNode }) {
   const declaration = useDeclaration();
@@ -134,19 +142,21 @@ export function DeclaredList({ children }: { children?: ReactNode }) {
   );
   return (
     <RowStatesProvider>
-      {declaration.routes.cards && <ListCards />}
-      <List
-        perPage={declaration.list?.perPage ?? 10}
-        sort={defaultSortOf(declaration)}
-        filters={filters.length > 0 ? <DeclaredFilterBar filters={filters} shown={shown} /> : undefined}
-        actions={<DeclaredListActions shown={shown} filters={filters} />}
-        pagination={<ConsolePagination />}
-        exporter={false}
-        empty={false}
-        queryOptions={LIST_QUERY_OPTIONS}
-      >
-        {content}
-      </List>
+      <RowControlsShown.Provider value={shown}>
+        {declaration.routes.cards && <ListCards />}
+        <List
+          perPage={declaration.list?.perPage ?? 10}
+          sort={defaultSortOf(declaration)}
+          filters={filters.length > 0 ? <DeclaredFilterBar filters={filters} shown={shown} /> : undefined}
+          actions={<DeclaredListActions shown={shown} filters={filters} />}
+          pagination={<ConsolePagination />}
+          exporter={false}
+          empty={false}
+          queryOptions={LIST_QUERY_OPTIONS}
+        >
+          {content}
+        </List>
+      </RowControlsShown.Provider>
     </RowStatesProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 import { CreateButton, FilterButton, FilterContext, FilterForm, TopToolbar, useListContext } from 'react-admin';
 import { ColumnsMenuButton } from '../columns/ColumnsMenuButton';
 import { useDeclaration } from '../DeclarationContext';
@@ -39,6 +39,17 @@ const ALWAYS_SHOWN: ToolbarShown = { get: () => true, set: () => undefined, subs
 
 function useToolbarShown(shown: ToolbarShown = ALWAYS_SHOWN): boolean {
   return useSyncExternalStore(shown.subscribe, shown.get, shown.get);
+}
+
+/**
+ * The same moment for the rows' own controls (activation switches): a list's first rows are
+ * drawn with the room of each, and the controls come a frame later. Outside a list (a record's
+ * page), they are there at once.
+ */
+export const RowControlsShown = createContext<ToolbarShown>(ALWAYS_SHOWN);
+
+export function useRowControlsShown(): boolean {
+  return useToolbarShown(useContext(RowControlsShown));
 }
 
 /** Runs `callback` after the next frame is painted; returns the cancel. */

@@ -29,6 +29,26 @@ function heldRoute(method: 'put' | 'delete', path: string) {
 }
 
 describe('row actions of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
+  it("draws a list's first rows with the room of their activation switches, and the switches once the rows are on screen", async () => {
+    signIn();
+    widgetApi([widget(1), widget(2)]);
+    // Frames are held: the moment "the first rows are painted" does not come until the test says so.
+    const frames: FrameRequestCallback[] = [];
+    const frame = vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback));
+    try {
+      renderDeclared([widgets], { path: '/widgets' });
+      await loaded('Widget 0001');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(within(rowOf('Widget 0001')).queryByRole('switch')).toBeNull();
+      expect(within(rowOf('Widget 0002')).queryByRole('switch')).toBeNull();
+    } finally {
+      frame.mockRestore();
+    }
+    act(() => frames.splice(0).forEach((callback) => callback(performance.now())));
+    expect(await within(rowOf('Widget 0001')).findByRole('switch', { name: 'Active: Widget 0001' })).not.toBeChecked();
+    expect(within(rowOf('Widget 0002')).getByRole('switch', { name: 'Active: Widget 0002' })).toBeInTheDocument();
+  });
+
   it('the activation switch is disabled while its call runs, then the list reloads and the message is the alert', async () => {
     signIn();
     const api = widgetApi([widget(1), widget(2)]);
@@ -38,7 +58,7 @@ describe('row actions of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, ()
     const before = listCalls();
 
     const held = heldRoute('put', '/widget/activate/w-1');
-    const toggle = within(rowOf('Widget 0001')).getByRole('switch', { name: 'Active: Widget 0001' });
+    const toggle = await within(rowOf('Widget 0001')).findByRole('switch', { name: 'Active: Widget 0001' });
     expect(toggle).not.toBeChecked();
     await userEvent.click(toggle);
     await waitFor(() => expect(held.started()).toBe(true));
@@ -61,7 +81,7 @@ describe('row actions of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, ()
     await loaded('Widget 0002');
     const before = api.seen(/GET \/widgets\/\d/).length;
     const cardsBefore = api.seen(/cards/).length;
-    await userEvent.click(within(rowOf('Widget 0002')).getByRole('switch', { name: 'Active: Widget 0002' }));
+    await userEvent.click(await within(rowOf('Widget 0002')).findByRole('switch', { name: 'Active: Widget 0002' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This widget is in use and cannot be deactivated');
     await waitFor(() => expect(api.seen(/GET \/widgets\/\d/).length).toBeGreaterThan(before));
     // The cards reload with the list.

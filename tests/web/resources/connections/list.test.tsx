@@ -100,7 +100,7 @@ describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     const api = connectionsApi();
     renderConnections('/connections');
     await screen.findByText('Exports');
-    await user.click(screen.getByRole('switch', { name: 'Active: Exports' }));
+    await user.click(await screen.findByRole('switch', { name: 'Active: Exports' }));
     await waitFor(() => expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([expect.objectContaining({ path: `/connections/activate/${FILES}`, body: { isActive: true } })]));
     expect(await screen.findByRole('alert')).toHaveTextContent('Connection "Exports" activated');
     await waitFor(() => expect(screen.getByRole('switch', { name: 'Active: Exports' })).toBeChecked());
@@ -114,7 +114,7 @@ describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     // The integrations card needs the read policy: once it shows, the policies are in.
     const card = await screen.findByRole('region', { name: 'Integrations' });
     expect(within(card).getByText('Code repositories').closest('[data-integration]')).toHaveTextContent('Not configured');
-    expect(screen.getByRole('switch', { name: 'Active: Warehouse' })).toBeDisabled();
+    expect(await screen.findByRole('switch', { name: 'Active: Warehouse' })).toBeDisabled();
     expect(screen.queryByRole('button', { name: /^Test connection/ })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Create' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Connect Bitbucket' })).toBeNull();

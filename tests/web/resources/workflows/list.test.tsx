@@ -35,7 +35,7 @@ describe('the workflows list', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     expect(nightly).toHaveTextContent('0 2 * * *');
     expect(nightly).toHaveTextContent('Europe/Paris');
     expect(nightly).toHaveTextContent(`next ${new Date('2026-11-22T01:00:00.000Z').toLocaleString()}`);
-    expect(within(nightly).getByRole('switch', { name: 'Active: Nightly orders' })).toBeChecked();
+    expect(await within(nightly).findByRole('switch', { name: 'Active: Nightly orders' })).toBeChecked();
     const hourly = rowOf('Hourly refresh');
     expect(hourly).toHaveTextContent('Databricks job');
     expect(hourly).toHaveTextContent('Not scheduled');
@@ -72,7 +72,7 @@ describe('the workflows list', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     const { api } = fakes();
     renderWorkflows('/workflows');
     await screen.findByText('Nightly orders');
-    await user.click(screen.getByRole('switch', { name: 'Active: Nightly orders' }));
+    await user.click(await screen.findByRole('switch', { name: 'Active: Nightly orders' }));
     await waitFor(() => expect(api.calls.filter((call) => call.path.startsWith('/workflow/activate')).map((call) => [call.method, call.path, call.body])).toEqual([
       ['POST', `/workflow/activate/${NIGHTLY}`, { isActive: false }],
     ]));

@@ -173,7 +173,7 @@ describe('workspaces', { timeout: 2 * FRAMEWORK_TIMEOUT_MS }, () => {
     const api = workspacesApi([workspace(1), workspace(2, { isActive: false })]);
     renderDeclared([workspaces], { path: '/workspaces' });
     await screen.findByText('Workspace 1', { selector: 'td, td *' });
-    await userEvent.click(within(rowOf('Workspace 1')).getByRole('switch', { name: 'Active: Workspace 1' }));
+    await userEvent.click(await within(rowOf('Workspace 1')).findByRole('switch', { name: 'Active: Workspace 1' }));
     expect(await screen.findByText('The workspace Workspace 1 has been saved')).toBeInTheDocument();
     await userEvent.click(within(rowOf('Workspace 2')).getByRole('switch', { name: 'Active: Workspace 2' }));
     await waitFor(() => expect(api.calls.filter((call) => call.method === 'PUT')).toHaveLength(2));
