@@ -58,6 +58,10 @@ function fullName(user: SessionUser): string {
 export interface ConsoleAuthProvider extends AuthProvider {
   /** True when `canAccess` is sure to answer yes, known now: an admin may do everything. */
   grantedNow?(params: { resource: string; action: string }): boolean;
+  /** True when `checkAuth` is sure to pass, known now: the session is in this browser's storage. */
+  signedInNow?(): boolean;
+  /** What `getPermissions` answers, when it is known now (the signed-in user's), else undefined. */
+  permissionsNow?(): ConsolePermissions | undefined;
 }
 
 export function createAuthProvider(declarations: readonly AnyResourceDeclaration[]): ConsoleAuthProvider {
@@ -115,6 +119,13 @@ export function createAuthProvider(declarations: readonly AnyResourceDeclaration
     },
     grantedNow() {
       return signedInUser()?.isAdmin === true;
+    },
+    signedInNow() {
+      return isSignedIn();
+    },
+    permissionsNow() {
+      const user = signedInUser();
+      return user ? permissionsOf(user) : undefined;
     },
   };
 }

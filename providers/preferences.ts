@@ -180,6 +180,14 @@ export interface LayoutPreferencesStoreOptions {
   saveDelayMs?: number;
 }
 
+/** Whether two sets of preferences say the same (the server's copy is often the one already shown). */
+export function samePreferences(a: LayoutPreferences, b: LayoutPreferences): boolean {
+  const keys = Object.keys(DEFAULT_LAYOUT_PREFERENCES) as (keyof LayoutPreferences)[];
+  if (keys.some((key) => key !== 'openGroups' && a[key] !== b[key])) return false;
+  const groups = new Set([...Object.keys(a.openGroups), ...Object.keys(b.openGroups)]);
+  return [...groups].every((id) => a.openGroups[id] === b.openGroups[id]);
+}
+
 export function createLayoutPreferencesStore({ userKey, saveDelayMs = SAVE_DELAY_MS }: LayoutPreferencesStoreOptions): LayoutPreferencesStore {
   const local = userKey ? readLocalPreferences(userKey) : null;
   let state: LayoutPreferences = local?.value ?? { ...DEFAULT_LAYOUT_PREFERENCES };
@@ -249,8 +257,9 @@ export function createLayoutPreferencesStore({ userKey, saveDelayMs = SAVE_DELAY
       } catch {
         return; // the local copy stays in use
       }
-      // A change made while the answer was on its way is newer than the answer.
-      if (remote && !unsaved) publish(remote);
+      // A change made while the answer was on its way is newer than the answer; an answer that
+      // says what is shown already changes nothing (nothing is drawn again).
+      if (remote && !unsaved && !samePreferences(remote, state)) publish(remote);
     },
     flush,
   };

@@ -1,6 +1,6 @@
 import { CacheProvider } from '@emotion/react';
 import { Suspense, useEffect, useState } from 'react';
-import { Admin, CustomRoutes, Loading, localStorageStore, Resource } from 'react-admin';
+import { AdminContext, AdminUI, CustomRoutes, Loading, localStorageStore, Resource, ResourceDefinitionContextProvider, type ResourceDefinitions } from 'react-admin';
 import { Route } from 'react-router';
 import { resources } from '../../resources';
 import { authProvider } from '../../providers/authProvider';
@@ -21,6 +21,67 @@ import { consoleStyleCache } from './styleCache';
 import { darkTheme, lightTheme } from './theme';
 
 /**
+ * react-admin's Store, holding the console's locale from the start: react-admin renders nothing
+ * under its i18n context until the Store's locale is the i18nProvider's, and then renders the
+ * whole console again in one synchronous pass; with the locale there, the console is drawn in
+ * the render that mounts it.
+ */
+export function consoleStore() {
+  const store = localStorageStore();
+  if (store.getItem('locale') === undefined) store.setItem('locale', i18nProvider.getLocale());
+  return store;
+}
+
+/**
+ * The resources' definitions, as react-admin registers them once the console has mounted: given
+ * from the start, the registration finds them there and changes nothing, so the console is not
+ * rendered a second time, in full and synchronously, right after its first render.
+ */
+export const resourceDefinitions: ResourceDefinitions = Object.fromEntries(
+  resources.map((declaration) => {
+    const props = resourceProps(declaration);
+    return [props.name, Resource.registerResource(props)];
+  }),
+);
+
+/**
+ * The resources and pages, made once: react-admin reads its routes from these children again
+ * (and draws the whole console again) whenever they are new elements, and the app above
+ * renders again when the session or its preferences change.
+ */
+const consoleRoutes = (
+  <>
+    {resources.map((declaration) => (
+      <Resource key={declaration.name} {...resourceProps(declaration)} />
+    ))}
+    <CustomRoutes>
+      <Route path="/dashboard" element={<Dashboard />} />
+      {pages
+        .filter((page) => !page.noLayout)
+        .map(({ path, component: Page }) => (
+          <Route key={path} path={path} element={<Page />} />
+        ))}
+    </CustomRoutes>
+    <CustomRoutes noLayout>
+      {pages
+        .filter((page) => page.noLayout)
+        .map(({ path, component: Page }) => (
+          // Without the layout there is no Suspense boundary around the page: this one waits for its chunk.
+          <Route
+            key={path}
+            path={path}
+            element={
+              <Suspense fallback={<Loading />}>
+                <Page />
+              </Suspense>
+            }
+          />
+        ))}
+    </CustomRoutes>
+  </>
+);
+
+/**
  * The signed-in console: react-admin inside the shell's router, at the root path, with one
  * <Resource> per declared resource and a route per console page (src/pages). Sign-in, logout and the other public screens are the
  * shell's; react-admin sends a signed-out visitor there through the authProvider's checkAuth.
@@ -30,7 +91,7 @@ export default function MainApp() {
   const userKey = user?.id ?? null;
   // The theme to paint first; afterwards the layout keeps react-admin's mode in step.
   const [initialTheme] = useState(() => (userKey && readLocalPreferences(userKey)?.value.theme) || DEFAULT_LAYOUT_PREFERENCES.theme);
-  const [store] = useState(() => localStorageStore());
+  const [store] = useState(consoleStore);
   const [queryClient] = useState(() => new ConsoleQueryClient(authProvider));
   const [styleCache] = useState(() => consoleStyleCache());
 
@@ -44,50 +105,30 @@ export default function MainApp() {
   return (
     <CacheProvider value={styleCache}>
       <LayoutPreferencesProvider userKey={userKey}>
-        <Admin
-          disableTelemetry
-          requireAuth
-          loginPage={false}
+        {/* react-admin's <Admin>, with the resources' definitions known from the start (above). */}
+        <AdminContext
           store={store}
           queryClient={queryClient}
           authProvider={authProvider}
           dataProvider={dataProvider}
           i18nProvider={i18nProvider}
-          dashboard={Dashboard}
-          layout={ConsoleLayout}
           theme={lightTheme}
           darkTheme={darkTheme}
           defaultTheme={initialTheme}
-          title={i18nProvider.translate('app.name')}
         >
-          {resources.map((declaration) => (
-            <Resource key={declaration.name} {...resourceProps(declaration)} />
-          ))}
-          <CustomRoutes>
-            <Route path="/dashboard" element={<Dashboard />} />
-            {pages
-              .filter((page) => !page.noLayout)
-              .map(({ path, component: Page }) => (
-                <Route key={path} path={path} element={<Page />} />
-              ))}
-          </CustomRoutes>
-          <CustomRoutes noLayout>
-            {pages
-              .filter((page) => page.noLayout)
-              .map(({ path, component: Page }) => (
-                // Without the layout there is no Suspense boundary around the page: this one waits for its chunk.
-                <Route
-                  key={path}
-                  path={path}
-                  element={
-                    <Suspense fallback={<Loading />}>
-                      <Page />
-                    </Suspense>
-                  }
-                />
-              ))}
-          </CustomRoutes>
-        </Admin>
+          <ResourceDefinitionContextProvider definitions={resourceDefinitions}>
+            <AdminUI
+              disableTelemetry
+              requireAuth
+              loginPage={false}
+              dashboard={Dashboard}
+              layout={ConsoleLayout}
+              title={i18nProvider.translate('app.name')}
+            >
+              {consoleRoutes}
+            </AdminUI>
+          </ResourceDefinitionContextProvider>
+        </AdminContext>
       </LayoutPreferencesProvider>
     </CacheProvider>
   );

@@ -16,6 +16,12 @@ function accessCheckOf(queryKey: QueryKey | undefined): { resource: string; acti
   return { resource: params.resource, action: params.action };
 }
 
+/** react-admin's queries of the session itself: ['auth', 'checkAuth' | 'getPermissions', params]. */
+function sessionQueryOf(queryKey: QueryKey | undefined): 'checkAuth' | 'getPermissions' | null {
+  if (!Array.isArray(queryKey) || queryKey[0] !== 'auth') return null;
+  return queryKey[1] === 'checkAuth' || queryKey[1] === 'getPermissions' ? queryKey[1] : null;
+}
+
 const answerKey = (resource: string, action: string) => `${resource}\u0000${action}`;
 
 /**
@@ -47,9 +53,15 @@ export class ConsoleQueryClient extends QueryClient {
     this.defaultQueryOptions = ((options: Parameters<QueryClient['defaultQueryOptions']>[0]) => {
       const defaulted = defaults(options);
       if (defaulted.initialData !== undefined) return defaulted;
-      const check = accessCheckOf(defaulted.queryKey);
       // Only for a query not in the cache yet: initial data is read when a query is created.
-      if (check && defaulted.queryHash && !this.getQueryCache().get(defaulted.queryHash) && this.isGranted(check.resource, check.action)) {
+      const fresh = Boolean(defaulted.queryHash) && !this.getQueryCache().get(defaulted.queryHash!);
+      const session = sessionQueryOf(defaulted.queryKey);
+      if (session && fresh) {
+        const known = session === 'checkAuth' ? (this.authProvider.signedInNow?.() ? true : undefined) : this.authProvider.permissionsNow?.();
+        return known === undefined ? defaulted : { ...defaulted, initialData: known };
+      }
+      const check = accessCheckOf(defaulted.queryKey);
+      if (check && fresh && this.isGranted(check.resource, check.action)) {
         return { ...defaulted, initialData: true };
       }
       return defaulted;

@@ -1,6 +1,6 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { createContext, createElement, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react';
-import { useDataProvider, useNotify } from 'react-admin';
+import { DataProviderContext, useNotify } from 'react-admin';
 import { readActiveUsers, readDashboardCards, type ActiveUser, type ConsoleDataProvider, type DashboardCard, type DashboardCardScope } from '../../../providers/dataProvider';
 import { answeredAheadOptions } from './answeredAhead';
 import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS } from './dashboardCalls';
@@ -43,7 +43,11 @@ function useDashboardQuery<T>(
   enabled: boolean,
   ahead: ReturnType<typeof answeredAheadOptions<T>>,
 ): UseQueryResult<T> {
-  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  // The data provider as given, not react-admin's per-call wrapper (useDataProvider), whose only
+  // addition here, ending a refused session, is the http client's own (providers/http.ts): the
+  // wrapper reads the router's route context, so every react-admin route change rendered the
+  // whole dashboard again (twice as the console mounts).
+  const dataProvider = useContext(DataProviderContext) as ConsoleDataProvider;
   const query = useQuery({ queryKey: ['dashboard', ...key], queryFn: () => load(dataProvider), enabled, retry: false, ...ahead });
   useToastOnError(query.error);
   return query;

@@ -57,6 +57,32 @@ describe('the console query client', () => {
     expect(new QueryObserver(client, { queryKey: accessKey('connections', 'list'), queryFn: async () => true }).getCurrentResult().status).toBe('pending');
   });
 
+  it("starts react-admin's session checks with what the authProvider knows now, and still runs them; a signed-out visitor's wait", async () => {
+    let checks = 0;
+    const permissions = { isAdmin: true, pages: ['/dashboard'] };
+    const provider = {
+      checkAuth: async () => {
+        checks += 1;
+      },
+      getPermissions: async () => permissions,
+      signedInNow: () => getStoredUser() !== null,
+      permissionsNow: () => (getStoredUser() ? permissions : undefined),
+    } as unknown as AuthProvider;
+    const client = new ConsoleQueryClient(provider);
+    const checkAuth = new QueryObserver(client, { queryKey: ['auth', 'checkAuth', { route: 'dashboard' }], queryFn: async () => (await provider.checkAuth({}), true) });
+    expect(checkAuth.getCurrentResult()).toMatchObject({ status: 'success', data: true });
+    const unsubscribe = checkAuth.subscribe(() => undefined);
+    await vi.waitFor(() => expect(checks).toBe(1));
+    unsubscribe();
+    const granted = new QueryObserver(client, { queryKey: ['auth', 'getPermissions', {}], queryFn: () => provider.getPermissions!({}) });
+    expect(granted.getCurrentResult()).toMatchObject({ status: 'success', data: permissions });
+
+    clearStoredUser();
+    const signedOut = new ConsoleQueryClient(provider);
+    expect(new QueryObserver(signedOut, { queryKey: ['auth', 'checkAuth', {}], queryFn: async () => true }).getCurrentResult().status).toBe('pending');
+    expect(new QueryObserver(signedOut, { queryKey: ['auth', 'getPermissions', {}], queryFn: async () => permissions }).getCurrentResult().status).toBe('pending');
+  });
+
   it('remembers the answers of the checks it ran, for this session only', async () => {
     const { provider } = authProviderAnswering(() => true);
     const client = new ConsoleQueryClient(provider);

@@ -88,6 +88,18 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     expect(columns.calls()).toBe(1);
   });
 
+  it("gives react-admin the console's locale and its resources' definitions from the start, as it registers them", async () => {
+    const { consoleStore, resourceDefinitions } = await import('../../../src/app/MainApp');
+    const { i18nProvider } = await import('../../../providers/i18nProvider');
+    const { resources } = await import('../../../resources');
+    const { resourceProps } = await import('../../../src/framework/resourceProps');
+    const { Resource } = await import('react-admin');
+    expect(consoleStore().getItem('locale')).toBe(i18nProvider.getLocale());
+    expect(Object.keys(resourceDefinitions).sort()).toEqual(resources.map((declaration) => declaration.name).sort());
+    // What react-admin registers as the console mounts is what it was given: nothing changes, nothing is drawn again.
+    for (const declaration of resources) expect(Resource.registerResource(resourceProps(declaration))).toStrictEqual(resourceDefinitions[declaration.name]);
+  });
+
   it('sends a visitor who is not signed in to the sign-in screen', async () => {
     mockPreferencesServer();
     const view = renderConsole('/outbox');

@@ -67,6 +67,26 @@ describe('layout preferences: kept on the server, per user', () => {
     expect(store.get()).toEqual({ ...defaults, layout: 'horizontal', theme: 'dark', openGroups: { overview: false } });
   });
 
+  it("changes nothing when the server's copy says what is shown already: nothing is drawn again", async () => {
+    signIn(admin);
+    const shown = { ...defaults, theme: 'dark' as const, openGroups: { overview: false } };
+    localStorage.setItem(localPreferencesKey(admin.id!), JSON.stringify({ value: shown, unsaved: false }));
+    mockPreferencesServer({ 'token-admin': { ...shown, openGroups: { overview: false } } });
+    const store = createLayoutPreferencesStore({ userKey: admin.id! });
+    const before = store.get();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    await store.load();
+    expect(listener).not.toHaveBeenCalled();
+    expect(store.get()).toBe(before);
+
+    // A copy that differs, even in one menu group only, is taken.
+    mockPreferencesServer({ 'token-admin': { ...shown, openGroups: { overview: false, reports: false } } });
+    await store.load();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.get().openGroups).toEqual({ overview: false, reports: false });
+  });
+
   it('saves changes with PUT /user/preferences/layout, debounced into one call', async () => {
     signIn(admin);
     const api = mockPreferencesServer();

@@ -17,6 +17,17 @@ describe('authProvider', () => {
     await expect(authProvider.checkAuth({})).resolves.toBeUndefined();
   });
 
+  it('tells what checkAuth and getPermissions will answer, known now, exactly as they answer it', async () => {
+    expect(authProvider.signedInNow!()).toBe(false);
+    expect(authProvider.permissionsNow!()).toBeUndefined();
+    storeUser(sessionUser({ auth: false, requireOTP: true }));
+    expect(authProvider.signedInNow!()).toBe(false);
+    expect(authProvider.permissionsNow!()).toBeUndefined();
+    storeUser(sessionUser({ isAdmin: false }));
+    expect(authProvider.signedInNow!()).toBe(true);
+    expect(authProvider.permissionsNow!()).toEqual(await authProvider.getPermissions!(ctx));
+  });
+
   it('checkError rejects only for a 401 "Invalid JWT token"', async () => {
     await expect(authProvider.checkError(new ApiError('Invalid JWT token', 401, null))).rejects.toMatchObject({ redirectTo: '/auth/signin' });
     await expect(authProvider.checkError({ status: 401, message: 'Invalid JWT token: expired' })).rejects.toBeDefined();
