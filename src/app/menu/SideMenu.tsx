@@ -3,19 +3,26 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Collapse, Divider, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
 import { memo, type ReactElement } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
-import { isMenuGroupOpen, type LayoutPreferences } from '../../../providers/preferences';
-import { useLayoutPreferences, type LayoutPreferenceActions } from '../preferences/LayoutPreferencesContext';
+import { isMenuGroupOpen } from '../../../providers/preferences';
+import { useLayoutPreferences } from '../preferences/LayoutPreferencesContext';
 import { menuIcon } from './icons';
 import { isGroup, type MenuNode } from './navigation';
 import { useNavigationMenu, type NavigationMenu } from './useNavigationMenu';
 import { usePrepareListPage } from './usePrepareListPage';
 
-interface EntryContext {
-  menu: NavigationMenu;
-  preferences: LayoutPreferences;
-  actions: LayoutPreferenceActions;
+/**
+ * What an entry is drawn from. Every field is stable between page changes except `activeId`,
+ * given only to the entries on the way to the current page (null elsewhere): moving to another
+ * page redraws the entries it leaves and enters, not the whole menu.
+ */
+interface EntryProps {
+  node: MenuNode;
+  depth: number;
+  /** The current page's id, for an entry on the trail to it (or that was: it is redrawn). */
+  activeId: string | null;
   /** Icons only, labels in tooltips. */
   iconsOnly: boolean;
+  label: NavigationMenu['label'];
   onNavigate?: () => void;
 }
 
@@ -34,21 +41,29 @@ function indent(depth: number, iconsOnly: boolean) {
   return iconsOnly ? 2.5 : 2 + depth * 1.5;
 }
 
-function GroupChildren({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
-  return node.children.map((child) => <MenuEntry key={child.id} node={child} depth={depth + 1} context={context} />);
+/** The id of the current page if it is `node` or under it, else null. */
+function activeWithin(node: MenuNode, activeId: string | null): string | null {
+  if (activeId === null) return null;
+  if (node.id === activeId) return activeId;
+  return node.children.some((child) => activeWithin(child, activeId) !== null) ? activeId : null;
+}
+
+function GroupChildren({ node, depth, ...rest }: EntryProps) {
+  return node.children.map((child) => <MenuEntry key={child.id} {...rest} node={child} depth={depth + 1} activeId={activeWithin(child, rest.activeId)} />);
 }
 
 /**
  * A group header that opens and closes its pages. Collapsed to icons, a group is only a
  * separator over its pages: a group icon beside page icons would read as one more page.
  */
-function GroupEntry({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
-  const { menu, preferences, actions, iconsOnly } = context;
+function GroupEntry(props: EntryProps) {
+  const { node, depth, activeId, iconsOnly, label } = props;
+  const [preferences, actions] = useLayoutPreferences();
   if (iconsOnly) {
     return (
       <>
         {depth === 0 && <Divider component="li" aria-hidden sx={{ my: 0.5, borderColor: 'currentColor', opacity: 0.15, '&:first-of-type': { display: 'none' } }} />}
-        <GroupChildren node={node} depth={depth} context={context} />
+        <GroupChildren {...props} />
       </>
     );
   }
@@ -59,18 +74,18 @@ function GroupEntry({ node, depth, context }: { node: MenuNode; depth: number; c
       <ListItemButton
         onClick={() => actions.toggleMenuGroup(node.id)}
         aria-expanded={open}
-        className={menu.trail.includes(node) && !open ? 'console-active' : undefined}
+        className={activeId !== null && !open ? 'console-active' : undefined}
         sx={{ pl: indent(depth, false), minHeight: 40 }}
       >
         <ListItemIcon>
           <Icon fontSize="small" />
         </ListItemIcon>
-        <ListItemText primary={menu.label(node)} slotProps={{ primary: { variant: 'body2', noWrap: true, sx: { fontWeight: 600 } } }} />
+        <ListItemText primary={label(node)} slotProps={{ primary: { variant: 'body2', noWrap: true, sx: { fontWeight: 600 } } }} />
         {open ? <ExpandLessIcon fontSize="small" /> : <ExpandMoreIcon fontSize="small" />}
       </ListItemButton>
       <Collapse in={open} timeout="auto" unmountOnExit>
         <List disablePadding dense>
-          <GroupChildren node={node} depth={depth} context={context} />
+          <GroupChildren {...props} />
         </List>
       </Collapse>
     </>
@@ -111,20 +126,11 @@ const PageEntry = memo(function PageEntry({ node, depth, active, label, iconsOnl
   );
 });
 
-function MenuEntry({ node, depth, context }: { node: MenuNode; depth: number; context: EntryContext }) {
-  if (isGroup(node)) return <GroupEntry node={node} depth={depth} context={context} />;
-  const { menu, iconsOnly, onNavigate } = context;
-  return (
-    <PageEntry
-      node={node}
-      depth={depth}
-      active={menu.trail[menu.trail.length - 1] === node}
-      label={menu.label(node)}
-      iconsOnly={iconsOnly}
-      onNavigate={onNavigate}
-    />
-  );
-}
+const MenuEntry = memo(function MenuEntry(props: EntryProps) {
+  const { node, depth, activeId, iconsOnly, label, onNavigate } = props;
+  if (isGroup(node)) return <GroupEntry {...props} />;
+  return <PageEntry node={node} depth={depth} active={activeId === node.id} label={label(node)} iconsOnly={iconsOnly} onNavigate={onNavigate} />;
+});
 
 /**
  * The vertical menu: groups that open and close (remembered in the layout preferences) and
@@ -132,13 +138,13 @@ function MenuEntry({ node, depth, context }: { node: MenuNode; depth: number; co
  */
 export function SideMenu({ iconsOnly = false, onNavigate }: { iconsOnly?: boolean; onNavigate?: () => void }) {
   const menu = useNavigationMenu();
-  const [preferences, actions] = useLayoutPreferences();
   const translate = useTranslate();
-  const context: EntryContext = { menu, preferences, actions, iconsOnly, onNavigate };
+  const current = menu.trail[menu.trail.length - 1];
+  const activeId = current ? current.id : null;
   return (
     <List component="nav" aria-label={translate('app.menu.label')} dense sx={{ py: 1 }}>
       {menu.items.map((node) => (
-        <MenuEntry key={node.id} node={node} depth={0} context={context} />
+        <MenuEntry key={node.id} node={node} depth={0} activeId={activeWithin(node, activeId)} iconsOnly={iconsOnly} label={menu.label} onNavigate={onNavigate} />
       ))}
     </List>
   );

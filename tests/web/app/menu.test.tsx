@@ -5,7 +5,20 @@ import { mergeTranslations } from 'react-admin';
 import { messages } from '../../../providers/i18nProvider';
 import { SideMenu } from '../../../src/app/menu/SideMenu';
 import { TopMenu } from '../../../src/app/menu/TopMenu';
-import { admin, mockPreferencesServer, plainUser, signIn } from './fixtures';
+import { admin, adminNav, mockPreferencesServer, plainUser, signIn } from './fixtures';
+
+// Counts the entries drawn: each group and page entry takes its icon as it renders.
+const drawn = vi.hoisted(() => ({ icons: 0 }));
+vi.mock('../../../src/app/menu/icons', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/app/menu/icons')>();
+  return {
+    ...original,
+    menuIcon: (...args: Parameters<typeof original.menuIcon>) => {
+      drawn.icons += 1;
+      return original.menuIcon(...args);
+    },
+  };
+});
 import { RENDER_TIMEOUT_MS, renderInConsole } from './render';
 
 function menu() {
@@ -27,6 +40,28 @@ describe('the sidebar menu', { timeout: RENDER_TIMEOUT_MS }, () => {
     expect(current).toHaveAttribute('href', '/audits/access-events');
     expect(current).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('moving to another page redraws the entries it leaves and enters, not the whole menu', async () => {
+    // A menu the size of the console's own: six more groups of three pages.
+    const more = Array.from({ length: 6 }, (_, group) => ({
+      id: `group-${group}`,
+      title: `Group ${group}`,
+      type: 'group' as const,
+      icon: 'folder',
+      children: Array.from({ length: 3 }, (__, page) => ({ id: `page-${group}-${page}`, title: `Page ${group}.${page}`, url: `/page-${group}-${page}`, icon: 'table' })),
+    }));
+    signIn({ ...admin, navItems: { userNavItemJson: { items: [...adminNav, ...more] } } });
+    mockPreferencesServer();
+    renderInConsole(<SideMenu />, { path: '/dashboard' });
+    const nav = menu();
+    expect(within(nav).getAllByRole('link')).toHaveLength(21);
+    drawn.icons = 0;
+    await userEvent.click(within(nav).getByRole('link', { name: 'Access events' }));
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Access events' })).toHaveAttribute('aria-current', 'page'));
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+    // Dashboard and its group, Access events and its two groups: 5 entries of the 30.
+    expect(drawn.icons).toBeLessThanOrEqual(5);
   });
 
   it('leaves out pages the role was not given', () => {
