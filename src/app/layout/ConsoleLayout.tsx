@@ -3,6 +3,7 @@ import { Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, ty
 import { Loading, SkipNavigationButton, useTheme } from 'react-admin';
 import { AlertBar } from '../../shell/AlertBar';
 import { ImpersonationBanner } from '../ImpersonationBanner';
+import { ListPrimer } from '../../framework/list/ListPrimer';
 import { TopMenu } from '../menu/TopMenu';
 import { useLayoutPreferences } from '../preferences/LayoutPreferencesContext';
 import { CONTENT_MAX_WIDTH, menuColours } from './chrome';
@@ -99,6 +100,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
         </Box>
       </Box>
       <CustomizeDrawer open={customizing} onClose={closeCustomize} />
+      <ListPrimer />
     </Box>
   );
 }
