@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { alerts } from '../../../providers/alerts';
 import { lastCompanyHostname, signIn } from '../../../providers/authActions';
@@ -23,6 +23,9 @@ const validate = (values: SignInValues) =>
     password: requiredPasswordProblem(values.password),
     companyHostname: hostnameProblem(values.companyHostname),
   });
+
+/** At most this long after the sign-in form is drawn, the console starts loading even if the browser is never idle. */
+const CONSOLE_LOAD_WAIT_MS = 1000;
 
 /** Sign-in: checks the form, signs in, and follows the sign-in result of spec section 4. */
 export function useSignIn() {
@@ -57,7 +60,14 @@ export function useSignIn() {
     }
   };
 
-  // Someone typing into the form is about to sign in: the console starts loading then, so that
-  // little of it is left to fetch by the time they submit.
+  // Someone on the sign-in form is about to sign in: the console starts loading once the form is
+  // drawn and the browser is idle (or at the first keystroke, if that comes first), so that its
+  // code is fetched and run before they submit, not between the sign-in answer and the console.
+  useEffect(() => {
+    if (typeof requestIdleCallback !== 'function') return;
+    const id = requestIdleCallback(prefetchConsole, { timeout: CONSOLE_LOAD_WAIT_MS });
+    return () => cancelIdleCallback(id);
+  }, [prefetchConsole]);
+
   return { form, submit, loading: state.loading, blocked, startLoadingConsole: prefetchConsole };
 };

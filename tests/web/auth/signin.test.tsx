@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { sessionUser, storedUser } from '../fixtures';
@@ -45,6 +45,29 @@ describe('sign-in screen', () => {
     await fillAndSubmit();
     await screen.findByRole('alert');
     expect(importMain).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts loading the console once the form is drawn and the browser is idle, before anything is typed', async () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback));
+    vi.stubGlobal('cancelIdleCallback', () => undefined);
+    try {
+      const importMain = vi.fn(async () => ({ default: () => null }));
+      renderConsole('/auth/signin', { main: defineChunk('main', importMain) });
+      await screen.findByRole('heading', { name: 'Sign in' });
+      expect(importMain).not.toHaveBeenCalled();
+      expect(idle).toHaveLength(1);
+      idle.splice(0).forEach((callback) => callback());
+      expect(importMain).toHaveBeenCalledTimes(1);
+      // Typing then submitting loads nothing more.
+      answerSignIn(() => HttpResponse.json({ message: 'nope' }, { status: 401 }));
+      await fillAndSubmit();
+      await screen.findByRole('alert');
+      expect(importMain).toHaveBeenCalledTimes(1);
+    } finally {
+      cleanup();
+      vi.unstubAllGlobals();
+    }
   });
 
   it('goes to /auth/verify-otp when the account has two-factor on (requireOTP)', async () => {
