@@ -139,7 +139,10 @@ export async function firstLoadRuns({ baseUrl, account, count }) {
       });
       await page.goto(`${baseUrl}/auth/signin`, { waitUntil: 'commit' });
       const usableAt = await waitForMark(page, 'signInForm');
-      const loaded = [...scripts];
+      // Scripts asked for before the form was usable: what follows (the console, fetched ahead
+      // once the form is drawn and the browser idle) is not needed to use it.
+      const usableEpoch = (await page.evaluate(() => performance.timeOrigin)) + usableAt;
+      const loaded = scripts.filter((response) => response.request().timing().startTime <= usableEpoch);
       let raw = 0;
       let gzipped = 0;
       for (const response of loaded) {
@@ -198,7 +201,7 @@ function firstLoadSection(runs, loads) {
     '## Console first load',
     '',
     `Command: \`npm run bench\` (\`BENCH_ONLY=first-load npm run bench\` for this part alone; tests/bench/first-load.mjs) — ${runs.length} cold loads of \`/auth/signin\` in fresh browser contexts (empty cache), each followed by a sign-in as the company's admin and, ${THINK_MS / 1000} s apart, the lists ${LISTS.map((name) => `**${name}**`).join(', ')} opened from the menu. The data directory holds the first company with its sample connections and three workflows with a run each.`,
-    'JavaScript is counted from navigation until the sign-in form accepts input, gzipped at level 9.',
+    'JavaScript is counted from navigation until the sign-in form accepts input (the files asked for before that moment), gzipped at level 9; the console itself is fetched after it, once the form is drawn and the browser is idle.',
     'Times are taken on the page\'s own clock: from navigation start, or from the click as the page received it, to the animation frame that paints the awaited state. The dashboard counts as shown with its data when all of it is on screen with figures: the company\'s cards, the five charts, the admin cards and the people panel, none of them still loading.',
     '',
     '| figure | median | worst | target |',
