@@ -20,12 +20,22 @@ export function ColumnsMenuButton() {
   const { permissions } = usePermissions<ConsolePermissions>();
   const { saveAsTenantDefault, resetToTenantDefault } = useColumnChoices(declaration);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // The popover stays mounted (react-admin's table draws its column list into it as it first
+  // shows); its own actions are drawn the first time it opens, not with the list's first rows.
+  const [opened, setOpened] = useState(false);
   const storeKey = storeKeyOf(declaration.name);
   const close = () => setAnchor(null);
 
   return (
     <>
-      <Button size="small" startIcon={<ViewWeekIcon />} onClick={(event) => setAnchor(event.currentTarget)}>
+      <Button
+        size="small"
+        startIcon={<ViewWeekIcon />}
+        onClick={(event) => {
+          setAnchor(event.currentTarget);
+          setOpened(true);
+        }}
+      >
         {translate('ra.action.select_columns', { _: 'Columns' })}
       </Button>
       <Popover
@@ -38,33 +48,35 @@ export function ColumnsMenuButton() {
       >
         {/* react-admin's own reset would only reset this browser: the actions below replace it. */}
         <Box id={`${storeKey}-columnsSelector`} sx={{ px: 1, my: 0, minWidth: 220, '& .columns-selector-actions': { display: 'none' } }} />
-        <Divider />
-        <MenuList dense>
-          <MenuItem
-            onClick={() => {
-              close();
-              void resetToTenantDefault();
-            }}
-          >
-            <ListItemIcon>
-              <RestartAltIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{translate('app.list.columns_reset')}</ListItemText>
-          </MenuItem>
-          {permissions?.isAdmin && (
+        {opened && <Divider />}
+        {opened && (
+          <MenuList dense>
             <MenuItem
               onClick={() => {
                 close();
-                void saveAsTenantDefault();
+                void resetToTenantDefault();
               }}
             >
               <ListItemIcon>
-                <SaveIcon fontSize="small" />
+                <RestartAltIcon fontSize="small" />
               </ListItemIcon>
-              <ListItemText>{translate('app.list.columns_save_tenant')}</ListItemText>
+              <ListItemText>{translate('app.list.columns_reset')}</ListItemText>
             </MenuItem>
-          )}
-        </MenuList>
+            {permissions?.isAdmin && (
+              <MenuItem
+                onClick={() => {
+                  close();
+                  void saveAsTenantDefault();
+                }}
+              >
+                <ListItemIcon>
+                  <SaveIcon fontSize="small" />
+                </ListItemIcon>
+                <ListItemText>{translate('app.list.columns_save_tenant')}</ListItemText>
+              </MenuItem>
+            )}
+          </MenuList>
+        )}
       </Popover>
     </>
   );

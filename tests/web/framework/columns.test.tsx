@@ -127,6 +127,9 @@ describe('column choices', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     const columns = await startSession(store, { widgets: { tenant: null, user: { hidden: ['email', 'tags'], order: null } } });
     renderDeclared([widgets], { path: '/widgets', store });
     await headers();
+    // Until the menu first opens, only the place of its column list is drawn (not its actions).
+    expect(document.getElementById('widgets.datatable-columnsSelector')).not.toBeNull();
+    expect(screen.queryByText('Save as default for everyone')).toBeNull();
     const menu = await openColumnsMenu();
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Save as default for everyone' }));
     await waitFor(() => expect(columns.puts).toEqual([{ listKey: 'widgets', scope: 'tenant', hidden: ['email', 'tags'], order: null }]));
