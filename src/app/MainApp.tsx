@@ -12,9 +12,11 @@ import { isSignedIn } from '../../providers/storage';
 import { loadColumnChoices } from '../framework/columns/columnChoices';
 import { resourceProps } from '../framework/resourceProps';
 import { pages } from '../pages';
+import { useNavigationPacer } from '../shell/ConsoleRouter';
 import { ConsoleQueryClient } from './consoleQueryClient';
 import { Dashboard } from './dashboard/Dashboard';
 import { ConsoleLayout } from './layout/ConsoleLayout';
+import { listPagePacer } from './menu/listPagePace';
 import { LayoutPreferencesProvider } from './preferences/LayoutPreferencesContext';
 import { useSessionUser } from './session';
 import { consoleStyleCache } from './styleCache';
@@ -94,6 +96,8 @@ export default function MainApp() {
   const [store] = useState(consoleStore);
   const [queryClient] = useState(() => new ConsoleQueryClient(authProvider));
   const [styleCache] = useState(() => consoleStyleCache());
+  const [pacer] = useState(() => listPagePacer(queryClient, resources));
+  useNavigationPacer(pacer);
 
   // react-admin wipes its Store at logout: what must outlast a session is on the server, read here.
   useEffect(() => {

@@ -1,12 +1,12 @@
-import { BrowserRouter } from 'react-router';
 import { consoleChunks } from './chunks';
+import { ConsoleRouter } from './ConsoleRouter';
 import { ConsoleRoutes } from './ConsoleRoutes';
 
-/** The one router of the console; react-admin's <Admin> detects it and runs inside it. */
+/** The one router of the console (./ConsoleRouter.tsx); react-admin's <Admin> detects it and runs inside it. */
 export function ConsoleApp() {
   return (
-    <BrowserRouter>
+    <ConsoleRouter>
       <ConsoleRoutes chunks={consoleChunks} />
-    </BrowserRouter>
+    </ConsoleRouter>
   );
 }

@@ -122,14 +122,32 @@ function fetchesEnd(queryClient: QueryClient, queries: Query[], ms: number): Pro
 }
 
 /**
- * Waits (suspends, FIRST_PAGE_WAIT_MS at most) while the first page of this list, asked for
- * ahead, is still on its way: its rows, and its cards.
+ * The first page of this list (its rows, and its cards) asked for ahead and still on its way:
+ * settles when it has come, or after FIRST_PAGE_WAIT_MS; null when nothing of it is on its way.
  */
-export function useFirstPageOnItsWay(queryClient: QueryClient, declaration: AnyResourceDeclaration): void {
+function firstPageComing(queryClient: QueryClient, declaration: AnyResourceDeclaration): Promise<void> | null {
   const cache = queryClient.getQueryCache();
   const keys = [firstPageKey(declaration), ...(declaration.routes.cards ? [cardsKey(declaration.name)] : [])];
   const coming = keys
     .map((queryKey) => cache.find({ queryKey, exact: true }))
     .filter((query): query is Query => query !== undefined && query.state.data === undefined && query.state.fetchStatus === 'fetching');
-  if (coming.length > 0) use(fetchesEnd(queryClient, coming, FIRST_PAGE_WAIT_MS));
+  return coming.length > 0 ? fetchesEnd(queryClient, coming, FIRST_PAGE_WAIT_MS) : null;
+}
+
+/**
+ * Waits (suspends, FIRST_PAGE_WAIT_MS at most) while the first page of this list, asked for
+ * ahead, is still on its way: its rows, and its cards.
+ */
+export function useFirstPageOnItsWay(queryClient: QueryClient, declaration: AnyResourceDeclaration): void {
+  const coming = firstPageComing(queryClient, declaration);
+  if (coming) use(coming);
+}
+
+/**
+ * The pace of a move to this list's page (a declared list, whose code is in the console): drawn
+ * at once, or, while its first page asked for ahead is on its way, as soon as it comes (the page
+ * then opens with its rows in one go, useFirstPageOnItsWay having nothing left to wait for).
+ */
+export function firstPagePace(queryClient: QueryClient, declaration: AnyResourceDeclaration): 'at-once' | Promise<void> {
+  return firstPageComing(queryClient, declaration) ?? 'at-once';
 }
