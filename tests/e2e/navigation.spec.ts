@@ -22,7 +22,7 @@ async function recordContent(page: import('@playwright/test').Page) {
           ? 'rows'
           : shown('table')
             ? 'table without rows'
-            : shown('section[aria-label]')
+            : shown('section[aria-label="People"]')
               ? 'dashboard'
               : 'nothing';
       if (seen[seen.length - 1] !== state) seen.push(state);
@@ -30,15 +30,22 @@ async function recordContent(page: import('@playwright/test').Page) {
   });
 }
 
-test('a list opened from the menu comes in one go with its rows: the page left stays until then', async ({ page }) => {
+test('a list opened from the menu, by pointer or keyboard, comes in one go with its rows: the page left stays until then', async ({ page }) => {
   await signIn(page, admin);
   await expect(page.locator('[data-card="users"]')).toBeVisible();
-  for (const [entry, path] of [
-    ['Users', '/users'],
-    ['System audits', '/audits'],
+  for (const [entry, path, how] of [
+    ['Users', '/users', 'click'],
+    ['System audits', '/audits', 'click'],
+    // The keyboard's way, to a list not opened yet: the entry focused, then Enter.
+    ['Roles and policies', '/roles', 'keyboard'],
   ]) {
     await recordContent(page);
-    await page.getByRole('navigation').getByRole('link', { name: entry, exact: true }).click();
+    const link = page.getByRole('navigation').getByRole('link', { name: entry, exact: true });
+    if (how === 'click') await link.click();
+    else {
+      await link.focus();
+      await page.keyboard.press('Enter');
+    }
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     await expect(page.locator('tbody tr.RaDataTable-row').first()).toBeVisible();
     const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);

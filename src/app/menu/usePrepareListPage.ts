@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useContext, useEffect, useRef } from 'react';
+import { useCallback, useContext, useEffect, useRef, type KeyboardEvent } from 'react';
 import { DataProviderContext, useAuthProvider } from 'react-admin';
 import { resourceListUrl } from '../../../providers/authProvider';
 import type { DeclaredDataProvider } from '../../../providers/dataProvider';
@@ -7,7 +7,7 @@ import { resources } from '../../../resources';
 import { prepareFirstPage } from '../../framework/list/firstPage';
 import { ConsoleQueryClient } from '../consoleQueryClient';
 
-/** A pointer resting this long on a menu entry means the user is heading there. */
+/** A pointer (or the keyboard's focus) resting this long on a menu entry means the user is heading there. */
 export const HOVER_INTENT_MS = 100;
 
 const resourceByListUrl = new Map(resources.map((declaration) => [resourceListUrl(declaration.name), declaration.name]));
@@ -15,7 +15,8 @@ const declarationByName = new Map(resources.map((declaration) => [declaration.na
 
 /**
  * Menu entry handlers that start the calls of the list page behind the entry as the user heads
- * for it (the pointer rests on it, or presses it), so that its rows come with the page rather
+ * for it (the pointer rests on it or presses it; the keyboard focuses it for as long, or presses
+ * Enter on it), so that its rows come with the page rather
  * than a round trip after it rendered (src/framework/list/firstPage.ts). Only for a list the
  * user may read: a refused call would raise the access-denied alert of a page they have not opened.
  */
@@ -48,12 +49,21 @@ export function usePrepareListPage(url: string | undefined) {
   useEffect(() => cancel, [cancel]);
 
   if (!resource) return {};
+  const prepareSoon = () => {
+    cancel();
+    timer.current = setTimeout(prepare, HOVER_INTENT_MS);
+  };
   return {
-    onPointerEnter: () => {
-      cancel();
-      timer.current = setTimeout(prepare, HOVER_INTENT_MS);
-    },
+    onPointerEnter: prepareSoon,
     onPointerLeave: cancel,
+    // The keyboard's way: the entry focused (Tab) for as long, or Enter pressed on it.
+    onFocus: prepareSoon,
+    onBlur: cancel,
+    onKeyDown: (event: KeyboardEvent) => {
+      if (event.key !== 'Enter') return;
+      cancel();
+      prepare();
+    },
     onPointerDown: () => {
       cancel();
       prepare();

@@ -63,13 +63,17 @@ export const FILTER_PROPS_FRESH_MS = 5 * 60_000;
 
 /**
  * Fetches a list page's first page into its queries (for a list the user may read). The calls
- * go out together through the dataProvider's head start, as the page would make them.
+ * go out together through the dataProvider's head start, as the page would make them. Nothing
+ * is asked again while that first page is on its way or has just come.
  */
 export function prepareFirstPage(queryClient: QueryClient, dataProvider: DeclaredDataProvider, declaration: AnyResourceDeclaration): void {
   const resource = declaration.name;
+  const cache = queryClient.getQueryCache();
+  // Asked for a moment ago (the pointer rested on the entry, then pressed it): nothing more to ask.
+  const current = cache.find({ queryKey: firstPageKey(declaration), exact: true });
+  if (current && (current.state.fetchStatus === 'fetching' || (current.state.data !== undefined && !current.isStaleByTime(FIRST_PAGE_FRESH_MS)))) return;
   dataProvider.prepareList(resource);
   const params = firstPageParams(declaration);
-  const cache = queryClient.getQueryCache();
   const remember = (queryKey: QueryKey) => {
     const query = cache.find({ queryKey, exact: true });
     if (query) prepared.add(query);
