@@ -2,13 +2,14 @@ import LoginIcon from '@mui/icons-material/Login';
 import MailIcon from '@mui/icons-material/MailOutlined';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import ShieldIcon from '@mui/icons-material/Shield';
-import { IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
+import { IconButton, Menu, Tooltip } from '@mui/material';
 import { useState, type MouseEvent } from 'react';
 import { useCanAccess, useCreatePath, useNavigate, useRecordContext, useTranslate } from 'react-admin';
 import { alerts } from '../../providers/alerts';
 import { getImpersonator, getStoredUser } from '../../providers/storage';
 import { useSignInAs } from '../../src/app/useImpersonation';
 import { failureText } from '../../src/framework/feedback';
+import { MenuAction } from '../../src/framework/MenuAction';
 import { getOwnProfile, resendInvitation } from './api';
 import { ACCESS_CONTROL_ANCHOR, fullName, type User } from './types';
 
@@ -48,7 +49,6 @@ export function UserRecordActions() {
   };
 
   const resend = async () => {
-    close();
     setResending(true);
     alerts.loading();
     try {
@@ -61,7 +61,6 @@ export function UserRecordActions() {
   };
 
   const showAccess = () => {
-    close();
     const showPath = createPath({ resource: 'users', type: 'show', id: record.id });
     navigate(`${showPath}#${ACCESS_CONTROL_ANCHOR}`);
   };
@@ -76,33 +75,18 @@ export function UserRecordActions() {
       </Tooltip>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={close} onClick={(event) => event.stopPropagation()}>
         {canActAs(record) && (
-          <MenuItem
+          <MenuAction
+            icon={LoginIcon}
+            label={translate('resources.users.actions.act_as')}
             disabled={pendingUserId !== null}
-            onClick={() => {
-              close();
-              signInAs(String(record.id));
-            }}
-          >
-            <ListItemIcon>
-              <LoginIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{translate('resources.users.actions.act_as')}</ListItemText>
-          </MenuItem>
+            close={close}
+            onAct={() => signInAs(String(record.id))}
+          />
         )}
         {record.status === 'invited' && mayInvite && (
-          <MenuItem disabled={resending} onClick={resend}>
-            <ListItemIcon>
-              <MailIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{translate('resources.users.actions.resend')}</ListItemText>
-          </MenuItem>
+          <MenuAction icon={MailIcon} label={translate('resources.users.actions.resend')} disabled={resending} close={close} onAct={() => void resend()} />
         )}
-        <MenuItem onClick={showAccess}>
-          <ListItemIcon>
-            <ShieldIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{translate('resources.users.actions.access_control')}</ListItemText>
-        </MenuItem>
+        <MenuAction icon={ShieldIcon} label={translate('resources.users.actions.access_control')} close={close} onAct={showAccess} />
       </Menu>
     </>
   );

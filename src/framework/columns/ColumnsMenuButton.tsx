@@ -1,12 +1,13 @@
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import SaveIcon from '@mui/icons-material/Save';
 import ViewWeekIcon from '@mui/icons-material/ViewWeek';
-import { Box, Button, Divider, ListItemIcon, ListItemText, MenuItem, MenuList, Popover } from '@mui/material';
+import { Box, Button, Divider, MenuList, Popover } from '@mui/material';
 import { useState } from 'react';
 import { usePermissions, useTranslate } from 'react-admin';
 import type { ConsolePermissions } from '../../../providers/authProvider';
 import { useDeclaration } from '../DeclarationContext';
 import { storeKeyOf } from '../declaration';
+import { MenuAction } from '../MenuAction';
 import { useColumnChoices } from './useColumnChoices';
 
 /**
@@ -51,29 +52,9 @@ export function ColumnsMenuButton() {
         {opened && <Divider />}
         {opened && (
           <MenuList dense>
-            <MenuItem
-              onClick={() => {
-                close();
-                void resetToTenantDefault();
-              }}
-            >
-              <ListItemIcon>
-                <RestartAltIcon fontSize="small" />
-              </ListItemIcon>
-              <ListItemText>{translate('app.list.columns_reset')}</ListItemText>
-            </MenuItem>
+            <MenuAction icon={RestartAltIcon} label={translate('app.list.columns_reset')} close={close} onAct={() => void resetToTenantDefault()} />
             {permissions?.isAdmin && (
-              <MenuItem
-                onClick={() => {
-                  close();
-                  void saveAsTenantDefault();
-                }}
-              >
-                <ListItemIcon>
-                  <SaveIcon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText>{translate('app.list.columns_save_tenant')}</ListItemText>
-              </MenuItem>
+              <MenuAction icon={SaveIcon} label={translate('app.list.columns_save_tenant')} close={close} onAct={() => void saveAsTenantDefault()} />
             )}
           </MenuList>
         )}
