@@ -3,6 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
 import type { DashboardCard } from '../../../providers/dataProvider';
+import { usePrepareListPage } from '../menu/usePrepareListPage';
 
 const SKELETON_CARDS = 4;
 
@@ -21,11 +22,13 @@ function CardBody({ label, value }: { label: ReactNode; value: ReactNode }) {
 
 function ValueCard({ card }: { card: DashboardCard }) {
   const translate = useTranslate();
+  // A card linked to a list starts that list's first page as the user heads for it, as a menu entry does.
+  const prepareHandlers = usePrepareListPage(card.link);
   const body = <CardBody label={translate(`app.dashboard.card.${card.key}`, { _: card.label })} value={card.value.toLocaleString()} />;
   return (
     <Card data-card={card.key} sx={{ height: '100%' }}>
       {card.link ? (
-        <CardActionArea component={LinkBase} to={card.link} sx={{ height: '100%' }}>
+        <CardActionArea component={LinkBase} to={card.link} {...prepareHandlers} sx={{ height: '100%' }}>
           {body}
         </CardActionArea>
       ) : (

@@ -7,15 +7,15 @@ import { resources } from '../../../resources';
 import { prepareFirstPage } from '../../framework/list/firstPage';
 import { ConsoleQueryClient } from '../consoleQueryClient';
 
-/** A pointer (or the keyboard's focus) resting this long on a menu entry means the user is heading there. */
+/** A pointer (or the keyboard's focus) resting this long on a link means the user is heading there. */
 export const HOVER_INTENT_MS = 100;
 
 const resourceByListUrl = new Map(resources.map((declaration) => [resourceListUrl(declaration.name), declaration.name]));
 const declarationByName = new Map(resources.map((declaration) => [declaration.name, declaration]));
 
 /**
- * Menu entry handlers that start the calls of the list page behind the entry as the user heads
- * for it (the pointer rests on it or presses it; the keyboard focuses it for as long, or presses
+ * Handlers for a link to a list page (a menu entry, a dashboard card) that start the calls of
+ * that page as the user heads for it (the pointer rests on it or presses it; the keyboard focuses it for as long, or presses
  * Enter on it), so that its rows come with the page rather
  * than a round trip after it rendered (src/framework/list/firstPage.ts). Only for a list the
  * user may read: a refused call would raise the access-denied alert of a page they have not opened.

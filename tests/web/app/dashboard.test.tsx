@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { authProvider } from '../../../providers/authProvider';
@@ -131,6 +131,17 @@ describe('the dashboard', { timeout: RENDER_TIMEOUT_MS }, () => {
     const adminSection = await section('Administration');
     const mails = await within(adminSection).findByRole('link', { name: /Mails sent in the last 24 hours/ });
     expect(mails).toHaveTextContent((1234).toLocaleString());
+    // Pressing the card starts the list's first page before the page is there.
+    const listCalls: string[] = [];
+    server.use(
+      http.get(`${API}/mail/outbox/:offset/:limit`, ({ params }) => {
+        listCalls.push(`${params.offset}/${params.limit}`);
+        return HttpResponse.json({ message: 'Mail outbox', data: [], total: 0 });
+      }),
+    );
+    fireEvent.pointerDown(mails);
+    await waitFor(() => expect(listCalls).toEqual(['0/10']));
+    expect(view.location().pathname).toBe('/dashboard');
     await userEvent.click(mails);
     await waitFor(() => expect(view.location().pathname).toBe('/outbox'));
     expect(calls).toEqual(expect.arrayContaining(['topCards', 'adminCards', 'activeUsers']));
