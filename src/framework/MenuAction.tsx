@@ -3,7 +3,7 @@ import { ListItemIcon, ListItemText, MenuItem, type MenuItemProps } from '@mui/m
 
 /**
  * One action of a menu: its icon and its label. `close` (the menu's) runs first, then the
- * action. The menu's own props (focus on opening, tab index) pass through to the item.
+ * action. Any other MenuItem prop (disabled, dense, sx) passes through to the item.
  */
 export function MenuAction({
   icon: Icon,

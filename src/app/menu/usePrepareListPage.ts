@@ -15,8 +15,8 @@ const declarationByName = new Map(resources.map((declaration) => [declaration.na
 
 /**
  * Handlers for a link to a list page (a menu entry, a dashboard card) that start the calls of
- * that page as the user heads for it (the pointer rests on it or presses it; the keyboard focuses it for as long, or presses
- * Enter on it), so that its rows come with the page rather
+ * that page as the user heads for it (the pointer rests on it or presses it; the keyboard
+ * focuses it for as long, or presses Enter on it), so that its rows come with the page rather
  * than a round trip after it rendered (src/framework/list/firstPage.ts). Only for a list the
  * user may read: a refused call would raise the access-denied alert of a page they have not opened.
  */

@@ -11,7 +11,7 @@ function OpenMenu({ log, firstDisabled = false }: { log: string[]; firstDisabled
   return (
     <Menu open anchorEl={document.body} onClose={() => log.push('closed by the menu')}>
       <MenuAction icon={LoginIcon} label="Act as" disabled={firstDisabled} close={() => log.push('close')} onAct={() => log.push('act as')} />
-      <MenuAction icon={MailIcon} label="Resend" close={() => log.push('close')} onAct={() => log.push('resend')} />
+      <MenuAction icon={MailIcon} label="Resend" dense close={() => log.push('close')} onAct={() => log.push('resend')} />
     </Menu>
   );
 }
@@ -22,6 +22,8 @@ describe('a menu action', () => {
     render(<OpenMenu log={log} />);
     const item = screen.getByRole('menuitem', { name: 'Resend' });
     expect(item.querySelector('svg')).not.toBeNull();
+    // MenuItem's own props reach it.
+    expect(item).toHaveClass('MuiMenuItem-dense');
     await userEvent.click(item);
     expect(log).toEqual(['close', 'resend']);
   });
@@ -34,6 +36,8 @@ describe('a menu action', () => {
 
     render(<OpenMenu log={log} />);
     expect(screen.getByRole('menuitem', { name: 'Act as' })).toHaveFocus();
+    // The menu's roving tab stop reaches the item.
+    expect(screen.getByRole('menuitem', { name: 'Act as' })).toHaveAttribute('tabindex', '0');
     await userEvent.keyboard('{ArrowDown}');
     expect(screen.getByRole('menuitem', { name: 'Resend' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
