@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseHostRules, type HostRule } from './reach/host-rules';
 import { readPlanSettings, type PlanSettings } from './subscription/config';
 
 /**
@@ -48,6 +49,16 @@ export interface Config {
   runWorker: boolean;
   /** Plans and Stripe: DEFAULT_PLAN, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_*, STRIPE_API_BASE (server/subscription/config.ts). */
   plans: PlanSettings;
+  /**
+   * What companies' connections may reach (docs/security.md, "What a company can reach"):
+   * CONNECTION_ALLOWED_HOSTS and CONNECTION_DENIED_HOSTS, over a default that depends on whether
+   * the server hosts more than one company.
+   */
+  reach: { allowedHosts: HostRule[]; deniedHosts: HostRule[] };
+  /** FILES_ROOTS: folders of the server a company's files and git connections may use, each company its own sub-folder of each. */
+  filesRoots: string[];
+  /** Embedded source databases: how many a company may have (EMBEDDED_DATABASES_PER_COMPANY), and how long one stays open unused (EMBEDDED_IDLE_SECONDS). */
+  embedded: { maxPerCompany: number; idleSeconds: number };
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -91,6 +102,19 @@ function origins(name: string, value: string | undefined, wildcards: boolean): s
     });
 }
 
+/** A comma-separated list of absolute folders, kept as given (normalised); a relative one stops the server at start. */
+function folders(name: string, value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      if (!path.isAbsolute(entry)) throw new Error(`${name} must list absolute folders such as /srv/exports, got "${entry}"`);
+      return path.normalize(entry).replace(/(.)\/+$/, '$1');
+    });
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const schema = env.DATABASE_SCHEMA || 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
@@ -123,5 +147,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cspExtraOrigins: origins('CSP_EXTRA_ORIGINS', env.CSP_EXTRA_ORIGINS, true),
     runWorker: bool(env.RUN_WORKER, true),
     plans: readPlanSettings(env),
+    reach: {
+      allowedHosts: parseHostRules('CONNECTION_ALLOWED_HOSTS', env.CONNECTION_ALLOWED_HOSTS),
+      deniedHosts: parseHostRules('CONNECTION_DENIED_HOSTS', env.CONNECTION_DENIED_HOSTS),
+    },
+    filesRoots: folders('FILES_ROOTS', env.FILES_ROOTS),
+    embedded: {
+      maxPerCompany: int('EMBEDDED_DATABASES_PER_COMPANY', env.EMBEDDED_DATABASES_PER_COMPANY, 10),
+      idleSeconds: int('EMBEDDED_IDLE_SECONDS', env.EMBEDDED_IDLE_SECONDS, 300),
+    },
   };
 }

@@ -6,7 +6,7 @@ import { createMailer } from './mail/mailer';
 import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { syncPageCatalogue } from './auth/pages-catalogue';
 import { bootstrapFirstCompany } from './tenancy/bootstrap';
-import { createConnectorRegistry } from './connectors';
+import { createConnectorRegistry, serverConnectorContext } from './connectors';
 import { closeEmbeddedDatabases } from './connectors/embedded';
 import { provisionSampleData } from './tenancy/sample-data';
 import { createConfiguredRunner } from './jobs/configured-runner';
@@ -58,7 +58,7 @@ async function main() {
     await asSystem('the page catalogue is matched with every company\'s roles', () => syncPageCatalogue(database.db));
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
     const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
-    const connectors = createConnectorRegistry({ dataDir: config.dataDir });
+    const connectors = createConnectorRegistry(serverConnectorContext(config, database.db));
     if (!config.runWorker && database.kind === 'pglite') {
       throw new Error('RUN_WORKER=false needs PostgreSQL (DATABASE_URL): no other process can open the embedded database to work the job queue');
     }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { readConfig, type Config } from './config';
-import { createConnectorRegistry } from './connectors';
+import { createConnectorRegistry, serverConnectorContext } from './connectors';
 import { closeEmbeddedDatabases } from './connectors/embedded';
 import { openDatabase, selectRows, type Database } from './db/client';
 import { createConfiguredRunner } from './jobs/configured-runner';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   try {
     await assertMigrated(database);
     const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
-    const connectors = createConnectorRegistry({ dataDir: config.dataDir });
+    const connectors = createConnectorRegistry(serverConnectorContext(config, database.db));
     runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
     await runner.start();
     console.log(`DataOps Console worker ${runner.workerId} is working the job queue (PostgreSQL, schema ${config.databaseSchema}; mail: ${mailer.transport}).`);

@@ -96,7 +96,7 @@ export async function connectionConfig(db: Db, secrets: Secrets, companyId: stri
     .from(connections)
     .where(companyConnections(companyId, eq(connections.id, id)));
   if (!row) throw notFound('Connection');
-  return { type: row.type as ConnectionType, settings: row.settings, secrets: openSecrets(secrets, row.secretsEnc), name: row.name, isActive: row.isActive };
+  return { companyId, type: row.type as ConnectionType, settings: row.settings, secrets: openSecrets(secrets, row.secretsEnc), name: row.name, isActive: row.isActive };
 }
 
 // ---- Source/destination pairs ---------------------------------------------------------------------

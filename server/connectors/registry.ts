@@ -1,10 +1,17 @@
 import type { ConnectionType } from '../../common/connections';
+import type { Reach } from '../reach/reach';
 import { ConnectorError, type ConnectionConfig, type Connector } from './types';
 
-/** What connectors may need of the server: where embedded databases and repository caches live. */
+/** What connectors may need of the server: what companies may reach, and where their local things live. */
 export interface ConnectorContext {
   /** The server's data directory; undefined keeps embedded databases in memory (tests). */
   dataDir?: string;
+  /** The guard every dial to a host a company configured goes through (server/reach). */
+  reach: Reach;
+  /** Folders the operator grants companies (FILES_ROOTS): each company reaches its own sub-folder of each. */
+  filesRoots: readonly string[];
+  /** Embedded databases: how many a company may have, and how long one stays open unused. */
+  embedded: { maxPerCompany: number; idleMs: number };
 }
 
 export type ConnectorFactory = (config: ConnectionConfig, context: ConnectorContext) => Connector;

@@ -8,6 +8,8 @@ import type { ConnectionType, EndpointKind } from '../../common/connections';
 
 /** A connection as a connector needs it: its type, plain settings and decrypted secrets. */
 export interface ConnectionConfig {
+  /** The company the connection belongs to: its embedded databases, folders and caches are its own (company-places.ts). */
+  companyId: string;
   type: ConnectionType;
   settings: Record<string, unknown>;
   secrets: Record<string, string>;
@@ -88,8 +90,11 @@ export function isTableSource(connector: Connector): connector is TableSource {
 export class ConnectorError extends Error {
   constructor(
     message: string,
-    /** 'unreachable' (network, refused, timeout), 'auth', 'not_found', 'timeout', 'read_only', 'invalid' or 'failed'. */
-    readonly kind: 'unreachable' | 'auth' | 'not_found' | 'timeout' | 'read_only' | 'invalid' | 'failed' = 'failed',
+    /**
+     * 'unreachable' (network, refused, timeout), 'auth', 'not_found', 'timeout', 'read_only', 'invalid', 'failed', or
+     * 'refused': this server does not let companies reach that host, path or database (server/reach).
+     */
+    readonly kind: 'unreachable' | 'auth' | 'not_found' | 'timeout' | 'read_only' | 'invalid' | 'failed' | 'refused' = 'failed',
   ) {
     super(message);
     this.name = 'ConnectorError';

@@ -323,7 +323,7 @@ export async function connectionRoutes(app: FastifyInstance) {
       if (given) {
         // The form's unsaved settings, laid over the stored ones: blank secrets are the stored ones.
         const parsed = settingsOrThrow(declaration, given, new Set(Object.keys(stored.secrets)));
-        config = { type: stored.type, settings: parsed.settings, secrets: { ...stored.secrets, ...parsed.secrets } };
+        config = { companyId: auth.companyId, type: stored.type, settings: parsed.settings, secrets: { ...stored.secrets, ...parsed.secrets } };
       }
       const outcome = await runConnectionTest(connectors, config);
       if (!given) await recordConnectionTest(db, request, auth.companyId, id, outcome);

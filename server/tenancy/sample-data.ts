@@ -15,11 +15,11 @@ export const SAMPLE_DESTINATION = { name: 'Sample warehouse', database: 'sample-
  * directory as embedded databases.
  */
 export async function provisionSampleData(db: Db, registry: ConnectorRegistry, companyId: string, adminUserId: string): Promise<void> {
-  await registry.use({ type: 'embedded', settings: { database: SAMPLE_SOURCE.database }, secrets: {} }, async (source) => {
+  await registry.use({ companyId, type: 'embedded', settings: { database: SAMPLE_SOURCE.database }, secrets: {} }, async (source) => {
     if (!isTableSource(source)) throw new Error('the embedded database is not a table source');
     await seedSampleShop(source);
   });
-  await registry.use({ type: 'embedded', settings: { database: SAMPLE_DESTINATION.database }, secrets: {} }, (destination) => destination.test());
+  await registry.use({ companyId, type: 'embedded', settings: { database: SAMPLE_DESTINATION.database }, secrets: {} }, (destination) => destination.test());
   await db.transaction(async (tx) => {
     const [source] = await tx
       .insert(connections)

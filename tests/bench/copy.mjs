@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createSecrets } from '../../server/auth/secrets.ts';
 import { sealSecrets } from '../../server/connections/records.ts';
-import { createConnectorRegistry } from '../../server/connectors/index.ts';
+import { createConnectorRegistry, serverConnectorContext } from '../../server/connectors/index.ts';
+import { readConfig } from '../../server/config.ts';
 import { migrateDatabase, openDatabase } from '../../server/db/client.ts';
 import { connections, jobRuns, sourceDestinations, workflows } from '../../server/db/schema.ts';
 import { createTaskExecutors } from '../../server/jobs/tasks/index.ts';
@@ -116,7 +117,9 @@ async function copyExecutorFor(databaseUrl) {
   const [pair] = await database.db.insert(sourceDestinations).values({ companyId: company.companyId, name: 'Bench pair', sourceId: made[0].id, destinationId: made[1].id }).returning({ id: sourceDestinations.id });
   const [workflow] = await database.db.insert(workflows).values({ companyId: company.companyId, name: 'Bench copy', pairId: pair.id }).returning({ id: workflows.id });
   const [run] = await database.db.insert(jobRuns).values({ companyId: company.companyId, workflowId: workflow.id, trigger: 'manual', status: 'running' }).returning({ id: jobRuns.id });
-  const connectors = createConnectorRegistry({});
+  // The bench's PostgreSQL is on this machine: the operator's list lets the company reach it.
+  const config = readConfig({ DATA_DIR: process.cwd(), ALLOW_COMPANY_SIGNUP: 'false', CONNECTION_ALLOWED_HOSTS: `${settings.host}:${settings.port}` });
+  const connectors = createConnectorRegistry({ ...serverConnectorContext(config, database.db), dataDir: undefined });
   const executors = createTaskExecutors({
     db: database.db,
     secrets,

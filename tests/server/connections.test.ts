@@ -207,7 +207,7 @@ describe('POST /connection/{id}/configure (test) and GET /connection/{id}/endpoi
     expect(row).toMatchObject({ lastTestOk: true, lastTestLatencyMs: outcome.latencyMs, lastTestMessage: outcome.message });
     expect(await lastAudit(id)).toMatchObject({ operation: 'test', changes: { after: { ok: true } } });
 
-    const source = server.app.ctx.connectors.open({ type: 'embedded', settings: { database: 'scratch' }, secrets: {} });
+    const source = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database: 'scratch' }, secrets: {} });
     try {
       if (!isTableSource(source)) throw new Error('an embedded database is a table source');
       await source.query('create table if not exists public.visits (id int primary key, page text)', [], { timeoutMs: 10_000 });

@@ -9,7 +9,9 @@ import { readConfig, type Config } from '../../server/config';
 import { migrateDatabase, openDatabase, openOperatorView, type Database, type Db } from '../../server/db/client';
 import { createMailer } from '../../server/mail/mailer';
 import { createCompanyMailRoutes } from '../../server/settings/mail-route';
-import { createConnectorRegistry } from '../../server/connectors';
+import { createConnectorRegistry, serverConnectorContext } from '../../server/connectors';
+import type { ReachOptions } from '../../server/reach/reach';
+import { TEST_ALLOWED_HOSTS } from './connectors/test-context';
 import { createConfiguredRunner } from '../../server/jobs/configured-runner';
 import { dropQueueSchema } from '../../server/jobs/queue';
 import { createSecrets } from '../../server/auth/secrets';
@@ -36,12 +38,25 @@ export interface TestServer {
 
 export const TEST_ADMIN_PASSWORD = 'Correct-horse-42';
 
-export async function createTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** The reach guard's resolver and dial hook (tests that attack it). */
+  reach?: Pick<ReachOptions, 'resolve' | 'onDial'>;
+  /** Keep embedded databases in the data directory, by company, as a server does (in memory otherwise). */
+  embeddedOnDisk?: boolean;
+}
+
+/**
+ * `overrides` replace settings of the configuration: by default the server hosts many companies
+ * (sign-up open) and lets them reach this machine's loopback addresses (TEST_ALLOWED_HOSTS), where
+ * the tests' fakes and databases listen; `reach: { allowedHosts: [], deniedHosts: [] }` gives the
+ * policy a server has out of the box.
+ */
+export async function createTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const schema = databaseUrl ? `t_${crypto.randomBytes(6).toString('hex')}` : 'public';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-test-'));
   const config: Config = {
-    ...readConfig({ DATA_DIR: dataDir }),
+    ...readConfig({ DATA_DIR: dataDir, CONNECTION_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS }),
     databaseUrl,
     databaseSchema: schema,
     ...overrides,
@@ -59,8 +74,8 @@ export async function createTestServer(overrides: Partial<Config> = {}): Promise
     hostname,
     admin: { email: adminEmail, password: TEST_ADMIN_PASSWORD, firstName: 'Ada', lastName: 'Admin' },
   });
-  // Embedded databases of connections live in memory, by name, for the life of the test process.
-  const connectors = createConnectorRegistry({});
+  // Embedded databases of connections live in memory, by company and name, for the life of the test process (unless embeddedOnDisk).
+  const connectors = createConnectorRegistry({ ...serverConnectorContext(config, database.db, options.reach), dataDir: options.embeddedOnDisk ? config.dataDir : undefined });
   const runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
   await runner.start();
   const app = await buildApp({ db: database.db, config, mailer, secrets, connectors, runner });

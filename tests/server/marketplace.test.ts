@@ -308,7 +308,7 @@ describe('a cloud-storage connection made in the marketplace, at work', () => {
     expect(saved.statusCode, saved.body).toBe(201);
     const workflow = await createWorkflow(server, { name: 'Load payments, run by hand', pairId });
     expect(await runTask(server, copy, recordingContext(server, workflow))).toEqual({ rowsRead: 3, rowsWritten: 3 });
-    const destination = server.app.ctx.connectors.open({ type: 'embedded', settings: { database: warehouse }, secrets: {} });
+    const destination = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database: warehouse }, secrets: {} });
     if (!isTableSource(destination)) throw new Error('an embedded database is a table source');
     expect(await destination.query('select id, amount::text, paid_on::text from public.payments order by id', [], { timeoutMs: 10_000 })).toEqual([
       { id: 1, amount: '12.50', paid_on: '2026-10-01' },

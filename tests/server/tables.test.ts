@@ -19,7 +19,7 @@ let database: string;
 
 /** The embedded database behind the test's connection, to shape its data directly. */
 function source(): TableSource {
-  const connector = server.app.ctx.connectors.open({ type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector;
 }

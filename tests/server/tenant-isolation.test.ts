@@ -446,7 +446,7 @@ async function ok(res: Promise<LightMyRequestResponse>, status = 201) {
 
 /** Fills an embedded database of the test process with two small tables. */
 async function fillDatabase(database: string) {
-  const source = server.app.ctx.connectors.open({ type: 'embedded', settings: { database }, secrets: {} });
+  const source = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
   if (!isTableSource(source)) throw new Error('an embedded database is a table source');
   try {
     for (const statement of [

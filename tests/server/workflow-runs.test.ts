@@ -15,7 +15,7 @@ let source: string;
 let destination: string;
 
 function database(name: string): TableSource {
-  const connector = server.app.ctx.connectors.open({ type: 'embedded', settings: { database: name }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database: name }, secrets: {} });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector;
 }

@@ -31,7 +31,7 @@ export function repositoryFile(connection: ConnectionConfig, taskPath: string): 
   const origin = settings.apiUrl.hostname === 'api.bitbucket.org' ? 'https://bitbucket.org' : settings.apiUrl.origin;
   const url = `${origin}/${encodeURIComponent(settings.workspace)}/${encodeURIComponent(slug)}.git`;
   return {
-    repository: { type: 'git', settings: { url, username: settings.username }, secrets: { password: settings.appPassword } },
+    repository: { companyId: connection.companyId, type: 'git', settings: { url, username: settings.username }, secrets: { password: settings.appPassword } },
     filePath: rest.join('/'),
   };
 }

@@ -46,7 +46,7 @@ export async function workflowConnections(deps: { db: Db; secrets: Secrets }, co
       throw error;
     }
     if (!config.isActive) throw new Error(`The ${role} connection "${config.name}" is deactivated; activate it to run this task`);
-    return { type: config.type, settings: config.settings, secrets: config.secrets, name: config.name };
+    return { companyId, type: config.type, settings: config.settings, secrets: config.secrets, name: config.name };
   };
   const pairMember = async (id: string | null, role: string) => {
     if (!id) throw new Error(`The source/destination pair of workflow "${workflow.name}" no longer exists`);

@@ -6,6 +6,7 @@ import { azureBlobSettings, openAzureBlobConnector } from '../../../server/conne
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { AZURE_ACCOUNT, startAzureBlobService, type AzureBlobService } from './fixtures-remote/azure-blob-service';
 import { closedPort } from './fixtures-remote/local-server';
+import { TEST_COMPANY_ID, testConnectorContext } from './test-context';
 
 /**
  * The azure_blob connector against an Azure Blob service on this machine
@@ -18,6 +19,7 @@ const sizeOf = (name: string) => azure.blob('data', name)!.body.length;
 
 function sharedKeyConfig(settings: Record<string, unknown> = {}, accountKey = azure.accountKey): ConnectionConfig {
   return {
+    companyId: TEST_COMPANY_ID,
     type: 'azure_blob',
     settings: { accountName: AZURE_ACCOUNT, container: 'data', prefix: 'exports/', authMethod: 'sharedKey', endpoint: azure.server.url, ...settings },
     secrets: { accountKey },
@@ -25,7 +27,7 @@ function sharedKeyConfig(settings: Record<string, unknown> = {}, accountKey = az
 }
 
 function sasConfig(sasToken: string, settings: Record<string, unknown> = {}): ConnectionConfig {
-  return { type: 'azure_blob', settings: { accountName: AZURE_ACCOUNT, container: 'data', prefix: 'exports/', authMethod: 'sas', endpoint: azure.server.url, ...settings }, secrets: { sasToken } };
+  return { companyId: TEST_COMPANY_ID, type: 'azure_blob', settings: { accountName: AZURE_ACCOUNT, container: 'data', prefix: 'exports/', authMethod: 'sas', endpoint: azure.server.url, ...settings }, secrets: { sasToken } };
 }
 
 const FAST_RETRIES = { http: { retryBaseDelayMs: 5 } };
@@ -166,7 +168,7 @@ describe('listing', () => {
   });
 
   it("opens through the server's connector registry", async () => {
-    const ids = await createConnectorRegistry({}).use(sharedKeyConfig({ prefix: '' }), async (connector) => (await connector.endpoints()).map((endpoint) => endpoint.id));
+    const ids = await createConnectorRegistry(testConnectorContext()).use(sharedKeyConfig({ prefix: '' }), async (connector) => (await connector.endpoints()).map((endpoint) => endpoint.id));
     expect(ids).toContain('private/salaries.csv');
   });
 });

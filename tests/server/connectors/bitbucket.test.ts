@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBitbucketConnector } from '../../../server/connectors/bitbucket';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+import { TEST_COMPANY_ID } from './test-context';
 
 /**
  * Bitbucket Cloud's REST API 2.0 on this machine: `GET /2.0/repositories/{workspace}` behind
@@ -51,6 +52,7 @@ function answerBitbucket(request: ReceivedRequest, response: ServerResponse): vo
 }
 
 const config = (settings: Record<string, unknown> = {}, appPassword = APP_PASSWORD): ConnectionConfig => ({
+  companyId: TEST_COMPANY_ID,
   type: 'bitbucket',
   settings: { workspace: 'acme-data', username: USER, apiUrl: `${bitbucket.url}/2.0`, ...settings },
   secrets: { appPassword },

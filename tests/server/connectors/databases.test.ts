@@ -7,6 +7,7 @@ import { openMysqlConnector } from '../../../server/connectors/mysql';
 import { openPostgresConnector } from '../../../server/connectors/postgresql';
 import { ConnectorError, type TableSource } from '../../../server/connectors/types';
 import { closedPort, configFromUrl, MYSQL_URL, onMysql, onPostgres, POSTGRES_URL, randomName, skipMysql, skipPostgres } from './db-helpers';
+import { TEST_COMPANY_ID } from './test-context';
 
 /** The connectors of the database types against real servers, and the embedded database on disk. */
 
@@ -235,7 +236,7 @@ describe.skipIf(skipMysql)('MySQL / MariaDB connector', () => {
 
 describe('Embedded connector', () => {
   let dataDir: string;
-  const connect = (database: string) => openEmbeddedConnector({ type: 'embedded', settings: { database }, secrets: {} }, { dataDir });
+  const connect = (database: string) => openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, { dataDir });
 
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-connector-'));
@@ -333,7 +334,7 @@ describe('Embedded connector', () => {
   });
 
   it('keeps databases in memory, by name, without a data directory', async () => {
-    const memory = (database: string) => openEmbeddedConnector({ type: 'embedded', settings: { database }, secrets: {} }, {});
+    const memory = (database: string) => openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, {});
     await memory('scratch').query('create table t (n integer)', [], quick);
     await memory('scratch').query('insert into t values (7)', [], quick);
     expect(await memory('scratch').query('select n from t', [], quick)).toEqual([{ n: 7 }]);

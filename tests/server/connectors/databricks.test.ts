@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databricksRequest, databricksSettings, openDatabricksConnector } from '../../../server/connectors/databricks';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { closedPort, sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+import { TEST_COMPANY_ID } from './test-context';
 
 /**
  * A Databricks workspace on this machine: the SCIM Me call and Unity Catalog's catalogs, schemas
@@ -75,6 +76,7 @@ function answerDatabricks(request: ReceivedRequest, response: ServerResponse): v
 }
 
 const config = (settings: Record<string, unknown> = {}, token = TOKEN): ConnectionConfig => ({
+  companyId: TEST_COMPANY_ID,
   type: 'databricks',
   settings: { host: workspace.url, ...settings },
   secrets: { token },

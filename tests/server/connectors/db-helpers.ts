@@ -3,6 +3,7 @@ import net from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import type { ConnectionConfig } from '../../../server/connectors/types';
+import { TEST_COMPANY_ID } from './test-context';
 
 /**
  * The real databases the connector and quality tests run against: PostgreSQL and MariaDB on this
@@ -47,6 +48,7 @@ export function configFromUrl(
   const parsed = new URL(url);
   const password = overrides.password ?? decodeURIComponent(parsed.password);
   return {
+    companyId: TEST_COMPANY_ID,
     type,
     settings: {
       host: overrides.host ?? parsed.hostname,

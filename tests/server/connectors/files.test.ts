@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFilesConnector } from '../../../server/connectors/files';
 import type { FileTableSource } from '../../../server/connectors/tabular';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import { TEST_COMPANY_ID } from './test-context';
 
 let base: string;
 let folder: string;
 let outside: string;
 let source: FileTableSource;
 
-const filesConfig = (folderPath: string): ConnectionConfig => ({ type: 'files', settings: { path: folderPath }, secrets: {} });
+const filesConfig = (folderPath: string): ConnectionConfig => ({ companyId: TEST_COMPANY_ID, type: 'files', settings: { path: folderPath }, secrets: {} });
 const QUERY = { timeoutMs: 10_000, readOnly: true };
 
 /** The customers CSV: a byte-order mark, \r\n line ends, quoted fields with commas, quotes and a line break, empty cells. */

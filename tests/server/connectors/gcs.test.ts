@@ -7,6 +7,7 @@ import { createConnectorRegistry } from '../../../server/connectors';
 import { GCS_SCOPE, openGcsConnector } from '../../../server/connectors/gcs';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { closedPort, sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+import { TEST_COMPANY_ID, testConnectorContext } from './test-context';
 
 /**
  * Google's side on this machine: the OAuth 2.0 token endpoint of a service account's key (the
@@ -147,7 +148,7 @@ function serviceAccountKey(overrides: Record<string, unknown> = {}, privateKey =
 }
 
 function gcsConfig(settings: Record<string, unknown> = {}, key = serviceAccountKey()): ConnectionConfig {
-  return { type: 'gcs', settings: { bucket: 'data', prefix: 'exports/', endpoint: google.url, ...settings }, secrets: { serviceAccountKey: key } };
+  return { companyId: TEST_COMPANY_ID, type: 'gcs', settings: { bucket: 'data', prefix: 'exports/', endpoint: google.url, ...settings }, secrets: { serviceAccountKey: key } };
 }
 
 const FAST_RETRIES = { http: { retryBaseDelayMs: 5 } };
@@ -301,7 +302,7 @@ describe('listing', () => {
   });
 
   it('opens through the server\'s connector registry', async () => {
-    const registry = createConnectorRegistry({});
+    const registry = createConnectorRegistry(testConnectorContext());
     const ids = await registry.use(gcsConfig({ prefix: '' }), async (connector) => (await connector.endpoints()).map((endpoint) => endpoint.id));
     expect(ids).toContain('private/salaries.csv');
   });

@@ -8,6 +8,7 @@ import { listBranches, listFilesAt, openGitConnector, readFileAt, resolveCommit 
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { gitHttpBackend, hasGitHttpBackend } from './fixtures-remote/git-http';
 import { startLocalServer, type LocalServer } from './fixtures-remote/local-server';
+import { TEST_COMPANY_ID } from './test-context';
 
 /**
  * A repository made here with isomorphic-git: on main, a first commit and a second one that
@@ -22,6 +23,7 @@ let bareCopy: string;
 const commits: { first: string; second: string; feature: string } = { first: '', second: '', feature: '' };
 
 const config = (url: string, settings: Record<string, unknown> = {}, secrets: Record<string, string> = {}): ConnectionConfig => ({
+  companyId: TEST_COMPANY_ID,
   type: 'git',
   settings: { url, ...settings },
   secrets,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openS3Connector } from '../../../server/connectors/s3';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { closedPort, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+import { TEST_COMPANY_ID } from './test-context';
 
 /**
  * A small S3 on this machine: ListObjectsV2, GetObject (with Range) and HeadObject as Amazon's
@@ -155,6 +156,7 @@ const localhostNames = ((hostname, options, callback) => {
 
 function s3Config(overrides: Record<string, unknown> = {}, secret = SECRET): ConnectionConfig {
   return {
+    companyId: TEST_COMPANY_ID,
     type: 's3',
     settings: { endpoint: s3.url, region: REGION, bucket: 'data', prefix: 'exports/', accessKeyId: ACCESS_KEY_ID, pathStyle: true, ...overrides },
     secrets: { secretAccessKey: secret },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSlackConnector, sendSlackMessage } from '../../../server/connectors/slack';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+import { TEST_COMPANY_ID } from './test-context';
 
 /**
  * Slack on this machine: incoming webhooks (answering `ok`, or a plain-text error code with its
@@ -73,8 +74,9 @@ function answerWebhook(request: ReceivedRequest, response: ServerResponse): void
   text('ok', 200);
 }
 
-const webhook = (path = WEBHOOK_PATH): ConnectionConfig => ({ type: 'slack', settings: { mode: 'webhook' }, secrets: { webhookUrl: `${slack.url}${path}` } });
+const webhook = (path = WEBHOOK_PATH): ConnectionConfig => ({ companyId: TEST_COMPANY_ID, type: 'slack', settings: { mode: 'webhook' }, secrets: { webhookUrl: `${slack.url}${path}` } });
 const bot = (settings: Record<string, unknown> = {}, token = BOT_TOKEN): ConnectionConfig => ({
+  companyId: TEST_COMPANY_ID,
   type: 'slack',
   settings: { mode: 'bot', apiUrl: `${slack.url}/api`, channel: '#data-alerts', ...settings },
   secrets: { botToken: token },
@@ -122,7 +124,7 @@ describe('an incoming webhook', () => {
   });
 
   it('refuses a webhook URL that would send the secret in the clear', () => {
-    const config: ConnectionConfig = { type: 'slack', settings: { mode: 'webhook' }, secrets: { webhookUrl: 'http://hooks.slack.com/services/T/B/X' } };
+    const config: ConnectionConfig = { companyId: TEST_COMPANY_ID, type: 'slack', settings: { mode: 'webhook' }, secrets: { webhookUrl: 'http://hooks.slack.com/services/T/B/X' } };
     expect(() => openSlackConnector(config)).toThrow('settings.webhookUrl: must be an https URL');
   });
 });

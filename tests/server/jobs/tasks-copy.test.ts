@@ -24,7 +24,7 @@ let shopId: string;
 
 /** The embedded database of the shop, to fill and to read it directly. */
 function embedded(database: string): TableSource {
-  const connector = server.app.ctx.connectors.open({ type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector;
 }

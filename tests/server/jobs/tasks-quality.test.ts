@@ -37,7 +37,7 @@ beforeAll(async () => {
   token = (await signInAdmin(server)).accessToken!;
   const database = `shop-${crypto.randomBytes(4).toString('hex')}`;
   const shopId = await createConnection(server, token, { name: 'Shop', type: 'embedded', settings: { database } });
-  const connector = server.app.ctx.connectors.open({ type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
   if (!canRunStatements(connector)) throw new Error('an embedded database runs statements');
   await connector.runStatements([
     'create table public.customers (id int primary key, email text, country text)',

@@ -53,7 +53,7 @@ async function commitFiles(files: Record<string, string>, message: string, minut
 }
 
 function readEmbedded(database: string, sql: string) {
-  const connector = server.app.ctx.connectors.open({ type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector.query(sql, [], { timeoutMs: 10_000 });
 }
@@ -159,9 +159,9 @@ describe.each([
 
 describe('a Bitbucket repository', () => {
   it('is read over https from the workspace, the path’s first segment naming the repository', () => {
-    const bitbucket = { type: 'bitbucket' as const, settings: { workspace: 'acme data', username: 'ci-bot' }, secrets: { appPassword: 'app-secret' } };
+    const bitbucket = { companyId: 'c1', type: 'bitbucket' as const, settings: { workspace: 'acme data', username: 'ci-bot' }, secrets: { appPassword: 'app-secret' } };
     expect(repositoryFile(bitbucket, 'analytics/models/daily.sql')).toEqual({
-      repository: { type: 'git', settings: { url: 'https://bitbucket.org/acme%20data/analytics.git', username: 'ci-bot' }, secrets: { password: 'app-secret' } },
+      repository: { companyId: 'c1', type: 'git', settings: { url: 'https://bitbucket.org/acme%20data/analytics.git', username: 'ci-bot' }, secrets: { password: 'app-secret' } },
       filePath: 'models/daily.sql',
     });
     expect(() => repositoryFile(bitbucket, 'daily.sql')).toThrow('"daily.sql": with a Bitbucket connection a path starts with the repository\'s name, as in analytics/models/daily.sql');

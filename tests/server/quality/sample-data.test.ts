@@ -6,6 +6,7 @@ import { ORDER_STATUSES, SAMPLE_SHOP_ROWS, seedSampleShop } from '../../../serve
 import { evaluateRules } from '../../../server/quality/evaluate';
 import type { RuleToRun } from '../../../server/quality/rules';
 import { type Place, SOURCE_KINDS } from './sources';
+import { TEST_COMPANY_ID } from '../connectors/test-context';
 
 /** The sample shop: seeded quickly, the same every time, once, and dirty where the rules look. */
 
@@ -118,7 +119,7 @@ describe('the sample shop, seeded twice apart', () => {
   });
 
   it('is the same shop every time for the same moment', async () => {
-    const shops = ['shop_a', 'shop_b'].map((database) => openEmbeddedConnector({ type: 'embedded', settings: { database }, secrets: {} }, {}));
+    const shops = ['shop_a', 'shop_b'].map((database) => openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, {}));
     const contents = [];
     for (const shop of shops) {
       await seedSampleShop(shop, { now: NOW });

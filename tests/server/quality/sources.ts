@@ -3,6 +3,7 @@ import { openMysqlConnector } from '../../../server/connectors/mysql';
 import { openPostgresConnector } from '../../../server/connectors/postgresql';
 import type { TableSource } from '../../../server/connectors/types';
 import { configFromUrl, MYSQL_URL, onMysql, onPostgres, POSTGRES_URL, randomName, skipMysql, skipPostgres, startRelay } from '../connectors/db-helpers';
+import { TEST_COMPANY_ID } from '../connectors/test-context';
 
 /**
  * The three kinds of table source the quality engine is proven on: PostgreSQL, MariaDB (both real
@@ -118,7 +119,7 @@ export const SOURCE_KINDS: SourceKind[] = [
     label: 'embedded',
     skip: false,
     async open() {
-      const source = openEmbeddedConnector({ type: 'embedded', settings: { database: randomName('dq') }, secrets: {} }, {});
+      const source = openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database: randomName('dq') }, secrets: {} }, {});
       const parts = commonParts(source, (name) => `public.${name}`);
       return {
         ...parts,

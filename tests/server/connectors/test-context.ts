@@ -1,0 +1,26 @@
+import { createReach, type ReachOptions } from '../../../server/reach/reach';
+import { parseHostRules } from '../../../server/reach/host-rules';
+import type { ConnectorContext } from '../../../server/connectors/registry';
+
+/** The company a connector test's connections belong to. */
+export const TEST_COMPANY_ID = '0d1f5c1e-7a3b-4c1d-9e2f-3a4b5c6d7e8f';
+
+/**
+ * What the tests' fakes and databases need: this machine's loopback addresses, and nothing else
+ * beyond the public internet, as a server hosting many companies would judge it.
+ */
+export const TEST_ALLOWED_HOSTS = 'localhost,127.0.0.0/8,[::1],localhost:5432,127.0.0.1:5432,[::1]:5432';
+
+export function testReach(options: Partial<ReachOptions> = {}) {
+  return createReach({
+    allowed: parseHostRules('CONNECTION_ALLOWED_HOSTS', TEST_ALLOWED_HOSTS),
+    denied: [],
+    manyCompanies: async () => true,
+    ...options,
+  });
+}
+
+/** A connectors' context for tests: embedded databases in memory, loopback reachable. */
+export function testConnectorContext(overrides: Partial<ConnectorContext> = {}): ConnectorContext {
+  return { reach: testReach(), filesRoots: [], embedded: { maxPerCompany: 10, idleMs: 300_000 }, ...overrides };
+}
