@@ -98,7 +98,11 @@ export function openMysqlConnector(config: ConnectionConfig): TableSource & RowR
     let failure: ConnectorError | undefined;
     let inTransaction = false;
     try {
-      await connection.query(sessionLimits(await flavourOf(connection), options));
+      // A read-only statement may hold a company's query: quotes and backslashes read as node-sql-parser read them when it was checked (server/sql/company-sql.ts).
+      const parserModes = options.readOnly
+        ? ", sql_mode = TRIM(BOTH ',' FROM REPLACE(REPLACE(REPLACE(CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','), ',ANSI_QUOTES,', ','), ',ANSI,', ','))"
+        : '';
+      await connection.query(sessionLimits(await flavourOf(connection), options) + parserModes);
       if (options.readOnly) {
         await connection.query('START TRANSACTION READ ONLY');
         inTransaction = true;
@@ -113,9 +117,17 @@ export function openMysqlConnector(config: ConnectionConfig): TableSource & RowR
       if (inTransaction) await connection.query('ROLLBACK').catch(() => {});
       throw failure;
     } finally {
-      // A connection that lost its server is discarded rather than handed to the next statement.
-      if (failure && isConnectionLost(failure)) connection.destroy();
-      else connection.release();
+      // A connection that lost its server is discarded rather than handed to the next statement; any other is reset first
+      // (COM_RESET_CONNECTION), so that user variables, session settings, named locks and temporary tables a statement
+      // left never reach the next one. A server that cannot reset a connection has it closed instead.
+      let reset = !(failure && isConnectionLost(failure));
+      if (reset) {
+        // A server gone silent answers no reset either: the connection is closed after a while.
+        const silence = new Promise<boolean>((resolve) => setTimeout(resolve, 5_000, false).unref());
+        reset = await Promise.race([connection.reset().then(() => true, () => false), silence]);
+      }
+      if (reset) connection.release();
+      else connection.destroy();
     }
   };
 

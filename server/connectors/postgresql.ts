@@ -157,6 +157,8 @@ function endpointOf(row: Record<string, unknown>): Endpoint {
  */
 async function runStatement(session: PostgresSession, sql: string, params: readonly unknown[], options: QueryOptions, deadline: number | undefined) {
   const opening = [options.readOnly ? 'begin read only' : 'begin'];
+  // A read-only statement may hold a company's query: its string constants read as libpg_query read them when it was checked (server/sql/company-sql.ts).
+  if (options.readOnly) opening.push('set local standard_conforming_strings = on');
   if (deadline === undefined) opening.push(`set local statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`);
   await session.exec(opening.join('; '));
   try {
@@ -775,9 +777,19 @@ export function openPostgresConnector(config: ConnectionConfig): TableSource {
         failure = postgresError(err);
         throw failure;
       } finally {
-        client.off('error', ignore);
         // A client that lost its server, or stopped waiting for it, or that a COPY or a script left in doubt, is discarded rather than reused.
-        const discard = spoiled || (failure !== undefined && isConnectionLost(failure));
+        let discard = spoiled || (failure !== undefined && isConnectionLost(failure));
+        // A client given back to the pool carries nothing a statement left (settings, advisory locks, temporary tables, prepared
+        // statements, LISTEN): DISCARD ALL, which runs outside a transaction. One that cannot be reset is discarded.
+        if (!discard) {
+          try {
+            if (client.getTransactionStatus() !== 'I') await client.query({ text: 'rollback', query_timeout: UNANSWERED_GRACE_MS } as pg.QueryConfig);
+            await client.query({ text: 'discard all', query_timeout: UNANSWERED_GRACE_MS } as pg.QueryConfig);
+          } catch {
+            discard = true;
+          }
+        }
+        client.off('error', ignore);
         client.release(discard ? (failure ?? true) : undefined);
       }
     },
