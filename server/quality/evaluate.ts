@@ -5,6 +5,7 @@ import { buildStatement, QUALITY_DIALECTS, type BuiltStatement, type QualityDial
 import { ageInWords, expectedInWords, rowsInWords, toleranceInWords } from './wording';
 import type { DictionaryColumn, ResultRow, ResultStatus, RuleToRun, RunOutcome } from './rules';
 import { SAMPLE_ROWS, sampleOf } from './samples';
+import { checkCompanySql } from '../sql/company-sql';
 
 /**
  * Runs a table's data-quality rules against its source and answers one result per rule. It reads
@@ -12,7 +13,7 @@ import { SAMPLE_ROWS, sampleOf } from './samples';
  * caller stores the outcome, in one go.
  *
  * All column rules, and row_count_between, are measured by one aggregate statement over the
- * table. Samples are read only for the rules that failed; custom SQL runs on its own. When the
+ * table. Samples are read only for the rules that failed; custom SQL runs on its own, once. When the
  * aggregate is refused for something one rule asked (a pattern the source rejects, a bound it
  * cannot compare), each rule is measured on its own so the others still count; when the source
  * or the table is gone, the run as a whole is an error and keeps no result.
@@ -266,32 +267,48 @@ async function withSample(run: Run, result: ResultRow, statement: BuiltStatement
 
 const needsSample = (result: ResultRow) => (result.status === 'failed' || result.status === 'warned') && (result.rowsFailed ?? 0) > 0;
 
-/** custom_sql: each row its query returns is a failing row. It runs on its own, read-only, within 60 s. */
+/** The column of a custom rule's statement that counts the query's rows: a name no query of a company is likely to give its own. */
+const FAILING_ROWS_COLUMN = 'dataops_failing_rows_0f3c';
+
+/**
+ * custom_sql: each row its query returns is a failing row. The query is checked and re-printed
+ * (server/sql/company-sql.ts) and runs once, on its own, read-only, within 60 s: one statement
+ * reads its first rows as the sample and, beside each, how many rows it returns in all.
+ */
 async function runCustom(run: Run, prepared: PreparedRule, rowsScanned: number): Promise<ResultRow> {
   const { rule } = prepared;
-  // Line breaks keep a trailing line comment of the query (MySQL's `#`) from swallowing the closing parenthesis.
-  const inner = (prepared.params as QualityParams['custom_sql']).sql;
-  const count = buildStatement(run.dialect, () => `select count(*) as failing_rows from (\n${inner}\n) q`);
+  const written = (prepared.params as QualityParams['custom_sql']).sql;
   const startedAt = run.clock();
-  let rowsFailed: number;
+  let query: string;
   try {
-    const [row = {}] = await run.source.query(count.sql, count.params, readOnly(CUSTOM_SQL_TIME_LIMIT_MS));
-    rowsFailed = asCount(row.failing_rows);
+    query = await checkCompanySql(run.source.dialect, written);
+  } catch (err) {
+    return errorResult(rule, sourceErrorOf(err).message, written, startedAt, run.clock());
+  }
+  const statement = buildStatement(
+    run.dialect,
+    () => `select q.*, count(*) over () as ${FAILING_ROWS_COLUMN} from (\n${query}\n) q limit ${SAMPLE_ROWS}`,
+  );
+  let rows: Array<Record<string, unknown>>;
+  try {
+    rows = await run.source.query(statement.sql, statement.params, readOnly(CUSTOM_SQL_TIME_LIMIT_MS, SAMPLE_ROWS));
   } catch (err) {
     const error = sourceErrorOf(err);
     if (error.kind === 'unreachable' || error.kind === 'auth') throw new RunNotMeasured(error.message);
-    return errorResult(rule, error.message, count.shown, startedAt, run.clock());
+    return errorResult(rule, error.message, statement.shown, startedAt, run.clock());
   }
+  const rowsFailed = asCount(rows[0]?.[FAILING_ROWS_COLUMN]);
   const result: ResultRow = {
     ...baseResult(rule),
     ...judgeRows(rule, rowsFailed, rowsScanned, `the query returns ${rowsFailed} ${rowsFailed === 1 ? 'row' : 'rows'}; the table holds ${rowsScanned}`),
     sample: [],
-    query: count.shown,
+    query: statement.shown,
     startedAt,
     endedAt: run.clock(),
   };
   if (!needsSample(result)) return result;
-  return withSample(run, result, buildStatement(run.dialect, () => `select * from (\n${inner}\n) q limit ${SAMPLE_ROWS}`));
+  const failingRows = rows.map(({ [FAILING_ROWS_COLUMN]: _count, ...row }) => row);
+  return { ...result, sample: sampleOf(failingRows, run.columns) };
 }
 
 /** 'failed' if a fail rule failed or could not be measured, 'warned' if only warn rules did, else 'passed'. */

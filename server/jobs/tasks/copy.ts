@@ -14,6 +14,7 @@ import {
   type TableSource,
   type TableWriting,
 } from '../../connectors/types';
+import { checkCompanySql } from '../../sql/company-sql';
 import type { TaskContext, TaskExecutor, TaskOutcome } from '../types';
 import { destinationColumn, valueConversion } from './column-types';
 import type { TaskDeps } from './deps';
@@ -155,7 +156,12 @@ async function readPlan(reader: TableSource & RowReading, from: CopyTask['from']
     const list = columns.map((column) => reader.quote(column.name)).join(', ');
     return { sql: `select ${list} from ${reader.tableName(from.table)}`, columns, what: `the table ${from.table}` };
   }
-  return { sql: from.query.trim().replace(/;\s*$/, ''), what: 'the rows of a query' };
+  // The company's query runs as checked and re-printed (server/sql/company-sql.ts), never as written.
+  try {
+    return { sql: await checkCompanySql(reader.dialect, from.query), what: 'the rows of a query' };
+  } catch (error) {
+    throw new Error(`from.query: ${messageOf(error)}`);
+  }
 }
 
 /** What a batch's values become on the way (see column-types.ts); COPY text only travels between PostgreSQL databases, unchanged. */
