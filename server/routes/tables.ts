@@ -11,7 +11,7 @@ import { recordAudit } from '../audit';
 import { requireAuth } from '../auth/guard';
 import { connectionConfig } from '../connections/records';
 import { within as withinTime } from '../connectors/registry';
-import { isTableSource, type ColumnInfo, type ConnectionConfig } from '../connectors/types';
+import { ConnectorError, isTableSource, type ColumnInfo, type ConnectionConfig } from '../connectors/types';
 import { connections, dataTables, qualityRules, qualityRuns, tableColumns } from '../db/schema';
 import { usersWho } from '../audits/people';
 import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
@@ -33,6 +33,7 @@ import {
   type Card,
 } from '../http/lists';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
+import { checkCompanySql, companySqlDialectOf } from '../sql/company-sql';
 import { runTableChecks } from '../tables/run-checks';
 import { applyDictionaryEdits, dictionaryCsv, DICTIONARY_UPLOAD_MAX_BYTES, readDictionaryUpload } from '../tables/dictionary';
 import { newestRulesFirst, rulesOf, selectRules } from '../tables/quality';
@@ -82,6 +83,22 @@ const ruleFilter = filterBody({
 });
 
 const ruleSearch = (text: string) => searching([qualityRules.name, qualityRules.functionName, qualityRules.columnName], text);
+
+/**
+ * A custom rule's query is checked as it is saved, in the dialect of the table's connection, so a
+ * query that may not run is refused now rather than at every run (where it is checked again).
+ * A connection whose SQL is not checked here (Databricks) saves it as it is.
+ */
+async function checkCustomSql(query: string, connectionType: string | null | undefined): Promise<void> {
+  const dialect = companySqlDialectOf(connectionType);
+  if (!dialect) return;
+  try {
+    await checkCompanySql(dialect, query);
+  } catch (err) {
+    if (err instanceof ConnectorError) throw badRequest(`params.sql: ${err.message}`);
+    throw err;
+  }
+}
 
 /** The table's name when none is given: the endpoint's last part, without a file's extension. */
 function defaultName(endpoint: string): string {
@@ -589,6 +606,7 @@ export async function tableRoutes(app: FastifyInstance) {
         tolerance: body.tolerance,
         isActive: body.isActive ?? true,
       };
+      if (values.functionName === 'custom_sql') await checkCustomSql(String(values.params.sql ?? ''), table.connectionType);
       let ruleId = body.id;
       const existing = ruleId ? (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId))))[0] : undefined;
       if (ruleId && !existing) throw notFound('Data-quality rule');

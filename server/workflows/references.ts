@@ -3,7 +3,9 @@ import type { ConnectionType } from '../../common/connections';
 import type { WorkflowTask } from '../../common/schemas/workflows';
 import type { Db } from '../db/client';
 import { connections, dataTables, sourceDestinations } from '../db/schema';
+import { ConnectorError, type Dialect } from '../connectors/types';
 import { badRequest } from '../http/errors';
+import { checkCompanySql, companySqlDialectOf } from '../sql/company-sql';
 
 /** Connection types whose tables a copy can read, and those it can write. */
 export const READABLE_TYPES: readonly ConnectionType[] = ['postgresql', 'mysql', 'embedded', 'files', 's3', 'gcs', 'azure_blob'];
@@ -20,9 +22,27 @@ export interface WorkflowReferences {
 }
 
 /**
+ * The query a copy reads is checked as the workflow is saved, in the dialect of the pair's source
+ * (server/sql/company-sql.ts), and again when the copy runs. Without a dialect (a source whose SQL
+ * is not checked here) only the run checks it.
+ */
+async function checkCopyQueries(tasks: readonly WorkflowTask[], dialect: Dialect | undefined): Promise<void> {
+  if (!dialect) return;
+  for (const [index, task] of tasks.entries()) {
+    if (task.type !== 'copy' || !('query' in task.from)) continue;
+    try {
+      await checkCompanySql(dialect, task.from.query);
+    } catch (err) {
+      if (err instanceof ConnectorError) throw badRequest(`tasks.${index}.from.query: ${err.message}`);
+      throw err;
+    }
+  }
+}
+
+/**
  * Checks that what a workflow names belongs to the company and can play its part: the pair, the
  * repository for SQL tasks, the Databricks connection and job, the tables of quality tasks, the
- * Slack connections. Every problem is a 400 naming the field.
+ * Slack connections; and that the queries copies read may run. Every problem is a 400 naming the field.
  */
 export async function checkWorkflowReferences(db: Db, companyId: string, body: WorkflowReferences): Promise<void> {
   const [pair] = await db
@@ -49,6 +69,7 @@ export async function checkWorkflowReferences(db: Db, companyId: string, body: W
     const destination = byId.get(pair.destinationId);
     if (!READABLE_TYPES.includes(typeOf(pair.sourceId)!)) throw badRequest(`pairId: the source "${source?.name}" has no tables a copy can read`);
     if (!WRITABLE_TYPES.includes(typeOf(pair.destinationId)!)) throw badRequest(`pairId: a copy cannot write to the destination "${destination?.name}"; choose a database`);
+    await checkCopyQueries(body.tasks, companySqlDialectOf(typeOf(pair.sourceId)));
   }
   if (body.tasks.some((task) => task.type === 'sql')) {
     if (!body.repositoryConnectionId) throw badRequest('repositoryConnectionId: SQL tasks need the repository their files come from');
