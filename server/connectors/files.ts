@@ -3,6 +3,7 @@ import { access, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { asyncBufferFromFile } from 'hyparquet';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
+import { companyPlace, FILES_FOLDER, isInside, realPlace, type Places } from './company-places';
 import { DEFAULT_TABULAR_LIMITS, fileTableSource, tabularFormatOf, type FileStorage, type FileTableSource, type TabularFile, type TabularLimits } from './tabular';
 import { ConnectorError, type ConnectionConfig, type Endpoint } from './types';
 
@@ -11,8 +12,11 @@ import { ConnectorError, type ConnectionConfig, type Endpoint } from './types';
  * file is an endpoint whose id is its path in the folder (`sales/2024/q1.csv`); the connection is
  * a FileTableSource (tabular.ts), so rules query the files with SQL.
  *
- * What it reaches stays inside the folder: an endpoint id that climbs out (`../x.csv`) is
- * refused, and a symbolic link whose target lies outside the folder is neither listed nor read.
+ * The folder is one the company may read (company-places.ts): relative to its data folder, or in
+ * its own sub-folder of a granted root; where it leads after links is checked at every listing
+ * and every read. What it reaches stays inside the folder: an endpoint id that climbs out
+ * (`../x.csv`) is refused, and a symbolic link whose target lies outside the folder is neither
+ * listed nor read.
  */
 
 export interface FilesLimits extends TabularLimits {
@@ -25,25 +29,30 @@ export interface FilesLimits extends TabularLimits {
 export const DEFAULT_FILES_LIMITS: FilesLimits = { ...DEFAULT_TABULAR_LIMITS, maxFiles: 10_000, maxDepth: 5 };
 
 export interface FilesOptions {
+  /** The data directory and the granted roots (FILES_ROOTS): where the company's folders may be. */
+  places: Places;
   limits?: Partial<FilesLimits>;
 }
 
-export function openFilesConnector(config: ConnectionConfig, options: FilesOptions = {}): FileTableSource {
+export function openFilesConnector(config: ConnectionConfig, options: FilesOptions): FileTableSource {
   const limits = { ...DEFAULT_FILES_LIMITS, ...options.limits };
-  return fileTableSource(new FolderStorage(folderSetting(config), limits), limits);
+  // The folder's words are checked now, so that a refused one fails before anything is read.
+  const place = companyPlace(options.places, config.companyId, folderSetting(config), FILES_FOLDER);
+  return fileTableSource(new FolderStorage(place.shown, () => realPlace(options.places, config.companyId, place, FILES_FOLDER), limits), limits);
 }
 
 function folderSetting(config: ConnectionConfig): string {
   const parsed = parseSettings(connectionTypeOf('files')!, { ...config.settings, ...config.secrets });
   if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  const folder = String(parsed.value.settings.path).trim();
-  if (!path.isAbsolute(folder)) throw new ConnectorError(`settings.path: "${folder}" is not an absolute path`, 'invalid');
-  return path.normalize(folder);
+  return String(parsed.value.settings.path);
 }
 
 class FolderStorage implements FileStorage {
   constructor(
+    /** How messages name the folder: as the company wrote it. */
     private readonly folder: string,
+    /** The folder's real path, once it is known to lead nowhere the company may not read. */
+    private readonly confinedRoot: () => Promise<string>,
     private readonly limits: FilesLimits,
   ) {}
 
@@ -117,10 +126,10 @@ class FolderStorage implements FileStorage {
 
   async close(): Promise<void> {}
 
-  /** The folder's real path, once it is known to be a folder the server may read. */
+  /** The folder's real path, once it is known to be a folder the company and the server may read. */
   private async readableRoot(): Promise<string> {
     try {
-      const real = await realpath(this.folder);
+      const real = await this.confinedRoot();
       if (!(await stat(real)).isDirectory()) throw new ConnectorError(`${this.folder} is not a folder`, 'invalid');
       await access(real, fsConstants.R_OK | fsConstants.X_OK);
       return real;
@@ -140,11 +149,6 @@ class FolderStorage implements FileStorage {
       return undefined;
     }
   }
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 function openFileStream(file: string, endpoint: string) {

@@ -26,7 +26,7 @@ export function createConnectorRegistry(context: ConnectorContext): ConnectorReg
       postgresql: (config) => openPostgresConnector(config),
       mysql: (config) => openMysqlConnector(config),
       embedded: (config) => openEmbeddedConnector(config, { dataDir: context.dataDir }),
-      files: (config) => openFilesConnector(config),
+      files: (config) => openFilesConnector(config, { places: context }),
       s3: (config) => openS3Connector(config),
       gcs: (config) => openGcsConnector(config),
       azure_blob: (config) => openAzureBlobConnector(config),

@@ -3,17 +3,27 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parquetWriteFile, schemaFromColumnData } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFilesConnector } from '../../../server/connectors/files';
+import { openFilesConnector, type FilesLimits } from '../../../server/connectors/files';
+import type { Places } from '../../../server/connectors/company-places';
 import type { FileTableSource } from '../../../server/connectors/tabular';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { TEST_COMPANY_ID } from './test-context';
 
+/**
+ * The folder under test is the company's own sub-folder of a folder the operator grants
+ * (FILES_ROOTS): `<granted>/<companyId>/exports`.
+ */
+
 let base: string;
+let granted: string;
+let dataDir: string;
 let folder: string;
 let outside: string;
+let places: Places;
 let source: FileTableSource;
 
-const filesConfig = (folderPath: string): ConnectionConfig => ({ companyId: TEST_COMPANY_ID, type: 'files', settings: { path: folderPath }, secrets: {} });
+const filesConfig = (folderPath: string, companyId = TEST_COMPANY_ID): ConnectionConfig => ({ companyId, type: 'files', settings: { path: folderPath }, secrets: {} });
+const open = (folderPath: string, limits: Partial<FilesLimits> = {}, companyId = TEST_COMPANY_ID) => openFilesConnector(filesConfig(folderPath, companyId), { places, limits });
 const QUERY = { timeoutMs: 10_000, readOnly: true };
 
 /** The customers CSV: a byte-order mark, \r\n line ends, quoted fields with commas, quotes and a line break, empty cells. */
@@ -25,7 +35,10 @@ const CUSTOMERS =
 
 beforeAll(async () => {
   base = await mkdtemp(path.join(tmpdir(), 'files-connector-'));
-  folder = path.join(base, 'exports');
+  granted = path.join(base, 'granted');
+  dataDir = path.join(base, 'data');
+  places = { dataDir, filesRoots: [granted] };
+  folder = path.join(granted, TEST_COMPANY_ID, 'exports');
   outside = path.join(base, 'elsewhere');
   await mkdir(path.join(folder, 'sales', '2024'), { recursive: true });
   await mkdir(path.join(folder, 'a', 'b', 'c', 'd', 'e', 'f'), { recursive: true });
@@ -60,7 +73,7 @@ beforeAll(async () => {
   await symlink(outside, path.join(folder, 'leak-folder'));
   await symlink(path.join(folder, 'customers.csv'), path.join(folder, 'sales', 'customers-link.csv'));
 
-  source = openFilesConnector(filesConfig(folder));
+  source = open(folder);
 });
 
 afterAll(async () => {
@@ -92,21 +105,107 @@ describe('the folder', () => {
     expect(result.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('refuses a relative path, naming it', () => {
-    expect(() => openFilesConnector(filesConfig('exports/data'))).toThrow(/settings\.path: "exports\/data" is not an absolute path/);
-  });
-
   it('says a missing folder does not exist, naming it', async () => {
-    const missing = path.join(base, 'nowhere');
-    const error = await failure(openFilesConnector(filesConfig(missing)).test());
+    const missing = path.join(granted, TEST_COMPANY_ID, 'nowhere');
+    const error = await failure(open(missing).test());
     expect(error.kind).toBe('not_found');
     expect(error.message).toBe(`The folder ${missing} does not exist`);
   });
 
   it('says a file is not a folder', async () => {
     const file = path.join(folder, 'readme.txt');
-    const error = await failure(openFilesConnector(filesConfig(file)).endpoints());
+    const error = await failure(open(file).endpoints());
     expect(error.message).toBe(`${file} is not a folder`);
+  });
+});
+
+describe('where the folder may be', () => {
+  const OTHER_COMPANY_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+  const instead = () => `Give a folder relative to this company's data folder, or one under ${path.join(granted, TEST_COMPANY_ID)}/ (FILES_ROOTS)`;
+  /** Opening and listing: a refusal may come at either. */
+  const listing = (folderPath: string, placesOf: Places = places, companyId = TEST_COMPANY_ID) =>
+    failure(Promise.resolve().then(() => openFilesConnector(filesConfig(folderPath, companyId), { places: placesOf }).endpoints()));
+
+  it('refuses the machine\'s own folders, climbing paths, file:// URLs and NUL before reading anything', async () => {
+    const refusals: Array<[string, string]> = [
+      ['/', 'this server does not let companies read /'],
+      ['/etc', 'this server does not let companies read /etc'],
+      [outside, `this server does not let companies read ${outside}`],
+      [granted, `this server does not let companies read ${granted}`],
+      [path.join(dataDir, 'pglite'), `this server does not let companies read ${path.join(dataDir, 'pglite')}`],
+      ['../x', 'this server does not let companies use ".." in a path ("../x")'],
+      ['exports/../../x', 'this server does not let companies use ".." in a path ("exports/../../x")'],
+      [`${folder}/../../${OTHER_COMPANY_ID}`, `this server does not let companies use ".." in a path (${JSON.stringify(`${folder}/../../${OTHER_COMPANY_ID}`)})`],
+      ['file:///tmp/x', 'this server does not let companies read file:// URLs ("file:///tmp/x")'],
+      [`${folder}\0`, 'a path may not hold a NUL character'],
+    ];
+    for (const [written, why] of refusals) {
+      const error = await listing(written);
+      expect(error.kind).toBe('refused');
+      expect(error.message).toBe(`settings.path: ${why}. ${instead()}`);
+    }
+  });
+
+  it('says an operator can grant folders when none is granted', async () => {
+    const error = await listing('/srv/exports', { dataDir, filesRoots: [] });
+    expect(error.message).toBe("settings.path: this server does not let companies read /srv/exports. Give a folder relative to this company's data folder; an operator can grant folders with FILES_ROOTS");
+  });
+
+  it('refuses a folder that leads out through a link, at every listing', async () => {
+    const linked = path.join(granted, TEST_COMPANY_ID, 'linked');
+    await symlink(outside, linked);
+    const error = await listing(linked);
+    expect(error.kind).toBe('refused');
+    expect(error.message).toBe(`settings.path: ${linked} leads through a symbolic link out of the folders this company may read. ${instead()}`);
+
+    // A folder that was fine when the connection was opened, then replaced by a link.
+    const changing = path.join(granted, TEST_COMPANY_ID, 'changing');
+    await mkdir(changing, { recursive: true });
+    await writeFile(path.join(changing, 'ok.csv'), 'n\n1\n');
+    const connector = open(changing);
+    try {
+      expect((await connector.endpoints()).map((endpoint) => endpoint.id)).toEqual(['ok.csv']);
+      await rm(changing, { recursive: true });
+      await symlink(outside, changing);
+      expect((await failure(connector.endpoints())).kind).toBe('refused');
+      expect((await failure(connector.columns('secret.csv'))).kind).toBe('refused');
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it("answers another company's sub-folder as a missing folder, whether it exists or not", async () => {
+    const theirs = path.join(granted, OTHER_COMPANY_ID, 'exports');
+    await mkdir(theirs, { recursive: true });
+    await writeFile(path.join(theirs, 'payroll.csv'), 'name,salary\nAna,1\n');
+    const existing = await listing(theirs);
+    expect(existing.kind).toBe('not_found');
+    expect(existing.message).toBe(`settings.path: the folder ${theirs} does not exist`);
+    const missing = await listing(path.join(granted, OTHER_COMPANY_ID, 'nothing'));
+    expect(missing.message).toBe(`settings.path: the folder ${path.join(granted, OTHER_COMPANY_ID, 'nothing')} does not exist`);
+    // Their own company reads it.
+    expect((await openFilesConnector(filesConfig(theirs, OTHER_COMPANY_ID), { places }).endpoints()).map((endpoint) => endpoint.id)).toEqual(['payroll.csv']);
+  });
+
+  it("lists and queries a folder relative to the company's data folder, named as the company wrote it", async () => {
+    const daily = path.join(dataDir, 'companies', TEST_COMPANY_ID, 'files', 'daily');
+    await mkdir(daily, { recursive: true });
+    await writeFile(path.join(daily, 'visits.csv'), 'day,visits\n2024-01-01,3\n2024-01-02,4\n');
+    const relative = open('daily/');
+    try {
+      expect((await relative.endpoints()).map((endpoint) => endpoint.id)).toEqual(['visits.csv']);
+      const [total] = await relative.query<{ visits: number }>('select sum(visits)::int as visits from "visits.csv"', [], QUERY);
+      expect(total!.visits).toBe(7);
+    } finally {
+      await relative.close();
+    }
+    expect((await failure(open('nowhere').test())).message).toBe('The folder nowhere does not exist');
+  });
+
+  it('takes no relative folder without a data directory', async () => {
+    const error = await listing('daily', { filesRoots: [granted] });
+    expect(error.kind).toBe('refused');
+    expect(error.message).toBe(`settings.path: this server keeps no data folder, so "daily" names nothing. Give one under ${path.join(granted, TEST_COMPANY_ID)}/ (FILES_ROOTS)`);
   });
 });
 
@@ -134,7 +233,7 @@ describe('endpoints', () => {
   });
 
   it('stops at the most files it may list', async () => {
-    const capped = openFilesConnector(filesConfig(folder), { limits: { maxFiles: 2 } });
+    const capped = open(folder, { maxFiles: 2 });
     expect((await capped.endpoints()).map((endpoint) => endpoint.id)).toEqual(['a/b/c/d/e/five-deep.csv', 'customers.csv']);
   });
 });
@@ -293,7 +392,7 @@ describe('querying a file with SQL', () => {
 
 describe('bounds and the cache', () => {
   it('refuses a file over the size limit, saying so', async () => {
-    const small = openFilesConnector(filesConfig(folder), { limits: { maxBytes: 1024 } });
+    const small = open(folder, { maxBytes: 1024 });
     try {
       const size = (await stat(path.join(folder, 'sales', '2024', 'orders.csv'))).size;
       const error = await failure(small.materialise('sales/2024/orders.csv'));
@@ -306,7 +405,7 @@ describe('bounds and the cache', () => {
   });
 
   it('refuses a file with too many rows, CSV or Parquet', async () => {
-    const short = openFilesConnector(filesConfig(folder), { limits: { maxRows: 2 } });
+    const short = open(folder, { maxRows: 2 });
     try {
       expect((await failure(short.materialise('customers.csv'))).message).toBe('"customers.csv" has more than 2 rows, the most a file may have to be queried');
       expect((await failure(short.materialise('sales/products.parquet'))).message).toBe(
@@ -325,7 +424,7 @@ describe('bounds and the cache', () => {
     const noon = new Date('2024-06-01T12:00:00Z');
     await writeFile(file, 'n\n1\n2\n');
     await utimes(file, noon, noon);
-    const cached = openFilesConnector(filesConfig(folder));
+    const cached = open(folder);
     const total = async () => (await cached.query<{ total: number }>('select sum(n)::int as total from "changing.csv"', [], QUERY))[0]!.total;
     try {
       expect(await total()).toBe(3);
