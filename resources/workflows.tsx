@@ -137,6 +137,7 @@ export const workflows = defineResource<Workflow>({
         batch_size: 'Batch size',
         batch_size_help: '1,000 to 100,000 rows; 10,000 when blank',
         target: 'Run on',
+        target_help: "Runs the file's statements as they are, with the connection's own rights: it may change data.",
         tables: 'Tables',
         tables_help: "Each table's active data-quality rules are run",
         message: 'Message',

@@ -61,7 +61,7 @@ function SqlTaskInputs({ index }: { index: number }) {
         label={label('target')}
         choices={['destination', 'source'].map((target) => ({ id: target, name: translate(`resources.workflows.targets.${target}`) }))}
         isRequired
-        helperText={false}
+        helperText={label('target_help')}
       />
     </>
   );
