@@ -104,7 +104,16 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
     category: 'storage',
     roles: ['source', 'destination'],
     endpointKind: 'file',
-    settings: [{ key: 'path', label: 'Folder', kind: 'text', required: true, placeholder: '/srv/exports', help: 'An absolute path on the server.' }],
+    settings: [
+      {
+        key: 'path',
+        label: 'Folder',
+        kind: 'text',
+        required: true,
+        placeholder: '/srv/exports',
+        help: "A folder relative to your company's data folder on the server, or an absolute path inside your company's folder of a root the operator grants (FILES_ROOTS).",
+      },
+    ],
   },
   {
     type: 's3',
@@ -286,7 +295,14 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
     roles: [],
     endpointKind: 'branch',
     settings: [
-      { key: 'url', label: 'Repository URL or path', kind: 'text', required: true, placeholder: 'https://git.example.com/team/sql.git' },
+      {
+        key: 'url',
+        label: 'Repository URL or path',
+        kind: 'text',
+        required: true,
+        placeholder: 'https://git.example.com/team/sql.git',
+        help: "An http(s) URL, or a repository on the server: a path relative to your company's repositories folder, or an absolute path inside your company's folder of a root the operator grants (FILES_ROOTS).",
+      },
       { key: 'username', label: 'Username', kind: 'text' },
       { key: 'password', label: 'Password or token', kind: 'password', secret: true },
     ],

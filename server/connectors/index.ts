@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { count } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -20,7 +19,6 @@ import { openSlackConnector } from './slack';
 
 /** The connector of every connection type, opened with what the server knows of its own place. */
 export function createConnectorRegistry(context: ConnectorContext): ConnectorRegistry {
-  const cacheDir = context.dataDir ? path.join(context.dataDir, 'git-cache') : undefined;
   return new ConnectorRegistry(
     {
       postgresql: (config) => openPostgresConnector(config),
@@ -33,7 +31,7 @@ export function createConnectorRegistry(context: ConnectorContext): ConnectorReg
       databricks: (config) => openDatabricksConnector(config),
       slack: (config) => openSlackConnector(config),
       bitbucket: (config) => openBitbucketConnector(config),
-      git: (config) => openGitConnector(config, { cacheDir }),
+      git: (config) => openGitConnector(config, { places: context, reach: context.reach }),
     },
     context,
   );

@@ -338,7 +338,7 @@ export async function workflowRoutes(app: FastifyInstance) {
         if (task.type === 'sql' && workflow.repositoryConnectionId) {
           try {
             const { repository, filePath } = repositoryFile(await connectionConfig(db, secrets, auth.companyId, workflow.repositoryConnectionId), task.path);
-            const options = gitOptions(config);
+            const options = gitOptions(config, connectors.context);
             const ref = task.ref || (await listBranches(repository, options)).defaultBranch || 'main';
             const commit = await resolveCommit(repository, ref, options);
             const files = await listFilesAt(repository, commit, undefined, options);
@@ -392,7 +392,7 @@ export async function workflowRoutes(app: FastifyInstance) {
       const { companyId } = requireAuth(request);
       const cfg = await connectionConfig(db, secrets, companyId, request.params.id);
       if (cfg.type !== 'git' && cfg.type !== 'bitbucket') throw badRequest('id: this connection is not a git or Bitbucket repository');
-      const options = gitOptions(config);
+      const options = gitOptions(config, connectors.context);
       // A Bitbucket connection holds a workspace of repositories: a path starts with the repository's name, as SQL tasks' paths do.
       const requested = (request.query.path ?? '').replace(/^\/+|\/+$/g, '');
       let repository: ConnectionConfig = cfg;

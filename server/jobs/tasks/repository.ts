@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { bitbucketSettings } from '../../connectors/bitbucket';
 import type { GitOptions } from '../../connectors/git';
+import type { ConnectorContext } from '../../connectors/registry';
 import type { ConnectionConfig } from '../../connectors/types';
 import type { TaskDeps } from './deps';
 
@@ -36,7 +36,12 @@ export function repositoryFile(connection: ConnectionConfig, taskPath: string): 
   };
 }
 
-/** Remote repositories are fetched into the server's data directory, shared with the workflow routes. */
-export function gitOptions(config: TaskDeps['config']): GitOptions {
-  return { cacheDir: path.join(config.dataDir, 'git-cache') };
+/**
+ * How the SQL task and the workflow routes read repositories: through the server's reach guard,
+ * in the places the operator grants, and with remote ones fetched into the server's data
+ * directory — each into its company's own cache (git.ts names it from the connection's company).
+ * The data directory is the server's even where its connectors keep embedded databases in memory.
+ */
+export function gitOptions(config: Pick<TaskDeps['config'], 'dataDir'>, connectors: Pick<ConnectorContext, 'reach' | 'filesRoots'>): GitOptions {
+  return { places: { dataDir: config.dataDir, filesRoots: connectors.filesRoots }, reach: connectors.reach };
 }

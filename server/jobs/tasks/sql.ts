@@ -21,7 +21,7 @@ export function sqlExecutor(deps: TaskDeps): TaskExecutor {
     const connections = await workflowConnections(deps, context);
     const repositoryConnection = await connections.repository();
     const { repository, filePath } = repositoryFile(repositoryConnection, fields.path);
-    const options = gitOptions(deps.config);
+    const options = gitOptions(deps.config, deps.connectors.context);
 
     const ref = fields.ref || (await listBranches(repository, options)).defaultBranch;
     if (!ref) throw new Error('The repository has no default branch: give the task a branch, tag or commit');
