@@ -14,9 +14,13 @@ import type { LocalRunner } from './jobs/local-runner';
 import { startWeeklyReports, type WeeklyReports } from './reports/schedule';
 import { createCompanyMailRoutes } from './settings/mail-route';
 import { startRetentionPurge, type RetentionPurge } from './settings/retention';
+import { keepWritesPrivate, prepareDataDirectory, tightenPermissions } from './data-directory';
 
 async function main() {
+  // Before anything is written: the database, the secret and companies' files are the server's alone.
+  keepWritesPrivate();
   const config = readConfig();
+  await prepareDataDirectory(config.dataDir, (message) => console.warn(message));
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,
@@ -24,6 +28,8 @@ async function main() {
     dataDir: config.dataDir,
     lock: true,
   });
+  // PGlite sets the modes of the files it unpacks on a first start itself (0666), whatever the umask.
+  await tightenPermissions(config.dataDir);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

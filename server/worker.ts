@@ -9,6 +9,7 @@ import { openDatabase, selectRows, type Database } from './db/client';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
 import { createMailer } from './mail/mailer';
+import { keepWritesPrivate, prepareDataDirectory } from './data-directory';
 import { createCompanyMailRoutes } from './settings/mail-route';
 
 /**
@@ -39,11 +40,14 @@ async function assertMigrated(database: Database): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Before anything is written: fetched repositories and companies' files are the worker's alone.
+  keepWritesPrivate();
   const config = readConfig();
   if (!config.databaseUrl) {
     console.error(EMBEDDED_REFUSAL);
     process.exit(1);
   }
+  await prepareDataDirectory(config.dataDir, (message) => console.warn(message));
   const secrets = createSecrets(sharedSecret(config));
   const database = await openDatabase({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, prepare: config.databasePrepare });
   let runner: LocalRunner | undefined;

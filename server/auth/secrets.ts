@@ -21,7 +21,7 @@ export function loadInstanceSecret(dataDir: string, appSecret: string | undefine
     if (appSecret.length < 32) throw new Error('APP_SECRET must be at least 32 characters long');
     return appSecret;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, 'instance.secret');
   try {
     const existing = fs.readFileSync(file, 'utf8').trim();
