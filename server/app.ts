@@ -105,8 +105,8 @@ function errorHandler(this: FastifyInstance, error: FastifyError, request: impor
     return reply.code(error.statusCode).send({ message: error.message, ...error.extra });
   }
   if (error instanceof ConnectorError) {
-    // A source's own words: a setting it refuses is the request's fault, anything else the source's.
-    return reply.code(error.kind === 'invalid' ? 400 : 502).send({ message: error.message });
+    // A source's own words: a setting it refuses, or a host, path or database this server does not let companies reach, is the request's fault; anything else the source's.
+    return reply.code(error.kind === 'invalid' || error.kind === 'refused' ? 400 : 502).send({ message: error.message });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return reply.code(400).send({ message: describeValidation(error.validation, error.validationContext) });

@@ -63,8 +63,9 @@ async function main() {
     }
     await asSystem('the page catalogue is matched with every company\'s roles', () => syncPageCatalogue(database.db));
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
-    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
-    const connectors = createConnectorRegistry(serverConnectorContext(config, database.db));
+    const connectorContext = serverConnectorContext(config, database.db);
+    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route });
+    const connectors = createConnectorRegistry(connectorContext);
     if (!config.runWorker && database.kind === 'pglite') {
       throw new Error('RUN_WORKER=false needs PostgreSQL (DATABASE_URL): no other process can open the embedded database to work the job queue');
     }

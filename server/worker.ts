@@ -69,8 +69,9 @@ async function main(): Promise<void> {
 
   try {
     await assertMigrated(database);
-    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
-    const connectors = createConnectorRegistry(serverConnectorContext(config, database.db));
+    const connectorContext = serverConnectorContext(config, database.db);
+    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route });
+    const connectors = createConnectorRegistry(connectorContext);
     runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
     await runner.start();
     console.log(`DataOps Console worker ${runner.workerId} is working the job queue (PostgreSQL, schema ${config.databaseSchema}; mail: ${mailer.transport}).`);

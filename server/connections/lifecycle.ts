@@ -6,13 +6,14 @@ import { recordAudit } from '../audit';
 import type { AuthContext } from '../auth/guard';
 import type { Secrets } from '../auth/secrets';
 import { within } from '../connectors/registry';
-import type { ConnectorRegistry } from '../connectors/registry';
+import type { ConnectorContext, ConnectorRegistry } from '../connectors/registry';
 import { ConnectorError, type ConnectionConfig } from '../connectors/types';
 import type { Db } from '../db/client';
 import { connections } from '../db/schema';
 import { isUniqueViolation } from '../http/database-errors';
 import { badRequest, conflict } from '../http/errors';
 import { liveWorkspaceId } from '../workspaces/records';
+import { checkConnectionReach } from './reach-check';
 import { companyConnections, findConnection, sealSecrets, type ConnectionRow } from './records';
 
 /**
@@ -70,17 +71,20 @@ export function secretChanges(before: Record<string, string>, after: Record<stri
 export interface ConnectionStore {
   db: Db;
   secrets: Secrets;
+  /** What the server lets companies reach: a connection naming anything else is refused before it is stored. */
+  reach: ConnectorContext;
 }
 
 /**
  * Makes a connection of the caller's company from a create body (already checked by
  * `createConnectionBody`): the roles its type allows, its settings by their declarations, a live
- * workspace; secrets sealed; audited in the same transaction. `auditAfter` adds to what the audit
- * entry records (where the connection was made from). Refusals are 400s naming the field, and a
- * name in use is the 409 `CONNECTION_NAME_TAKEN`; nothing is stored then.
+ * workspace, and only what this server lets companies reach (reach-check.ts); secrets sealed;
+ * audited in the same transaction. `auditAfter` adds to what the audit entry records (where the
+ * connection was made from). Refusals are 400s naming the field, and a name in use is the 409
+ * `CONNECTION_NAME_TAKEN`; nothing is stored then.
  */
 export async function createConnection(
-  { db, secrets }: ConnectionStore,
+  { db, secrets, reach }: ConnectionStore,
   request: FastifyRequest,
   auth: AuthContext,
   body: CreateConnectionBody,
@@ -92,6 +96,7 @@ export async function createConnection(
   const roleProblem = roleProblems(declaration, isSource, isDestination);
   if (roleProblem) throw badRequest(roleProblem);
   const { settings, secrets: secretValues } = settingsOrThrow(declaration, body.settings);
+  await checkConnectionReach(reach, { companyId: auth.companyId, type: body.type, settings, secrets: secretValues });
   const workspaceId = await liveWorkspaceId(db, auth.companyId, body.workspaceId);
   let id: string;
   try {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
-import { callService, openServiceStream, secureBaseUrl, serviceUrl, type HttpOptions, type HttpRequest, type HttpService } from './http';
+import { callService, openServiceStream, secureBaseUrl, serviceUrl, wordsWithCode, type HttpOptions, type HttpRequest, type HttpService } from './http';
 import { normalisedPrefix, objectStoreTables, type ObjectHead, type ObjectPage, type ObjectRead, type ObjectStoreClient, type ObjectStoreLimits, type StorePlace } from './object-store';
 import type { FileTableSource } from './tabular';
 import { ConnectorError, type ConnectionConfig } from './types';
@@ -18,7 +18,7 @@ import { ConnectorError, type ConnectionConfig } from './types';
 
 export interface AzureBlobOptions {
   limits?: Partial<ObjectStoreLimits>;
-  http?: HttpOptions;
+  http: HttpOptions;
 }
 
 /** The REST API version every request asks for. */
@@ -35,8 +35,8 @@ export interface AzureBlobSettings {
   authorization: AzureAuthorization;
 }
 
-export function openAzureBlobConnector(config: ConnectionConfig, options: AzureBlobOptions = {}): FileTableSource {
-  return objectStoreTables(new AzureBlobClient(azureBlobSettings(config), options.http ?? {}), options.limits);
+export function openAzureBlobConnector(config: ConnectionConfig, options: AzureBlobOptions): FileTableSource {
+  return objectStoreTables(new AzureBlobClient(azureBlobSettings(config), options.http), options.limits);
 }
 
 export function azureBlobSettings(config: ConnectionConfig): AzureBlobSettings {
@@ -121,8 +121,7 @@ const AZURE: HttpService = {
     const code = xmlElement(body, 'Code') ?? headers.get('x-ms-error-code') ?? undefined;
     // The message ends with the request's id and time on lines of their own.
     const message = xmlElement(body, 'Message')?.split(/\r?\n/)[0]?.trim() ?? (code ? BODILESS_MESSAGES[code] : undefined);
-    if (message) return code ? `${message} (${code})` : message;
-    return code;
+    return wordsWithCode(message, code);
   },
 };
 

@@ -16,7 +16,7 @@ export interface BitbucketSettings {
 }
 
 export interface BitbucketOptions {
-  http?: HttpOptions;
+  http: HttpOptions;
 }
 
 export function bitbucketSettings(config: ConnectionConfig): BitbucketSettings {
@@ -55,7 +55,7 @@ interface RepositoryPage {
 /** A workspace may hold more repositories than a person can pick from; the list stops here. */
 const MAX_REPOSITORIES = 10_000;
 
-export function openBitbucketConnector(config: ConnectionConfig, options: BitbucketOptions = {}): Connector {
+export function openBitbucketConnector(config: ConnectionConfig, options: BitbucketOptions): Connector {
   const settings = bitbucketSettings(config);
   const authorization = `Basic ${Buffer.from(`${settings.username}:${settings.appPassword}`).toString('base64')}`;
   const repositoriesUrl = (pagelen: number) => serviceUrl(settings.apiUrl, `/repositories/${encodeURIComponent(settings.workspace)}`, { pagelen });

@@ -1,5 +1,5 @@
 import { connectionTypeOf, parseSettings } from '../../common/connections';
-import { callServiceJson, secureBaseUrl, serviceUrl, type HttpOptions, type HttpRequest, type HttpService } from './http';
+import { callServiceJson, secureBaseUrl, serviceUrl, wordsWithCode, type HttpOptions, type HttpRequest, type HttpService } from './http';
 import { ConnectorError, type ColumnInfo, type ConnectionConfig, type Connector, type Endpoint } from './types';
 
 /**
@@ -16,7 +16,7 @@ export interface DatabricksSettings {
 }
 
 export interface DatabricksOptions {
-  http?: HttpOptions;
+  http: HttpOptions;
 }
 
 /** A Databricks connection: a Connector that also describes a table's columns. */
@@ -41,8 +41,7 @@ const DATABRICKS: HttpService = {
       const said = parsed.message ?? parsed.detail;
       // Some answers repeat the HTTP status as their code ("403"), which says nothing more.
       const code = parsed.error_code && !/^\d+$/.test(parsed.error_code) ? parsed.error_code : undefined;
-      if (!said) return code;
-      return code ? `${said} (${code})` : said;
+      return wordsWithCode(said, code);
     } catch {
       return undefined;
     }
@@ -54,7 +53,7 @@ export function databricksRequest<T>(
   settings: DatabricksSettings,
   path: string,
   request: HttpRequest & { query?: Record<string, string | number | undefined> } = {},
-  options: HttpOptions = {},
+  options: HttpOptions,
 ): Promise<T> {
   const { query, ...rest } = request;
   return callServiceJson<T>(
@@ -65,7 +64,7 @@ export function databricksRequest<T>(
   );
 }
 
-export function openDatabricksConnector(config: ConnectionConfig, options: DatabricksOptions = {}): DatabricksConnector {
+export function openDatabricksConnector(config: ConnectionConfig, options: DatabricksOptions): DatabricksConnector {
   const settings = databricksSettings(config);
   const call = <T>(path: string, query?: Record<string, string | number | undefined>) => databricksRequest<T>(settings, path, { query }, options.http);
 

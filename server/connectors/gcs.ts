@@ -1,6 +1,6 @@
 import { importPKCS8, SignJWT } from 'jose';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
-import { callService, callServiceJson, openServiceStream, secureBaseUrl, serviceUrl, type HttpOptions, type HttpService } from './http';
+import { callService, callServiceJson, openServiceStream, secureBaseUrl, serviceUrl, wordsWithCode, type HttpOptions, type HttpService } from './http';
 import { normalisedPrefix, objectStoreTables, type ObjectHead, type ObjectPage, type ObjectRead, type ObjectStoreClient, type ObjectStoreLimits, type StorePlace } from './object-store';
 import type { FileTableSource } from './tabular';
 import { ConnectorError, type ConnectionConfig } from './types';
@@ -16,7 +16,7 @@ import { ConnectorError, type ConnectionConfig } from './types';
 
 export interface GcsOptions {
   limits?: Partial<ObjectStoreLimits>;
-  http?: HttpOptions;
+  http: HttpOptions;
 }
 
 /** Reading is all the connector does: the token asks for no more. */
@@ -40,8 +40,8 @@ export interface GcsSettings {
   key: ServiceAccountKey;
 }
 
-export function openGcsConnector(config: ConnectionConfig, options: GcsOptions = {}): FileTableSource {
-  return objectStoreTables(new GcsClient(gcsSettings(config), options.http ?? {}), options.limits);
+export function openGcsConnector(config: ConnectionConfig, options: GcsOptions): FileTableSource {
+  return objectStoreTables(new GcsClient(gcsSettings(config), options.http), options.limits);
 }
 
 export function gcsSettings(config: ConnectionConfig): GcsSettings {
@@ -89,7 +89,7 @@ const GOOGLE_SIGN_IN: HttpService = {
     try {
       const parsed = JSON.parse(body) as { error?: string; error_description?: string };
       if (!parsed.error) return undefined;
-      return parsed.error_description ? `${parsed.error_description} (${parsed.error})` : parsed.error;
+      return parsed.error_description ? wordsWithCode(parsed.error_description, parsed.error) : parsed.error;
     } catch {
       return undefined;
     }
@@ -106,8 +106,7 @@ const GCS: HttpService = {
       const parsed = JSON.parse(body) as { error?: { message?: string; errors?: Array<{ reason?: string }> } };
       const message = parsed.error?.message;
       if (!message) return undefined;
-      const reason = parsed.error?.errors?.[0]?.reason;
-      return reason ? `${message} (${reason})` : message;
+      return wordsWithCode(message, parsed.error?.errors?.[0]?.reason);
     } catch {
       return undefined;
     }

@@ -19,18 +19,19 @@ import { openSlackConnector } from './slack';
 
 /** The connector of every connection type, opened with what the server knows of its own place. */
 export function createConnectorRegistry(context: ConnectorContext): ConnectorRegistry {
+  const http = { reach: context.reach };
   return new ConnectorRegistry(
     {
-      postgresql: (config) => openPostgresConnector(config),
-      mysql: (config) => openMysqlConnector(config),
+      postgresql: (config) => openPostgresConnector(config, { reach: context.reach }),
+      mysql: (config) => openMysqlConnector(config, { reach: context.reach }),
       embedded: (config) => openEmbeddedConnector(config, { dataDir: context.dataDir }),
       files: (config) => openFilesConnector(config, { places: context }),
-      s3: (config) => openS3Connector(config),
-      gcs: (config) => openGcsConnector(config),
-      azure_blob: (config) => openAzureBlobConnector(config),
-      databricks: (config) => openDatabricksConnector(config),
-      slack: (config) => openSlackConnector(config),
-      bitbucket: (config) => openBitbucketConnector(config),
+      s3: (config) => openS3Connector(config, { reach: context.reach }),
+      gcs: (config) => openGcsConnector(config, { http }),
+      azure_blob: (config) => openAzureBlobConnector(config, { http }),
+      databricks: (config) => openDatabricksConnector(config, { http }),
+      slack: (config) => openSlackConnector(config, { http }),
+      bitbucket: (config) => openBitbucketConnector(config, { http }),
       git: (config) => openGitConnector(config, { places: context, reach: context.reach }),
     },
     context,

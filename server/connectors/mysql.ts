@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import mysqlCore from 'mysql2';
 import mysql from 'mysql2/promise';
-import { isConnectionLost, mysqlError } from './sql-errors';
+import type { Reach } from '../reach/reach';
+import { connectingError, isConnectionLost, mysqlError } from './sql-errors';
 import {
   abortReason,
   ConnectorError,
@@ -50,14 +51,34 @@ function sessionLimits(flavour: ServerFlavour, options: QueryOptions): string {
   return `SET SESSION ${timeLimit}, ${rowLimit}`;
 }
 
-export function openMysqlConnector(config: ConnectionConfig): TableSource & RowReading & TableWriting & StatementRunning {
+export interface MysqlOptions {
+  /** The guard the server's host goes through: checked once, and only its checked addresses dialled. */
+  reach: Reach;
+}
+
+export function openMysqlConnector(config: ConnectionConfig, options: MysqlOptions): TableSource & RowReading & TableWriting & StatementRunning {
   let pool: mysql.Pool | undefined;
   let flavour: Promise<ServerFlavour> | undefined;
-  const connectionOptions = (): mysql.ConnectionOptions => {
+  let checked: ReturnType<Reach['check']> | undefined;
+  const where = () => databaseServerSettings(config, 3306);
+  const connectionOptions = async (): Promise<mysql.ConnectionOptions> => {
     const settings = databaseServerSettings(config, 3306);
+    // A refusal is kept for the connector's life; a failed lookup is tried again on the next use.
+    checked ??= options.reach.check({ host: settings.host, port: settings.port }).catch((error: unknown) => {
+      if (!(error instanceof ConnectorError && error.kind === 'refused')) checked = undefined;
+      throw error;
+    });
+    const target = await checked;
     return {
+      // The host stays the name the company gave (TLS checks the certificate against it); the socket dials only the checked addresses.
       host: settings.host,
       port: settings.port,
+      stream: () => {
+        const socket = target.connect();
+        socket.setNoDelay(true);
+        socket.setKeepAlive(true);
+        return socket;
+      },
       database: settings.database,
       user: settings.user,
       password: settings.password,
@@ -69,9 +90,14 @@ export function openMysqlConnector(config: ConnectionConfig): TableSource & RowR
       bigNumberStrings: true,
     };
   };
-  const poolOf = () => {
+  const poolOf = async () => {
     if (!pool) {
-      pool = mysql.createPool({ ...connectionOptions(), connectionLimit: POOL_SIZE, maxIdle: POOL_SIZE, idleTimeout: 30_000, enableKeepAlive: true });
+      const made = mysql.createPool({ ...(await connectionOptions()), connectionLimit: POOL_SIZE, maxIdle: POOL_SIZE, idleTimeout: 30_000 });
+      if (pool) {
+        void made.end();
+        return pool;
+      }
+      pool = made;
       // An idle connection whose server goes away must not crash the process; the next use reports it.
       pool.on('connection', (connection) => connection.on('error', () => {}));
     }
@@ -91,9 +117,9 @@ export function openMysqlConnector(config: ConnectionConfig): TableSource & RowR
   const query = async <Row extends Record<string, unknown>>(sql: string, params: readonly unknown[], options: QueryOptions): Promise<Row[]> => {
     let connection: mysql.PoolConnection;
     try {
-      connection = await poolOf().getConnection();
+      connection = await (await poolOf()).getConnection();
     } catch (err) {
-      throw mysqlError(err);
+      throw connectingError(err, 'mysql', where().host, where().port);
     }
     let failure: ConnectorError | undefined;
     let inTransaction = false;
@@ -145,9 +171,11 @@ export function openMysqlConnector(config: ConnectionConfig): TableSource & RowR
     let core: mysqlCore.Connection | undefined;
     let connection: mysql.Connection;
     try {
-      core = mysqlCore.createConnection(connectionOptions());
+      core = mysqlCore.createConnection(await connectionOptions());
       connection = core.promise();
-      await connection.connect();
+      await connection.connect().catch((err: unknown) => {
+        throw connectingError(err, 'mysql', where().host, where().port);
+      });
       const timeLimitOff = (await flavourOf(connection)) === 'mariadb' ? 'max_statement_time = 0' : 'max_execution_time = 0';
       await connection.query(`SET SESSION ${timeLimitOff}, time_zone = '+00:00', sql_select_limit = DEFAULT`);
     } catch (err) {
@@ -175,7 +203,11 @@ export function openMysqlConnector(config: ConnectionConfig): TableSource & RowR
       const started = performance.now();
       let connection: mysql.Connection | undefined;
       try {
-        connection = await mysql.createConnection(connectionOptions());
+        try {
+          connection = await mysql.createConnection(await connectionOptions());
+        } catch (err) {
+          throw connectingError(err, 'mysql', where().host, where().port);
+        }
         const [rows] = await connection.query('SELECT VERSION() AS version, @@version_comment AS comment');
         const { version, comment } = (rows as mysql.RowDataPacket[])[0] ?? {};
         return { latencyMs: Math.round(performance.now() - started), detail: comment ? `${version} (${comment})` : String(version ?? '') };

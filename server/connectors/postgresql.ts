@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { isConnectionLost, postgresError } from './sql-errors';
+import type { Reach } from '../reach/reach';
+import { connectingError, isConnectionLost, postgresError } from './sql-errors';
 import {
   abortReason,
   ConnectorError,
@@ -90,9 +91,9 @@ export interface PostgresAccess {
    */
   withSession<T>(work: (session: PostgresSession, deadline: number) => Promise<T>, timeoutMs: number, options?: SessionOptions): Promise<T>;
   /**
-   * Whether the source stops a statement at `statement_timeout` itself. A server does; the
-   * embedded database has no timer, so its statements are checked against the deadline when
-   * they end instead.
+   * Whether the source stops a statement at `statement_timeout` itself. A server does; PGlite
+   * has no timer, so the embedded database stops a statement at its deadline by ending the
+   * thread that runs it (pglite-host.ts), and one that ends just past it is rolled back here.
    */
   enforcesStatementTimeout: boolean;
   /**
@@ -722,13 +723,28 @@ class CopyOutQuery extends CopyQuery {
 }
 
 /** The `postgresql` connection type: a PostgreSQL server reached with `pg`, through a small pool opened on first use. */
-export function openPostgresConnector(config: ConnectionConfig): TableSource {
+export interface PostgresOptions {
+  /** The guard the server's host goes through: checked once, and only its checked addresses dialled. */
+  reach: Reach;
+}
+
+export function openPostgresConnector(config: ConnectionConfig, options: PostgresOptions): TableSource {
   let pool: pg.Pool | undefined;
-  const clientConfig = (): pg.ClientConfig => {
+  let checked: ReturnType<Reach['check']> | undefined;
+  const where = () => databaseServerSettings(config, 5432);
+  const clientConfig = async (): Promise<pg.ClientConfig> => {
     const settings = databaseServerSettings(config, 5432);
+    // A refusal is kept for the connector's life; a failed lookup is tried again on the next use.
+    checked ??= options.reach.check({ host: settings.host, port: settings.port }).catch((error: unknown) => {
+      if (!(error instanceof ConnectorError && error.kind === 'refused')) checked = undefined;
+      throw error;
+    });
+    const target = await checked;
     return {
+      // The host stays the name the company gave (TLS checks the certificate against it); the socket dials only the checked addresses.
       host: settings.host,
       port: settings.port,
+      stream: () => target.socket(),
       database: settings.database,
       user: settings.user,
       password: settings.password,
@@ -739,9 +755,14 @@ export function openPostgresConnector(config: ConnectionConfig): TableSource {
       types: textDates,
     };
   };
-  const poolOf = () => {
+  const poolOf = async () => {
     if (!pool) {
-      pool = new pg.Pool({ ...clientConfig(), max: POOL_SIZE, idleTimeoutMillis: 30_000 });
+      const made = new pg.Pool({ ...(await clientConfig()), max: POOL_SIZE, idleTimeoutMillis: 30_000 });
+      if (pool) {
+        void made.end();
+        return pool;
+      }
+      pool = made;
       // An idle client whose server goes away must not crash the process; the next use reports it.
       pool.on('error', () => {});
     }
@@ -753,9 +774,9 @@ export function openPostgresConnector(config: ConnectionConfig): TableSource {
     async withSession(work, timeoutMs, options = {}) {
       let client: pg.PoolClient;
       try {
-        client = await poolOf().connect();
+        client = await (await poolOf()).connect();
       } catch (err) {
-        throw postgresError(err);
+        throw connectingError(err, 'postgres', where().host, where().port);
       }
       // A server that goes away mid-statement is also reported as an 'error' event: the statement's own failure says it.
       const ignore = () => {};
@@ -768,7 +789,7 @@ export function openPostgresConnector(config: ConnectionConfig): TableSource {
         },
         async cancel() {
           const processId = (client as unknown as { processID?: number }).processID;
-          if (processId !== undefined) await poolOf().query('select pg_cancel_backend($1)', [processId]);
+          if (processId !== undefined) await (await poolOf()).query('select pg_cancel_backend($1)', [processId]);
         },
       };
       try {
@@ -798,9 +819,13 @@ export function openPostgresConnector(config: ConnectionConfig): TableSource {
     ...postgresTableSource(access),
     async test() {
       const started = performance.now();
-      const client = new pg.Client(clientConfig());
+      const client = new pg.Client(await clientConfig());
       try {
-        await client.connect();
+        try {
+          await client.connect();
+        } catch (err) {
+          throw connectingError(err, 'postgres', where().host, where().port);
+        }
         const { rows } = await client.query('select version() as version');
         return { latencyMs: Math.round(performance.now() - started), detail: String(rows[0]?.version ?? '') };
       } catch (err) {

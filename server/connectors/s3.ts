@@ -1,9 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
-import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, unreachableError } from './http';
+import type { Reach } from '../reach/reach';
+import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, serviceWords, unreachableError } from './http';
 import { normalisedPrefix, objectStoreTables, type ObjectHead, type ObjectPage, type ObjectRead, type ObjectStoreClient, type ObjectStoreLimits, type StorePlace } from './object-store';
 import type { FileTableSource } from './tabular';
 import { ConnectorError, type ConnectionConfig } from './types';
@@ -18,15 +18,15 @@ import { ConnectorError, type ConnectionConfig } from './types';
 
 export interface S3Options {
   limits?: Partial<S3Limits>;
-  /** How host names are resolved: the system's resolver unless told (a store known only to a private resolver). */
-  lookup?: LookupFunction;
+  /** The guard every request's host goes through; it also resolves the host (a store known only to a private resolver). */
+  reach: Reach;
   /** Per request, 15 s unless told. */
   timeoutMs?: number;
 }
 
 export type S3Limits = ObjectStoreLimits;
 
-export function openS3Connector(config: ConnectionConfig, options: S3Options = {}): FileTableSource {
+export function openS3Connector(config: ConnectionConfig, options: S3Options): FileTableSource {
   return objectStoreTables(new S3Client(s3Settings(config), options), options.limits);
 }
 
@@ -40,7 +40,7 @@ export interface S3Settings {
   pathStyle: boolean;
 }
 
-function s3Settings(config: ConnectionConfig): S3Settings {
+export function s3Settings(config: ConnectionConfig): S3Settings {
   const parsed = parseSettings(connectionTypeOf('s3')!, { ...config.settings, ...config.secrets });
   if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
   const { settings, secrets } = parsed.value;
@@ -178,7 +178,7 @@ class S3Client implements ObjectStoreClient {
     return { hostname, host: endpoint.port ? `${hostname}:${endpoint.port}` : hostname };
   }
 
-  private send(method: 'GET' | 'HEAD', key?: string, query: ReadonlyArray<readonly [string, string]> = [], extraHeaders: Record<string, string> = {}): Promise<IncomingMessage> {
+  private async send(method: 'GET' | 'HEAD', key?: string, query: ReadonlyArray<readonly [string, string]> = [], extraHeaders: Record<string, string> = {}): Promise<IncomingMessage> {
     const { endpoint, bucket, pathStyle } = this.settings;
     const basePath = endpoint.pathname.replace(/\/+$/, '');
     const keyPath = key === undefined ? '' : `/${key.split('/').map(awsUriEncode).join('/')}`;
@@ -190,20 +190,24 @@ class S3Client implements ObjectStoreClient {
     };
     const search = query.length > 0 ? `?${canonicalQuery(query)}` : '';
     const transport = endpoint.protocol === 'https:' ? https : http;
+    const port = endpoint.port ? Number(endpoint.port) : endpoint.protocol === 'https:' ? 443 : 80;
+    // Checked before anything is sent; the request then dials only the addresses the check allowed.
+    const checked = await this.options.reach.check({ host: hostname, port });
+    const where = `${hostname}:${port}`;
     return new Promise((resolve, reject) => {
       const request = transport.request(
-        { protocol: endpoint.protocol, hostname, port: endpoint.port || undefined, path: path + search, method, headers, lookup: this.options.lookup },
+        { protocol: endpoint.protocol, hostname, port, path: path + search, method, headers, lookup: checked.lookup },
         (response) => {
           const status = response.statusCode ?? 0;
           if (status >= 200 && status < 300) return resolve(response);
-          readBody(response, host).then(
+          readBody(response, where).then(
             (body) => reject(s3Error(status, body, key === undefined ? `bucket "${bucket}"` : `"${key}" in bucket "${bucket}"`)),
             reject,
           );
         },
       );
       request.setTimeout(this.timeoutMs, () => request.destroy(new ConnectorError(`S3 did not answer within ${formatSeconds(this.timeoutMs)}`, 'timeout')));
-      request.on('error', (error) => reject(error instanceof ConnectorError ? error : unreachableError('S3', host, error)));
+      request.on('error', (error) => reject(error instanceof ConnectorError ? error : unreachableError('S3', where, error)));
       request.end();
     });
   }
@@ -221,9 +225,9 @@ const S3_ERROR_KINDS: Record<string, ConnectorError['kind']> = {
 
 /** S3's own words from its XML error body; a HEAD answer has no body, so its status speaks. */
 function s3Error(status: number, body: string, what: string): ConnectorError {
-  const code = xmlText(body, 'Code');
-  const message = xmlText(body, 'Message');
-  if (code) return new ConnectorError(`S3: ${message ?? code} (${code})`, S3_ERROR_KINDS[code] ?? kindOfStatus(status));
+  const code = serviceWords(xmlText(body, 'Code'));
+  const message = serviceWords(xmlText(body, 'Message'));
+  if (code && /^[A-Za-z][A-Za-z0-9.]{0,63}$/.test(code)) return new ConnectorError(`S3: ${message ?? code} (${code})`, S3_ERROR_KINDS[code] ?? kindOfStatus(status));
   const said = status === 404 ? `${what} does not exist` : status === 403 ? `access to ${what} denied` : `${what} could not be read`;
   return new ConnectorError(`S3: ${said} (HTTP ${status})`, kindOfStatus(status));
 }

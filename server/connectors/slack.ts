@@ -1,5 +1,5 @@
 import { connectionTypeOf, parseSettings } from '../../common/connections';
-import { callService, callServiceJson, secureBaseUrl, serviceUrl, type HttpOptions, type HttpService } from './http';
+import { callService, callServiceJson, secureBaseUrl, serviceUrl, serviceWords, type HttpOptions, type HttpService } from './http';
 import { ConnectorError, type ConnectionConfig, type Connector, type Endpoint } from './types';
 
 /**
@@ -13,7 +13,7 @@ export type SlackSettings =
   | { mode: 'bot'; botToken: string; channel: string | undefined; apiUrl: URL };
 
 export interface SlackOptions {
-  http?: HttpOptions;
+  http: HttpOptions;
 }
 
 export interface SlackMessage {
@@ -36,7 +36,7 @@ export function slackSettings(config: ConnectionConfig): SlackSettings {
 export const CONNECTION_TEST_MESSAGE = 'DataOps Console: connection test';
 
 /** Posts a message; answers where it went (a bot's channel and message timestamp). */
-export async function sendSlackMessage(config: ConnectionConfig, message: SlackMessage, options: SlackOptions = {}): Promise<{ channel?: string; ts?: string }> {
+export async function sendSlackMessage(config: ConnectionConfig, message: SlackMessage, options: SlackOptions): Promise<{ channel?: string; ts?: string }> {
   const settings = slackSettings(config);
   if (settings.mode === 'webhook') {
     await postToWebhook(settings.webhookUrl, message.text, options);
@@ -48,7 +48,7 @@ export async function sendSlackMessage(config: ConnectionConfig, message: SlackM
   return { channel: posted.channel, ts: posted.ts };
 }
 
-export function openSlackConnector(config: ConnectionConfig, options: SlackOptions = {}): Connector {
+export function openSlackConnector(config: ConnectionConfig, options: SlackOptions): Connector {
   const settings = slackSettings(config);
   return {
     async test() {
@@ -92,14 +92,16 @@ interface ChannelPage {
   response_metadata?: { next_cursor?: string };
 }
 
-/** A webhook answers `ok`, or a short code of what is wrong (`invalid_payload`, `no_service`, `channel_is_archived`). */
-const SLACK_WEBHOOK: HttpService = { name: 'Slack', errorText: () => undefined };
+/** A webhook answers `ok`, or a short code of what is wrong (`invalid_payload`, `no_service`, `channel_is_archived`): nothing else it says is shown. */
+const SLACK_CODE = /^[a-z][a-z0-9_]{0,79}$/;
+const webhookCode = (body: string) => (SLACK_CODE.test(body.trim()) ? body.trim() : undefined);
+const SLACK_WEBHOOK: HttpService = { name: 'Slack', errorText: webhookCode };
 const SLACK_API: HttpService = { name: 'Slack', errorText: (body) => slackErrorCode(body) };
 
 async function postToWebhook(url: URL, text: string, options: SlackOptions): Promise<void> {
   const answer = await callService(SLACK_WEBHOOK, url, { method: 'POST', body: { text } }, options.http);
   const said = answer.text.trim();
-  if (said !== 'ok') throw new ConnectorError(`Slack: ${said || 'the webhook answered nothing'}`, 'failed');
+  if (said !== 'ok') throw new ConnectorError(`Slack: ${webhookCode(said) ?? 'the webhook did not answer "ok", as a Slack webhook does'}`, 'failed');
 }
 
 /** Errors that mean the token is wrong or lacks a permission. */
@@ -125,8 +127,8 @@ async function callSlackApi<T>(settings: Extract<SlackSettings, { mode: 'bot' }>
     options.http,
   );
   if (!answer.ok) {
-    const code = answer.error ?? 'unknown_error';
-    const needed = answer.needed ? ` (needed: ${answer.needed})` : '';
+    const code = serviceWords(typeof answer.error === 'string' ? answer.error : undefined) ?? 'unknown_error';
+    const needed = typeof answer.needed === 'string' && SLACK_CODE.test(answer.needed.replace(/,/g, '_')) ? ` (needed: ${answer.needed})` : '';
     throw new ConnectorError(`Slack: ${code}${needed}`, AUTH_ERRORS.has(code) ? 'auth' : NOT_FOUND_ERRORS.has(code) ? 'not_found' : 'failed');
   }
   return answer;

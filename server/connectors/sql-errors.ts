@@ -95,3 +95,21 @@ export function mysqlError(err: unknown): ConnectorError {
 export function isConnectionLost(error: ConnectorError): boolean {
   return error.kind === 'unreachable' || error.kind === 'timeout';
 }
+
+/**
+ * A failure while connecting, before any statement: a database that answered (its SQLSTATE or
+ * error number: a wrong password, an unknown database) speaks in its own words; anything else — a
+ * refused or closed port, a timeout, a port where something other than the database answered —
+ * reads "could not reach the database at HOST:PORT" whatever the cause, so that the wording tells
+ * nothing of what listens where. A host name that does not resolve says so.
+ */
+export function connectingError(err: unknown, dialect: 'postgres' | 'mysql', host: string, port: number): ConnectorError {
+  if (err instanceof ConnectorError) return err;
+  const error = dialect === 'postgres' ? postgresError(err) : mysqlError(err);
+  const { code, errno } = (err ?? {}) as { code?: unknown; errno?: unknown };
+  const serverSaid = dialect === 'postgres' ? typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) : typeof errno === 'number' && errno > 0 && errno < 10_000;
+  if (serverSaid && error.kind !== 'unreachable') return error;
+  const name = dialect === 'postgres' ? 'PostgreSQL' : 'MySQL';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectorError(`${name} could not find the host ${host}`, 'unreachable');
+  return new ConnectorError(`${name} could not reach the database at ${host.includes(':') ? `[${host}]` : host}:${port}`, 'unreachable');
+}

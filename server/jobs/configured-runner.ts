@@ -29,7 +29,8 @@ export function createConfiguredRunner(services: RunnerServices): LocalRunner {
     mailer,
     config,
     executors: createTaskExecutors({ db, secrets, connectors, mailer, config }),
-    databricksEngine: createDatabricksEngine({ db, secrets }),
+    databricksEngine: createDatabricksEngine({ db, secrets, http: { reach: connectors.context.reach } }),
+    slack: { http: { reach: connectors.context.reach } },
     plans: config.plans,
   });
 }

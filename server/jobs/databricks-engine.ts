@@ -22,8 +22,8 @@ export { DatabricksRunEndedError } from './databricks-runs';
 export interface DatabricksEngineDeps {
   db: Db;
   secrets: Secrets;
-  /** Each call's time limit and its own retries of 429 and 5xx answers (server/connectors/http.ts). */
-  http?: HttpOptions;
+  /** The reach guard, each call's time limit and its own retries of 429 and 5xx answers (server/connectors/http.ts). */
+  http: HttpOptions;
   polling?: Partial<PollingOptions>;
 }
 
@@ -125,7 +125,7 @@ interface FollowedRun {
   /** Databricks' run id. */
   id: string;
   settings: DatabricksSettings;
-  http: HttpOptions | undefined;
+  http: HttpOptions;
   log: (reading: RunReading) => Promise<void>;
 }
 

@@ -56,7 +56,7 @@ export class DatabricksRunEndedError extends Error {
  * Starts a run of the job. Databricks answers a token it has already seen with the run that token
  * started, so a retried request (after an answer lost on the way back) never starts a second run.
  */
-export async function runNow(settings: DatabricksSettings, jobId: number, idempotencyToken: string, http?: HttpOptions): Promise<string> {
+export async function runNow(settings: DatabricksSettings, jobId: number, idempotencyToken: string, http: HttpOptions): Promise<string> {
   const answer = await databricksRequest<{ run_id?: number }>(
     settings,
     '/api/2.1/jobs/run-now',
@@ -67,12 +67,12 @@ export async function runNow(settings: DatabricksSettings, jobId: number, idempo
   return String(answer.run_id);
 }
 
-export function getRun(settings: DatabricksSettings, runId: string, http?: HttpOptions): Promise<DatabricksRun> {
+export function getRun(settings: DatabricksSettings, runId: string, http: HttpOptions): Promise<DatabricksRun> {
   return databricksRequest<DatabricksRun>(settings, '/api/2.1/jobs/runs/get', { query: { run_id: runId } }, http);
 }
 
 /** Asks Databricks to stop the run; it stops later (TERMINATING, then TERMINATED with CANCELED). */
-export async function cancelRun(settings: DatabricksSettings, runId: string, http?: HttpOptions): Promise<void> {
+export async function cancelRun(settings: DatabricksSettings, runId: string, http: HttpOptions): Promise<void> {
   await databricksRequest<unknown>(settings, '/api/2.1/jobs/runs/cancel', { method: 'POST', body: { run_id: Number(runId) } }, http);
 }
 

@@ -18,7 +18,8 @@ export interface NoticeDeps {
   mailer: Mailer;
   /** The run's page in the console, as a full address for Slack messages and mails. */
   runLink(runId: string): string;
-  slack?: SlackOptions;
+  /** How Slack is reached: the reach guard, time limit and retries. */
+  slack: SlackOptions;
 }
 
 export const runPath = (runId: string) => `/job-runs/${runId}/show`;

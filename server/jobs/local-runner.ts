@@ -42,8 +42,8 @@ export interface LocalRunnerOptions {
   databricksEngine?: TaskExecutor;
   /** The server's configuration as the task executors take it; links to a run in Slack messages and mails use PUBLIC_URL, else this machine's port. */
   config: TaskDeps['config'];
-  /** How Slack is called for notices (time limit, retries). */
-  slack?: SlackOptions;
+  /** How Slack is called for notices (the reach guard, time limit, retries). */
+  slack: SlackOptions;
   /** Names this runner on the runs it works; host, process and a random tag unless given. */
   workerId?: string;
   /** Timings and sizes (limits.ts); tests shorten them. */

@@ -38,8 +38,10 @@ export interface CheckedTarget {
   servername: string | undefined;
   /** A `lookup` for node's net, tls and http that answers the checked addresses and nothing else. */
   lookup: LookupFunction;
-  /** A socket connecting to the checked addresses (for drivers that take a stream). */
+  /** A socket connecting to the checked addresses (for drivers that take a connecting stream, such as mysql2). */
   connect(): net.Socket;
+  /** A socket not yet connected, whose `connect()`, however it is called, dials only the checked addresses (for drivers that connect the stream they are given, such as pg). */
+  socket(): net.Socket;
 }
 
 export type Resolver = (host: string) => Promise<CheckedAddress[]>;
@@ -155,6 +157,16 @@ export function createReach(options: ReachOptions): Reach {
       connect: () => {
         options.onDial?.(result);
         return net.connect({ host, port: target.port, lookup, autoSelectFamily: checked.length > 1 });
+      },
+      socket: () => {
+        const socket = new net.Socket();
+        const connect = socket.connect.bind(socket) as (options: net.TcpSocketConnectOpts, listener?: () => void) => net.Socket;
+        socket.connect = ((...args: unknown[]) => {
+          options.onDial?.(result);
+          const listener = args.find((arg): arg is () => void => typeof arg === 'function');
+          return connect({ host, port: target.port, lookup, autoSelectFamily: checked.length > 1 }, listener);
+        }) as typeof socket.connect;
+        return socket;
       },
     };
     return result;

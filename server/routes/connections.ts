@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { CONNECTION_TYPE_CATALOGUE, CONNECTION_TYPES, connectionTypeOf } from '../../common/connections';
+import { CONNECTION_TYPE_CATALOGUE, CONNECTION_TYPES, connectionTypeOf, type ConnectionType } from '../../common/connections';
 import { createConnectionBody, pairBody, testConnectionBody, updateConnectionBody } from '../../common/schemas/connections';
 import { activateRoleBody as activationBody } from '../../common/schemas/roles';
 import { recordAudit } from '../audit';
@@ -33,6 +33,8 @@ import {
   type ConnectionRow,
 } from '../connections/records';
 import { within as withinTime } from '../connectors/registry';
+import { ConnectorError } from '../connectors/types';
+import { checkConnectionReach } from '../connections/reach-check';
 import { connections, sourceDestinations } from '../db/schema';
 import { usersWho } from '../audits/people';
 import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
@@ -245,7 +247,7 @@ export async function connectionRoutes(app: FastifyInstance) {
     '/connections',
     { config: { policy: ['connections', 'create'] }, schema: { summary: 'Create a connection', tags: TAGS, body: createConnectionBody } },
     async (request, reply) => {
-      const row = await createConnection({ db, secrets }, request, requireAuth(request), request.body);
+      const row = await createConnection({ db, secrets, reach: connectors.context }, request, requireAuth(request), request.body);
       return reply.code(201).send({ message: `Connection "${row.name}" created`, data: row });
     },
   );
@@ -269,6 +271,7 @@ export async function connectionRoutes(app: FastifyInstance) {
         ? settingsOrThrow(declaration, body.settings, new Set(Object.keys(storedSecrets)))
         : { settings: stored.settings, secrets: {} as Record<string, string> };
       const mergedSecrets = body.settings ? keptSecrets(declaration, next.settings, storedSecrets, next.secrets) : storedSecrets;
+      if (body.settings) await checkConnectionReach(connectors.context, { companyId: auth.companyId, type: stored.type as ConnectionType, settings: next.settings, secrets: mergedSecrets });
       const workspaceId = body.workspaceId === undefined ? stored.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
 
       const before = { name: stored.name, description: stored.description, workspaceId: stored.workspaceId, isSource: stored.isSource, isDestination: stored.isDestination, settings: stored.settings };
@@ -324,6 +327,15 @@ export async function connectionRoutes(app: FastifyInstance) {
         // The form's unsaved settings, laid over the stored ones: blank secrets are the stored ones.
         const parsed = settingsOrThrow(declaration, given, new Set(Object.keys(stored.secrets)));
         config = { companyId: auth.companyId, type: stored.type, settings: parsed.settings, secrets: { ...stored.secrets, ...parsed.secrets } };
+      }
+      try {
+        await checkConnectionReach(connectors.context, config);
+      } catch (error) {
+        // Refused before anything is dialled: the stored connection's test is kept as failed, with the reason.
+        if (!given && error instanceof ConnectorError) {
+          await recordConnectionTest(db, request, auth.companyId, id, { ok: false, latencyMs: null, detail: '', message: error.message, testedAt: new Date() });
+        }
+        throw error;
       }
       const outcome = await runConnectionTest(connectors, config);
       if (!given) await recordConnectionTest(db, request, auth.companyId, id, outcome);

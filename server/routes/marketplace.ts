@@ -123,7 +123,7 @@ export async function marketplaceRoutes(app: FastifyInstance) {
       const { integrationId, ...fields } = request.body;
       const listing = listingOrThrow(integrationId);
       // The same checks, sealing, audit and refusals as POST /connections; the audit says where it came from.
-      const created = await createConnection({ db, secrets }, request, auth, { ...fields, type: listing.connectionType }, { integrationId });
+      const created = await createConnection({ db, secrets, reach: api.ctx.connectors.context }, request, auth, { ...fields, type: listing.connectionType }, { integrationId });
       // A connection that fails its test is kept: its settings are fixed on its page, without typing the rest again.
       const outcome = await runConnectionTest(connectors, await connectionConfig(db, secrets, auth.companyId, created.id));
       await recordConnectionTest(db, request, auth.companyId, created.id, outcome);

@@ -23,6 +23,7 @@ import { requireAuth, type AuthContext } from '../auth/guard';
 import { consumeRate } from '../auth/throttle';
 import { companies } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
+import { ConnectorError } from '../connectors/types';
 import { emailField } from '../http/schemas';
 import { changedFields } from '../users/rules';
 import { sendTestMail, testMailContent } from '../settings/test-mail';
@@ -142,7 +143,19 @@ export async function settingsRoutes(app: FastifyInstance) {
     }
     const problems = emailSettingsProblems(after, Boolean(secretsEnc));
     if (problems.length > 0) throw badRequest(problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '));
+    await refuseUnreachableMailServer(after);
     return { row, before, after, hadPassword, secretsEnc, passwordChange, newPassword };
+  }
+
+  /** A mail server this server does not let companies reach is refused when saved and before a test mail: never dialled. */
+  async function refuseUnreachableMailServer(settings: EmailSettings) {
+    if (!settings.host) return;
+    try {
+      await ctx.connectors.context.reach.check({ host: settings.host.replace(/^\[(.*)\]$/, '$1'), port: settings.port });
+    } catch (error) {
+      // A host that cannot be resolved now is not refused: the test mail says so.
+      if (error instanceof ConnectorError && (error.kind === 'refused' || error.kind === 'invalid')) throw badRequest(`host: ${error.message}`);
+    }
   }
 
   async function saveService(request: FastifyRequest, auth: AuthContext) {
@@ -226,7 +239,7 @@ export async function settingsRoutes(app: FastifyInstance) {
         server: `${settings.host}:${settings.port}`,
         sentAt: new Date(),
       });
-      const outcome = await sendTestMail({ ...settings, password }, to, content);
+      const outcome = await sendTestMail({ ...settings, password }, to, content, api.ctx.connectors.context.reach);
       await recordAudit(db, request, {
         companyId: auth.companyId,
         model: 'settings',

@@ -420,7 +420,7 @@ export async function workflowRoutes(app: FastifyInstance) {
     async (request) => {
       const { companyId } = requireAuth(request);
       await findRun(db, companyId, request.params.id);
-      return { message: 'Databricks run', data: await databricksRunStatus({ db, secrets }, companyId, request.params.id) };
+      return { message: 'Databricks run', data: await databricksRunStatus({ db, secrets, http: { reach: connectors.context.reach } }, companyId, request.params.id) };
     },
   );
 

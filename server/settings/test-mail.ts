@@ -1,11 +1,12 @@
 import { senderOf } from '../../common/settings';
 import { escapeHtml, type MailContent } from '../mail/templates';
-import { smtpTransport, type SmtpSettings } from './mail-route';
+import type { Reach } from '../reach/reach';
+import { smtpFailure, smtpTransport, smtpWords, type SmtpSettings } from './mail-route';
 
 /** What a test mail found: whether the server took it, and the server's own words either way. */
 export interface TestMailOutcome {
   ok: boolean;
-  /** The SMTP server's answer ("250 Accepted …"), or its error ("Invalid login: 535 …", "connect ECONNREFUSED …"). */
+  /** The SMTP server's answer ("250 Accepted …"), or why it failed (smtpFailure: its reply cut short, or "Could not reach the mail server at HOST:PORT"). */
   detail: string;
   to: string;
   /** host:port it went to. */
@@ -28,14 +29,14 @@ export function testMailContent(input: { companyName: string; senderName: string
 }
 
 /** Sends one mail through these settings with a transport of its own (never the one kept for the company). */
-export async function sendTestMail(settings: SmtpSettings, to: string, content: MailContent): Promise<TestMailOutcome> {
+export async function sendTestMail(settings: SmtpSettings, to: string, content: MailContent, reach: Reach): Promise<TestMailOutcome> {
   const server = `${settings.host}:${settings.port}`;
-  const transporter = smtpTransport(settings);
+  const transporter = smtpTransport(settings, reach);
   try {
     const info = await transporter.sendMail({ from: senderOf(settings), to, subject: content.subject, text: content.text, html: content.html });
-    return { ok: true, detail: info.response || 'Accepted', to, server };
+    return { ok: true, detail: (info.response && smtpWords(info.response)) || 'Accepted', to, server };
   } catch (error) {
-    return { ok: false, detail: (error as Error).message || String(error), to, server };
+    return { ok: false, detail: smtpFailure(error, settings.host.replace(/^\[|\]$/g, ''), settings.port), to, server };
   } finally {
     transporter.close();
   }

@@ -11,7 +11,7 @@ import { createMailer } from '../../server/mail/mailer';
 import { createCompanyMailRoutes } from '../../server/settings/mail-route';
 import { createConnectorRegistry, serverConnectorContext } from '../../server/connectors';
 import type { ReachOptions } from '../../server/reach/reach';
-import { TEST_ALLOWED_HOSTS } from './connectors/test-context';
+import { TEST_ALLOWED_HOSTS, testResolver } from './connectors/test-context';
 import { createConfiguredRunner } from '../../server/jobs/configured-runner';
 import { dropQueueSchema } from '../../server/jobs/queue';
 import { createSecrets } from '../../server/auth/secrets';
@@ -49,7 +49,8 @@ export interface TestServerOptions {
  * `overrides` replace settings of the configuration: by default the server hosts many companies
  * (sign-up open) and lets them reach this machine's loopback addresses (TEST_ALLOWED_HOSTS), where
  * the tests' fakes and databases listen; `reach: { allowedHosts: [], deniedHosts: [] }` gives the
- * policy a server has out of the box.
+ * policy a server has out of the box. Names are resolved without the network (testResolver): only
+ * `localhost` and the names `options.reach.resolve` knows have addresses.
  */
 export async function createTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -66,7 +67,9 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
   const operator = openOperatorView(database);
   await syncPageCatalogue(operator.db);
   const secrets = createSecrets(crypto.randomBytes(32).toString('base64url'));
-  const mailer = createMailer(database.db, { from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets).route });
+  // Embedded databases of connections live in memory, by company and name, for the life of the test process (unless embeddedOnDisk).
+  const connectorContext = { ...serverConnectorContext(config, database.db, { resolve: testResolver(), ...options.reach }), dataDir: options.embeddedOnDisk ? config.dataDir : undefined };
+  const mailer = createMailer(database.db, { from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route });
   const hostname = 'acme';
   const adminEmail = 'admin@acme.test';
   const company = await provisionCompany(operator.db, {
@@ -74,8 +77,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
     hostname,
     admin: { email: adminEmail, password: TEST_ADMIN_PASSWORD, firstName: 'Ada', lastName: 'Admin' },
   });
-  // Embedded databases of connections live in memory, by company and name, for the life of the test process (unless embeddedOnDisk).
-  const connectors = createConnectorRegistry({ ...serverConnectorContext(config, database.db, options.reach), dataDir: options.embeddedOnDisk ? config.dataDir : undefined });
+  const connectors = createConnectorRegistry(connectorContext);
   const runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
   await runner.start();
   const app = await buildApp({ db: database.db, config, mailer, secrets, connectors, runner });

@@ -25,6 +25,8 @@ let connectionsOnly: Awaited<ReturnType<typeof userWithPolicies>>;
 let nobody: Awaited<ReturnType<typeof userWithPolicies>>;
 let azure: AzureBlobService;
 let repoDir: string;
+/** The folder this server grants companies (FILES_ROOTS); the company's repository sits in its own sub-folder of it. */
+let grantedRoot: string;
 
 const configure = (body: Record<string, unknown>, token = adminToken) => call(server, 'POST', '/marketplace/configure', { token, body });
 const azureSettings = (extra: Record<string, unknown> = {}) => ({
@@ -53,7 +55,8 @@ function cardOf(cards: Array<{ id: string }>, id: string) {
 }
 
 beforeAll(async () => {
-  server = await createTestServer();
+  grantedRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'market-granted-'));
+  server = await createTestServer({ filesRoots: [grantedRoot] });
   adminToken = (await signInAdmin(server)).accessToken!;
   other = await createOtherCompany(server);
   reader = await userWithPolicies(server, adminToken, 'market.reader@acme.test', [{ resource: 'marketplace', actions: ['read'] }]);
@@ -63,7 +66,8 @@ beforeAll(async () => {
   azure = await startAzureBlobService();
   azure.putBlob('lake', 'exports/orders.csv', 'id,total\n1,10\n2,32\n');
   azure.putBlob('lake', 'exports/notes.txt', 'not data');
-  repoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'market-repo-'));
+  repoDir = path.join(grantedRoot, server.company.companyId, 'sql-models');
+  fs.mkdirSync(repoDir, { recursive: true });
   await git.init({ fs, dir: repoDir, defaultBranch: 'main' });
   fs.writeFileSync(path.join(repoDir, 'daily.sql'), 'select 1;\n');
   await git.add({ fs, dir: repoDir, filepath: 'daily.sql' });
@@ -73,7 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await azure?.close();
   await server?.close();
-  if (repoDir) fs.rmSync(repoDir, { recursive: true, force: true });
+  if (grantedRoot) fs.rmSync(grantedRoot, { recursive: true, force: true });
 });
 
 describe('GET /marketplace', () => {
@@ -181,7 +185,7 @@ describe('POST /marketplace/configure', () => {
     const port = await closedPort();
     const res = await configure({ integrationId: 'azure_blob', name: 'Lake behind a firewall', settings: azureSettings({ endpoint: `http://127.0.0.1:${port}` }) });
     expect(res.statusCode, res.body).toBe(201);
-    const failure = `Azure Blob Storage could not be reached at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`;
+    const failure = `Azure Blob Storage could not reach the service at 127.0.0.1:${port}`;
     expect(res.json().message).toBe(`Connection "Lake behind a firewall" created, but its test failed: ${failure}`);
     expect(res.json().data.test).toMatchObject({ ok: false, latencyMs: null, message: failure });
     expect(res.json().data.connection).toMatchObject({ lastTestOk: false, lastTestMessage: failure, isActive: true });

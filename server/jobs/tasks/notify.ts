@@ -25,7 +25,7 @@ export function notifyExecutor(deps: TaskDeps): TaskExecutor {
         const connections = await workflowConnections(deps, context);
         const slack = await connections.connection(fields.slackConnectionId, 'Slack');
         if (slack.type !== 'slack') throw new Error(`Slack: "${slack.name}" is not a Slack connection`);
-        const posted = await sendSlackMessage(slack, { text });
+        const posted = await sendSlackMessage(slack, { text }, { http: { reach: deps.connectors.context.reach } });
         await context.log(`Posted to Slack through "${slack.name}"${posted.channel ? ` in ${posted.channel}` : ''}`);
       } catch (error) {
         // The Slack connector's messages name Slack already ("Slack: no_service (HTTP 404)").

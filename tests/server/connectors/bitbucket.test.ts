@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBitbucketConnector } from '../../../server/connectors/bitbucket';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID } from './test-context';
+import { TEST_COMPANY_ID, TEST_HTTP } from './test-context';
 
 /**
  * Bitbucket Cloud's REST API 2.0 on this machine: `GET /2.0/repositories/{workspace}` behind
@@ -77,7 +77,7 @@ afterAll(async () => {
 
 describe('testing', () => {
   it('asks for one repository and says how many the workspace has', async () => {
-    const result = await openBitbucketConnector(config()).test();
+    const result = await openBitbucketConnector(config(), { http: TEST_HTTP }).test();
     expect(result.detail).toBe('5 repositories in acme-data');
     const request = bitbucket.requests.at(-1)!;
     expect(request.path).toBe('/2.0/repositories/acme-data');
@@ -85,13 +85,13 @@ describe('testing', () => {
   });
 
   it('turns a refused app password into an auth failure', async () => {
-    const error = await failure(openBitbucketConnector(config({}, 'wrong')).test());
+    const error = await failure(openBitbucketConnector(config({}, 'wrong'), { http: TEST_HTTP }).test());
     expect(error.kind).toBe('auth');
     expect(error.message).toBe('Bitbucket: the credentials were not accepted (HTTP 401)');
   });
 
   it("says a missing workspace is not found, in Bitbucket's words", async () => {
-    const error = await failure(openBitbucketConnector(config({ workspace: 'nobody' })).test());
+    const error = await failure(openBitbucketConnector(config({ workspace: 'nobody' }), { http: TEST_HTTP }).test());
     expect(error.kind).toBe('not_found');
     expect(error.message).toBe("Bitbucket: No workspace with identifier 'nobody'. (HTTP 404)");
   });
@@ -100,7 +100,7 @@ describe('testing', () => {
 describe('endpoints', () => {
   it("lists the workspace's repositories by slug, following next", async () => {
     const before = bitbucket.requests.length;
-    const repositories = await openBitbucketConnector(config()).endpoints();
+    const repositories = await openBitbucketConnector(config(), { http: TEST_HTTP }).endpoints();
     expect(repositories).toEqual([
       { id: 'warehouse-sql', name: 'warehouse sql', kind: 'repository', group: 'Warehouse' },
       { id: 'dbt-models', name: 'dbt models', kind: 'repository', group: 'Warehouse' },
@@ -115,7 +115,7 @@ describe('endpoints', () => {
   it('does not send the app password to a next page on another host', async () => {
     nextOverride = 'https://elsewhere.example/2.0/repositories/acme-data?page=2';
     try {
-      const error = await failure(openBitbucketConnector(config()).endpoints());
+      const error = await failure(openBitbucketConnector(config(), { http: TEST_HTTP }).endpoints());
       expect(error.message).toBe(`Bitbucket: the next page is at https://elsewhere.example, not at ${bitbucket.url}`);
     } finally {
       nextOverride = undefined;
@@ -127,14 +127,14 @@ describe('retries', () => {
   it('waits as Retry-After says after a 429, then goes on', async () => {
     interruptions.push({ status: 429, headers: { 'retry-after': '1' }, body: { type: 'error', error: { message: 'Rate limit for this resource has been exceeded' } } });
     const started = Date.now();
-    expect((await openBitbucketConnector(config(), { http: { retryBaseDelayMs: 20 } }).test()).detail).toBe('5 repositories in acme-data');
+    expect((await openBitbucketConnector(config(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).test()).detail).toBe('5 repositories in acme-data');
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
   it('tries again after a 503', async () => {
     interruptions.push({ status: 503, body: { type: 'error', error: { message: 'Service unavailable' } } });
     const before = bitbucket.requests.length;
-    expect(await openBitbucketConnector(config(), { http: { retryBaseDelayMs: 20 } }).endpoints()).toHaveLength(5);
+    expect(await openBitbucketConnector(config(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).endpoints()).toHaveLength(5);
     expect(bitbucket.requests.length - before).toBe(4);
   });
 });

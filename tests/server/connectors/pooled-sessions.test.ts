@@ -3,6 +3,7 @@ import { openMysqlConnector } from '../../../server/connectors/mysql';
 import { openPostgresConnector } from '../../../server/connectors/postgresql';
 import type { TableSource } from '../../../server/connectors/types';
 import { configFromUrl, MYSQL_URL, onMysql, onPostgres, POSTGRES_URL, randomName, skipMysql, skipPostgres } from './db-helpers';
+import { testReach } from './test-context';
 
 /**
  * A pooled connection serves one statement after another, each maybe a different company's rule:
@@ -17,7 +18,7 @@ const quickReadOnly = { timeoutMs: 10_000, readOnly: true };
 describe.skipIf(skipPostgres)('a pooled PostgreSQL session', () => {
   let source: TableSource;
   beforeAll(() => {
-    source = openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL));
+    source = openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL), { reach: testReach() });
   });
   afterAll(async () => source?.close());
 
@@ -57,7 +58,7 @@ describe.skipIf(skipPostgres)('a pooled PostgreSQL session', () => {
         await client.query(`create role ${role} login`);
         await client.query(`alter role ${role} set standard_conforming_strings = off`);
       });
-      escaping = openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL, { user: role, password: '' }));
+      escaping = openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL, { user: role, password: '' }), { reach: testReach() });
     });
     afterAll(async () => {
       await escaping?.close();
@@ -77,7 +78,7 @@ describe.skipIf(skipMysql)('a pooled MariaDB session', () => {
   let source: TableSource;
   beforeAll(async () => {
     await onMysql((connection) => connection.query(`create database ${database}`));
-    source = openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { database }));
+    source = openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { database }), { reach: testReach() });
   });
   afterAll(async () => {
     await source?.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSlackConnector, sendSlackMessage } from '../../../server/connectors/slack';
 import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID } from './test-context';
+import { TEST_COMPANY_ID, TEST_HTTP } from './test-context';
 
 /**
  * Slack on this machine: incoming webhooks (answering `ok`, or a plain-text error code with its
@@ -101,50 +101,50 @@ afterAll(async () => {
 
 describe('an incoming webhook', () => {
   it('tests by posting a short message', async () => {
-    const result = await openSlackConnector(webhook()).test();
+    const result = await openSlackConnector(webhook(), { http: TEST_HTTP }).test();
     expect(result.detail).toBe('The webhook accepted a test message');
     expect(posted.at(-1)).toEqual({ text: 'DataOps Console: connection test' });
     expect(slack.requests.at(-1)!.headers['content-type']).toMatch(/^application\/json/);
   });
 
   it("fails with Slack's own words when the webhook is wrong", async () => {
-    const missing = await failure(openSlackConnector(webhook('/services/T0001/B0001/wrong')).test());
+    const missing = await failure(openSlackConnector(webhook('/services/T0001/B0001/wrong'), { http: TEST_HTTP }).test());
     expect(missing.message).toBe('Slack: no_service (HTTP 404)');
     expect(missing.kind).toBe('not_found');
-    expect((await failure(openSlackConnector(webhook('/services/T0001/B0002/archived')).test())).message).toBe('Slack: channel_is_archived (HTTP 410)');
+    expect((await failure(openSlackConnector(webhook('/services/T0001/B0002/archived'), { http: TEST_HTTP }).test())).message).toBe('Slack: channel_is_archived (HTTP 410)');
   });
 
   it('has one endpoint: the channel it posts to', async () => {
-    expect(await openSlackConnector(webhook()).endpoints()).toEqual([{ id: 'webhook', name: 'Webhook channel', kind: 'channel' }]);
+    expect(await openSlackConnector(webhook(), { http: TEST_HTTP }).endpoints()).toEqual([{ id: 'webhook', name: 'Webhook channel', kind: 'channel' }]);
   });
 
   it('sends a failure notification', async () => {
-    expect(await sendSlackMessage(webhook(), { text: 'Table orders: 2 rules failed', channel: '#ignored' })).toEqual({});
+    expect(await sendSlackMessage(webhook(), { text: 'Table orders: 2 rules failed', channel: '#ignored' }, { http: TEST_HTTP })).toEqual({});
     expect(posted.at(-1)).toEqual({ text: 'Table orders: 2 rules failed' });
   });
 
   it('refuses a webhook URL that would send the secret in the clear', () => {
     const config: ConnectionConfig = { companyId: TEST_COMPANY_ID, type: 'slack', settings: { mode: 'webhook' }, secrets: { webhookUrl: 'http://hooks.slack.com/services/T/B/X' } };
-    expect(() => openSlackConnector(config)).toThrow('settings.webhookUrl: must be an https URL');
+    expect(() => openSlackConnector(config, { http: TEST_HTTP })).toThrow('settings.webhookUrl: must be an https URL');
   });
 });
 
 describe('a bot token', () => {
   it('tests with auth.test, naming the team and the user', async () => {
-    const result = await openSlackConnector(bot()).test();
+    const result = await openSlackConnector(bot(), { http: TEST_HTTP }).test();
     expect(result.detail).toBe('Team Acme, user dataops-bot');
     expect(slack.requests.at(-1)!.headers.authorization).toBe(`Bearer ${BOT_TOKEN}`);
   });
 
   it('turns invalid_auth into an auth failure', async () => {
-    const error = await failure(openSlackConnector(bot({}, 'xoxb-revoked')).test());
+    const error = await failure(openSlackConnector(bot({}, 'xoxb-revoked'), { http: TEST_HTTP }).test());
     expect(error.kind).toBe('auth');
     expect(error.message).toBe('Slack: invalid_auth');
   });
 
   it('lists the public and private channels the bot sees, cursor after cursor', async () => {
     const before = slack.requests.length;
-    const channels = await openSlackConnector(bot()).endpoints();
+    const channels = await openSlackConnector(bot(), { http: TEST_HTTP }).endpoints();
     expect(channels).toEqual([
       { id: 'C001', name: '#general', kind: 'channel', group: 'public' },
       { id: 'C002', name: '#data-alerts', kind: 'channel', group: 'public' },
@@ -161,37 +161,37 @@ describe('a bot token', () => {
   });
 
   it('sends to the default channel, or to the one named', async () => {
-    expect(await sendSlackMessage(bot(), { text: 'Run 42 failed' })).toEqual({ channel: 'C002', ts: '1718000000.000100' });
+    expect(await sendSlackMessage(bot(), { text: 'Run 42 failed' }, { http: TEST_HTTP })).toEqual({ channel: 'C002', ts: '1718000000.000100' });
     expect(posted.at(-1)).toEqual({ channel: '#data-alerts', text: 'Run 42 failed' });
-    await sendSlackMessage(bot(), { text: 'Run 43 failed', channel: 'C004' });
+    await sendSlackMessage(bot(), { text: 'Run 43 failed', channel: 'C004' }, { http: TEST_HTTP });
     expect(posted.at(-1)).toEqual({ channel: 'C004', text: 'Run 43 failed' });
   });
 
   it('names the error code Slack gives', async () => {
-    const error = await failure(sendSlackMessage(bot(), { text: 'x', channel: '#nowhere' }));
+    const error = await failure(sendSlackMessage(bot(), { text: 'x', channel: '#nowhere' }, { http: TEST_HTTP }));
     expect(error.message).toBe('Slack: channel_not_found');
     expect(error.kind).toBe('not_found');
-    const noChannel = await failure(sendSlackMessage(bot({ channel: '' }), { text: 'x' }));
+    const noChannel = await failure(sendSlackMessage(bot({ channel: '' }), { text: 'x' }, { http: TEST_HTTP }));
     expect(noChannel.message).toBe('channel: no channel was given and the connection has no default channel');
   });
 
   it('waits as Retry-After says when rate limited, then goes on', async () => {
     interruptions.set('/api/auth.test', [{ status: 429, headers: { 'retry-after': '1' }, body: '' }]);
     const started = Date.now();
-    expect((await openSlackConnector(bot(), { http: { retryBaseDelayMs: 20 } }).test()).detail).toBe('Team Acme, user dataops-bot');
+    expect((await openSlackConnector(bot(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).test()).detail).toBe('Team Acme, user dataops-bot');
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
   it('tries again after a 503', async () => {
     interruptions.set('/api/conversations.list', [{ status: 503, body: 'upstream unavailable' }]);
-    const channels = await openSlackConnector(bot(), { http: { retryBaseDelayMs: 20 } }).endpoints();
+    const channels = await openSlackConnector(bot(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).endpoints();
     expect(channels).toHaveLength(5);
   });
 
   it('reports a 429 that outlasts the tries', async () => {
     const limited = { status: 429, headers: { 'retry-after': '0' }, body: '' };
     interruptions.set('/api/auth.test', [limited, limited, limited]);
-    const error = await failure(openSlackConnector(bot(), { http: { retryBaseDelayMs: 20 } }).test());
+    const error = await failure(openSlackConnector(bot(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).test());
     expect(error.message).toBe('Slack: too many requests (HTTP 429)');
     interruptions.clear();
   });

@@ -14,6 +14,7 @@ import {
   type PollingOptions,
 } from '../../../server/jobs/databricks-engine';
 import type { RunStatus, TaskContext, TaskDefinition } from '../../../server/jobs/types';
+import { TEST_HTTP } from '../connectors/test-context';
 import { createTestServer, type TestServer } from '../harness';
 import { JOBS_API, lifeCycle, startJobsWorkspace, WORKSPACE_TOKEN, type JobsWorkspace, type StateAnswer } from './databricks-workspace';
 
@@ -29,7 +30,7 @@ let workspace: JobsWorkspace;
 let companyId: string;
 let connectionId: string;
 
-const FAST_HTTP = { retryBaseDelayMs: 1, maxTries: 3 };
+const FAST_HTTP = { ...TEST_HTTP, retryBaseDelayMs: 1, maxTries: 3 };
 /** Tiny waits; a cancel that Databricks never confirms ends a test within seconds rather than at its time limit. */
 const FAST_POLLING: Partial<PollingOptions> = { firstDelayMs: 1, maxDelayMs: 4, cancelWaitMs: 2_000 };
 const STEP: TaskDefinition = { id: 'databricks-job', name: 'Databricks job', type: 'sql' };

@@ -5,6 +5,7 @@ import { openDatabase } from '../../../server/db/client';
 import { createLocalRunner } from '../../../server/jobs/local-runner';
 import type { TaskExecutor } from '../../../server/jobs/types';
 import { createMailer } from '../../../server/mail/mailer';
+import { TEST_HTTP } from '../connectors/test-context';
 
 /**
  * A runner in a process of its own, on the PostgreSQL database and schema of DATABASE_URL and
@@ -31,6 +32,7 @@ const runner = createLocalRunner({
   mailer: createMailer(database.db, { from: 'DataOps Console <no-reply@dataops.test>' }),
   executors: { copy: task, sql: task, quality: task, notify: task },
   config: { publicUrl: undefined, port: 8080, dataDir: os.tmpdir() },
+  slack: { http: TEST_HTTP },
   limits: JSON.parse(process.env.RUNNER_LIMITS ?? '{}'),
   log: (message) => process.stderr.write(`${message}\n`),
 });

@@ -13,6 +13,7 @@ import { dropQueueSchema, queueSchemaOf } from '../../../server/jobs/queue';
 import type { TaskContext, TaskDefinition, TaskExecutor, TaskOutcome } from '../../../server/jobs/types';
 import { createMailer, type Mailer } from '../../../server/mail/mailer';
 import { provisionCompany, type ProvisionedCompany } from '../../../server/tenancy/provision';
+import { TEST_HTTP } from '../connectors/test-context';
 
 /**
  * What the runner tests share: a migrated database with one company (in-memory PGlite, or a
@@ -74,6 +75,7 @@ export async function openRunnerWorld(options: { databaseUrl?: string } = {}): P
         executors: tasks.executors,
         databricksEngine: tasks.databricksEngine,
         config: { publicUrl: undefined, port: 8080, dataDir: os.tmpdir() },
+        slack: { http: TEST_HTTP },
         log: () => {},
         ...overrides,
         limits: { ...FAST_LIMITS, ...overrides.limits },

@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sealSecrets } from '../../../server/connections/records';
 import { connections, mailOutbox, notifications, users } from '../../../server/db/schema';
+import { TEST_HTTP } from '../connectors/test-context';
 import type { LocalRunner } from '../../../server/jobs/local-runner';
 import { createMailer } from '../../../server/mail/mailer';
 import { closedPort } from '../connectors/db-helpers';
@@ -42,7 +43,7 @@ beforeAll(async () => {
     })
     .returning({ id: connections.id });
   slackConnectionId = connection.id;
-  runner = world.runner({ config: { publicUrl: CONSOLE_URL, port: 8080, dataDir: os.tmpdir() }, slack: { http: { maxTries: 1 } } });
+  runner = world.runner({ config: { publicUrl: CONSOLE_URL, port: 8080, dataDir: os.tmpdir() }, slack: { http: { ...TEST_HTTP, maxTries: 1 } } });
   await runner.start();
 });
 
@@ -177,7 +178,7 @@ describe('a notice that cannot be sent', () => {
     slackAnswer = { status: 404, body: 'no_service' };
     const smtpPort = await closedPort();
     const unreachableMail = createMailer(world.db, { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'DataOps Console <no-reply@dataops.test>' });
-    const noisy = world.runner({ mailer: unreachableMail, slack: { http: { maxTries: 1 } } });
+    const noisy = world.runner({ mailer: unreachableMail, slack: { http: { ...TEST_HTTP, maxTries: 1 } } });
     const name = `Unlucky ${crypto.randomBytes(3).toString('hex')}`;
     const workflowId = await insertWorkflow(world, {
       name,

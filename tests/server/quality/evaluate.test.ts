@@ -266,10 +266,10 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
         expect(outcome.status).toBe('error');
         expect(outcome.results).toEqual([]);
         // The pooled connection dropped, or a new one refused: the driver's words either way.
-        expect(outcome.error).toMatch(/^(Connection terminated unexpectedly|Connection lost: The server closed the connection\.|connect ECONNREFUSED .+)$/);
+        expect(outcome.error).toMatch(/^(Connection terminated unexpectedly|Connection lost: The server closed the connection\.|(PostgreSQL|MySQL) could not reach the database at .+)$/);
         const fromStart = await evaluate([ruleOf('not_null', 'id')], 'people', relayed.source);
         expect(fromStart).toMatchObject({ status: 'error', results: [] });
-        expect(fromStart.error).toMatch(/ECONNREFUSED/);
+        expect(fromStart.error).toMatch(/could not reach the database at /);
       } finally {
         await relayed.source.close();
       }

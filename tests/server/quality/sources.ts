@@ -3,7 +3,7 @@ import { openMysqlConnector } from '../../../server/connectors/mysql';
 import { openPostgresConnector } from '../../../server/connectors/postgresql';
 import type { TableSource } from '../../../server/connectors/types';
 import { configFromUrl, MYSQL_URL, onMysql, onPostgres, POSTGRES_URL, randomName, skipMysql, skipPostgres, startRelay } from '../connectors/db-helpers';
-import { TEST_COMPANY_ID } from '../connectors/test-context';
+import { TEST_COMPANY_ID, testReach } from '../connectors/test-context';
 
 /**
  * The three kinds of table source the quality engine is proven on: PostgreSQL, MariaDB (both real
@@ -66,7 +66,7 @@ export const SOURCE_KINDS: SourceKind[] = [
     async open() {
       const schema = randomName('dq_pg');
       await onPostgres((client) => client.query(`create schema ${schema}`));
-      const source = openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL));
+      const source = openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL), { reach: testReach() });
       const parts = commonParts(source, (name) => `${schema}.${name}`);
       return {
         ...parts,
@@ -77,7 +77,7 @@ export const SOURCE_KINDS: SourceKind[] = [
         purgingQuery: postgresPurge(parts, `${schema}.`),
         async throughRelay() {
           const relay = await startRelay(POSTGRES_URL);
-          return { source: openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL, { host: '127.0.0.1', port: relay.port })), cut: relay.cut };
+          return { source: openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL, { host: '127.0.0.1', port: relay.port }), { reach: testReach() }), cut: relay.cut };
         },
         async close() {
           await source.close();
@@ -92,7 +92,7 @@ export const SOURCE_KINDS: SourceKind[] = [
     async open() {
       const database = randomName('dq_my');
       await onMysql((connection) => connection.query(`create database ${database}`));
-      const source = openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { database }));
+      const source = openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { database }), { reach: testReach() });
       const parts = commonParts(source, (name) => `${database}.${name}`);
       return {
         ...parts,
@@ -106,7 +106,7 @@ export const SOURCE_KINDS: SourceKind[] = [
         },
         async throughRelay() {
           const relay = await startRelay(MYSQL_URL);
-          return { source: openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { host: '127.0.0.1', port: relay.port, database })), cut: relay.cut };
+          return { source: openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { host: '127.0.0.1', port: relay.port, database }), { reach: testReach() }), cut: relay.cut };
         },
         async close() {
           await source.close();
