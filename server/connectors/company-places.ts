@@ -96,7 +96,8 @@ function refusal(places: Places, companyId: string, use: PlaceUse, why: string):
 /** Whether `candidate` is `root` or lies under it (both absolute, compared by their words). */
 export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // A name that only starts with two dots (`..x`) is inside.
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 /**

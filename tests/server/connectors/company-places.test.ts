@@ -85,3 +85,10 @@ describe("a company's root", () => {
     expect(() => companyRoot('/srv/data', '')).toThrow(ConnectorError);
   });
 });
+
+describe('a folder whose name starts with two dots', () => {
+  it('is a folder like any other, not a climb', async () => {
+    await checkConnectionPlaces(context, connection('files', { path: path.join(granted, TEST_COMPANY_ID, '..exports') }));
+    await checkConnectionPlaces(context, connection('files', { path: '..daily' }));
+  });
+});
