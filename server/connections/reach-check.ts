@@ -79,7 +79,13 @@ export function connectionTargets(config: ConnectionConfig): ReachTarget[] {
  * is judged again when it is dialled.
  */
 export async function checkConnectionReach(context: ConnectorContext, config: ConnectionConfig): Promise<void> {
-  await checkConnectionPlaces(context, config);
+  try {
+    await checkConnectionPlaces(context, config);
+  } catch (error) {
+    // Another company's folder is a missing one of this company: a bad setting, answered as such (400).
+    if (error instanceof ConnectorError && error.kind === 'not_found') throw new ConnectorError(error.message, 'invalid');
+    throw error;
+  }
   for (const target of connectionTargets(config)) {
     try {
       await context.reach.check(target);

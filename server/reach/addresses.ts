@@ -15,7 +15,8 @@ export interface IpAddress {
 
 /** A number of inet_aton's: decimal, 0x hexadecimal or 0 octal. */
 function atonPart(text: string): number | undefined {
-  if (/^0x[0-9a-f]*$/i.test(text)) return text.length === 2 ? 0 : parseInt(text.slice(2), 16);
+  // A bare `0x` is no number to the system's resolver either.
+  if (/^0x[0-9a-f]+$/i.test(text)) return parseInt(text.slice(2), 16);
   if (/^0[0-7]*$/.test(text)) return parseInt(text, 8);
   if (/^[1-9][0-9]*$/.test(text)) return Number(text);
   return undefined;

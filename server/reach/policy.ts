@@ -63,10 +63,11 @@ export function refusalMessage(dial: Dial, verdict: Extract<Verdict, { allowed: 
   const address = formatIp(dial.address);
   const shown = dial.address.family === 6 ? `[${address}]` : address;
   const isOwn = verdict.reason === "the console's own database";
-  const target = resolved ? `${dial.host} (it resolves to ${isOwn ? `${shown}:${dial.port}` : address})` : isOwn ? `${shown}:${dial.port}` : address;
+  const reached = isOwn ? `${shown}:${dial.port}` : address;
+  const target = resolved ? `${dial.host} (it resolves to ${reached}, ${verdict.reason})` : `${reached} (${verdict.reason})`;
   const change =
     verdict.operatorSetting === 'CONNECTION_DENIED_HOSTS'
       ? 'An operator can change that with CONNECTION_DENIED_HOSTS.'
       : 'An operator can allow it with CONNECTION_ALLOWED_HOSTS.';
-  return `This server does not let companies connect to ${target} (${verdict.reason}). ${change}`;
+  return `This server does not let companies connect to ${target}. ${change}`;
 }

@@ -244,7 +244,7 @@ const REFERENCE_FIELDS: Record<string, ReferenceCase> = {
   'PUT /connection/:id workspaceId': { kind: 'workspace', call: (own, ref) => ({ path: { id: own.connection }, body: { workspaceId: ref } }) },
   'POST /marketplace/configure workspaceId': {
     kind: 'workspace',
-    call: (_, ref) => ({ body: { integrationId: 'git', name: 'Placed elsewhere', settings: { url: repoDir }, workspaceId: ref } }),
+    call: (_, ref) => ({ body: { integrationId: 'git', name: 'Placed elsewhere', settings: { url: 'https://git.example.test/team/sql.git' }, workspaceId: ref } }),
   },
   'PUT /source/destination/:id sourceId': {
     kind: 'connection',
@@ -308,7 +308,8 @@ let server: TestServer;
 let routes: RouteEntry[];
 let a: Company;
 let b: Company;
-let repoDir: string;
+/** The folder the operator grants (FILES_ROOTS): each company's repository sits in its own sub-folder. */
+let grantedRoot: string;
 let freshPairId: string;
 /** The embedded database both companies' connections read (each opened database costs seconds). */
 let database: string;
@@ -445,8 +446,20 @@ async function ok(res: Promise<LightMyRequestResponse>, status = 201) {
 }
 
 /** Fills an embedded database of the test process with two small tables. */
-async function fillDatabase(database: string) {
-  const source = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
+/** A repository of one file in the company's own sub-folder of the granted root. */
+async function makeRepository(companyId: string): Promise<string> {
+  const dir = path.join(grantedRoot, companyId, 'sql');
+  fs.mkdirSync(dir, { recursive: true });
+  await git.init({ fs, dir, defaultBranch: 'main' });
+  fs.writeFileSync(path.join(dir, 'daily.sql'), 'select 1;\n');
+  await git.add({ fs, dir, filepath: 'daily.sql' });
+  await git.commit({ fs, dir, message: 'first', author: { name: 'Data team', email: 'data@acme.test' } });
+  return dir;
+}
+
+/** Each company's embedded database of that name is its own: both get the same tables and rows. */
+async function fillDatabase(database: string, companyId: string) {
+  const source = server.app.ctx.connectors.open({ companyId, type: 'embedded', settings: { database }, secrets: {} });
   if (!isTableSource(source)) throw new Error('an embedded database is a table source');
   try {
     for (const statement of [
@@ -501,7 +514,7 @@ async function seed(company: Omit<Company, 'records' | 'username'>, again = fals
       }),
     )
   ).data.id;
-  const gitConnection = (await ok(call(server, 'POST', '/connections', { token, body: { name: `${label} repository`, type: 'git', settings: { url: repoDir } } }))).data.id;
+  const gitConnection = (await ok(call(server, 'POST', '/connections', { token, body: { name: `${label} repository`, type: 'git', settings: { url: await makeRepository(company.companyId) } } }))).data.id;
   const pair = crypto.randomUUID();
   await ok(call(server, 'PUT', `/source/destination/${pair}`, { token, body: { sourceId: connection, destinationId: destination } }));
 
@@ -587,24 +600,22 @@ async function digestOf(companyId: string): Promise<Record<string, string>> {
 // ---- Set-up ------------------------------------------------------------------------------------------------
 
 beforeAll(async () => {
+  grantedRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'isolation-granted-'));
   server = await createTestServer({
+    filesRoots: [grantedRoot],
     // Checkout sessions are only looked up when Stripe is configured; nothing here reaches it.
     plans: {
       defaultPlan: 'unlimited',
       stripe: { secretKey: 'sk_test_isolation', webhookSecret: undefined, prices: { team: 'price_team' }, apiBase: new URL('http://127.0.0.1:9') },
     },
   });
-  repoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isolation-repo-'));
-  await git.init({ fs, dir: repoDir, defaultBranch: 'main' });
-  fs.writeFileSync(path.join(repoDir, 'daily.sql'), 'select 1;\n');
-  await git.add({ fs, dir: repoDir, filepath: 'daily.sql' });
-  await git.commit({ fs, dir: repoDir, message: 'first', author: { name: 'Data team', email: 'data@acme.test' } });
   freshPairId = crypto.randomUUID();
   database = `isolation-${crypto.randomBytes(4).toString('hex')}`;
-  await fillDatabase(database);
 
   const acmeAdmin = await signInAdmin(server);
   const globex = await createOtherCompany(server, 'globex');
+  await fillDatabase(database, server.company.companyId);
+  await fillDatabase(database, globex.companyId);
   a = await seed({ hostname: 'acme', companyId: server.company.companyId, adminUserId: acmeAdmin.id, adminToken: acmeAdmin.accessToken! });
   b = await seed({ hostname: 'globex', companyId: globex.companyId, adminUserId: globex.adminUserId, adminToken: globex.adminToken });
   routes = await collectRouteTable(server.app);
@@ -612,7 +623,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  if (repoDir) fs.rmSync(repoDir, { recursive: true, force: true });
+  if (grantedRoot) fs.rmSync(grantedRoot, { recursive: true, force: true });
 });
 
 // ---- The tests -------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ let pairId: string;
 let sourceId: string;
 let repositoryId: string;
 let slackId: string;
+let grantedRoot: string;
 let repoDir: string;
 let firstCommit: string;
 
@@ -45,7 +46,8 @@ async function commitFile(dir: string, file: string, text: string, message: stri
 }
 
 beforeAll(async () => {
-  server = await createTestServer();
+  grantedRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'flows-granted-'));
+  server = await createTestServer({ filesRoots: [grantedRoot] });
   adminToken = (await signInAdmin(server)).accessToken!;
   other = await createOtherCompany(server);
   reader = await userWithPolicies(server, adminToken, 'flows.reader@acme.test', [{ resource: 'workflows', actions: ['read'] }]);
@@ -54,7 +56,9 @@ beforeAll(async () => {
   const destinationId = await connection({ name: 'Warehouse', type: 'embedded', isSource: false, isDestination: true, settings: { database: `flow-wh-${tag}` } });
   pairId = crypto.randomUUID();
   expect((await call(server, 'PUT', `/source/destination/${pairId}`, { token: adminToken, body: { sourceId, destinationId } })).statusCode).toBe(201);
-  repoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flows-repo-'));
+  // The repository sits in the company's own sub-folder of a folder the operator grants (FILES_ROOTS).
+  repoDir = path.join(grantedRoot, server.company.companyId, 'repository');
+  fs.mkdirSync(repoDir, { recursive: true });
   await git.init({ fs, dir: repoDir, defaultBranch: 'main' });
   firstCommit = await commitFile(repoDir, 'models/daily.sql', 'select 1;\n', 'first');
   await commitFile(repoDir, 'models/weekly.sql', 'select 2;\n', 'second');
@@ -63,7 +67,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  fs.rmSync(repoDir, { recursive: true, force: true });
+  fs.rmSync(grantedRoot, { recursive: true, force: true });
 });
 
 describe('POST /workflow and the workflow row', () => {

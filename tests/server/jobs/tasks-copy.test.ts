@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,8 +52,12 @@ const postgresSettings = () => {
   return { ...config.settings, ...config.secrets };
 };
 
+/** The folder the operator grants (FILES_ROOTS): the company reads its own sub-folder of it. */
+let filesRoot: string;
+
 beforeAll(async () => {
-  server = await createTestServer();
+  filesRoot = await mkdtemp(path.join(tmpdir(), 'tasks-copy-files-'));
+  server = await createTestServer({ filesRoots: [filesRoot] });
   token = (await signInAdmin(server)).accessToken!;
   shop = `shop-${crypto.randomBytes(4).toString('hex')}`;
   shopId = await createConnection(server, token, { name: 'Shop', type: 'embedded', settings: { database: shop } });
@@ -70,7 +74,10 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(async () => server?.close());
+afterAll(async () => {
+  await server?.close();
+  if (filesRoot) await rm(filesRoot, { recursive: true, force: true });
+});
 
 describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
   const schema = randomName('tasks_copy');
@@ -365,7 +372,9 @@ describe('copying a file', () => {
   let workflow: Awaited<ReturnType<typeof createWorkflow>>;
 
   beforeAll(async () => {
-    folder = await mkdtemp(path.join(tmpdir(), 'tasks-copy-files-'));
+    // The folder sits in the company's own sub-folder of the folder the operator grants (FILES_ROOTS).
+    folder = path.join(filesRoot, server.company.companyId, 'exports');
+    await mkdir(folder, { recursive: true });
     const lines = ['id,region,amount,sold_on,comment'];
     for (let i = 1; i <= 2500; i += 1) lines.push(`${i},${['north', 'south'][i % 2]},${(i / 4).toFixed(2)},2024-02-${String(1 + (i % 28)).padStart(2, '0')},${i % 100 === 0 ? '"says ""hi"", twice"' : ''}`);
     await writeFile(path.join(folder, 'sales.csv'), lines.join('\n') + '\n');

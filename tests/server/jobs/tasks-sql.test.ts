@@ -34,6 +34,7 @@ create table public.never_made (id int);
 `;
 
 let server: TestServer;
+let grantedRoot: string;
 let repositoryDir: string;
 let warehouse: string;
 let staging: string;
@@ -61,7 +62,11 @@ function readEmbedded(database: string, sql: string) {
 const sqlTask = (fields: Record<string, unknown>) => ({ id: `sql-${crypto.randomBytes(3).toString('hex')}`, name: 'Build totals', type: 'sql' as const, ...fields });
 
 beforeAll(async () => {
-  repositoryDir = await mkdtemp(path.join(tmpdir(), 'tasks-sql-'));
+  // The repository sits in the company's own sub-folder of a folder the operator grants (FILES_ROOTS).
+  grantedRoot = await mkdtemp(path.join(tmpdir(), 'tasks-sql-'));
+  server = await createTestServer({ filesRoots: [grantedRoot] });
+  repositoryDir = path.join(grantedRoot, server.company.companyId, 'repository');
+  await mkdir(repositoryDir, { recursive: true });
   await git.init({ fs, dir: repositoryDir, defaultBranch: 'main' });
   commits.first = await commitFiles({ 'sql/build.sql': FIRST_BUILD }, 'First totals', 1);
   commits.second = await commitFiles(
@@ -70,7 +75,6 @@ beforeAll(async () => {
     2,
   );
 
-  server = await createTestServer();
   token = (await signInAdmin(server)).accessToken!;
   warehouse = `warehouse-${crypto.randomBytes(4).toString('hex')}`;
   staging = `staging-${crypto.randomBytes(4).toString('hex')}`;
@@ -82,7 +86,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  if (repositoryDir) await rm(repositoryDir, { recursive: true, force: true });
+  if (grantedRoot) await rm(grantedRoot, { recursive: true, force: true });
 });
 
 describe('the SQL task', () => {
