@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
-import { PGlite } from '@electric-sql/pglite';
 import { parse as parseCsv } from 'csv-parse';
 import { cachedAsyncBuffer, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData, SchemaElement, SchemaTree } from 'hyparquet';
-import { pgliteSession } from './embedded';
-import { withDeadline } from './http';
-import { DATE_TYPE_OIDS, readInTransaction } from './postgresql';
+import { formatSeconds } from './http';
+import { PgliteTurns, type ThreadSession, type TurnOwner } from './pglite-host';
+import { readInTransaction } from './postgresql';
 import { ConnectorError, type ColumnInfo, type Connector, type QueryOptions, type ReadRowsOptions, type RowReading, type RowSink, type TableSource } from './types';
 
 /**
@@ -29,6 +28,10 @@ import { ConnectorError, type ColumnInfo, type Connector, type QueryOptions, typ
  *
  * **Statements never change a file.** Each runs in a transaction that is rolled back (read-only
  * when asked, so that a write fails with PostgreSQL's own message).
+ *
+ * **Off the request thread.** The database lives in a worker thread (pglite-host.ts), so a slow
+ * statement stalls no other request. One still running at its time limit is stopped with the
+ * thread, and the files it had loaded are loaded again by the next statement that names them.
  */
 
 export type TabularFormat = 'csv' | 'parquet';
@@ -447,10 +450,15 @@ function csvLine(values: ReadonlyArray<string | null>): string {
   return values.map((value) => (value === null ? '' : `"${value.replace(/"/g, '""')}"`)).join(',');
 }
 
+/** A statement or read of the files, for the messages of its limit. */
+const lateQuery = (timeoutMs: number) => new ConnectorError(`The query did not finish within ${formatSeconds(timeoutMs)}`, 'timeout');
+
 class MaterialisedFiles implements FileTableSource {
   readonly dialect = 'postgres' as const;
-  private database: Promise<PGlite> | undefined;
-  private readonly loaded = new Map<string, { version: string; report: LoadReport }>();
+  /** The connection's database, in memory in a worker thread: its tables go with the thread when a statement is stopped. */
+  private readonly database = new PgliteTurns({ label: 'The database of the files', onThreadEnd: () => this.loaded.clear() });
+  /** Files loaded, with the thread (generation) whose database holds their table. */
+  private readonly loaded = new Map<string, { version: string; report: LoadReport; generation: number }>();
   private readonly loading = new Map<string, Promise<LoadReport>>();
   /** Table names given out, so that a statement naming one finds its file. */
   private readonly endpointsByTable = new Map<string, string>();
@@ -487,64 +495,63 @@ class MaterialisedFiles implements FileTableSource {
     return this.load(await this.storage.locate(endpoint));
   }
 
+  /** Loading the files a statement names and running it count against its limit; opening the database does not. */
   async query<Row extends Record<string, unknown> = Record<string, unknown>>(
     sql: string,
     params: readonly unknown[],
     options: QueryOptions,
   ): Promise<Row[]> {
-    const rows = await withDeadline(this.run<Row>(sql, params, options.readOnly ?? false), options.timeoutMs, 'The query');
+    await this.database.opened();
+    const rows = await this.database.limited(
+      async (owner) => {
+        await this.materialiseNamed(sql, owner);
+        return this.database.turn((session) => session.queryRolledBack<Row>(sql, params, options.readOnly ?? false).catch(rethrowAsQueryError), owner);
+      },
+      { timeoutMs: options.timeoutMs, late: () => lateQuery(options.timeoutMs) },
+    );
     return options.maxRows === undefined ? rows : rows.slice(0, options.maxRows);
   }
 
   async close(): Promise<void> {
-    const database = this.database;
-    this.database = undefined;
     this.loaded.clear();
     this.endpointsByTable.clear();
-    await Promise.all([database?.then((db) => db.close()), this.storage.close()]);
+    // Nothing of an in-memory database is worth a checkpoint: the thread is ended, and its memory given back.
+    await Promise.all([this.database.stop(), this.storage.close()]);
   }
 
   /** The statement's files are loaded first; the rows are then read in a read-only transaction that is rolled back. */
   async readRows(sql: string, params: readonly unknown[], options: ReadRowsOptions, sink: RowSink): Promise<void> {
-    await this.materialiseNamed(sql);
-    const db = await this.db();
-    try {
-      await db.transaction(async (tx) => {
-        await tx.exec('SET TRANSACTION READ ONLY');
-        await readInTransaction(pgliteSession(tx), sql, params, options, sink);
-        await tx.rollback();
-      });
-    } catch (error) {
-      throw queryError(error);
-    }
+    await this.database.opened();
+    await this.database.limited(
+      async (owner) => {
+        await this.materialiseNamed(sql, owner);
+        await this.database.turn(async (session) => {
+          try {
+            await session.exec('BEGIN READ ONLY');
+            await readInTransaction(session, sql, params, options, sink);
+          } catch (error) {
+            rethrowAsQueryError(error);
+          } finally {
+            if (session.alive) await session.exec('ROLLBACK').catch(() => {});
+          }
+        }, owner);
+      },
+      // A read has no time limit of its own: its run's signal ends it.
+      { timeoutMs: Infinity, late: () => lateQuery(Infinity), signal: options.signal },
+    );
   }
 
   /** Loads the files a statement names. */
-  private async materialiseNamed(sql: string): Promise<void> {
+  private async materialiseNamed(sql: string, owner: TurnOwner): Promise<void> {
     for (const name of quotedIdentifiers(sql)) {
       const given = this.endpointsByTable.get(name);
-      if (given !== undefined) await this.materialise(given);
-      else if (tabularFormatOf(name)) await this.materialiseIfPresent(name);
-    }
-  }
-
-  private async run<Row>(sql: string, params: readonly unknown[], readOnly: boolean): Promise<Row[]> {
-    await this.materialiseNamed(sql);
-    const db = await this.db();
-    try {
-      return await db.transaction(async (tx) => {
-        if (readOnly) await tx.exec('SET TRANSACTION READ ONLY');
-        const result = await tx.query<Row>(sql, [...params]);
-        await tx.rollback();
-        return result.rows;
-      });
-    } catch (error) {
-      throw queryError(error);
+      if (given !== undefined) await this.load(await this.storage.locate(given), owner);
+      else if (tabularFormatOf(name)) await this.materialiseIfPresent(name, owner);
     }
   }
 
   /** A quoted name that merely looks like a file (a column alias "total.csv") is left to PostgreSQL to judge. */
-  private async materialiseIfPresent(endpoint: string): Promise<void> {
+  private async materialiseIfPresent(endpoint: string, owner: TurnOwner): Promise<void> {
     let file: TabularFile;
     try {
       file = await this.storage.locate(endpoint);
@@ -552,28 +559,28 @@ class MaterialisedFiles implements FileTableSource {
       if (error instanceof ConnectorError && (error.kind === 'not_found' || error.kind === 'invalid')) return;
       throw error;
     }
-    await this.load(file);
+    await this.load(file, owner);
   }
 
-  private load(file: TabularFile): Promise<LoadReport> {
+  private load(file: TabularFile, owner?: TurnOwner): Promise<LoadReport> {
     const cached = this.loaded.get(file.endpoint);
-    if (cached && cached.version === file.version) return Promise.resolve(cached.report);
+    if (cached && cached.version === file.version && cached.generation === this.database.generation) return Promise.resolve(cached.report);
     const key = `${file.endpoint}\n${file.version}`;
     const running = this.loading.get(key);
     if (running) return running;
-    const load = this.copyIntoTable(file).finally(() => this.loading.delete(key));
+    const load = this.copyIntoTable(file, owner).finally(() => this.loading.delete(key));
     this.loading.set(key, load);
     return load;
   }
 
-  private async copyIntoTable(file: TabularFile): Promise<LoadReport> {
+  /** Each statement of a load is a turn of its own, so that the connection's other statements run between its batches. */
+  private async copyIntoTable(file: TabularFile, owner: TurnOwner | undefined): Promise<LoadReport> {
     if (file.size > this.limits.maxBytes) {
       throw new ConnectorError(
         `"${file.endpoint}" is ${formatBytes(file.size)}, over the ${formatBytes(this.limits.maxBytes)} limit for querying a file`,
         'invalid',
       );
     }
-    const db = await this.db();
     const reader = file.format === 'csv' ? await openCsvReader(file) : await openParquetReader(file, this.limits);
     // Loaded under a name of its own, then swapped in at once, so a statement never meets a half-loaded table.
     this.loads += 1;
@@ -581,14 +588,24 @@ class MaterialisedFiles implements FileTableSource {
     const target = tableIdentifier(file.endpoint);
     const valuesReadAsNull: Record<string, number> = {};
     let rows = 0;
+    let generation: number | undefined;
+    // Every statement of the load on the same database: one whose thread was stopped meanwhile lost the staging table.
+    const turn = (work: (session: ThreadSession) => Promise<unknown>) =>
+      this.database.turn(async (session) => {
+        generation ??= session.generation;
+        if (session.generation !== generation) throw new ConnectorError(`"${file.endpoint}" could not be loaded: the database of the files was stopped meanwhile`, 'failed');
+        await work(session);
+      }, owner);
     try {
       const definitions = reader.columns.map((column) => `${this.quote(column.info.name)} ${column.info.dataType}`);
-      await db.exec(`CREATE TABLE ${staging} (${definitions.join(', ')})`);
+      await turn((session) => session.exec(`CREATE TABLE ${staging} (${definitions.join(', ')})`));
       let batch: string[] = [];
       const flush = async () => {
         if (batch.length === 0) return;
-        await db.query(`COPY ${staging} FROM '/dev/blob' WITH (FORMAT csv)`, [], { blob: new Blob([batch.join('\n') + '\n']) });
+        // Bytes of their own, handed to the thread rather than copied to it.
+        const data = textEncoder.encode(batch.join('\n') + '\n');
         batch = [];
+        await turn((session) => session.copyFromOwned(`COPY ${staging} FROM '/dev/blob' WITH (FORMAT csv)`, data));
       };
       for await (const row of reader.rows) {
         rows += 1;
@@ -603,13 +620,11 @@ class MaterialisedFiles implements FileTableSource {
         if (batch.length >= COPY_BATCH_ROWS) await flush();
       }
       await flush();
-      await db.transaction(async (tx) => {
-        await tx.exec(`DROP TABLE IF EXISTS ${this.quote(target)}`);
-        await tx.exec(`ALTER TABLE ${staging} RENAME TO ${this.quote(target)}`);
-      });
+      // Statements sent together run as one transaction.
+      await turn((session) => session.exec(`DROP TABLE IF EXISTS ${this.quote(target)}; ALTER TABLE ${staging} RENAME TO ${this.quote(target)}`));
     } catch (error) {
       await reader.stop();
-      await db.exec(`DROP TABLE IF EXISTS ${staging}`);
+      await turn((session) => session.exec(`DROP TABLE IF EXISTS ${staging}`)).catch(() => {});
       if (error instanceof ConnectorError) throw error;
       throw new ConnectorError(`"${file.endpoint}" could not be loaded: ${messageOf(error)}`, 'failed');
     }
@@ -621,18 +636,16 @@ class MaterialisedFiles implements FileTableSource {
       columns: reader.columns.map((column) => column.info),
       valuesReadAsNull,
     };
-    this.loaded.set(file.endpoint, { version: file.version, report });
+    this.loaded.set(file.endpoint, { version: file.version, report, generation: generation! });
     return report;
-  }
-
-  private db(): Promise<PGlite> {
-    // Dates and times answer as PostgreSQL's text, as every PostgreSQL-speaking source does (postgresql.ts).
-    this.database ??= PGlite.create({ parsers: TEXT_DATES });
-    return this.database;
   }
 }
 
-const TEXT_DATES = Object.fromEntries(DATE_TYPE_OIDS.map((oid) => [oid, (value: string) => value]));
+const textEncoder = new TextEncoder();
+
+function rethrowAsQueryError(error: unknown): never {
+  throw queryError(error);
+}
 
 /** The endpoint itself when PostgreSQL can keep it as a name; otherwise its start and a hash of it. */
 function tableIdentifier(endpoint: string): string {
