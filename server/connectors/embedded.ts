@@ -1,44 +1,51 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { DATE_TYPE_OIDS, postgresTableSource, timeLimitError, type PostgresAccess, type PostgresSession } from './postgresql';
+import { companyRoot } from './company-places';
+import { PgliteTurns } from './pglite-host';
+import { postgresTableSource, timeLimitError, type PostgresAccess, type PostgresCapabilities } from './postgresql';
+import type { ConnectorContext } from './registry';
 import { postgresError } from './sql-errors';
 import { ConnectorError, type ConnectionConfig, type TableSource } from './types';
 
 /**
- * The `embedded` connection type: a PostgreSQL database (PGlite) kept in the server's data
- * directory, at `<dataDir>/embedded/<name>`, for samples and small data.
+ * The `embedded` connection type: a PostgreSQL database (PGlite) the server keeps for a company,
+ * at `<dataDir>/companies/<companyId>/embedded/<name>`, for samples and small data. A name is
+ * only ever looked up among the company's own databases: another company's database of the same
+ * name is out of reach (a name not yet used is a new, empty database of this company).
  *
- * PGlite is one connection per process and corrupts a data directory that two instances open,
- * so each directory is opened once in this process and shared by every connector that names it,
- * and statements take turns on it: one statement (with its BEGIN … COMMIT) at a time.
+ * **Limits.** A company may have `embedded.maxPerCompany` databases (EMBEDDED_DATABASES_PER_COMPANY);
+ * opening one more is refused. Each open database holds its own PGlite (some 200 MB of memory):
+ * one unused for `embedded.idleMs` (EMBEDDED_IDLE_SECONDS) is checkpointed and closed, and opened
+ * again on its next use. Without a data directory (tests) databases live in memory, by company
+ * and name, and are never closed for idleness (their data would be lost).
  *
- * PGlite runs a statement on this thread, start to end, and has no timer to interrupt it: while
- * one runs the process does nothing else, and no time limit can stop it. The limit is therefore
- * kept when the statement ends: one that ran past its deadline is rolled back (its changes are not
- * kept) and answered with a ConnectorError "The statement took longer than N s" of kind
- * 'timeout'; one whose deadline passed while it waited for its turn is not run at all.
+ * **Turns and time limits.** PGlite is one connection and corrupts a directory two instances open,
+ * so each database is opened once in this process, in a worker thread of its own (pglite-host.ts),
+ * shared by every connector that names it, and statements take turns on it: one statement (with
+ * its BEGIN … COMMIT) at a time. A statement still running at its deadline is stopped with its
+ * thread and answered with a ConnectorError "The statement took longer than N s" of kind
+ * 'timeout'; the database is opened again by the next statement, as of its last commit. A
+ * statement whose deadline passes while it waits for its turn is answered then, and never run.
  */
 
 const NAME_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
-export interface EmbeddedOptions {
-  /** The server's data directory; undefined keeps the databases in memory, by name (tests). */
-  dataDir?: string;
+/** What the embedded databases need of the connectors' context; without `embedded`, the server's default limits. */
+export type EmbeddedContext = Pick<ConnectorContext, 'dataDir'> & Partial<Pick<ConnectorContext, 'embedded'>>;
+
+/** EMBEDDED_DATABASES_PER_COMPANY and EMBEDDED_IDLE_SECONDS when not set (server/config.ts). */
+const DEFAULT_LIMITS: ConnectorContext['embedded'] = { maxPerCompany: 10, idleMs: 300_000 };
+
+interface EmbeddedDatabase {
+  companyId: string;
+  name: string;
+  turns: PgliteTurns;
 }
 
-interface OpenDatabase {
-  pglite: PGlite;
-  /** The end of the last statement queued: the next one starts after it. */
-  lastTurn: Promise<unknown>;
-}
+/** The databases of this process, by directory (or `memory:<companyId>/<name>`); an idle one stays listed with its thread closed. */
+const databases = new Map<string, EmbeddedDatabase>();
 
-/** Open databases of this process, by directory (or `memory:<name>`). */
-const openDatabases = new Map<string, Promise<OpenDatabase>>();
-
-const parsers = Object.fromEntries(DATE_TYPE_OIDS.map((oid) => [oid, (value: string) => value]));
-
-function databaseName(config: ConnectionConfig): string {
+function databaseName(config: Pick<ConnectionConfig, 'settings'>): string {
   const name = String(config.settings.database ?? '').trim();
   if (!NAME_PATTERN.test(name)) {
     throw new ConnectorError(`settings.database: "${name}" is not a valid name: use letters, digits, - and _ (at most 100)`, 'invalid');
@@ -46,102 +53,91 @@ function databaseName(config: ConnectionConfig): string {
   return name;
 }
 
-function openDatabase(name: string, dataDir: string | undefined): Promise<OpenDatabase> {
-  const directory = dataDir === undefined ? undefined : path.resolve(dataDir, 'embedded', name);
-  const key = directory ?? `memory:${name}`;
-  let database = openDatabases.get(key);
-  if (!database) {
-    database = (async () => {
-      try {
-        if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
-        const pglite = directory ? await PGlite.create(directory, { parsers }) : await PGlite.create({ parsers });
-        return { pglite, lastTurn: Promise.resolve() };
-      } catch (err) {
-        openDatabases.delete(key);
-        throw new ConnectorError(`The embedded database "${name}" could not be opened: ${(err as Error).message}`, 'failed');
+/** `<dataDir>/companies/<companyId>/embedded`: the company's databases, one directory each. */
+export function embeddedRoot(dataDir: string, companyId: string): string {
+  return path.join(companyRoot(dataDir, companyId), 'embedded');
+}
+
+function placeOf(context: EmbeddedContext, companyId: string, name: string): { key: string; directory?: string } {
+  if (context.dataDir === undefined) return { key: `memory:${companyId}/${name}` };
+  const directory = path.join(embeddedRoot(context.dataDir, companyId), name);
+  return { key: directory, directory };
+}
+
+/** The names of the company's databases: the directories of its root, and those of this process not yet written there (or in memory). */
+function databasesOf(context: EmbeddedContext, companyId: string): Set<string> {
+  const names = new Set<string>();
+  if (context.dataDir !== undefined) {
+    try {
+      for (const entry of fs.readdirSync(embeddedRoot(context.dataDir, companyId), { withFileTypes: true })) {
+        if (entry.isDirectory()) names.add(entry.name);
       }
-    })();
-    openDatabases.set(key, database);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  for (const database of databases.values()) if (database.companyId === companyId) names.add(database.name);
+  return names;
+}
+
+function refuseBeyondLimit(context: EmbeddedContext, companyId: string, name: string): void {
+  const limit = (context.embedded ?? DEFAULT_LIMITS).maxPerCompany;
+  const existing = databasesOf(context, companyId);
+  if (existing.has(name) || existing.size < limit) return;
+  throw new ConnectorError(
+    `This company already has ${limit} embedded database${limit === 1 ? '' : 's'}, the most this server allows (EMBEDDED_DATABASES_PER_COMPANY); ` +
+      'use one of them or ask an operator to raise the limit',
+    'refused',
+  );
+}
+
+/**
+ * Refuses, before anything is created, a database name that would be one more than the company
+ * may have (an existing one is always fine); an invalid name is refused too.
+ */
+export async function checkEmbeddedDatabase(context: ConnectorContext, companyId: string, name: string): Promise<void> {
+  refuseBeyondLimit(context, companyId, databaseName({ settings: { database: name } }));
+}
+
+function databaseOf(context: EmbeddedContext, config: ConnectionConfig): EmbeddedDatabase {
+  const name = databaseName(config);
+  const { key, directory } = placeOf(context, config.companyId, name);
+  let database = databases.get(key);
+  if (!database) {
+    // Counted and listed in one go, on this thread: two new databases opened at once cannot both take the last place.
+    refuseBeyondLimit(context, config.companyId, name);
+    if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
+    const turns = new PgliteTurns({ directory, label: `The embedded database "${name}"`, idleMs: (context.embedded ?? DEFAULT_LIMITS).idleMs });
+    database = { companyId: config.companyId, name, turns };
+    databases.set(key, database);
   }
   return database;
 }
 
-/** Leaves a value of each of these types as the text PostgreSQL wrote. */
-function textParsers(typeIds: readonly number[] = []): Record<number, (value: string) => string> {
-  return Object.fromEntries(typeIds.map((typeId) => [typeId, (value: string) => value]));
-}
-
-export function pgliteSession(pglite: Pick<PGlite, 'exec' | 'query'> & { isInTransaction?(): boolean }): PostgresSession {
-  return {
-    async exec(sql) {
-      await pglite.exec(sql);
-    },
-    async query(sql, params) {
-      return (await pglite.query<Record<string, unknown>>(sql, [...params])).rows;
-    },
-    async queryText(sql, params, typeIds) {
-      const result = await pglite.query<Array<string | null>>(sql, [...params], { rowMode: 'array', parsers: textParsers(typeIds) });
-      return { fields: result.fields.map((field) => ({ name: field.name, typeId: field.dataTypeID, typeModifier: -1 })), rows: result.rows };
-    },
-    async run(sql) {
-      const results = await pglite.exec(sql);
-      const last = results[results.length - 1];
-      return { command: last?.command ?? '', rowCount: last?.rowCount };
-    },
-    async copyIn(target, data) {
-      const result = await pglite.query(`copy ${target} from '/dev/blob'`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
-      return result.affectedRows ?? 0;
-    },
-    async inTransaction() {
-      // A transaction's own handle (tabular.ts) is always in one.
-      return pglite.isInTransaction?.() ?? true;
-    },
-  };
-}
-
-/** What a script may leave on the shared session, undone: an open transaction, changed settings. */
-async function forgetSessionState(pglite: PGlite): Promise<void> {
-  if (pglite.isInTransaction()) await pglite.exec('rollback');
-  await pglite.exec('reset all');
-}
-
-/**
- * Queues `work` after the database's last statement. A statement whose deadline passes while it
- * waits is not run; one that runs past it is rolled back by the shared code (postgresql.ts).
- */
-async function takeTurn<T>(database: OpenDatabase, work: (session: PostgresSession, deadline: number) => Promise<T>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  const turn = database.lastTurn.then(() => {
-    if (Date.now() > deadline) throw timeLimitError(timeoutMs);
-    return work(pgliteSession(database.pglite), deadline);
-  });
-  database.lastTurn = turn.catch(() => {});
-  try {
-    return await turn;
-  } catch (err) {
-    throw postgresError(err);
-  }
-}
-
-export function openEmbeddedConnector(config: ConnectionConfig, options: EmbeddedOptions): TableSource {
-  const database = () => openDatabase(databaseName(config), options.dataDir);
+export function openEmbeddedConnector(config: ConnectionConfig, context: EmbeddedContext): TableSource & PostgresCapabilities {
   const access: PostgresAccess = {
     enforcesStatementTimeout: false,
     sharedSession: true,
     async withSession(work, timeoutMs, options = {}) {
-      const opened = await database();
-      if (!options.discardAfter) return takeTurn(opened, work, timeoutMs);
-      return takeTurn(
-        opened,
-        async (session, deadline) => {
-          try {
-            return await work(session, deadline);
-          } finally {
-            await forgetSessionState(opened.pglite);
-          }
-        },
-        timeoutMs,
-      );
+      const { turns } = databaseOf(context, config);
+      // Opening (or creating) the database is not the statement's time: its limit starts once it is open.
+      await turns.opened();
+      try {
+        return await turns.limited(
+          (owner, deadline) =>
+            turns.turn(async (session) => {
+              try {
+                return await work(session, deadline);
+              } finally {
+                // A thread stopped meanwhile took the session's state with it.
+                if (options.discardAfter && session.alive) await session.forget();
+              }
+            }, owner),
+          { timeoutMs, late: () => timeLimitError(timeoutMs), signal: options.signal },
+        );
+      } catch (err) {
+        throw postgresError(err);
+      }
     },
   };
   return {
@@ -152,23 +148,20 @@ export function openEmbeddedConnector(config: ConnectionConfig, options: Embedde
       return { latencyMs: Math.round(performance.now() - started), detail: String(rows[0]?.version ?? '') };
     },
     async close() {
-      // The database stays open for the other connectors of this process; closeEmbeddedDatabases() closes it.
+      // The database stays open for the other connectors of this process; it closes when idle, or with closeEmbeddedDatabases().
     },
   };
 }
 
+/** How many embedded databases have a thread open now (each holds its PGlite's memory). */
+export function openEmbeddedDatabaseCount(): number {
+  return [...databases.values()].filter((database) => database.turns.isOpen).length;
+}
+
 /** Waits for the statements under way, then checkpoints and closes every embedded database of this process (at shutdown). */
 export async function closeEmbeddedDatabases(): Promise<void> {
-  const databases = [...openDatabases.values()];
-  openDatabases.clear();
-  await Promise.all(
-    databases.map(async (opening) => {
-      const database = await opening.catch(() => undefined);
-      if (!database) return;
-      await database.lastTurn;
-      if (database.pglite.closed) return;
-      await database.pglite.exec('CHECKPOINT').catch(() => {});
-      await database.pglite.close();
-    }),
-  );
+  const open = [...databases.entries()];
+  await Promise.all(open.map(([, database]) => database.turns.close()));
+  // Forgotten once closed (a database in memory is gone with its thread), unless used again meanwhile.
+  for (const [key, database] of open) if (databases.get(key) === database && !database.turns.inUse) databases.delete(key);
 }

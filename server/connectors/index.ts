@@ -24,7 +24,7 @@ export function createConnectorRegistry(context: ConnectorContext): ConnectorReg
     {
       postgresql: (config) => openPostgresConnector(config, { reach: context.reach }),
       mysql: (config) => openMysqlConnector(config, { reach: context.reach }),
-      embedded: (config) => openEmbeddedConnector(config, { dataDir: context.dataDir }),
+      embedded: (config) => openEmbeddedConnector(config, context),
       files: (config) => openFilesConnector(config, { places: context }),
       s3: (config) => openS3Connector(config, { reach: context.reach }),
       gcs: (config) => openGcsConnector(config, { http }),

@@ -82,6 +82,12 @@ export interface TextRows {
 export interface SessionOptions {
   /** The session is not handed to anyone afterwards: a script may have changed its settings or left things behind. */
   discardAfter?: boolean;
+  /**
+   * Work with no time limit of its own (a copy's read, a script) ends when this aborts: a shared
+   * session (the embedded database) answers at once and stops the statement under way with the
+   * thread that runs it; a turn still waiting is never run.
+   */
+  signal?: AbortSignal;
 }
 
 export interface PostgresAccess {
@@ -105,7 +111,7 @@ export interface PostgresAccess {
   sharedSession: boolean;
 }
 
-/** The answer to a statement that ran out of time, on a source that cannot interrupt it. */
+/** The answer to a statement that ran out of time, on a source without `statement_timeout` of its own (the embedded database). */
 export function timeLimitError(timeoutMs: number): ConnectorError {
   return new ConnectorError(`The statement took longer than ${Number((timeoutMs / 1000).toFixed(1))} s`, 'timeout');
 }
@@ -278,6 +284,8 @@ async function readPostgresRows(access: PostgresAccess, sql: string, params: rea
     return;
   }
   const cursor = `batch_read_${randomBytes(6).toString('hex')}`;
+  // The query runs whole here (a cursor WITH HOLD keeps its rows at commit): a cancel stops it. Each batch after is a short read of
+  // those rows, and the cancel is seen between batches.
   const { columns, typeIds } = await access.withSession(async (session) => {
     await session.exec(`begin read only; ${PORTABLE_TEXT_SETTINGS}`);
     try {
@@ -289,7 +297,7 @@ async function readPostgresRows(access: PostgresAccess, sql: string, params: rea
     }
     const head = await session.queryText(`fetch forward 0 from ${cursor}`, []);
     return { columns: await describeColumns(session, head.fields), typeIds: head.fields.map((field) => field.typeId) };
-  }, LONG_WORK_MS);
+  }, LONG_WORK_MS, { signal });
   try {
     await sink.start(columns);
     const fetchTurn = () =>
@@ -452,7 +460,7 @@ async function runPostgresStatements(access: PostgresAccess, statements: readonl
       }
     },
     LONG_WORK_MS,
-    { discardAfter: true },
+    { discardAfter: true, signal },
   );
 }
 

@@ -249,10 +249,13 @@ describe('Embedded connector', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('creates the database in <dataDir>/embedded/<name> and says what it is', async () => {
+  const companyDatabases = () => path.join(dataDir, 'companies', TEST_COMPANY_ID, 'embedded');
+
+  it('creates the database in <dataDir>/companies/<companyId>/embedded/<name> and says what it is', async () => {
     const result = await connect('sales').test();
     expect(result.detail).toMatch(/^PostgreSQL \d+.*PGlite/);
-    expect(fs.existsSync(path.join(dataDir, 'embedded', 'sales'))).toBe(true);
+    expect(fs.existsSync(path.join(companyDatabases(), 'sales'))).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'embedded'))).toBe(false);
   });
 
   it('refuses a name with anything but letters, digits, - and _', async () => {
@@ -261,7 +264,7 @@ describe('Embedded connector', () => {
       expect(error.kind).toBe('invalid');
       expect(error.message).toContain('use letters, digits, - and _');
     }
-    expect(fs.readdirSync(path.join(dataDir, 'embedded'))).toEqual(['sales']);
+    expect(fs.readdirSync(companyDatabases())).toEqual(['sales']);
   });
 
   it('keeps its data across a close and a reopen, and two connectors of one name share it', async () => {
@@ -340,6 +343,6 @@ describe('Embedded connector', () => {
     await memory('scratch').query('create table t (n integer)', [], quick);
     await memory('scratch').query('insert into t values (7)', [], quick);
     expect(await memory('scratch').query('select n from t', [], quick)).toEqual([{ n: 7 }]);
-    expect(fs.readdirSync(path.join(dataDir, 'embedded'))).not.toContain('scratch');
+    expect(fs.readdirSync(companyDatabases())).not.toContain('scratch');
   });
 });
