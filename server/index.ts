@@ -8,6 +8,7 @@ import { syncPageCatalogue } from './auth/pages-catalogue';
 import { bootstrapFirstCompany } from './tenancy/bootstrap';
 import { createConnectorRegistry, serverConnectorContext } from './connectors';
 import { closeEmbeddedDatabases } from './connectors/embedded';
+import { moveLegacyEmbeddedDatabasesOf } from './connectors/embedded-legacy';
 import { provisionSampleData } from './tenancy/sample-data';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
@@ -62,6 +63,8 @@ async function main() {
       );
     }
     await asSystem('the page catalogue is matched with every company\'s roles', () => syncPageCatalogue(database.db));
+    // Before anything opens an embedded database: the shared ones of older versions go to the companies that name them.
+    await moveLegacyEmbeddedDatabasesOf(database.db, config.dataDir, (message) => console.warn(message));
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
     const connectorContext = serverConnectorContext(config, database.db);
     const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route });

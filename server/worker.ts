@@ -5,6 +5,7 @@ import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { readConfig, type Config } from './config';
 import { createConnectorRegistry, serverConnectorContext } from './connectors';
 import { closeEmbeddedDatabases } from './connectors/embedded';
+import { moveLegacyEmbeddedDatabasesOf } from './connectors/embedded-legacy';
 import { openDatabase, selectRows, type Database } from './db/client';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
 
   try {
     await assertMigrated(database);
+    // A worker started before the servers must not open a shared embedded database of older versions where a company's own belongs.
+    await moveLegacyEmbeddedDatabasesOf(database.db, config.dataDir, (message) => console.warn(message));
     const connectorContext = serverConnectorContext(config, database.db);
     const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route });
     const connectors = createConnectorRegistry(connectorContext);
