@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs';
-import { E2E_BASE_URL, E2E_PORT } from './tests/e2e/env';
+import { E2E_ALLOWED_HOSTS, E2E_BASE_URL, E2E_FILES_ROOT, E2E_PORT } from './tests/e2e/env';
 
 // Browser tests: Debian's Chromium against the real server on a fresh data directory
 // (tests/e2e/server.mjs builds nothing: `npm test` builds the console first).
@@ -27,6 +27,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { PORT: String(E2E_PORT) },
+    env: { PORT: String(E2E_PORT), FILES_ROOTS: E2E_FILES_ROOT, CONNECTION_ALLOWED_HOSTS: E2E_ALLOWED_HOSTS },
   },
 });

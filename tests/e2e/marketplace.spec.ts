@@ -1,16 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import git from 'isomorphic-git';
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY } from './env';
-import { signIn } from './fixtures';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY, E2E_FILES_ROOT } from './env';
+import { signIn, storedUser } from './fixtures';
 
 const admin = { email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD, companyHostname: E2E_COMPANY };
 
-/** A bare repository on this machine with one commit on main, made without a git binary. */
-async function bareRepository(): Promise<string> {
-  const gitdir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-market-')) + '/models.git';
+/** A bare repository in the company's own sub-folder of the granted root, with one commit on main, made without a git binary. */
+async function bareRepository(companyId: string): Promise<string> {
+  fs.mkdirSync(path.join(E2E_FILES_ROOT, companyId), { recursive: true });
+  const gitdir = fs.mkdtempSync(path.join(E2E_FILES_ROOT, companyId, 'e2e-market-')) + '/models.git';
   await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
   const blob = await git.writeBlob({ fs, gitdir, blob: new TextEncoder().encode('select count(*) from public.orders;\n') });
   const tree = await git.writeTree({ fs, gitdir, tree: [{ mode: '100644', path: 'daily.sql', oid: blob, type: 'blob' }] });
@@ -25,9 +25,9 @@ test.afterAll(() => {
 
 test('an admin configures the Git integration from the marketplace into a connection that tests green', async ({ page }) => {
   test.setTimeout(120_000);
-  repository = await bareRepository();
   const name = `SQL models ${Date.now().toString(36)}`;
   await signIn(page, admin);
+  repository = await bareRepository(String((await storedUser(page))!.companyId));
 
   // The marketplace is in the menu of an admin.
   await page.getByRole('link', { name: 'Marketplace' }).click();

@@ -6,6 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-e2e-'));
+// The folder granted to companies (playwright.config.ts), made fresh and removed with the data directory.
+const filesRoot = process.env.FILES_ROOTS;
+if (filesRoot) {
+  fs.rmSync(filesRoot, { recursive: true, force: true });
+  fs.mkdirSync(filesRoot, { recursive: true, mode: 0o700 });
+}
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
   stdio: 'inherit',
   env: {
@@ -28,5 +34,6 @@ process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 child.on('exit', (code) => {
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (filesRoot) fs.rmSync(filesRoot, { recursive: true, force: true });
   process.exit(code ?? 0);
 });
