@@ -170,26 +170,26 @@ const connection = (type: string, settings: Record<string, unknown>) => ({
   body: { name: `Attack ${crypto.randomBytes(3).toString('hex')}`, type, settings },
 });
 
-const ATTACKS: Record<string, Attack<never>> = {
-  'PostgreSQL host': { values: hostileHost, request: (host: string) => connection('postgresql', { host, database: 'test', user: 'postgres' }) } as Attack<never>,
+const ATTACKS: Record<string, Attack<unknown>> = {
+  'PostgreSQL host': { values: hostileHost, request: (host: string) => connection('postgresql', { host, database: 'test', user: 'postgres' }) } as unknown as Attack<unknown>,
   'MySQL host and port': {
     values: fc.tuple(hostileHost, fc.integer({ min: 1, max: 65535 })),
     request: ([host, port]: [string, number]) => connection('mysql', { host, port, database: 'test', user: 'root' }),
-  } as Attack<never>,
-  'S3 endpoint': { values: hostileUrl, request: (endpoint: string) => connection('s3', { endpoint, bucket: 'data', accessKeyId: 'AKID', secretAccessKey: 'secret', pathStyle: true }) } as Attack<never>,
-  'Databricks workspace URL': { values: hostileUrl, request: (host: string) => connection('databricks', { host, token: 'dapi-1' }) } as Attack<never>,
-  'Slack webhook URL': { values: hostileUrl, request: (webhookUrl: string) => connection('slack', { mode: 'webhook', webhookUrl }) } as Attack<never>,
-  'Bitbucket API URL': { values: hostileUrl, request: (apiUrl: string) => connection('bitbucket', { workspace: 'acme', username: 'ci', appPassword: 'pw', apiUrl }) } as Attack<never>,
-  'git URL': { values: fc.oneof(hostileUrl, hostilePath), request: (url: string) => connection('git', { url }) } as Attack<never>,
-  'files folder': { values: hostilePath, request: (folder: string) => connection('files', { path: folder }) } as Attack<never>,
+  } as unknown as Attack<unknown>,
+  'S3 endpoint': { values: hostileUrl, request: (endpoint: string) => connection('s3', { endpoint, bucket: 'data', accessKeyId: 'AKID', secretAccessKey: 'secret', pathStyle: true }) } as unknown as Attack<unknown>,
+  'Databricks workspace URL': { values: hostileUrl, request: (host: string) => connection('databricks', { host, token: 'dapi-1' }) } as unknown as Attack<unknown>,
+  'Slack webhook URL': { values: hostileUrl, request: (webhookUrl: string) => connection('slack', { mode: 'webhook', webhookUrl }) } as unknown as Attack<unknown>,
+  'Bitbucket API URL': { values: hostileUrl, request: (apiUrl: string) => connection('bitbucket', { workspace: 'acme', username: 'ci', appPassword: 'pw', apiUrl }) } as unknown as Attack<unknown>,
+  'git URL': { values: fc.oneof(hostileUrl, hostilePath), request: (url: string) => connection('git', { url }) } as unknown as Attack<unknown>,
+  'files folder': { values: hostilePath, request: (folder: string) => connection('files', { path: folder }) } as unknown as Attack<unknown>,
   'SMTP host': {
     values: fc.tuple(hostileHost, fc.constantFrom(25, 465, 587, 2525)),
     request: ([host, port]: [string, number]) => ({ method: 'PUT', path: '/settings/email', body: { host, port, fromAddress: 'ops@acme.test' } }),
-  } as Attack<never>,
+  } as unknown as Attack<unknown>,
   'custom SQL rule (embedded, PostgreSQL dialect)': {
     values: hostileSql('postgres'),
     request: (sql: string) => ({ method: 'POST', path: `/table/dataQuality/${records.tableId}`, body: { name: `Rule ${crypto.randomBytes(3).toString('hex')}`, functionName: 'custom_sql', params: { sql } } }),
-  } as Attack<never>,
+  } as unknown as Attack<unknown>,
 };
 
 describe('hostile connection settings', () => {
