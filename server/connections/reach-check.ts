@@ -3,6 +3,7 @@ import { azureBlobSettings } from '../connectors/azure-blob';
 import { bitbucketSettings } from '../connectors/bitbucket';
 import { checkConnectionPlaces } from '../connectors/company-places';
 import { databricksSettings } from '../connectors/databricks';
+import { checkEmbeddedDatabase } from '../connectors/embedded';
 import { gcsSettings } from '../connectors/gcs';
 import type { ConnectorContext } from '../connectors/registry';
 import { s3Settings } from '../connectors/s3';
@@ -75,7 +76,8 @@ export function connectionTargets(config: ConnectionConfig): ReachTarget[] {
 /**
  * Refuses what the connection would reach that this server does not let companies reach: a host
  * (CONNECTION_ALLOWED_HOSTS / CONNECTION_DENIED_HOSTS and the default), a local folder or
- * repository (FILES_ROOTS, the company's own data folder). A host that cannot be resolved now is not refused: the test says so, and it
+ * repository (FILES_ROOTS, the company's own data folder), one embedded database more than the
+ * company may have. A host that cannot be resolved now is not refused: the test says so, and it
  * is judged again when it is dialled.
  */
 export async function checkConnectionReach(context: ConnectorContext, config: ConnectionConfig): Promise<void> {
@@ -86,6 +88,7 @@ export async function checkConnectionReach(context: ConnectorContext, config: Co
     if (error instanceof ConnectorError && error.kind === 'not_found') throw new ConnectorError(error.message, 'invalid');
     throw error;
   }
+  if (config.type === 'embedded') await checkEmbeddedDatabase(context, config.companyId, String(config.settings.database ?? ''));
   for (const target of connectionTargets(config)) {
     try {
       await context.reach.check(target);
