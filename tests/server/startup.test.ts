@@ -84,7 +84,11 @@ describe('the server process', () => {
     const shopId = made.find((c) => c.name === 'Sample shop')!.id;
     const tablesOfShop = async () => ((await api(`/connection/${shopId}/endpoints`)).data as Array<{ id: string; rows?: number }>).map((e) => e.id).sort();
     expect(await tablesOfShop()).toEqual(['public.customers', 'public.order_items', 'public.orders', 'public.products']);
-    expect(fs.existsSync(path.join(dataDir, 'embedded', 'sample-shop'))).toBe(true);
+    // Kept in the company's own folder of the data directory, not in one shared by companies.
+    const companies = fs.readdirSync(path.join(dataDir, 'companies'));
+    expect(companies).toHaveLength(1);
+    expect(fs.existsSync(path.join(dataDir, 'companies', companies[0]!, 'embedded', 'sample-shop'))).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'embedded'))).toBe(false);
 
     // A second process on the same directory refuses to start, naming the first.
     const second = start({ DATA_DIR: dataDir, PORT: String(await freePort()) });
