@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks: builds the console, starts the real server on a fresh data directory, measures,
 // and writes the figures with the command behind them to docs/benchmarks.md.
-//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | runs: one part)
+//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | runs | isolation: one part)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { listSection, measureListCalls, seedListData } from '../tests/bench/list
 import { measureQuality } from '../tests/bench/quality.mjs';
 import { measureCopy } from '../tests/bench/copy.mjs';
 import { measureRunLatency } from '../tests/bench/jobs-latency.mjs';
+import { measureIsolation } from '../tests/bench/isolation.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const port = Number(process.env.BENCH_PORT || 8282);
@@ -23,7 +24,7 @@ const account = { email: 'admin@bench.local', password: 'Bench-admin-pass-1', co
 const benchDatabaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Seconds each list call is hammered for. */
 const listSeconds = Number(process.env.BENCH_LIST_SECONDS || 8);
-/** `BENCH_ONLY=first-load`, `lists`, `quality`, `copy` or `runs` measures that part alone and keeps the others' last figures. */
+/** `BENCH_ONLY=first-load`, `lists`, `quality`, `copy`, `runs` or `isolation` measures that part alone and keeps the others' last figures. */
 const only = process.env.BENCH_ONLY ?? '';
 const measures = (part) => only === '' || only === part;
 
@@ -166,6 +167,17 @@ async function main() {
   if (measures('quality')) sections.push(await measureQuality({ databaseUrl: benchDatabaseUrl }));
   if (measures('copy')) sections.push(await measureCopy({ databaseUrl: benchDatabaseUrl }));
   if (measures('runs')) sections.push(await measureRunLatency({ databaseUrl: benchDatabaseUrl }));
+  if (measures('isolation')) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-isolation-'));
+    const server = startServer({ DATA_DIR: dataDir });
+    try {
+      await server.ready();
+      sections.push(await measureIsolation({ baseUrl, account }));
+    } finally {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
   writeReport(sections);
 }
 
