@@ -127,6 +127,7 @@ export const appMessages = {
       fields: {
         name: 'Company name',
         hostname: 'Host name',
+        id: 'Company id',
         contactEmail: 'Contact email',
         phone: 'Phone',
         website: 'Website',
@@ -137,6 +138,7 @@ export const appMessages = {
         timezone: 'Time zone',
       },
       hostname_help: 'What your users type to sign in. It cannot be changed.',
+      id_help: 'Folders the server grants your company for files and repositories are named by it.',
       save: 'Save company profile',
       nothing_changed: 'Nothing to change',
       read_only: 'You can read the company profile; changing it needs the permission to update it.',

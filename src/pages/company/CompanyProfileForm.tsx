@@ -101,6 +101,14 @@ export function CompanyProfileForm({ profile, canUpdate, onSaved }: { profile: C
                 size="small"
                 margin="dense"
               />
+              <TextField
+                label={translate(`${FIELD}id`)}
+                value={profile.id}
+                helperText={translate('app.company.id_help')}
+                slotProps={{ input: { readOnly: true } }}
+                size="small"
+                margin="dense"
+              />
               <TextInput source="contactEmail" label={`${FIELD}contactEmail`} type="email" readOnly={readOnly} />
               <TextInput source="phone" label={`${FIELD}phone`} type="tel" readOnly={readOnly} />
               <TextInput source="website" label={`${FIELD}website`} type="url" readOnly={readOnly} />

@@ -161,6 +161,10 @@ describe('the company page', { timeout: TIMEOUT_MS }, () => {
     expect(hostname).toHaveValue('acme');
     expect(hostname).toHaveAttribute('readonly');
     expect(screen.getByText('What your users type to sign in. It cannot be changed.')).toBeInTheDocument();
+    // The id names the folders an operator grants the company (FILES_ROOTS): shown, never edited.
+    const id = screen.getByLabelText('Company id');
+    expect(id).toHaveValue('c-acme');
+    expect(id).toHaveAttribute('readonly');
 
     const logo = logoArea().getByRole('img', { name: 'Logo of Acme' });
     expect(logo).toHaveAttribute('src', '/api/v1/company/logo?hostname=acme&v=1111222233334444');
