@@ -80,39 +80,37 @@ function int(name: string, value: string | undefined, fallback: number): number 
  * start with `*.` (a CSP source such as `https://*.google-analytics.com`).
  */
 function origins(name: string, value: string | undefined, wildcards: boolean): string[] {
-  if (value === undefined || value.trim() === '') return [];
-  return value
+  return commaList(value).map((entry) => {
+    const wildcard = wildcards && entry.includes('://*.');
+    const host = wildcard ? entry.replace('://*.', '://wildcard.') : entry;
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(host);
+    } catch {
+      parsed = null;
+    }
+    const normalised = wildcard ? parsed?.origin.replace('://wildcard.', '://*.') : parsed?.origin;
+    if (!parsed || host.includes('*') || !['http:', 'https:'].includes(parsed.protocol) || normalised !== entry.replace(/\/$/, '').toLowerCase()) {
+      throw new Error(`${name} must list origins such as https://console.example.com (scheme, host and port only), got "${entry}"`);
+    }
+    return normalised;
+  });
+}
+
+/** The entries of a comma-separated setting, trimmed, empty ones left out. */
+function commaList(value: string | undefined): string[] {
+  return (value ?? '')
     .split(',')
     .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const wildcard = wildcards && entry.includes('://*.');
-      const host = wildcard ? entry.replace('://*.', '://wildcard.') : entry;
-      let parsed: URL | null = null;
-      try {
-        parsed = new URL(host);
-      } catch {
-        parsed = null;
-      }
-      const normalised = wildcard ? parsed?.origin.replace('://wildcard.', '://*.') : parsed?.origin;
-      if (!parsed || host.includes('*') || !['http:', 'https:'].includes(parsed.protocol) || normalised !== entry.replace(/\/$/, '').toLowerCase()) {
-        throw new Error(`${name} must list origins such as https://console.example.com (scheme, host and port only), got "${entry}"`);
-      }
-      return normalised;
-    });
+    .filter(Boolean);
 }
 
 /** A comma-separated list of absolute folders, kept as given (normalised); a relative one stops the server at start. */
 function folders(name: string, value: string | undefined): string[] {
-  if (value === undefined || value.trim() === '') return [];
-  return value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      if (!path.isAbsolute(entry)) throw new Error(`${name} must list absolute folders such as /srv/exports, got "${entry}"`);
-      return path.normalize(entry).replace(/(.)\/+$/, '$1');
-    });
+  return commaList(value).map((entry) => {
+    if (!path.isAbsolute(entry)) throw new Error(`${name} must list absolute folders such as /srv/exports, got "${entry}"`);
+    return path.normalize(entry).replace(/(.)\/+$/, '$1');
+  });
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {

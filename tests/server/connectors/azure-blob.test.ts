@@ -3,10 +3,10 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectorRegistry } from '../../../server/connectors';
 import { azureBlobSettings, openAzureBlobConnector } from '../../../server/connectors/azure-blob';
-import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import type { ConnectionConfig } from '../../../server/connectors/types';
 import { AZURE_ACCOUNT, startAzureBlobService, type AzureBlobService } from './fixtures-remote/azure-blob-service';
 import { closedPort } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID, TEST_HTTP, testConnectorContext } from './test-context';
+import { connectorFailure as failure, TEST_COMPANY_ID, TEST_HTTP, testConnectorContext } from './test-context';
 
 /**
  * The azure_blob connector against an Azure Blob service on this machine
@@ -33,14 +33,6 @@ function sasConfig(sasToken: string, settings: Record<string, unknown> = {}): Co
 const FAST_RETRIES = { http: { ...TEST_HTTP, retryBaseDelayMs: 5 } };
 const QUERY = { timeoutMs: 10_000, readOnly: true };
 
-async function failure(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 beforeAll(async () => {
   azure = await startAzureBlobService();

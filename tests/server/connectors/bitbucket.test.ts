@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBitbucketConnector } from '../../../server/connectors/bitbucket';
-import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import type { ConnectionConfig } from '../../../server/connectors/types';
 import { sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID, TEST_HTTP } from './test-context';
+import { connectorFailure as failure, TEST_COMPANY_ID, TEST_HTTP } from './test-context';
 
 /**
  * Bitbucket Cloud's REST API 2.0 on this machine: `GET /2.0/repositories/{workspace}` behind
@@ -58,14 +58,6 @@ const config = (settings: Record<string, unknown> = {}, appPassword = APP_PASSWO
   secrets: { appPassword },
 });
 
-async function failure(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 beforeAll(async () => {
   bitbucket = await startLocalServer(answerBitbucket);

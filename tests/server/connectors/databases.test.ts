@@ -5,20 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeEmbeddedDatabases, openEmbeddedConnector } from '../../../server/connectors/embedded';
 import { openMysqlConnector } from '../../../server/connectors/mysql';
 import { openPostgresConnector } from '../../../server/connectors/postgresql';
-import { ConnectorError, type TableSource } from '../../../server/connectors/types';
+import type { TableSource } from '../../../server/connectors/types';
 import { closedPort, configFromUrl, MYSQL_URL, onMysql, onPostgres, POSTGRES_URL, randomName, skipMysql, skipPostgres } from './db-helpers';
-import { TEST_COMPANY_ID, testReach } from './test-context';
+import { connectorFailure as failureOf, TEST_COMPANY_ID, testReach } from './test-context';
 
 /** The connectors of the database types against real servers, and the embedded database on disk. */
 
-async function failureOf(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databricksRequest, databricksSettings, openDatabricksConnector } from '../../../server/connectors/databricks';
-import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import type { ConnectionConfig } from '../../../server/connectors/types';
 import { closedPort, sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID, TEST_HTTP } from './test-context';
+import { connectorFailure as failure, TEST_COMPANY_ID, TEST_HTTP } from './test-context';
 
 /**
  * A Databricks workspace on this machine: the SCIM Me call and Unity Catalog's catalogs, schemas
@@ -84,14 +84,6 @@ const config = (settings: Record<string, unknown> = {}, token = TOKEN): Connecti
 
 const fast = { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } };
 
-async function failure(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 beforeAll(async () => {
   workspace = await startLocalServer(answerDatabricks);

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkEmbeddedDatabase, closeEmbeddedDatabases, openEmbeddedConnector, openEmbeddedDatabaseCount } from '../../../server/connectors/embedded';
 import type { ConnectorContext } from '../../../server/connectors/registry';
-import { ConnectorError } from '../../../server/connectors/types';
-import { testConnectorContext } from './test-context';
+import { connectorFailure as failureOf, testConnectorContext } from './test-context';
 
 /** Each company's embedded databases are its own: by place, by number, and by the memory they hold. */
 
@@ -35,14 +34,6 @@ const onDisk = (overrides: Partial<ConnectorContext['embedded']> = {}) =>
 const connect = (context: ConnectorContext, companyId: string, database: string) =>
   openEmbeddedConnector({ companyId, type: 'embedded', settings: { database }, secrets: {} }, context);
 
-async function failureOf(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 describe('two companies naming the same database', () => {
   it.each([

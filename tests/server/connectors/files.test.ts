@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFilesConnector, type FilesLimits } from '../../../server/connectors/files';
 import type { Places } from '../../../server/connectors/company-places';
 import type { FileTableSource } from '../../../server/connectors/tabular';
-import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
-import { TEST_COMPANY_ID } from './test-context';
+import type { ConnectionConfig } from '../../../server/connectors/types';
+import { connectorFailure as failure, TEST_COMPANY_ID } from './test-context';
 
 /**
  * The folder under test is the company's own sub-folder of a folder the operator grants
@@ -88,14 +88,6 @@ function ordersCsv(rows: number, { badAt = [] as number[] } = {}): string {
   return lines.join('\n') + '\n';
 }
 
-async function failure(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 describe('the folder', () => {
   it('tests by counting the CSV and Parquet files the server can reach', async () => {

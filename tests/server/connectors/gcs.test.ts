@@ -5,9 +5,9 @@ import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectorRegistry } from '../../../server/connectors';
 import { GCS_SCOPE, openGcsConnector } from '../../../server/connectors/gcs';
-import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import type { ConnectionConfig } from '../../../server/connectors/types';
 import { closedPort, sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID, TEST_HTTP, testConnectorContext } from './test-context';
+import { connectorFailure as failure, TEST_COMPANY_ID, TEST_HTTP, testConnectorContext } from './test-context';
 
 /**
  * Google's side on this machine: the OAuth 2.0 token endpoint of a service account's key (the
@@ -154,14 +154,6 @@ function gcsConfig(settings: Record<string, unknown> = {}, key = serviceAccountK
 const FAST_RETRIES = { http: { ...TEST_HTTP, retryBaseDelayMs: 5 } };
 const QUERY = { timeoutMs: 10_000, readOnly: true };
 
-async function failure(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 const tokenRequests = () => google.requests.filter((request) => request.path === '/token');
 

@@ -8,11 +8,11 @@ import git from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyGitCache, companyRoot } from '../../../server/connectors/company-places';
 import { listBranches, listFilesAt, openGitConnector, readFileAt, resolveCommit, type GitOptions } from '../../../server/connectors/git';
-import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import type { ConnectionConfig } from '../../../server/connectors/types';
 import { createReach } from '../../../server/reach/reach';
 import { gitHttpBackend, hasGitHttpBackend } from './fixtures-remote/git-http';
 import { closedPort, startLocalServer, type LocalServer } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID, testReach } from './test-context';
+import { connectorFailure as failure, TEST_COMPANY_ID, testReach } from './test-context';
 
 /**
  * A repository made here with isomorphic-git: on main, a first commit and a second one that
@@ -40,14 +40,6 @@ const config = (url: string, settings: Record<string, unknown> = {}, secrets: Re
   secrets,
 });
 
-async function failure(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 async function commitFiles(dir: string, files: Record<string, string>, message: string, minute: number): Promise<string> {
   for (const [file, text] of Object.entries(files)) {

@@ -3,9 +3,9 @@ import type { ServerResponse } from 'node:http';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openS3Connector } from '../../../server/connectors/s3';
-import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import type { ConnectionConfig } from '../../../server/connectors/types';
 import { closedPort, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID, testReach } from './test-context';
+import { connectorFailure as failure, TEST_COMPANY_ID, testReach } from './test-context';
 
 /**
  * A small S3 on this machine: ListObjectsV2, GetObject (with Range) and HeadObject as Amazon's
@@ -156,14 +156,6 @@ function s3Config(overrides: Record<string, unknown> = {}, secret = SECRET): Con
 
 const QUERY = { timeoutMs: 10_000, readOnly: true };
 
-async function failure(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 beforeAll(async () => {
   s3 = await startLocalServer(answerS3);

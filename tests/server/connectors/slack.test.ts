@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSlackConnector, sendSlackMessage } from '../../../server/connectors/slack';
-import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
+import type { ConnectionConfig } from '../../../server/connectors/types';
 import { sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
-import { TEST_COMPANY_ID, TEST_HTTP } from './test-context';
+import { connectorFailure as failure, TEST_COMPANY_ID, TEST_HTTP } from './test-context';
 
 /**
  * Slack on this machine: incoming webhooks (answering `ok`, or a plain-text error code with its
@@ -82,14 +82,6 @@ const bot = (settings: Record<string, unknown> = {}, token = BOT_TOKEN): Connect
   secrets: { botToken: token },
 });
 
-async function failure(work: Promise<unknown>): Promise<ConnectorError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
 
 beforeAll(async () => {
   slack = await startLocalServer(answerSlack);

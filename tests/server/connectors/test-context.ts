@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { ConnectorError } from '../../../server/connectors/types';
 import { createReach, type CheckedAddress, type ReachOptions, type Resolver } from '../../../server/reach/reach';
 import { parseHostRules } from '../../../server/reach/host-rules';
 import type { ConnectorContext } from '../../../server/connectors/registry';
@@ -41,3 +43,13 @@ export function testConnectorContext(overrides: Partial<ConnectorContext> = {}):
 
 /** What the HTTP-based connectors take: the test reach guard. */
 export const TEST_HTTP = { reach: testReach() };
+
+/** How a connector's work failed: its ConnectorError (work that succeeds fails the test). */
+export async function connectorFailure(work: Promise<unknown>): Promise<ConnectorError> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ConnectorError);
+  return error as ConnectorError;
+}
