@@ -176,7 +176,7 @@ afterAll(async () => {
 
 describe('hosts a connection names', () => {
   it.each(SPECIAL_HOSTS)('refuses a PostgreSQL server at %s before dialling it', async (host, what) => {
-    await expectRefusedSave({ name: `PG ${host}`, type: 'postgresql', settings: { host, port: 5432, database: 'test', user: 'postgres' } }, refusal('settings.host', what));
+    await expectRefusedSave({ name: `PG ${host}`, type: 'postgresql', settings: { host, port: 6543, database: 'test', user: 'postgres' } }, refusal('settings.host', what));
     await expectVictimUntouched();
   });
 
@@ -204,11 +204,11 @@ describe('hosts a connection names', () => {
     const made = await call(server, 'POST', '/connections', { token, body: { name: 'Warehouse', type: 'postgresql', settings: { host: 'db.example.test', port: 5432, database: 'dw', user: 'etl' } } });
     expect(made.statusCode, made.body).toBe(201);
     const { id } = made.json().data;
-    const edited = await call(server, 'PUT', `/connection/${id}`, { token, body: { settings: { host: '127.1', port: 5432, database: 'dw', user: 'etl' } } });
+    const edited = await call(server, 'PUT', `/connection/${id}`, { token, body: { settings: { host: '127.1', port: 6543, database: 'dw', user: 'etl' } } });
     expect(edited.statusCode).toBe(400);
     expect(edited.json().message).toBe(refusal('settings.host', '127.0.0.1 (a loopback address)'));
     expect((await call(server, 'GET', `/connection/${id}`, { token })).json().data.settings.host).toBe('db.example.test');
-    const tested = await call(server, 'POST', `/connection/${id}/configure`, { token, body: { settings: { host: 'evil.test', port: 5432, database: 'dw', user: 'etl' } } });
+    const tested = await call(server, 'POST', `/connection/${id}/configure`, { token, body: { settings: { host: 'evil.test', port: 6543, database: 'dw', user: 'etl' } } });
     expect(tested.statusCode).toBe(400);
     expect(tested.json().message).toBe(refusal('settings.host', 'evil.test (it resolves to 127.0.0.1, a loopback address)'));
     expect(dials.filter((target) => target.host !== 'db.example.test')).toEqual([]);
@@ -227,6 +227,8 @@ describe('hosts a connection names', () => {
 
 describe('a connection stored before the policy refused it', () => {
   let pgId: string;
+  /** 127.0.0.1:5432 is loopback; on PostgreSQL it is the console's own database too, which the refusal names first. */
+  const STORED_REFUSAL = process.env.DATABASE_URL ? "127.0.0.1:5432 (the console's own database)" : '127.0.0.1 (a loopback address)';
 
   beforeAll(async () => {
     // As if saved while the operator allowed it: this server's own PostgreSQL, with its ambient credentials.
@@ -249,11 +251,11 @@ describe('a connection stored before the policy refused it', () => {
   it('fails its test with the refusal, recorded, and lists nothing', async () => {
     const tested = await call(server, 'POST', `/connection/${pgId}/configure`, { token });
     expect(tested.statusCode).toBe(400);
-    expect(tested.json().message).toBe(refusal('settings.host', '127.0.0.1 (a loopback address)'));
+    expect(tested.json().message).toBe(refusal('settings.host', STORED_REFUSAL));
     expect((await call(server, 'GET', `/connection/${pgId}`, { token })).json().data).toMatchObject({ lastTestOk: false, lastTestMessage: tested.json().message });
     const endpoints = await call(server, 'GET', `/connection/${pgId}/endpoints`, { token });
     expect(endpoints.statusCode).toBe(400);
-    expect(endpoints.json().message).toBe('This server does not let companies connect to 127.0.0.1 (a loopback address). An operator can allow it with CONNECTION_ALLOWED_HOSTS.');
+    expect(endpoints.json().message).toBe(`This server does not let companies connect to ${STORED_REFUSAL}. An operator can allow it with CONNECTION_ALLOWED_HOSTS.`);
     expect(dials).toEqual([]);
   });
 
@@ -269,7 +271,7 @@ describe('a connection stored before the policy refused it', () => {
         recordingContext(server, workflow),
       ),
     );
-    expect(message).toContain('This server does not let companies connect to 127.0.0.1 (a loopback address)');
+    expect(message).toContain(`This server does not let companies connect to ${STORED_REFUSAL}`);
     expect(dials).toEqual([]);
     await expectVictimUntouched();
   });
@@ -381,6 +383,37 @@ describe('embedded databases a company may have', () => {
       expect(((await call(small, 'GET', '/connections/0/50', { token: admin })).json().data.rows as Array<{ name: string }>).map((row) => row.name)).not.toContain('Second');
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe("the console's own database", () => {
+  it('is refused even where the operator allows its network, unless an entry names its port', async () => {
+    // The server's own PostgreSQL (on the embedded database, the same address stands for it): the attack read password hashes through it.
+    const own = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+    const host = own.hostname;
+    const port = Number(own.port || 5432);
+    const network = await createTestServer({
+      databaseUrl: own.href,
+      reach: { allowedHosts: parseHostRules('CONNECTION_ALLOWED_HOSTS', '127.0.0.0/8,[::1]'), deniedHosts: [] },
+    });
+    try {
+      const admin = (await signInAdmin(network)).accessToken!;
+      const next = await createOtherCompany(network, 'neighbour');
+      const before = await tenantDigester(network.db, await companyTables(network.db), next.companyId)();
+      const attack = await call(network, 'POST', '/connections', { token: admin, body: { name: 'Next door', type: 'postgresql', settings: { host, port, database: own.pathname.slice(1) || 'test', user: 'postgres' } } });
+      expect(attack.statusCode, attack.body).toBe(400);
+      expect(attack.json().message).toBe(
+        host === '127.0.0.1'
+          ? "settings.host: This server does not let companies connect to 127.0.0.1:5432 (the console's own database). An operator can allow it with CONNECTION_ALLOWED_HOSTS.".replace('5432', String(port))
+          : expect.stringContaining("(the console's own database)"),
+      );
+      // Another port of the same allowed network is the operator's choice to give.
+      const beside = await call(network, 'POST', '/connections', { token: admin, body: { name: 'Beside it', type: 'postgresql', settings: { host, port: port + 1, database: 'test', user: 'postgres' } } });
+      expect(beside.statusCode, beside.body).toBe(201);
+      expect(changedTables(before, await tenantDigester(network.db, await companyTables(network.db), next.companyId)())).toEqual([]);
+    } finally {
+      await network.close();
     }
   });
 });
