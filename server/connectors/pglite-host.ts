@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DATE_TYPE_OIDS, type PostgresSession } from './postgresql';
 import { abortReason, ConnectorError } from './types';
+import { tightenPermissions } from '../data-directory';
 
 /**
  * A PGlite database that lives in a worker thread of its own (pglite-worker.mjs), for the
@@ -339,6 +340,8 @@ export class PgliteTurns {
         throw new ConnectorError(`${this.options.label} could not be opened: ${(error as Error).message}`, 'failed');
       }
       this.thread = thread;
+      // PGlite writes a new database's files world-readable, whatever the umask: they are the company's alone.
+      if (directory && isNew) await tightenPermissions(directory).catch(() => undefined);
       // A thread that ends by itself (a crash) is noticed as one stopped.
       void thread.exited.then(() => {
         if (this.thread === thread) this.forget(thread, thread.exited);

@@ -143,3 +143,20 @@ describe('memory given back', () => {
     expect(await memory.query('select n from t', [], quick)).toEqual([{ n: 7 }]);
   }, 120_000);
 });
+
+describe("a new database's files", () => {
+  it('are the server account’s alone, whatever PGlite writes them with', async () => {
+    const database = connect(onDisk(), UMBRELLA, 'private-files');
+    await database.test();
+    const open: string[] = [];
+    const walk = (folder: string) => {
+      for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+        const full = path.join(folder, entry.name);
+        if ((fs.lstatSync(full).mode & 0o077) !== 0) open.push(full);
+        if (entry.isDirectory()) walk(full);
+      }
+    };
+    walk(path.join(dataDir, 'companies', UMBRELLA, 'embedded', 'private-files'));
+    expect(open).toEqual([]);
+  }, 60_000);
+});
