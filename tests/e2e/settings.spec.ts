@@ -1,14 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { headerOf, startCapturingSmtp, type CapturingSmtp } from '../server/smtp-capture';
 import { adminToken, api } from './api';
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY } from './env';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY, E2E_SMTP_PORT } from './env';
 import { signIn } from './fixtures';
 
 const RELAY = { username: 'relay@demo.local', password: 'Relay-pass-42' };
 
 let smtp: CapturingSmtp;
 test.beforeAll(async () => {
-  smtp = await startCapturingSmtp(RELAY);
+  // On the port the server's operator settings let companies reach (tests/e2e/env.ts).
+  smtp = await startCapturingSmtp(RELAY, E2E_SMTP_PORT);
 });
 test.afterAll(async () => {
   // The company's mail goes back to the outbox for the other browser tests.

@@ -82,6 +82,8 @@ let chatty: LocalServer;
 let inside: LocalServer;
 let notHttp: net.Server;
 let notHttpConnections = 0;
+/** Its sockets, ended at the close even if a client keeps its side open. */
+const notHttpSockets = new Set<Socket>();
 /** An allowed port with nothing behind it. */
 let closedAllowedPort: number;
 /** The ports the operator allowed: every dial of this file must be to one of them. */
@@ -132,6 +134,8 @@ beforeAll(async () => {
   });
   notHttp = net.createServer((socket: Socket) => {
     notHttpConnections += 1;
+    notHttpSockets.add(socket);
+    socket.on('close', () => notHttpSockets.delete(socket));
     socket.end('SSH-2.0-OpenSSH_9.2\r\n');
   });
   await new Promise<void>((resolve) => notHttp.listen(0, '127.0.0.1', resolve));
@@ -170,6 +174,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await Promise.all([inside?.close(), redirecting?.close(), chatty?.close()]);
+  for (const socket of notHttpSockets) socket.destroy();
   await new Promise((resolve) => notHttp?.close(resolve));
   if (granted) fs.rmSync(granted, { recursive: true, force: true });
 });

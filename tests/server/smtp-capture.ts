@@ -21,11 +21,11 @@ export interface CapturingSmtp {
 }
 
 /**
- * A real SMTP server on 127.0.0.1 and a free port, keeping every mail it takes. With `credentials`
+ * A real SMTP server on 127.0.0.1 and a free port (or the one given), keeping every mail it takes. With `credentials`
  * it demands that login (and refuses others with 535, as real servers do); it offers no STARTTLS,
  * so the test needs no certificate.
  */
-export async function startCapturingSmtp(credentials?: { username: string; password: string }): Promise<CapturingSmtp> {
+export async function startCapturingSmtp(credentials?: { username: string; password: string }, port = 0): Promise<CapturingSmtp> {
   const received: ReceivedMail[] = [];
   const waiting: Array<(mail: ReceivedMail) => void> = [];
   const server = new SMTPServer({
@@ -56,15 +56,15 @@ export async function startCapturingSmtp(credentials?: { username: string; passw
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  const listening = (server.server.address() as AddressInfo).port;
   return {
     host: '127.0.0.1',
-    port,
+    port: listening,
     received,
     nextMail(timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no mail reached the SMTP server on port ${port} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(() => reject(new Error(`no mail reached the SMTP server on port ${listening} within ${timeoutMs} ms`)), timeoutMs);
         waiting.push((mail) => {
           clearTimeout(timer);
           resolve(mail);

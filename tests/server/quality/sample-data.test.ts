@@ -8,7 +8,7 @@ import type { RuleToRun } from '../../../server/quality/rules';
 import { type Place, SOURCE_KINDS } from './sources';
 import { TEST_COMPANY_ID } from '../connectors/test-context';
 
-/** The sample shop: seeded quickly, the same every time, once, and dirty where the rules look. */
+/** The sample shop: the same every time, seeded once, and dirty where the rules look. */
 
 const NOW = new Date('2026-03-02T12:00:00Z');
 const TABLES = Object.keys(SAMPLE_SHOP_ROWS) as Array<keyof typeof SAMPLE_SHOP_ROWS>;
@@ -19,14 +19,11 @@ function ruleOf(functionName: QualityFunction, columnName: string | null, params
 
 describe.each(SOURCE_KINDS)('the sample shop on $label', (kind) => {
   let place: Place;
-  let seededIn = 0;
 
   beforeAll(async () => {
     if (kind.skip) return;
     place = await kind.open();
-    const started = performance.now();
     expect(await seedSampleShop(place.source, { now: NOW, schema: place.schema })).toEqual({ seeded: ['products', 'customers', 'orders', 'order_items'] });
-    seededIn = performance.now() - started;
   });
 
   afterAll(async () => {
@@ -39,9 +36,8 @@ describe.each(SOURCE_KINDS)('the sample shop on $label', (kind) => {
     return { counts, amount: Number(orders?.amount), id: Number(orders?.id) };
   };
 
-  it.skipIf(kind.skip)('creates the four tables with their rows, in a few seconds', async () => {
+  it.skipIf(kind.skip)('creates the four tables with their rows', async () => {
     expect(await Promise.all(TABLES.map((table) => place.count(table)))).toEqual(TABLES.map((table) => SAMPLE_SHOP_ROWS[table]));
-    expect(seededIn).toBeLessThan(5000);
     const endpoints = (await place.source.endpoints()).map((endpoint) => endpoint.name);
     for (const table of TABLES) expect(endpoints).toContain(table);
     expect((await place.source.columns(place.endpoint('customers'))).map((column) => column.name)).toEqual([
