@@ -80,8 +80,9 @@ export function moveLegacyEmbeddedDatabases(
 
 /** The embedded connections of every company, oldest first. */
 export async function embeddedNamings(db: Db): Promise<EmbeddedNaming[]> {
-  const rows = await asSystem('embedded databases move to the companies whose connections name them', () =>
-    db
+  // Awaited inside the scope: a query builder run after it returned would read as no company at all.
+  const rows = await asSystem('embedded databases move to the companies whose connections name them', async () =>
+    await db
       .select({ companyId: connections.companyId, company: companies.hostname, settings: connections.settings, createdAt: connections.createdAt })
       .from(connections)
       .innerJoin(companies, eq(companies.id, connections.companyId))

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { adminToken, api } from './api';
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY } from './env';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY, E2E_SLACK_PORT } from './env';
 import { signIn } from './fixtures';
 
 const admin = { email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD, companyHostname: E2E_COMPANY };
@@ -60,7 +60,8 @@ async function slowSlack(delayMs: number) {
       setTimeout(() => response.writeHead(200, { 'content-type': 'text/plain' }).end('ok'), delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // On the port the server's operator settings let companies reach (tests/e2e/env.ts).
+  await new Promise<void>((resolve) => server.listen(E2E_SLACK_PORT, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/services/T000/B000/e2e`;
   return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
