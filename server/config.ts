@@ -83,14 +83,19 @@ function origins(name: string, value: string | undefined, wildcards: boolean): s
   return commaList(value).map((entry) => {
     const wildcard = wildcards && entry.includes('://*.');
     const host = wildcard ? entry.replace('://*.', '://wildcard.') : entry;
-    let parsed: URL | null = null;
+    let parsed: URL | null;
     try {
       parsed = new URL(host);
     } catch {
       parsed = null;
     }
     const normalised = wildcard ? parsed?.origin.replace('://wildcard.', '://*.') : parsed?.origin;
-    if (!parsed || host.includes('*') || !['http:', 'https:'].includes(parsed.protocol) || normalised !== entry.replace(/\/$/, '').toLowerCase()) {
+    if (
+      !parsed ||
+      host.includes('*') ||
+      !['http:', 'https:'].includes(parsed.protocol) ||
+      normalised !== entry.replace(/\/$/, '').toLowerCase()
+    ) {
       throw new Error(`${name} must list origins such as https://console.example.com (scheme, host and port only), got "${entry}"`);
     }
     return normalised;

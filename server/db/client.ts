@@ -78,6 +78,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     throw new Error(
       `The embedded database in ${options.dataDir ?? 'memory'} could not be opened: ${(err as Error).message}. ` +
         'See docs/operations.md, "Recovering the embedded database".',
+      { cause: err },
     );
   }
   const watch = new TableWatch();
@@ -135,7 +136,11 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
 }
 
 function ownerPool(databaseUrl: string, schemaName: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max,
+    options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined,
+  });
   survivesServerLoss(pool);
   return pool;
 }
@@ -177,7 +182,10 @@ export async function migrateDatabase(database: Database, schemaName = 'public')
     return;
   }
   // The tables' owner migrates: the server's own role may not create or alter them.
-  const owner = new pg.Client({ connectionString: database.postgres.url, options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined });
+  const owner = new pg.Client({
+    connectionString: database.postgres.url,
+    options: schemaName !== 'public' ? `-c search_path=${schemaName}` : undefined,
+  });
   owner.on('error', () => {});
   await owner.connect();
   try {
@@ -198,7 +206,10 @@ export const SEARCH_INDEXES = ['users_search_trgm_idx', 'system_audits_search_tr
 export async function missingExtras(db: Db): Promise<string[]> {
   const rows = await selectRows<{ name: string }>(
     db,
-    sql`select v.name from (values ${sql.join(SEARCH_INDEXES.map((name) => sql`(${name}::text)`), sql`, `)}) as v(name) where to_regclass(v.name) is null`,
+    sql`select v.name from (values ${sql.join(
+      SEARCH_INDEXES.map((name) => sql`(${name}::text)`),
+      sql`, `,
+    )}) as v(name) where to_regclass(v.name) is null`,
   );
   return rows.map((row) => row.name);
 }

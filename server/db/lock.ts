@@ -31,6 +31,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
         throw new Error(
           `The data directory ${dataDir} is in use by another server process (pid ${owner}). ` +
             'Stop that process, or start this one with another DATA_DIR.',
+          { cause: err },
         );
       }
       fs.rmSync(lockPath, { force: true });

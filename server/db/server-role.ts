@@ -21,9 +21,14 @@ export async function prepareServerRole(owner: pg.Client, schema: string, role =
   try {
     // Two servers starting at once would otherwise race to create and grant.
     await owner.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`dataops console role ${role}`]);
-    const { rows } = await owner.query<{ rolsuper: boolean; rolbypassrls: boolean }>('SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1', [role]);
+    const { rows } = await owner.query<{ rolsuper: boolean; rolbypassrls: boolean }>(
+      'SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1',
+      [role],
+    );
     if (rows.length === 0) {
-      await step(`create the role ${role}`, () => owner.query(`CREATE ROLE ${r} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT`));
+      await step(`create the role ${role}`, () =>
+        owner.query(`CREATE ROLE ${r} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT`),
+      );
     } else if (rows[0].rolsuper || rows[0].rolbypassrls) {
       throw new Error(
         `The database role ${role} may bypass row-level security (it is a superuser or has BYPASSRLS), so it cannot keep companies apart. ` +
@@ -31,7 +36,8 @@ export async function prepareServerRole(owner: pg.Client, schema: string, role =
       );
     }
     const member = await owner.query<{ may: boolean }>("SELECT pg_has_role(current_user, $1, 'MEMBER') AS may", [role]);
-    if (!member.rows[0]?.may) await step(`grant the role ${role} to the connection's user`, () => owner.query(`GRANT ${r} TO CURRENT_USER`));
+    if (!member.rows[0]?.may)
+      await step(`grant the role ${role} to the connection's user`, () => owner.query(`GRANT ${r} TO CURRENT_USER`));
     await step(`grant the role ${role} the use of schema ${schema}`, async () => {
       await owner.query(`GRANT USAGE ON SCHEMA ${s} TO ${r}`);
       await owner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${r}`);
@@ -53,6 +59,7 @@ async function step(what: string, work: () => Promise<unknown>): Promise<void> {
     throw new Error(
       `The server could not ${what}: ${(error as Error).message}. The server's queries run as a role that row-level security applies to; ` +
         `give the user of DATABASE_URL the CREATEROLE right, or have a superuser prepare the role once (docs/operations.md, "The server's database role").`,
+      { cause: error },
     );
   }
 }

@@ -52,7 +52,12 @@ export interface CappedCount {
  */
 export async function cappedCount(db: Db, table: PgTable, where: SQL | undefined): Promise<CappedCount> {
   const count = async (): Promise<CappedCount> => {
-    const capped = db.select({ one: sql`1` }).from(table).where(where).limit(COUNT_CAP + 1).as('capped');
+    const capped = db
+      .select({ one: sql`1` })
+      .from(table)
+      .where(where)
+      .limit(COUNT_CAP + 1)
+      .as('capped');
     const [{ n }] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
     return n > COUNT_CAP ? { value: COUNT_CAP, exact: false } : { value: n, exact: true };
   };
@@ -103,9 +108,11 @@ const booleanChoice = z.union([z.boolean(), z.enum(['true', 'false', ''])], { er
 export const booleanFilter = z
   .union([booleanChoice, z.array(booleanChoice).max(2, 'may hold at most 2 values')], { error: 'must be true or false' })
   .nullish()
-  .transform((value): boolean[] =>
-    [...new Set((value == null ? [] : Array.isArray(value) ? value : [value]).filter((v) => v !== '').map((v) => v === true || v === 'true'))],
-  );
+  .transform((value): boolean[] => [
+    ...new Set(
+      (value == null ? [] : Array.isArray(value) ? value : [value]).filter((v) => v !== '').map((v) => v === true || v === 'true'),
+    ),
+  ]);
 
 /** `2026-11-01` or a full ISO timestamp. A bare date as endDate covers that whole day (UTC). */
 function dateFilter(endOfDay: boolean) {
@@ -120,7 +127,10 @@ function dateFilter(endOfDay: boolean) {
         ctx.addIssue({ code: 'custom', message: 'must be a date such as 2026-11-01' });
         return z.NEVER;
       }
-      if (bare && endOfDay) date.setUTCDate(date.getUTCDate() + 1), date.setUTCMilliseconds(-1);
+      if (bare && endOfDay) {
+        date.setUTCDate(date.getUTCDate() + 1);
+        date.setUTCMilliseconds(-1);
+      }
       return date;
     });
 }
@@ -204,7 +214,11 @@ export const choicesOf = (values: readonly string[], label: (value: string) => s
 
 /** `password_change` → `Password change`. */
 export function humanise(value: string): string {
-  const spaced = value.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  const spaced = value
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 

@@ -41,7 +41,12 @@ export interface PollingOptions {
 }
 
 /** At the 30 s pace, ten failed reads in a row are about five minutes without an answer. */
-export const DEFAULT_POLLING: PollingOptions = { firstDelayMs: 1_000, maxDelayMs: 30_000, unansweredPollsAllowed: 10, cancelWaitMs: 120_000 };
+export const DEFAULT_POLLING: PollingOptions = {
+  firstDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  unansweredPollsAllowed: 10,
+  cancelWaitMs: 120_000,
+};
 
 /** The run's single step for a workflow bound to a Databricks job. */
 export function createDatabricksEngine(deps: DatabricksEngineDeps): TaskExecutor {
@@ -148,7 +153,10 @@ async function followRun(run: FollowedRun, context: TaskContext, polling: Pollin
       unanswered += 1;
       if (unanswered > polling.unansweredPollsAllowed) {
         const where = last?.runPageUrl ? ` (${last.runPageUrl})` : '';
-        throw new Error(`Lost contact with Databricks while following run ${run.id}: ${error.message}. The run may still be going on in Databricks${where}`);
+        throw new Error(
+          `Lost contact with Databricks while following run ${run.id}: ${error.message}. The run may still be going on in Databricks${where}`,
+          { cause: error },
+        );
       }
       await context.log(`Could not read the state of Databricks run ${run.id} (${error.message}); asking again`);
     }
@@ -254,24 +262,36 @@ async function boundWorkflow(db: Db, companyId: string, workflowId: string): Pro
   return workflow;
 }
 
-async function databricksConnection(deps: Pick<DatabricksEngineDeps, 'db' | 'secrets'>, companyId: string, workflow: BoundWorkflow): Promise<DatabricksSettings> {
+async function databricksConnection(
+  deps: Pick<DatabricksEngineDeps, 'db' | 'secrets'>,
+  companyId: string,
+  workflow: BoundWorkflow,
+): Promise<DatabricksSettings> {
   if (!workflow.databricksConnectionId) throw badRequest(`The workflow "${workflow.name}" has no Databricks connection; choose one`);
   const config = await connectionConfig(deps.db, deps.secrets, companyId, workflow.databricksConnectionId).catch((error: unknown) => {
-    if (error instanceof HttpError && error.statusCode === 404) throw badRequest(`The Databricks connection of the workflow "${workflow.name}" no longer exists; choose another`);
+    if (error instanceof HttpError && error.statusCode === 404)
+      throw badRequest(`The Databricks connection of the workflow "${workflow.name}" no longer exists; choose another`);
     throw error;
   });
-  if (config.type !== 'databricks') throw badRequest(`The connection "${config.name}" of the workflow "${workflow.name}" is not a Databricks connection`);
+  if (config.type !== 'databricks')
+    throw badRequest(`The connection "${config.name}" of the workflow "${workflow.name}" is not a Databricks connection`);
   if (!config.isActive) throw badRequest(`The Databricks connection "${config.name}" is deactivated; activate it first`);
   return databricksSettings(config);
 }
 
-async function databricksTarget(deps: DatabricksEngineDeps, companyId: string, workflowId: string): Promise<{ settings: DatabricksSettings; jobId: number }> {
+async function databricksTarget(
+  deps: DatabricksEngineDeps,
+  companyId: string,
+  workflowId: string,
+): Promise<{ settings: DatabricksSettings; jobId: number }> {
   const workflow = await boundWorkflow(deps.db, companyId, workflowId);
   const jobText = workflow.databricksJobId?.trim() ?? '';
   if (!jobText) throw badRequest(`The workflow "${workflow.name}" names no Databricks job to run; choose one`);
   const jobId = Number(jobText);
   if (!/^\d+$/.test(jobText) || !Number.isSafeInteger(jobId)) {
-    throw badRequest(`The workflow "${workflow.name}" names "${jobText}" as its Databricks job, which is not a job id (a number such as 123456789)`);
+    throw badRequest(
+      `The workflow "${workflow.name}" names "${jobText}" as its Databricks job, which is not a job id (a number such as 123456789)`,
+    );
   }
   return { settings: await databricksConnection(deps, companyId, workflow), jobId };
 }

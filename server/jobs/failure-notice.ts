@@ -36,10 +36,14 @@ export async function sendFailureNotice(deps: NoticeDeps, run: RunRecord, workfl
   const notices = [
     settings.inApp !== false && notifyInApp(deps, run, workflow, title, reason),
     settings.slackConnectionId && postToSlack(deps, run.companyId, settings.slackConnectionId, `${title}\n${sentence}\n${link}`),
-    ...(settings.emails ?? []).map((to) => mailTo(deps, run.companyId, to, title, [sentence, '', `Open the run: ${link}`, '', '— DataOps Console'].join('\n'))),
+    ...(settings.emails ?? []).map((to) =>
+      mailTo(deps, run.companyId, to, title, [sentence, '', `Open the run: ${link}`, '', '— DataOps Console'].join('\n')),
+    ),
   ].filter((notice): notice is Promise<void> => !!notice);
 
-  const problems = (await Promise.allSettled(notices)).flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as Error).message] : []));
+  const problems = (await Promise.allSettled(notices)).flatMap((outcome) =>
+    outcome.status === 'rejected' ? [(outcome.reason as Error).message] : [],
+  );
   for (const problem of problems) await appendRunLog(deps.db, run.companyId, run.id, problem);
 }
 
@@ -47,9 +51,17 @@ async function notifyInApp(deps: NoticeDeps, run: RunRecord, workflow: WorkflowF
   const recipient = run.triggeredBy ?? workflow.createdBy;
   if (!recipient) return;
   try {
-    await notify(deps.db, { companyId: run.companyId, to: [recipient], type: 'job_failed', title, message: reason, link: runPath(run.id), createdBy: null });
+    await notify(deps.db, {
+      companyId: run.companyId,
+      to: [recipient],
+      type: 'job_failed',
+      title,
+      message: reason,
+      link: runPath(run.id),
+      createdBy: null,
+    });
   } catch (error) {
-    throw new Error(`The notification in the console could not be written: ${(error as Error).message}`);
+    throw new Error(`The notification in the console could not be written: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -60,7 +72,7 @@ async function postToSlack(deps: NoticeDeps, companyId: string, connectionId: st
     if (!config.isActive) throw new Error(`the Slack connection "${config.name}" is deactivated`);
     await sendSlackMessage(config, { text }, deps.slack);
   } catch (error) {
-    throw new Error(`The Slack message about this failure could not be sent: ${(error as Error).message}`);
+    throw new Error(`The Slack message about this failure could not be sent: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -56,7 +56,6 @@ function workspacesOf(companyId: string, userId: SQL) {
   ), '[]'::json)`;
 }
 
-
 export const userColumns = {
   id: users.id,
   email: users.email,
@@ -78,6 +77,8 @@ export const userColumns = {
   createdBy: users.createdBy,
 };
 
+// The shape of a selected user, taken from the select itself.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its type is used
 function selectUsers(db: Db, where: SQL | undefined) {
   return db.select(userColumns).from(users).where(where).$dynamic();
 }
@@ -97,7 +98,10 @@ interface RoleRef {
  */
 async function rolesOf(db: Db, companyId: string): Promise<Map<string, RoleRef>> {
   const load = async () => {
-    const rows = await db.select({ id: roles.id, name: roles.name, isAdmin: roles.isAdmin }).from(roles).where(eq(roles.companyId, companyId));
+    const rows = await db
+      .select({ id: roles.id, name: roles.name, isAdmin: roles.isAdmin })
+      .from(roles)
+      .where(eq(roles.companyId, companyId));
     return new Map(rows.map((role) => [role.id, { name: role.name, isAdmin: role.isAdmin }]));
   };
   return roleMaps.read(db, companyId, ['roles'], load);
@@ -161,7 +165,14 @@ export const ALL_USERS: UserSelection = { where: undefined, workspaces: [] };
  * through users_search_trgm_idx (migration 0005).
  */
 export const userSearchText = searchText(users.email, orEmpty(users.username), sql`${users.firstName} || ' ' || ${users.lastName}`);
-export const usersSearch: SearchedList = { name: 'users', table: users, idColumn: users.id, text: userSearchText, companyColumn: users.companyId, newestColumn: users.createdAt };
+export const usersSearch: SearchedList = {
+  name: 'users',
+  table: users,
+  idColumn: users.id,
+  text: userSearchText,
+  companyColumn: users.companyId,
+  newestColumn: users.createdAt,
+};
 
 /**
  * Where the users of a selection are read from: the ids of a page, and the table and conditions
@@ -171,14 +182,20 @@ export const usersSearch: SearchedList = { name: 'users', table: users, idColumn
  * by probing every user.
  */
 function usersSource(db: Db, companyId: string, selection: UserSelection) {
-  const page = (from: PgSelect, order: SQL[], offset: number, limit: number) => from.orderBy(...order).offset(inlined(offset)).limit(inlined(limit));
+  const page = (from: PgSelect, order: SQL[], offset: number, limit: number) =>
+    from
+      .orderBy(...order)
+      .offset(inlined(offset))
+      .limit(inlined(limit));
   if (selection.workspaces.length === 1) {
     const members = membersOf(companyId, selection.workspaces[0], selection.where);
     return {
       pageIds: (sort: UserSort, offset: number, limit: number) =>
         page(
           db.select({ id: users.id }).from(workspaceMembers).innerJoin(users, members.join).where(members.where).$dynamic(),
-          sort.field === 'createdAt' ? [orderBy(workspaceMembers.userCreatedAt, sort.order), orderBy(workspaceMembers.userId, sort.order)] : sortOf(sort),
+          sort.field === 'createdAt'
+            ? [orderBy(workspaceMembers.userCreatedAt, sort.order), orderBy(workspaceMembers.userId, sort.order)]
+            : sortOf(sort),
           offset,
           limit,
         ),
@@ -188,7 +205,8 @@ function usersSource(db: Db, companyId: string, selection: UserSelection) {
   }
   const where = and(eq(users.companyId, companyId), selection.where, inAnyWorkspace(selection.workspaces));
   return {
-    pageIds: (sort: UserSort, offset: number, limit: number) => page(db.select({ id: users.id }).from(users).where(where).$dynamic(), sortOf(sort), offset, limit),
+    pageIds: (sort: UserSort, offset: number, limit: number) =>
+      page(db.select({ id: users.id }).from(users).where(where).$dynamic(), sortOf(sort), offset, limit),
     countFrom: users,
     where,
   };

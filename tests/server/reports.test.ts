@@ -22,6 +22,7 @@ import {
   users,
   workflows,
 } from '../../server/db/schema';
+import type { ReportSummary } from '../../server/reports/document';
 import { dueWeek } from '../../server/reports/period';
 import { makeReport, reportCompany, type ReportServices } from '../../server/reports/reports';
 import { startWeeklyReports, sweepWeeklyReports } from '../../server/reports/schedule';
@@ -71,7 +72,12 @@ async function seedCompanyRows(companyId: string, scale: number) {
       { companyId, name: scale === 1 ? 'Nightly copy' : 'Other nightly', pairId: crypto.randomUUID(), createdAt: LONG_AGO },
       { companyId, name: scale === 1 ? 'Hourly "sync", EU' : 'Other hourly', pairId: crypto.randomUUID(), createdAt: LONG_AGO },
       { companyId, name: scale === 1 ? 'Added in the week' : 'Other added', pairId: crypto.randomUUID(), createdAt: inWeek(50) },
-      { companyId, name: scale === 1 ? 'Added later' : 'Other later', pairId: crypto.randomUUID(), createdAt: new Date(WEEK_END.getTime() + 86_400_000) },
+      {
+        companyId,
+        name: scale === 1 ? 'Added later' : 'Other later',
+        pairId: crypto.randomUUID(),
+        createdAt: new Date(WEEK_END.getTime() + 86_400_000),
+      },
     ])
     .returning();
   const run = (workflowId: string, status: string, queuedAt: Date, extra: Partial<typeof jobRuns.$inferInsert> = {}) => ({
@@ -102,19 +108,33 @@ async function seedCompanyRows(companyId: string, scale: number) {
     status,
     rowsWritten,
   });
-  await db.insert(jobRunSteps).values([
-    step(copyA.id, 'copy', 'succeeded', 100 * scale),
-    step(copyA.id, 'sql', 'succeeded', 5, 1),
-    step(copyB.id, 'copy', 'succeeded', 250 * scale),
-    step(failedRun.id, 'copy', 'failed', 999),
-    step(outside.id, 'copy', 'succeeded', 7777),
-  ]);
+  await db
+    .insert(jobRunSteps)
+    .values([
+      step(copyA.id, 'copy', 'succeeded', 100 * scale),
+      step(copyA.id, 'sql', 'succeeded', 5, 1),
+      step(copyB.id, 'copy', 'succeeded', 250 * scale),
+      step(failedRun.id, 'copy', 'failed', 999),
+      step(outside.id, 'copy', 'succeeded', 7777),
+    ]);
 
   const [orders, customers] = await db
     .insert(dataTables)
     .values([
-      { companyId, connectionId: crypto.randomUUID(), endpoint: 'public.orders', name: scale === 1 ? '=SUM(A1)' : 'other_orders', createdAt: LONG_AGO },
-      { companyId, connectionId: crypto.randomUUID(), endpoint: 'public.customers', name: scale === 1 ? 'customers' : 'other_customers', createdAt: inWeek(2) },
+      {
+        companyId,
+        connectionId: crypto.randomUUID(),
+        endpoint: 'public.orders',
+        name: scale === 1 ? '=SUM(A1)' : 'other_orders',
+        createdAt: LONG_AGO,
+      },
+      {
+        companyId,
+        connectionId: crypto.randomUUID(),
+        endpoint: 'public.customers',
+        name: scale === 1 ? 'customers' : 'other_customers',
+        createdAt: inWeek(2),
+      },
     ])
     .returning();
   const [q1, q2, q3, q4] = await db
@@ -140,7 +160,8 @@ async function seedCompanyRows(companyId: string, scale: number) {
     endedAt: inWeek(5),
   });
   const failures = [];
-  for (let i = 0; i < scale; i++) failures.push(result(q1.id, orders.id, 'Email given', 'email', 'failed'), result(q2.id, orders.id, 'Email given', 'email', 'failed'));
+  for (let i = 0; i < scale; i++)
+    failures.push(result(q1.id, orders.id, 'Email given', 'email', 'failed'), result(q2.id, orders.id, 'Email given', 'email', 'failed'));
   await db
     .insert(qualityResults)
     .values([
@@ -180,12 +201,9 @@ async function seedCompanyRows(companyId: string, scale: number) {
     expiresAt: createdAt,
     impersonatorUserId,
   });
-  await db.insert(sessions).values([
-    session('full', inWeek(1)),
-    session('full', inWeek(2), another),
-    session('otp', inWeek(3)),
-    session('full', JUST_BEFORE),
-  ]);
+  await db
+    .insert(sessions)
+    .values([session('full', inWeek(1)), session('full', inWeek(2), another), session('otp', inWeek(3)), session('full', JUST_BEFORE)]);
   await db.insert(users).values([
     { companyId, email: `new1-${scale}@example.test`, roleId: memberRole, createdAt: inWeek(8) },
     { companyId, email: `new2-${scale}@example.test`, roleId: memberRole, createdAt: inWeek(9) },
@@ -253,6 +271,7 @@ const EXPECTED = {
 
 describe('an on-demand report', () => {
   let reportId: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer's JSON, checked field by field below
   let report: Record<string, any>;
 
   it('sums up the period on the company’s clocks from its own rows only', async () => {
@@ -273,8 +292,14 @@ describe('an on-demand report', () => {
     expect(report.title).toBe('Report');
     expect(report.createdByName).toBe('Ada Admin');
     const { summary } = report;
-    expect(summary.runs).toMatchObject({ ...EXPECTED.runs, failingWorkflows: EXPECTED.runs.failingWorkflows.map((w) => expect.objectContaining(w)) });
-    expect(summary.quality).toMatchObject({ ...EXPECTED.quality, failedChecks: EXPECTED.quality.failedChecks.map((c) => expect.objectContaining(c)) });
+    expect(summary.runs).toMatchObject({
+      ...EXPECTED.runs,
+      failingWorkflows: EXPECTED.runs.failingWorkflows.map((w) => expect.objectContaining(w)),
+    });
+    expect(summary.quality).toMatchObject({
+      ...EXPECTED.quality,
+      failedChecks: EXPECTED.quality.failedChecks.map((c) => expect.objectContaining(c)),
+    });
     expect(summary.security).toEqual(EXPECTED.security);
     expect(summary.usage).toEqual(EXPECTED.usage);
     expect(report.headline).toEqual([
@@ -286,9 +311,17 @@ describe('an on-demand report', () => {
       { key: 'activeUsers', label: 'Active users', value: 2 },
     ]);
     expect(report.attachments).toEqual([
-      { id: expect.any(String), fileName: 'report-acme-2025-11-03_2025-11-09.csv', contentType: 'text/csv; charset=utf-8', size: expect.any(Number) },
+      {
+        id: expect.any(String),
+        fileName: 'report-acme-2025-11-03_2025-11-09.csv',
+        contentType: 'text/csv; charset=utf-8',
+        size: expect.any(Number),
+      },
     ]);
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.model, 'report'), eq(systemAudits.recordId, reportId)));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.model, 'report'), eq(systemAudits.recordId, reportId)));
     expect(audit).toMatchObject({ operation: 'create', userId: server.company.adminUserId, companyId: server.company.companyId });
   });
 
@@ -323,7 +356,9 @@ describe('an on-demand report', () => {
     for (const address of [server.company.adminEmail, member.email]) {
       const mails = (await mailsTo(server.db, address)).filter((mail) => mail.kind === 'report' && mail.subject === subject);
       expect(mails, address).toHaveLength(1);
-      expect(mails[0].attachments).toEqual([{ fileName: 'report-acme-2025-11-03_2025-11-09.csv', contentType: 'text/csv; charset=utf-8', size: report.attachments[0].size }]);
+      expect(mails[0].attachments).toEqual([
+        { fileName: 'report-acme-2025-11-03_2025-11-09.csv', contentType: 'text/csv; charset=utf-8', size: report.attachments[0].size },
+      ]);
       expect(mails[0].companyId).toBe(server.company.companyId);
       expect(mails[0].text).toContain('Times are in America/New_York.');
       expect(mails[0].text).toMatch(/Runs: +8/);
@@ -356,10 +391,16 @@ describe('an on-demand report', () => {
   });
 
   it('covers at most 366 days, counted on the company’s clocks', async () => {
-    const longest = await call(server, 'POST', '/reports', { token: adminToken, body: { periodStart: '2023-01-01', periodEnd: '2024-01-01', format: 'csv' } });
+    const longest = await call(server, 'POST', '/reports', {
+      token: adminToken,
+      body: { periodStart: '2023-01-01', periodEnd: '2024-01-01', format: 'csv' },
+    });
     expect(longest.statusCode, longest.body).toBe(201);
     expect(longest.json().data.periodLabel).toBe('1 Jan 2023 – 1 Jan 2024');
-    const tooLong = await call(server, 'POST', '/reports', { token: adminToken, body: { periodStart: '2023-01-01', periodEnd: '2024-01-02', format: 'csv' } });
+    const tooLong = await call(server, 'POST', '/reports', {
+      token: adminToken,
+      body: { periodStart: '2023-01-01', periodEnd: '2024-01-02', format: 'csv' },
+    });
     expect(tooLong.json().message).toBe('periodEnd: a report may cover at most 366 days');
   });
 
@@ -402,14 +443,20 @@ describe('the weekly sweep', () => {
     // 27 October 00:00 EDT (UTC-4) to 3 November 00:00 EST (UTC-5): 169 hours.
     expect(earlier.start.toISOString()).toBe('2025-10-27T04:00:00.000Z');
     expect(earlier.end).toEqual(WEEK_START);
-    expect(dueWeek(afterSeven, 'UTC')).toMatchObject({ start: new Date('2025-11-03T00:00:00.000Z'), end: new Date('2025-11-10T00:00:00.000Z') });
+    expect(dueWeek(afterSeven, 'UTC')).toMatchObject({
+      start: new Date('2025-11-03T00:00:00.000Z'),
+      end: new Date('2025-11-10T00:00:00.000Z'),
+    });
     // Tokyo's Monday 07:00 came long before: its week is already the one ending on 10 November there.
     expect(dueWeek(beforeSeven, 'Asia/Tokyo').end.toISOString()).toBe('2025-11-09T15:00:00.000Z');
   });
 
   it('makes one report per company per week, even when run twice or by two servers at once', async () => {
     const weeklyOf = (companyId: string) =>
-      server.db.select().from(reports).where(and(eq(reports.companyId, companyId), eq(reports.kind, 'weekly')));
+      server.db
+        .select()
+        .from(reports)
+        .where(and(eq(reports.companyId, companyId), eq(reports.kind, 'weekly')));
     // A company created after the week ended gets no report of it.
     const late = await createOtherCompany(server, 'initech');
 
@@ -419,7 +466,7 @@ describe('the weekly sweep', () => {
     const [acmeEarlier] = await weeklyOf(server.company.companyId);
     expect(acmeEarlier.periodStart.toISOString()).toBe('2025-10-27T04:00:00.000Z');
     // The failed sign-in of Sunday 23:59:59 in New York belongs to this week, not the next.
-    expect((acmeEarlier.summary as any).security.failedSignIns).toBe(1);
+    expect((acmeEarlier.summary as unknown as ReportSummary).security.failedSignIns).toBe(1);
 
     const [a, b] = await Promise.all([sweepWeeklyReports(services, afterSeven), sweepWeeklyReports(services, afterSeven)]);
     expect(a.made + b.made).toBe(1);
@@ -434,13 +481,19 @@ describe('the weekly sweep', () => {
 
     // Made straight, a week already stored is refused by the unique index and answers null.
     const company = (await reportCompany(server.db, server.company.companyId))!;
-    const again = await makeReport(services, { company, kind: 'weekly', period: { start: WEEK_START, end: WEEK_END }, format: 'pdf', linkBase: 'http://localhost' });
+    const again = await makeReport(services, {
+      company,
+      kind: 'weekly',
+      period: { start: WEEK_START, end: WEEK_END },
+      format: 'pdf',
+      linkBase: 'http://localhost',
+    });
     expect(again).toBeNull();
     expect(await weeklyOf(server.company.companyId)).toHaveLength(2);
 
     const week = acme.find((r) => r.periodStart.getTime() === WEEK_START.getTime())!;
-    expect((week.summary as any).runs.total).toBe(8);
-    expect((week.summary as any).security).toEqual(EXPECTED.security);
+    expect((week.summary as unknown as ReportSummary).runs.total).toBe(8);
+    expect((week.summary as unknown as ReportSummary).security).toEqual(EXPECTED.security);
     expect(week.format).toBe('pdf');
     expect(week.createdBy).toBeNull();
   });
@@ -449,12 +502,22 @@ describe('the weekly sweep', () => {
     const subject = 'Weekly report of Acme: 3 Nov 2025 – 9 Nov 2025';
     const mails = (await mailsTo(server.db, server.company.adminEmail)).filter((mail) => mail.subject === subject);
     expect(mails).toHaveLength(1);
-    expect(mails[0].attachments).toEqual([{ fileName: 'weekly-report-acme-2025-11-03_2025-11-09.pdf', contentType: 'application/pdf', size: expect.any(Number) }]);
+    expect(mails[0].attachments).toEqual([
+      { fileName: 'weekly-report-acme-2025-11-03_2025-11-09.pdf', contentType: 'application/pdf', size: expect.any(Number) },
+    ]);
     expect(mails[0].text).toContain('Weekly report of Acme: 3 Nov 2025 – 9 Nov 2025');
     // The figures keep their order although the stored summary comes back from jsonb with its keys reordered.
     const runsSection = mails[0].text.slice(mails[0].text.indexOf('\nJob runs\n'), mails[0].text.indexOf('\nData quality\n'));
     expect([...runsSection.matchAll(/^ {2}(\S[^:]*):/gm)].map((match) => match[1])).toEqual([
-      'Runs', 'Queued', 'Running', 'Succeeded', 'Failed', 'Canceled', 'Timed out', 'Rows copied', 'Workflows that failed most',
+      'Runs',
+      'Queued',
+      'Running',
+      'Succeeded',
+      'Failed',
+      'Canceled',
+      'Timed out',
+      'Rows copied',
+      'Workflows that failed most',
     ]);
     // Members are not mailed weekly reports.
     expect((await mailsTo(server.db, member.email)).filter((mail) => mail.subject === subject)).toHaveLength(0);
@@ -468,7 +531,15 @@ describe('the weekly sweep', () => {
     const pdf = await call(server, 'GET', `/reports/${week.id}/attachments/${file.id}`, { token: adminToken });
     expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = pdfText(pdf.rawPayload);
-    for (const shown of ['Weekly report', 'Acme', '3 Nov 2025 – 9 Nov 2025 (America/New_York)', 'Nightly copy', 'Hourly "sync", EU', '=SUM(A1)', 'Email given (email)']) {
+    for (const shown of [
+      'Weekly report',
+      'Acme',
+      '3 Nov 2025 – 9 Nov 2025 (America/New_York)',
+      'Nightly copy',
+      'Hourly "sync", EU',
+      '=SUM(A1)',
+      'Email given (email)',
+    ]) {
       expect(text, shown).toContain(shown);
     }
     expect(text).not.toContain('Other nightly');
@@ -478,7 +549,13 @@ describe('the weekly sweep', () => {
     const [week] = await server.db
       .update(reports)
       .set({ sentAt: null })
-      .where(and(eq(reports.companyId, other.companyId), eq(reports.kind, 'weekly'), eq(reports.periodStart, new Date('2025-11-03T00:00:00.000Z'))))
+      .where(
+        and(
+          eq(reports.companyId, other.companyId),
+          eq(reports.kind, 'weekly'),
+          eq(reports.periodStart, new Date('2025-11-03T00:00:00.000Z')),
+        ),
+      )
       .returning();
     const subject = 'Weekly report of Globex: 3 Nov 2025 – 9 Nov 2025';
     expect((await mailsTo(server.db, other.adminEmail)).filter((mail) => mail.subject === subject)).toHaveLength(1);
@@ -502,8 +579,20 @@ describe('the reports routes', () => {
     expect([...created].sort().reverse()).toEqual(created);
     for (const row of data.rows) {
       expect(row.attachments).toHaveLength(1);
-      expect(row.attachments[0]).toEqual({ id: expect.any(String), fileName: expect.any(String), contentType: expect.any(String), size: expect.any(Number) });
-      expect(row.headline.map((figure: { key: string }) => figure.key)).toEqual(['runs', 'failedRuns', 'rowsCopied', 'failedChecks', 'failedSignIns', 'activeUsers']);
+      expect(row.attachments[0]).toEqual({
+        id: expect.any(String),
+        fileName: expect.any(String),
+        contentType: expect.any(String),
+        size: expect.any(Number),
+      });
+      expect(row.headline.map((figure: { key: string }) => figure.key)).toEqual([
+        'runs',
+        'failedRuns',
+        'rowsCopied',
+        'failedChecks',
+        'failedSignIns',
+        'activeUsers',
+      ]);
       expect(row).not.toHaveProperty('summary');
     }
     expect(data.rows.some((row: { title: string }) => row.title === 'Weekly report')).toBe(true);
@@ -524,7 +613,10 @@ describe('the reports routes', () => {
     expect(download.json()).toEqual({ message: 'Attachment not found' });
     expect((await call(server, 'GET', `/reports/${crypto.randomUUID()}`, { token: adminToken })).statusCode).toBe(404);
     expect((await call(server, 'GET', '/reports/nope', { token: adminToken })).json().message).toBe('id: must be a valid id');
-    const share = await call(server, 'POST', '/shares', { token: adminToken, body: { kind: 'report', reportId: theirs.id, userIds: [member.id] } });
+    const share = await call(server, 'POST', '/shares', {
+      token: adminToken,
+      body: { kind: 'report', reportId: theirs.id, userIds: [member.id] },
+    });
     expect(share.statusCode).toBe(404);
     expect(share.json().message).toBe('Report not found');
   });
@@ -546,13 +638,18 @@ describe('the reports routes', () => {
     expect((await call(server, 'GET', '/reports/0/10', { token: reader.token })).statusCode).toBe(200);
     expect((await call(server, 'GET', `/reports/${one.id}`, { token: reader.token })).statusCode).toBe(200);
     expect((await call(server, 'POST', '/reports', { token: reader.token, body: {} })).statusCode).toBe(403);
-    expect((await call(server, 'POST', '/shares', { token: reader.token, body: { kind: 'report', reportId: one.id, userIds: [member.id] } })).statusCode).toBe(403);
+    expect(
+      (await call(server, 'POST', '/shares', { token: reader.token, body: { kind: 'report', reportId: one.id, userIds: [member.id] } }))
+        .statusCode,
+    ).toBe(403);
   });
 });
 
 describe('shares', () => {
   it('shares a report: each recipient is notified, mailed the attachment, and may then read that report', async () => {
-    const sharer = await userWithPolicies(server, adminToken, 'sam.sharer@acme.test', [{ resource: 'reports', actions: ['read', 'create'] }]);
+    const sharer = await userWithPolicies(server, adminToken, 'sam.sharer@acme.test', [
+      { resource: 'reports', actions: ['read', 'create'] },
+    ]);
     const [week] = await server.db
       .select()
       .from(reports)
@@ -564,19 +661,39 @@ describe('shares', () => {
     expect(res.statusCode, res.body).toBe(201);
     const { message, data } = res.json();
     expect(message).toBe('Shared with 1 user');
-    expect(data).toMatchObject({ kind: 'report', reportId: week.id, path: null, title: 'Weekly report: 3 Nov 2025 – 9 Nov 2025', recipientIds: [member.id], createdBy: sharer.id });
+    expect(data).toMatchObject({
+      kind: 'report',
+      reportId: week.id,
+      path: null,
+      title: 'Weekly report: 3 Nov 2025 – 9 Nov 2025',
+      recipientIds: [member.id],
+      createdBy: sharer.id,
+    });
 
-    const [note] = await server.db.select().from(notifications).where(and(eq(notifications.userId, member.id), eq(notifications.type, 'share')));
-    expect(note).toMatchObject({ link: `/reports?report=${week.id}`, message: 'Look at the failed runs.\nThanks!', createdBy: sharer.id, status: 'unread' });
+    const [note] = await server.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, member.id), eq(notifications.type, 'share')));
+    expect(note).toMatchObject({
+      link: `/reports?report=${week.id}`,
+      message: 'Look at the failed runs.\nThanks!',
+      createdBy: sharer.id,
+      status: 'unread',
+    });
     expect(note.title).toBe('Ivy Invitee shared "Weekly report: 3 Nov 2025 – 9 Nov 2025" with you');
 
     const [mail] = (await mailsTo(server.db, member.email)).filter((m) => m.kind === 'share');
     expect(mail.subject).toBe('Ivy Invitee shared "Weekly report: 3 Nov 2025 – 9 Nov 2025" with you');
-    expect(mail.attachments).toEqual([{ fileName: 'weekly-report-acme-2025-11-03_2025-11-09.pdf', contentType: 'application/pdf', size: expect.any(Number) }]);
+    expect(mail.attachments).toEqual([
+      { fileName: 'weekly-report-acme-2025-11-03_2025-11-09.pdf', contentType: 'application/pdf', size: expect.any(Number) },
+    ]);
     expect(mail.text).toContain('> Look at the failed runs.\n> Thanks!');
     expect(mail.text).toMatch(new RegExp(`Open it: https?://[^\\s]+/reports\\?report=${week.id}`));
 
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.model, 'share'), eq(systemAudits.recordId, data.id)));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.model, 'share'), eq(systemAudits.recordId, data.id)));
     expect(audit).toMatchObject({ operation: 'create', userId: sharer.id });
 
     // The member holds no reports policy, but may read (and download) the report shared with them…
@@ -586,7 +703,11 @@ describe('shares', () => {
     const fileId = shown.json().data.attachments[0].id;
     expect((await call(server, 'GET', `/reports/${week.id}/attachments/${fileId}`, { token: memberToken })).statusCode).toBe(200);
     // …and no other.
-    const [notShared] = await server.db.select().from(reports).where(and(eq(reports.companyId, server.company.companyId), eq(reports.kind, 'on_demand'))).limit(1);
+    const [notShared] = await server.db
+      .select()
+      .from(reports)
+      .where(and(eq(reports.companyId, server.company.companyId), eq(reports.kind, 'on_demand')))
+      .limit(1);
     expect((await call(server, 'GET', `/reports/${notShared.id}`, { token: memberToken })).statusCode).toBe(403);
     expect((await call(server, 'GET', '/reports/0/10', { token: memberToken })).statusCode).toBe(403);
   });
@@ -601,10 +722,15 @@ describe('shares', () => {
     expect(res.json().message).toBe('Shared with 2 users');
     expect(res.json().data).toMatchObject({ kind: 'list', path, title: 'Failed runs', reportId: null, message: '' });
     for (const person of [member, colleague]) {
-      const notes = await server.db.select().from(notifications).where(and(eq(notifications.userId, person.id), eq(notifications.link, path)));
+      const notes = await server.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, person.id), eq(notifications.link, path)));
       expect(notes).toHaveLength(1);
       expect(notes[0].title).toBe('Ada Admin shared "Failed runs" with you');
-      const [mail] = (await mailsTo(server.db, person.email)).filter((m) => m.kind === 'share' && m.subject === 'Ada Admin shared "Failed runs" with you');
+      const [mail] = (await mailsTo(server.db, person.email)).filter(
+        (m) => m.kind === 'share' && m.subject === 'Ada Admin shared "Failed runs" with you',
+      );
       expect(mail.text).toContain(`${path}`);
       expect(mail.attachments).toEqual([]);
     }
@@ -617,18 +743,36 @@ describe('shares', () => {
     const mailsBefore = (await server.db.select().from(mailOutbox)).length;
     const stranger = crypto.randomUUID();
     const cases: Array<[Record<string, unknown>, string | RegExp]> = [
-      [{ kind: 'list', path: '/users', title: 'Users', userIds: [member.id, stranger, other.adminUserId] }, `userIds: these ids are not active users of the company: ${stranger}, ${other.adminUserId}`],
+      [
+        { kind: 'list', path: '/users', title: 'Users', userIds: [member.id, stranger, other.adminUserId] },
+        `userIds: these ids are not active users of the company: ${stranger}, ${other.adminUserId}`,
+      ],
       [{ kind: 'list', path: '/users', title: 'Users', userIds: [] }, 'userIds: choose at least one user'],
-      [{ kind: 'list', path: 'https://evil.example/x', title: 'X', userIds: [member.id] }, /^path: must be a path of the console starting with '\/'/],
-      [{ kind: 'list', path: '//evil.example/x', title: 'X', userIds: [member.id] }, 'path: must be a path of the console, not an address of another site'],
-      [{ kind: 'list', path: '/\\evil.example', title: 'X', userIds: [member.id] }, 'path: may not hold spaces, back-slashes or control characters'],
-      [{ kind: 'list', path: '/api/v1/users/0/10', title: 'X', userIds: [member.id] }, 'path: must be a page of the console, not an API address'],
+      [
+        { kind: 'list', path: 'https://evil.example/x', title: 'X', userIds: [member.id] },
+        /^path: must be a path of the console starting with '\/'/,
+      ],
+      [
+        { kind: 'list', path: '//evil.example/x', title: 'X', userIds: [member.id] },
+        'path: must be a path of the console, not an address of another site',
+      ],
+      [
+        { kind: 'list', path: '/\\evil.example', title: 'X', userIds: [member.id] },
+        'path: may not hold spaces, back-slashes or control characters',
+      ],
+      [
+        { kind: 'list', path: '/api/v1/users/0/10', title: 'X', userIds: [member.id] },
+        'path: must be a page of the console, not an API address',
+      ],
       [{ kind: 'list', path: `/users?q=${'x'.repeat(2000)}`, title: 'X', userIds: [member.id] }, 'path: must be at most 2000 characters'],
       [{ kind: 'list', path: '/users', userIds: [member.id] }, 'title: is required'],
       [{ kind: 'report', userIds: [member.id] }, 'reportId: must be a valid id'],
       [{ kind: 'dashboard', userIds: [member.id] }, 'kind: must be report or list'],
       [{ userIds: [member.id] }, 'kind: must be report or list'],
-      [{ kind: 'list', path: '/users', title: 'X', userIds: [member.id], message: 'x'.repeat(2001) }, 'message: must be at most 2000 characters'],
+      [
+        { kind: 'list', path: '/users', title: 'X', userIds: [member.id], message: 'x'.repeat(2001) },
+        'message: must be at most 2000 characters',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await call(server, 'POST', '/shares', { token: adminToken, body });

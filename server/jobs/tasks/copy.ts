@@ -57,7 +57,12 @@ export function copyExecutor(deps: TaskDeps): TaskExecutor {
     const destination = await connections.destination();
     return deps.connectors.use(source, (sourceConnector) =>
       deps.connectors.use(destination, (destinationConnector) =>
-        runCopy({ connector: sourceConnector, name: source.name }, { connector: destinationConnector, name: destination.name }, fields, context),
+        runCopy(
+          { connector: sourceConnector, name: source.name },
+          { connector: destinationConnector, name: destination.name },
+          fields,
+          context,
+        ),
       ),
     );
   };
@@ -71,7 +76,9 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
   const batchSize = task.batchSize ?? DEFAULT_BATCH_SIZE;
   const { table, mode } = task.to;
   const read = await readPlan(reader, task.from);
-  await context.log(`Copying ${read.what} of "${source.name}" into ${table} of "${destination.name}" (mode ${mode}, batches of ${count(batchSize)} rows)`);
+  await context.log(
+    `Copying ${read.what} of "${source.name}" into ${table} of "${destination.name}" (mode ${mode}, batches of ${count(batchSize)} rows)`,
+  );
 
   const started = performance.now();
   let rowsRead = 0;
@@ -81,7 +88,9 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
   return target.withTableWriter(async (writer) => {
     const exists = await writer.exists(table);
     if (mode === 'create' && exists) {
-      throw new Error(`The table ${table} already exists in "${destination.name}": a copy in create mode makes a new table (choose replace or append to write to it)`);
+      throw new Error(
+        `The table ${table} already exists in "${destination.name}": a copy in create mode makes a new table (choose replace or append to write to it)`,
+      );
     }
     const staging = mode === 'append' ? undefined : stagingName(table);
     const writeTo = staging ?? table;
@@ -102,7 +111,9 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
         const definitions = sourceColumns.map((column) => destinationColumn(reader.dialect, target.dialect, column));
         await writer.create(writeTo, definitions);
         if (staging) made = staging;
-        await context.log(`Made ${staging ? `a new ${table}` : table} with columns ${definitions.map((column) => `${column.name} ${column.dataType}`).join(', ')}`);
+        await context.log(
+          `Made ${staging ? `a new ${table}` : table} with columns ${definitions.map((column) => `${column.name} ${column.dataType}`).join(', ')}`,
+        );
       },
       async write(batch) {
         rowsRead += batch.format === 'values' ? batch.rows.length : batch.rowCount;
@@ -135,10 +146,12 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
         mode === 'append'
           ? `${count(rowsWritten)} rows were written to ${table} before it stopped, and stay there`
           : `${table} is as it was before the copy: the rows copied so far were dropped with the table they went into`;
-      throw new Error(`${reason}. ${kept}.`);
+      throw new Error(`${reason}. ${kept}.`, { cause: error });
     }
     const seconds = (performance.now() - started) / 1000;
-    await context.log(`Copied ${count(rowsWritten)} rows into ${table} in ${seconds.toFixed(1)} s (${count(Math.round(rowsWritten / Math.max(seconds, 0.001)))} rows/s)`);
+    await context.log(
+      `Copied ${count(rowsWritten)} rows into ${table} in ${seconds.toFixed(1)} s (${count(Math.round(rowsWritten / Math.max(seconds, 0.001)))} rows/s)`,
+    );
     return { rowsRead, rowsWritten };
   });
 }
@@ -160,7 +173,7 @@ async function readPlan(reader: TableSource & RowReading, from: CopyTask['from']
   try {
     return { sql: await checkCompanySql(reader.dialect, from.query), what: 'the rows of a query' };
   } catch (error) {
-    throw new Error(`from.query: ${messageOf(error)}`);
+    throw new Error(`from.query: ${messageOf(error)}`, { cause: error });
   }
 }
 
@@ -169,16 +182,25 @@ function batchConversion(source: Dialect, destination: Dialect, columns: readonl
   const conversions = columns.map((column) => valueConversion(source, destination, column.dataType));
   if (conversions.every((conversion) => conversion === undefined)) return (batch) => batch;
   return (batch) =>
-    batch.format !== 'values' ? batch : { format: 'values', rows: batch.rows.map((row) => row.map((value, index) => conversions[index]?.(value) ?? value)) };
+    batch.format !== 'values'
+      ? batch
+      : { format: 'values', rows: batch.rows.map((row) => row.map((value, index) => conversions[index]?.(value) ?? value)) };
 }
 
 /** An existing table appended to must have every column the rows have (MySQL matches names whatever their case). */
-async function requireColumns(destination: TableSource & TableWriting, table: string, names: readonly string[], destinationName: string): Promise<void> {
+async function requireColumns(
+  destination: TableSource & TableWriting,
+  table: string,
+  names: readonly string[],
+  destinationName: string,
+): Promise<void> {
   const key = (name: string) => (destination.dialect === 'mysql' ? name.toLowerCase() : name);
   const present = new Set((await destination.columns(table)).map((column) => key(column.name)));
   const missing = names.filter((name) => !present.has(key(name)));
   if (missing.length > 0) {
-    throw new Error(`The table ${table} of "${destinationName}" has no column ${missing.join(', ')}; the rows copied have the columns ${names.join(', ')}`);
+    throw new Error(
+      `The table ${table} of "${destinationName}" has no column ${missing.join(', ')}; the rows copied have the columns ${names.join(', ')}`,
+    );
   }
 }
 

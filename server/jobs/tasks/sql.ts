@@ -32,7 +32,10 @@ export function sqlExecutor(deps: TaskDeps): TaskExecutor {
       script = await readFileAt(repository, commit, filePath, options);
     } catch (error) {
       if (error instanceof ConnectorError && error.kind === 'not_found') {
-        throw new Error(`${fields.path} does not exist at ${ref} (commit ${commit.slice(0, 7)}) of the repository "${repositoryConnection.name}"`);
+        throw new Error(
+          `${fields.path} does not exist at ${ref} (commit ${commit.slice(0, 7)}) of the repository "${repositoryConnection.name}"`,
+          { cause: error },
+        );
       }
       throw error;
     }
@@ -46,7 +49,7 @@ export function sqlExecutor(deps: TaskDeps): TaskExecutor {
       try {
         statements = splitStatements(script, connector.dialect);
       } catch (error) {
-        throw new Error(`${fields.path}: ${messageOf(error)}`);
+        throw new Error(`${fields.path}: ${messageOf(error)}`, { cause: error });
       }
       if (statements.length === 0) throw new Error(`${fields.path} at ${ref} holds no SQL statement`);
       await context.log(`Running ${statements.length} statement${statements.length === 1 ? '' : 's'} on the ${role} "${target.name}"`);
@@ -64,10 +67,11 @@ export function sqlExecutor(deps: TaskDeps): TaskExecutor {
           },
         );
       } catch (error) {
-        if (context.signal.aborted) throw new Error(`The SQL task was canceled after ${done} of ${statements.length} statements`);
+        if (context.signal.aborted)
+          throw new Error(`The SQL task was canceled after ${done} of ${statements.length} statements`, { cause: error });
         const failed = statements[done];
         const where = failed ? `Statement ${done + 1} of ${statements.length} (line ${failed.line} of ${fields.path})` : `${fields.path}`;
-        throw new Error(`${where} failed: ${messageOf(error)}`);
+        throw new Error(`${where} failed: ${messageOf(error)}`, { cause: error });
       }
     });
     return {};

@@ -27,11 +27,19 @@ export interface WorkflowConnections {
   connection(id: string, role: string): Promise<NamedConnection>;
 }
 
-export async function workflowConnections(deps: { db: Db; secrets: Secrets }, context: Pick<TaskContext, 'companyId' | 'workflowId'>): Promise<WorkflowConnections> {
+export async function workflowConnections(
+  deps: { db: Db; secrets: Secrets },
+  context: Pick<TaskContext, 'companyId' | 'workflowId'>,
+): Promise<WorkflowConnections> {
   const { db, secrets } = deps;
   const { companyId } = context;
   const [workflow] = await db
-    .select({ name: workflows.name, repositoryConnectionId: workflows.repositoryConnectionId, sourceId: sourceDestinations.sourceId, destinationId: sourceDestinations.destinationId })
+    .select({
+      name: workflows.name,
+      repositoryConnectionId: workflows.repositoryConnectionId,
+      sourceId: sourceDestinations.sourceId,
+      destinationId: sourceDestinations.destinationId,
+    })
     .from(workflows)
     .leftJoin(sourceDestinations, and(eq(sourceDestinations.companyId, workflows.companyId), eq(sourceDestinations.id, workflows.pairId)))
     .where(and(eq(workflows.companyId, companyId), eq(workflows.id, context.workflowId)));
@@ -42,7 +50,8 @@ export async function workflowConnections(deps: { db: Db; secrets: Secrets }, co
     try {
       config = await connectionConfig(db, secrets, companyId, id);
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 404) throw new Error(`The ${role} connection of the workflow no longer exists`);
+      if (error instanceof HttpError && error.statusCode === 404)
+        throw new Error(`The ${role} connection of the workflow no longer exists`, { cause: error });
       throw error;
     }
     if (!config.isActive) throw new Error(`The ${role} connection "${config.name}" is deactivated; activate it to run this task`);
@@ -56,7 +65,8 @@ export async function workflowConnections(deps: { db: Db; secrets: Secrets }, co
     source: () => pairMember(workflow.sourceId, 'source'),
     destination: () => pairMember(workflow.destinationId, 'destination'),
     repository: async () => {
-      if (!workflow.repositoryConnectionId) throw new Error(`Workflow "${workflow.name}" has no repository connection for its SQL tasks to read from`);
+      if (!workflow.repositoryConnectionId)
+        throw new Error(`Workflow "${workflow.name}" has no repository connection for its SQL tasks to read from`);
       return connection(workflow.repositoryConnectionId, 'repository');
     },
     connection,

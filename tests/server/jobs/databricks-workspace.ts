@@ -14,12 +14,23 @@ export const WORKSPACE_TOKEN = 'dapi-jobs-0123456789abcdef';
 /** What runs/get answers of a run's state: the `state` object, the newer `status` object, or both. */
 export interface StateAnswer {
   state?: { life_cycle_state: string; result_state?: string; state_message?: string; user_cancelled_or_timedout?: boolean };
-  status?: { state: string; termination_details?: { code: string; type: string; message: string }; queue_details?: { code: string; message: string } };
+  status?: {
+    state: string;
+    termination_details?: { code: string; type: string; message: string };
+    queue_details?: { code: string; message: string };
+  };
 }
 
 /** A `state` object as the 2.1 API answers it. */
 export function lifeCycle(lifeCycleState: string, resultState?: string, message = ''): StateAnswer {
-  return { state: { life_cycle_state: lifeCycleState, ...(resultState ? { result_state: resultState } : {}), state_message: message, user_cancelled_or_timedout: false } };
+  return {
+    state: {
+      life_cycle_state: lifeCycleState,
+      ...(resultState ? { result_state: resultState } : {}),
+      state_message: message,
+      user_cancelled_or_timedout: false,
+    },
+  };
 }
 
 export interface Interruption {
@@ -66,7 +77,6 @@ export async function startJobsWorkspace(): Promise<JobsWorkspace> {
   const interruptions = new Map<string, Interruption[]>();
   let loseRunNowAnswer = false;
   let nextRunId = 455_644_833;
-  let server: LocalServer | undefined;
 
   const workspace: JobsWorkspace = {
     url: '',
@@ -90,9 +100,9 @@ export async function startJobsWorkspace(): Promise<JobsWorkspace> {
       workspace.ignoreCancels = false;
     },
     calls(path, method) {
-      return server!.requests.filter((request) => request.path === path && (!method || request.method === method));
+      return server.requests.filter((request) => request.path === path && (!method || request.method === method));
     },
-    close: () => server!.close(),
+    close: () => server.close(),
   };
 
   function runPage(run: WorkspaceRun): string {
@@ -118,9 +128,12 @@ export async function startJobsWorkspace(): Promise<JobsWorkspace> {
   function runNow(body: Record<string, unknown>, response: ServerResponse): void {
     const { job_id: jobId, idempotency_token: token } = body;
     if (typeof jobId !== 'number') return invalid(response, 'Missing required field: job_id');
-    if (token !== undefined && (typeof token !== 'string' || token.length > 64)) return invalid(response, 'idempotency_token must be at most 64 characters');
+    if (token !== undefined && (typeof token !== 'string' || token.length > 64))
+      return invalid(response, 'idempotency_token must be at most 64 characters');
     if (!jobs.has(jobId)) return invalid(response, `Job ${jobId} does not exist.`);
-    const run = (token === undefined ? undefined : runs.find((existing) => existing.idempotencyToken === token)) ?? startRun(jobId, token as string | undefined);
+    const run =
+      (token === undefined ? undefined : runs.find((existing) => existing.idempotencyToken === token)) ??
+      startRun(jobId, token as string | undefined);
     if (loseRunNowAnswer) {
       loseRunNowAnswer = false;
       return sendJson(response, 503, { error_code: 'TEMPORARILY_UNAVAILABLE', message: 'The service is temporarily unavailable.' });
@@ -156,7 +169,10 @@ export async function startJobsWorkspace(): Promise<JobsWorkspace> {
     if (!run) return invalid(response, `Run ${String(runId)} does not exist.`);
     if (!workspace.ignoreCancels && !run.canceled) {
       run.canceled = true;
-      run.script = [lifeCycle('TERMINATING', undefined, 'Run cancellation requested'), lifeCycle('TERMINATED', 'CANCELED', 'Run cancelled.')];
+      run.script = [
+        lifeCycle('TERMINATING', undefined, 'Run cancellation requested'),
+        lifeCycle('TERMINATED', 'CANCELED', 'Run cancelled.'),
+      ];
     }
     sendJson(response, 200, {});
   }
@@ -165,7 +181,7 @@ export async function startJobsWorkspace(): Promise<JobsWorkspace> {
     sendJson(response, 400, { error_code: 'INVALID_PARAMETER_VALUE', message });
   }
 
-  server = await startLocalServer(answer);
+  const server: LocalServer = await startLocalServer(answer);
   workspace.url = server.url;
   return workspace;
 }
