@@ -6,7 +6,19 @@ import { z } from 'zod';
  * and the console draws each type's form from them. The marketplace offers the same catalogue.
  */
 
-export const CONNECTION_TYPES = ['postgresql', 'mysql', 'embedded', 'files', 's3', 'gcs', 'azure_blob', 'databricks', 'slack', 'bitbucket', 'git'] as const;
+export const CONNECTION_TYPES = [
+  'postgresql',
+  'mysql',
+  'embedded',
+  'files',
+  's3',
+  'gcs',
+  'azure_blob',
+  'databricks',
+  'slack',
+  'bitbucket',
+  'git',
+] as const;
 export type ConnectionType = (typeof CONNECTION_TYPES)[number];
 
 export type ConnectionCategory = 'database' | 'storage' | 'compute' | 'chat' | 'code';
@@ -123,13 +135,25 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
     roles: ['source', 'destination'],
     endpointKind: 'file',
     settings: [
-      { key: 'endpoint', label: 'Endpoint', kind: 'url', default: 'https://s3.amazonaws.com', help: 'The service URL; for another S3-compatible store, its own.' },
+      {
+        key: 'endpoint',
+        label: 'Endpoint',
+        kind: 'url',
+        default: 'https://s3.amazonaws.com',
+        help: 'The service URL; for another S3-compatible store, its own.',
+      },
       { key: 'region', label: 'Region', kind: 'text', default: 'us-east-1' },
       { key: 'bucket', label: 'Bucket', kind: 'text', required: true },
       { key: 'prefix', label: 'Folder in the bucket', kind: 'text', placeholder: 'exports/' },
       { key: 'accessKeyId', label: 'Access key id', kind: 'text', required: true },
       { key: 'secretAccessKey', label: 'Secret access key', kind: 'password', secret: true, required: true },
-      { key: 'pathStyle', label: 'Path-style addresses', kind: 'boolean', default: false, help: 'On for most S3-compatible stores other than Amazon S3.' },
+      {
+        key: 'pathStyle',
+        label: 'Path-style addresses',
+        kind: 'boolean',
+        default: false,
+        help: 'On for most S3-compatible stores other than Amazon S3.',
+      },
     ],
   },
   {
@@ -145,7 +169,10 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
         label: 'Bucket',
         kind: 'text',
         required: true,
-        pattern: { source: '^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$', message: 'must be a bucket name: 3 to 222 lowercase letters, digits, -, _ and .' },
+        pattern: {
+          source: '^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$',
+          message: 'must be a bucket name: 3 to 222 lowercase letters, digits, -, _ and .',
+        },
       },
       { key: 'prefix', label: 'Folder in the bucket', kind: 'text', placeholder: 'exports/' },
       {
@@ -191,7 +218,10 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
         label: 'Container',
         kind: 'text',
         required: true,
-        pattern: { source: '^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$', message: 'must be a container name: 3 to 63 lowercase letters, digits and single hyphens' },
+        pattern: {
+          source: '^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$',
+          message: 'must be a container name: 3 to 63 lowercase letters, digits and single hyphens',
+        },
       },
       { key: 'prefix', label: 'Folder in the container', kind: 'text', placeholder: 'exports/' },
       {
@@ -224,7 +254,10 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
         when: { authMethod: ['sas'] },
         placeholder: 'sv=…&sp=rl&sig=…',
         help: 'A token that allows reading and listing (sp=rl) the container.',
-        pattern: { source: '^\\??([^=&\\s]+=[^&\\s]*&)*sig=[^&\\s]+(&[^=&\\s]+=[^&\\s]*)*$', message: 'must be a SAS token: the query string that holds sig=…' },
+        pattern: {
+          source: '^\\??([^=&\\s]+=[^&\\s]*&)*sig=[^&\\s]+(&[^=&\\s]+=[^&\\s]*)*$',
+          message: 'must be a SAS token: the query string that holds sig=…',
+        },
       },
       {
         key: 'endpoint',
@@ -268,7 +301,15 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
         ],
       },
       { key: 'webhookUrl', label: 'Webhook URL', kind: 'password', secret: true, required: true, when: { mode: ['webhook'] } },
-      { key: 'botToken', label: 'Bot token', kind: 'password', secret: true, required: true, when: { mode: ['bot'] }, placeholder: 'xoxb-…' },
+      {
+        key: 'botToken',
+        label: 'Bot token',
+        kind: 'password',
+        secret: true,
+        required: true,
+        when: { mode: ['bot'] },
+        placeholder: 'xoxb-…',
+      },
       { key: 'channel', label: 'Default channel', kind: 'text', placeholder: '#data-alerts', when: { mode: ['bot'] } },
       { key: 'apiUrl', label: 'Slack API URL', kind: 'url', default: 'https://slack.com/api', when: { mode: ['bot'] } },
     ],
@@ -376,7 +417,8 @@ export function parseSettings(
   const known = new Set(declaration.settings.map((s) => s.key));
   for (const key of Object.keys(values)) if (!known.has(key)) problems.push(`settings.${key}: is not a setting of ${declaration.label}`);
   const withDefaults: Record<string, unknown> = {};
-  for (const setting of declaration.settings) withDefaults[setting.key] = isBlank(values[setting.key]) ? setting.default : values[setting.key];
+  for (const setting of declaration.settings)
+    withDefaults[setting.key] = isBlank(values[setting.key]) ? setting.default : values[setting.key];
   for (const setting of declaration.settings) {
     if (!settingApplies(setting, withDefaults)) continue;
     const value = withDefaults[setting.key];

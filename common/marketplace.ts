@@ -21,14 +21,39 @@ export interface MarketplaceListing {
 }
 
 export const MARKETPLACE: readonly MarketplaceListing[] = [
-  { id: 's3', connectionType: 's3', category: 'cloud_storage', docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html' },
+  {
+    id: 's3',
+    connectionType: 's3',
+    category: 'cloud_storage',
+    docsUrl: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html',
+  },
   { id: 'gcs', connectionType: 'gcs', category: 'cloud_storage', docsUrl: 'https://cloud.google.com/iam/docs/keys-create-delete' },
-  { id: 'azure_blob', connectionType: 'azure_blob', category: 'cloud_storage', docsUrl: 'https://learn.microsoft.com/azure/storage/common/storage-account-keys-manage' },
+  {
+    id: 'azure_blob',
+    connectionType: 'azure_blob',
+    category: 'cloud_storage',
+    docsUrl: 'https://learn.microsoft.com/azure/storage/common/storage-account-keys-manage',
+  },
   { id: 'slack', connectionType: 'slack', category: 'chat', docsUrl: 'https://api.slack.com/messaging/webhooks' },
-  { id: 'bitbucket', connectionType: 'bitbucket', category: 'code', docsUrl: 'https://support.atlassian.com/bitbucket-cloud/docs/app-passwords/' },
+  {
+    id: 'bitbucket',
+    connectionType: 'bitbucket',
+    category: 'code',
+    docsUrl: 'https://support.atlassian.com/bitbucket-cloud/docs/app-passwords/',
+  },
   { id: 'git', connectionType: 'git', category: 'code', docsUrl: 'https://git-scm.com/book/en/v2/Git-on-the-Server-The-Protocols' },
-  { id: 'databricks', connectionType: 'databricks', category: 'compute', docsUrl: 'https://docs.databricks.com/en/dev-tools/auth/pat.html' },
-  { id: 'postgresql', connectionType: 'postgresql', category: 'database', docsUrl: 'https://www.postgresql.org/docs/current/libpq-connect.html' },
+  {
+    id: 'databricks',
+    connectionType: 'databricks',
+    category: 'compute',
+    docsUrl: 'https://docs.databricks.com/en/dev-tools/auth/pat.html',
+  },
+  {
+    id: 'postgresql',
+    connectionType: 'postgresql',
+    category: 'database',
+    docsUrl: 'https://www.postgresql.org/docs/current/libpq-connect.html',
+  },
   { id: 'mysql', connectionType: 'mysql', category: 'database', docsUrl: 'https://mariadb.com/kb/en/connecting-to-mariadb/' },
 ];
 

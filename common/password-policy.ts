@@ -105,7 +105,9 @@ export function passwordProblem(password: string, policy: PasswordPolicy = DEFAU
   if (check.tooShort) parts.push(`be at least ${policy.minLength} characters long`);
   if (check.missing.length > 0) {
     const kinds = requiredCharacters(policy);
-    parts.push(`contain ${asksLettersAndDigits(kinds) ? 'both letters and digits' : listInWords(check.missing.map((kind) => CHARACTER_NAMES[kind]))}`);
+    parts.push(
+      `contain ${asksLettersAndDigits(kinds) ? 'both letters and digits' : listInWords(check.missing.map((kind) => CHARACTER_NAMES[kind]))}`,
+    );
   }
   if (parts.length > 0) return `Password must ${parts.join(' and ')}`;
   if (check.edgeSpace) return 'Password must not start or end with a space';

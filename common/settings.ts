@@ -69,7 +69,10 @@ export function isDomainName(value: string): boolean {
 
 /** The domain of an address: what follows its last @, in lower case. */
 export function emailDomainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).trim().toLowerCase();
+  return email
+    .slice(email.lastIndexOf('@') + 1)
+    .trim()
+    .toLowerCase();
 }
 
 /** An empty list allows any domain; otherwise the address's domain must be one of the list (exactly; subdomains are listed on their own). */
@@ -83,7 +86,8 @@ export const allowedEmailDomainsSchema = z
   .superRefine((list, ctx) => {
     const wrong = list.find((domain) => !isDomainName(domain));
     if (wrong !== undefined) ctx.addIssue({ code: 'custom', message: `"${wrong}" is not a domain name such as example.com` });
-    if (list.length > ALLOWED_EMAIL_DOMAINS_MAX) ctx.addIssue({ code: 'custom', message: `may hold at most ${ALLOWED_EMAIL_DOMAINS_MAX} domains` });
+    if (list.length > ALLOWED_EMAIL_DOMAINS_MAX)
+      ctx.addIssue({ code: 'custom', message: `may hold at most ${ALLOWED_EMAIL_DOMAINS_MAX} domains` });
   });
 
 // ---- Service settings ------------------------------------------------------------------------------

@@ -124,12 +124,19 @@ export async function forgotPassword(lookup: AccountLookup): Promise<MessageAnsw
 
 /** The reset-link check: the account's email, the grant to send back, and the company's password rules. */
 export async function verifyResetToken(token: string): Promise<{ email: string; clientId: string; passwordPolicy: PasswordPolicy }> {
-  const answer = await apiRequest<DataAnswer<{ email?: string; clientId?: string; passwordPolicy?: unknown }>>('/user/password/token/verify', {
-    method: 'POST',
-    body: { resetPasswordToken: token },
-    public: true,
-  });
-  return { email: answer.data?.email ?? '', clientId: answer.data?.clientId ?? '', passwordPolicy: readPasswordPolicy(answer.data?.passwordPolicy) };
+  const answer = await apiRequest<DataAnswer<{ email?: string; clientId?: string; passwordPolicy?: unknown }>>(
+    '/user/password/token/verify',
+    {
+      method: 'POST',
+      body: { resetPasswordToken: token },
+      public: true,
+    },
+  );
+  return {
+    email: answer.data?.email ?? '',
+    clientId: answer.data?.clientId ?? '',
+    passwordPolicy: readPasswordPolicy(answer.data?.passwordPolicy),
+  };
 }
 
 export async function resetPassword(body: { email: string; newPassword: string; clientId: string }): Promise<MessageAnswer> {
@@ -143,7 +150,11 @@ export async function verifyActivationToken(token: string): Promise<{ email: str
     body: { token },
     public: true,
   });
-  return { email: answer.data?.email ?? '', verified: answer.data?.verified !== false, passwordPolicy: readPasswordPolicy(answer.data?.passwordPolicy) };
+  return {
+    email: answer.data?.email ?? '',
+    verified: answer.data?.verified !== false,
+    passwordPolicy: readPasswordPolicy(answer.data?.passwordPolicy),
+  };
 }
 
 /** The signed-in user's company's password rules (the default ones when the server names none). */
@@ -152,7 +163,11 @@ export async function getPasswordPolicy(signal?: AbortSignal): Promise<PasswordP
   return readPasswordPolicy(answer.data);
 }
 
-export async function createPassword(body: { defaultPasswordToken: string; oldPassword: string; newPassword: string }): Promise<MessageAnswer> {
+export async function createPassword(body: {
+  defaultPasswordToken: string;
+  oldPassword: string;
+  newPassword: string;
+}): Promise<MessageAnswer> {
   return apiRequest<MessageAnswer>('/user/password/create', { method: 'POST', body, public: true });
 }
 

@@ -58,7 +58,14 @@ export function authReducer(state: AuthState, action: AuthAction): AuthState {
     case 'failure':
       return { ...state, loading: false, error: action.error };
     case 'loginSuccess':
-      return { ...state, loading: false, error: null, loggedIn: isSignedIn(action.user), user: action.user, email: action.user.email ?? state.email };
+      return {
+        ...state,
+        loading: false,
+        error: null,
+        loggedIn: isSignedIn(action.user),
+        user: action.user,
+        email: action.user.email ?? state.email,
+      };
     case 'loginFailure':
       return { ...SIGNED_OUT, error: action.error };
     case 'logout':

@@ -56,7 +56,10 @@ export function routeMapOf(declarations: readonly AnyResourceDeclaration[]): Rou
       updateSends: declaration.forms?.edit?.send ?? 'changed',
       activationField: capabilitiesOf(declaration).activate ? String(declaration.activation!.field) : null,
       paged: isPagedList(declaration),
-      sortFields: new Set([...declaration.fields.filter((field) => field.sortable).map((field) => String(field.source)), defaultSortOf(declaration).field]),
+      sortFields: new Set([
+        ...declaration.fields.filter((field) => field.sortable).map((field) => String(field.source)),
+        defaultSortOf(declaration).field,
+      ]),
     };
   }
   return map;
@@ -264,7 +267,11 @@ function clientSide(rows: RaRecord[], body: Record<string, unknown>, sort: SortP
 /** Reading past this many rows to find a record or several needs a one-route. */
 const FIND_IN_LIST_LIMIT = 1000;
 
-function changedFields(data: Record<string, unknown>, previous: Record<string, unknown> | undefined, fields: readonly string[]): Record<string, unknown> {
+function changedFields(
+  data: Record<string, unknown>,
+  previous: Record<string, unknown> | undefined,
+  fields: readonly string[],
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const name of fields) {
     if (!(name in data)) continue;
@@ -321,7 +328,11 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
     } else if (onlySearch && !sorted && map.routes.search) {
       const spec = route(resource, 'search', 'getList');
       const search = String(body.search);
-      call = { spec, values: { ...paging, search }, body: spec.method === 'GET' ? undefined : { search, ...(spec.pagingInBody ? paging : {}) } };
+      call = {
+        spec,
+        values: { ...paging, search },
+        body: spec.method === 'GET' ? undefined : { search, ...(spec.pagingInBody ? paging : {}) },
+      };
     } else if (map.routes.filter) {
       const spec = route(resource, 'filter', 'getList');
       call = { spec, values: { ...paging, ...sortValues }, body: spec.pagingInBody ? { ...body, ...paging } : body };
@@ -430,7 +441,12 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
       return { data: record as never, meta: { message: messageOf(answer) } };
     },
     update: (resource, params) =>
-      update(resource, params.id, params.data as Record<string, unknown>, params.previousData as Record<string, unknown> | undefined) as never,
+      update(
+        resource,
+        params.id,
+        params.data as Record<string, unknown>,
+        params.previousData as Record<string, unknown> | undefined,
+      ) as never,
     async updateMany(resource, params) {
       const map = entry(resource, 'updateMany');
       const data = params.data as Record<string, unknown>;
@@ -449,7 +465,11 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
       if (!map) return;
       const { declaration } = map;
       // The list page as it first opens: its first page in the default order, unfiltered.
-      const { call } = listCall(resource, { pagination: { page: 1, perPage: declaration.list?.perPage ?? 10 }, sort: defaultSortOf(declaration), filter: {} });
+      const { call } = listCall(resource, {
+        pagination: { page: 1, perPage: declaration.list?.perPage ?? 10 },
+        sort: defaultSortOf(declaration),
+        filter: {},
+      });
       sendAhead(call);
       if (declaration.routes.cards) sendAhead({ spec: route(resource, 'cards', 'getCards'), values: {} });
       if (declaration.routes.filterProps) sendAhead({ spec: route(resource, 'filterProps', 'getFilterProps'), values: {} });
@@ -460,7 +480,8 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
       const props: Record<string, Choice[]> = {};
       if (data && typeof data === 'object') {
         for (const [name, choices] of Object.entries(data)) {
-          if (Array.isArray(choices)) props[name] = choices.map((choice) => (typeof choice === 'object' ? choice : { id: choice, name: String(choice) }));
+          if (Array.isArray(choices))
+            props[name] = choices.map((choice) => (typeof choice === 'object' ? choice : { id: choice, name: String(choice) }));
         }
       }
       return props;
@@ -490,7 +511,8 @@ export interface ActiveUser {
 }
 
 /** The cards of a dashboard card call's answer. */
-export const readDashboardCards = (answer: unknown): DashboardCard[] => (answer as { data?: { cards?: DashboardCard[] } } | null)?.data?.cards ?? [];
+export const readDashboardCards = (answer: unknown): DashboardCard[] =>
+  (answer as { data?: { cards?: DashboardCard[] } } | null)?.data?.cards ?? [];
 
 /** The users of `GET /users/active`'s answer. */
 export const readActiveUsers = (answer: unknown): ActiveUser[] => (answer as { users?: ActiveUser[] } | null)?.users ?? [];

@@ -163,7 +163,11 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     payload && typeof payload === 'object' && typeof (payload as { message?: unknown }).message === 'string'
       ? (payload as { message: string }).message
       : '';
-  const error = new ApiError(serverMessage || response.statusText || `Request failed with status ${response.status}`, response.status, payload);
+  const error = new ApiError(
+    serverMessage || response.statusText || `Request failed with status ${response.status}`,
+    response.status,
+    payload,
+  );
   handleCatalogue(error, options);
   throw error;
 }

@@ -19,7 +19,16 @@ import { settingsMessages } from './i18n/settings-messages';
 export function consoleMessages(declarations: readonly AnyResourceDeclaration[]): Record<string, TranslationMessages> {
   const fromDeclarations = declarationMessages(declarations);
   return {
-    en: mergeTranslations(englishMessages, authMessages, appMessages, reportsMessages, subscriptionMessages, marketplaceMessages, settingsMessages, fromDeclarations.en ?? {}),
+    en: mergeTranslations(
+      englishMessages,
+      authMessages,
+      appMessages,
+      reportsMessages,
+      subscriptionMessages,
+      marketplaceMessages,
+      settingsMessages,
+      fromDeclarations.en ?? {},
+    ),
   };
 }
 

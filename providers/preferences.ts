@@ -188,7 +188,10 @@ export function samePreferences(a: LayoutPreferences, b: LayoutPreferences): boo
   return [...groups].every((id) => a.openGroups[id] === b.openGroups[id]);
 }
 
-export function createLayoutPreferencesStore({ userKey, saveDelayMs = SAVE_DELAY_MS }: LayoutPreferencesStoreOptions): LayoutPreferencesStore {
+export function createLayoutPreferencesStore({
+  userKey,
+  saveDelayMs = SAVE_DELAY_MS,
+}: LayoutPreferencesStoreOptions): LayoutPreferencesStore {
   const local = userKey ? readLocalPreferences(userKey) : null;
   let state: LayoutPreferences = local?.value ?? { ...DEFAULT_LAYOUT_PREFERENCES };
   // True while the server has not confirmed the current state (a change made here, not saved yet).

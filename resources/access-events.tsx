@@ -120,7 +120,12 @@ export const accessEvents = defineResource<AccessEvent>({
       exportValue: (event) => personText(event.userName, event.email),
     },
     { source: 'event', type: 'select', choices: choicesOf('events', EVENTS) },
-    { source: 'status', type: 'status', choices: EVENT_STATUS_CHOICES, colors: { success: 'success', failure: 'error', blocked: 'warning' } },
+    {
+      source: 'status',
+      type: 'status',
+      choices: EVENT_STATUS_CHOICES,
+      colors: { success: 'success', failure: 'error', blocked: 'warning' },
+    },
     // A reason the console has no text for shows as the server wrote it.
     { source: 'reason', type: 'select', choices: choicesOf('reasons', REASONS) },
     { source: 'ip', type: 'text' },

@@ -61,7 +61,8 @@ export const apikeys = defineResource<ApiKey>({
       secret: {
         title: 'Your new API key',
         intro: 'The key "%{name}" was created. Send it in the x-api-key header of your calls.',
-        warning: 'Copy it now and keep it somewhere safe. You will not see it again: the server keeps only a fingerprint of it. If it is lost, delete the key and make a new one.',
+        warning:
+          'Copy it now and keep it somewhere safe. You will not see it again: the server keeps only a fingerprint of it. If it is lost, delete the key and make a new one.',
         label: 'API key',
         copy: 'Copy',
         copied: 'Copied to the clipboard',
@@ -108,7 +109,8 @@ export const apikeys = defineResource<ApiKey>({
         body_optional: 'Optional; sent as %{types}',
         schema: 'Schema',
         try_it: 'Try it',
-        try_note: 'The call is sent with the API key below, not with your session: it runs with the key\'s access (as its access user, limited to the operations granted to it), and fails if this operation is not granted to the key.',
+        try_note:
+          "The call is sent with the API key below, not with your session: it runs with the key's access (as its access user, limited to the operations granted to it), and fails if this operation is not granted to the key.",
         api_key: 'API key',
         api_key_help: 'dok_… — it is sent in the x-api-key header and kept only on this page',
         key_required: 'Enter an API key',
@@ -130,7 +132,15 @@ export const apikeys = defineResource<ApiKey>({
     { source: 'prefix', type: 'text', render: (key) => <KeyPrefix prefix={key.prefix} />, exportValue: (key) => `dok_${key.prefix}` },
     { source: 'accessUserName', type: 'text' },
     // Chosen in the forms by admins only (resources/apikeys/ApiKeyForm): others make keys that act as themselves.
-    { source: 'accessUserId', type: 'select', list: false, show: false, create: true, edit: true, helperText: 'resources.apikeys.helpers.accessUserId' },
+    {
+      source: 'accessUserId',
+      type: 'select',
+      list: false,
+      show: false,
+      create: true,
+      edit: true,
+      helperText: 'resources.apikeys.helpers.accessUserId',
+    },
     { source: 'createdByName', type: 'text' },
     { source: 'isActive', type: 'boolean' },
     { source: 'isDeleted', type: 'boolean', list: 'hidden' },

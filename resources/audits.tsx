@@ -64,7 +64,11 @@ export const audits = defineResource<AuditEntry>({
       source: 'userName',
       type: 'text',
       render: (entry) => (
-        <PersonCell name={entry.userName} email={entry.userEmail} missing={entry.userId ? 'resources.audits.deleted_user' : 'resources.audits.system'} />
+        <PersonCell
+          name={entry.userName}
+          email={entry.userEmail}
+          missing={entry.userId ? 'resources.audits.deleted_user' : 'resources.audits.system'}
+        />
       ),
       exportValue: (entry) => personText(entry.userName, entry.userEmail),
     },
@@ -80,7 +84,10 @@ export const audits = defineResource<AuditEntry>({
       type: 'json',
       list: 'hidden',
       show: false,
-      render: (entry) => changedFields(entry.changes).map((change) => change.field).join(', '),
+      render: (entry) =>
+        changedFields(entry.changes)
+          .map((change) => change.field)
+          .join(', '),
       exportValue: (entry) => (entry.changes == null ? '' : JSON.stringify(entry.changes)),
     },
   ],

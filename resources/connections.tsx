@@ -48,7 +48,14 @@ export const connections = defineResource<Connection>({
         status: 'Status',
         search: 'Search connections',
       },
-      cards: { total: 'Connections', active: 'Active', sources: 'Sources', destinations: 'Destinations', failing: 'Failing', pairs: 'Pairs' },
+      cards: {
+        total: 'Connections',
+        active: 'Active',
+        sources: 'Sources',
+        destinations: 'Destinations',
+        failing: 'Failing',
+        pairs: 'Pairs',
+      },
       helpers: {
         isSource: 'Workflows may copy from it',
         isDestination: 'Workflows may copy into it',

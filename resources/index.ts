@@ -19,4 +19,19 @@ import { workflows } from './workflows';
  * its route map from them, the authProvider its policy names, the i18n provider their texts.
  * A new resource is one import and one entry here.
  */
-export const resources: readonly AnyResourceDeclaration[] = [outbox, users, audits, accessEvents, sessions, roles, workspaces, apikeys, notifications, connections, sourceDestinations, tables, workflows, jobRuns];
+export const resources: readonly AnyResourceDeclaration[] = [
+  outbox,
+  users,
+  audits,
+  accessEvents,
+  sessions,
+  roles,
+  workspaces,
+  apikeys,
+  notifications,
+  connections,
+  sourceDestinations,
+  tables,
+  workflows,
+  jobRuns,
+];

@@ -6,7 +6,10 @@ import type { JobRun } from './job-runs/types';
 
 export type { JobRun } from './job-runs/types';
 
-const TRIGGER_CHOICES = ['manual', 'schedule', 'api_key'].map((trigger) => ({ id: trigger, name: `resources.job-runs.triggers.${trigger}` }));
+const TRIGGER_CHOICES = ['manual', 'schedule', 'api_key'].map((trigger) => ({
+  id: trigger,
+  name: `resources.job-runs.triggers.${trigger}`,
+}));
 const ENGINE_CHOICES = ['local', 'databricks'].map((engine) => ({ id: engine, name: `resources.job-runs.engines.${engine}` }));
 
 /**
@@ -39,7 +42,14 @@ export const jobRuns = defineResource<JobRun>({
         error: 'Error',
       },
       filters: { workflow: 'Workflow', status: 'Status', startDate: 'Queued from', endDate: 'Queued to' },
-      statuses: { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', canceled: 'Canceled', timed_out: 'Timed out' },
+      statuses: {
+        queued: 'Queued',
+        running: 'Running',
+        succeeded: 'Succeeded',
+        failed: 'Failed',
+        canceled: 'Canceled',
+        timed_out: 'Timed out',
+      },
       triggers: { manual: 'Manual', schedule: 'Schedule', api_key: 'API key' },
       engines: { local: 'Local runner', databricks: 'Databricks' },
       by_api_key: 'An API key',
@@ -97,7 +107,13 @@ export const jobRuns = defineResource<JobRun>({
   },
   fields: [
     { source: 'workflowName', type: 'text', render: (run) => <WorkflowLink id={run.workflowId} name={run.workflowName} /> },
-    { source: 'status', type: 'status', choices: RUN_STATUS_CHOICES, render: (run) => <RunStatusChip status={run.status} />, exportValue: (run) => run.status },
+    {
+      source: 'status',
+      type: 'status',
+      choices: RUN_STATUS_CHOICES,
+      render: (run) => <RunStatusChip status={run.status} />,
+      exportValue: (run) => run.status,
+    },
     { source: 'trigger', type: 'select', choices: TRIGGER_CHOICES },
     { source: 'triggeredByName', type: 'text', render: (run) => <StartedBy run={run} />, exportValue: startedByText },
     { source: 'queuedAt', type: 'datetime' },

@@ -146,7 +146,10 @@ async function main() {
     if (!chromiumPath()) throw new Error('Benchmarks need Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
     // Built into a directory of its own, so that a console built or served from dist/ is left alone.
     const consoleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-console-'));
-    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn', '--outDir', consoleDir], { cwd: root, stdio: 'inherit' });
+    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn', '--outDir', consoleDir], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (build.status !== 0) throw new Error('the console build failed');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-'));
     const server = startServer({ DATA_DIR: dataDir, CONSOLE_DIR: consoleDir });

@@ -28,5 +28,7 @@ function stop() {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-run('API server', process.execPath, ['--watch-path=server', '--watch-path=common', '--import', 'tsx', 'server/index.ts'], { PORT: apiPort });
+run('API server', process.execPath, ['--watch-path=server', '--watch-path=common', '--import', 'tsx', 'server/index.ts'], {
+  PORT: apiPort,
+});
 run('Vite', process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js')], { API_PORT: apiPort });

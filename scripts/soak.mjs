@@ -25,7 +25,11 @@ const port = Number(process.env.SOAK_PORT || 8383);
 applySeedScale(seedScale);
 
 const log = (message) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${message}`);
-const loadNow = () => os.loadavg().map((n) => n.toFixed(2)).join(', ');
+const loadNow = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
 const command = () => {
   const env = Object.entries(process.env)
     .filter(([key]) => key.startsWith('SOAK_'))
@@ -61,7 +65,9 @@ function loadSection(title, result, { users, loadBefore, loadAfter, note }) {
     '',
     '| call family | alone | calls | errors | p50 | p95 | p99 | max |',
     '|---|---|---|---|---|---|---|---|',
-    ...result.families.map((f) => `| ${f.name} | ${ms(f.alone)} | ${f.calls} | ${f.errors} | ${ms(f.p50)} | ${ms(f.p95)} | ${ms(f.p99)} | ${ms(f.max)} |`),
+    ...result.families.map(
+      (f) => `| ${f.name} | ${ms(f.alone)} | ${f.calls} | ${f.errors} | ${ms(f.p50)} | ${ms(f.p95)} | ${ms(f.p99)} | ${ms(f.max)} |`,
+    ),
     ...(result.samples.length > 0 ? ['', 'First errors:', '', ...result.samples.map((s) => `- \`${s.replace(/`/g, "'")}\``)] : []),
   ];
 }
@@ -81,7 +87,11 @@ async function main() {
           note: `The server on PostgreSQL (\`SOAK_DATABASE_URL\`, default the local \`postgres://postgres@127.0.0.1:5432/test\`, in a schema of its own dropped afterwards).`,
         }),
       );
-      verdicts.push(['load on PostgreSQL', result.errors === 0, `${result.calls} calls, ${result.errors} errors, p95 ${ms(result.overall.p95)}`]);
+      verdicts.push([
+        'load on PostgreSQL',
+        result.errors === 0,
+        `${result.calls} calls, ${result.errors} errors, p95 ${ms(result.overall.p95)}`,
+      ]);
     } catch (error) {
       verdicts.push(['load on PostgreSQL', false, error.message]);
     }
@@ -98,7 +108,11 @@ async function main() {
           note: 'The server on PGlite in a fresh data directory.',
         }),
       );
-      verdicts.push(['load on PGlite', result.errors === 0, `${result.calls} calls, ${result.errors} errors, p95 ${ms(result.overall.p95)}`]);
+      verdicts.push([
+        'load on PGlite',
+        result.errors === 0,
+        `${result.calls} calls, ${result.errors} errors, p95 ${ms(result.overall.p95)}`,
+      ]);
     } catch (error) {
       verdicts.push(['load on PGlite', false, error.message]);
     }
@@ -112,7 +126,9 @@ async function main() {
   const failed = verdicts.filter(([, ok]) => ok === false);
   const skipped = verdicts.filter(([, ok]) => ok === null);
   for (const [name, ok, detail] of verdicts) console.log(`${ok === null ? 'SKIP' : ok ? 'PASS' : 'FAIL'}  ${name}: ${detail}`);
-  console.log(`soak: ${verdicts.length - failed.length - skipped.length} passed, ${failed.length} failed${skipped.length ? `, ${skipped.length} skipped` : ''}`);
+  console.log(
+    `soak: ${verdicts.length - failed.length - skipped.length} passed, ${failed.length} failed${skipped.length ? `, ${skipped.length} skipped` : ''}`,
+  );
   process.exit(failed.length > 0 ? 1 : 0);
 }
 
@@ -159,11 +175,11 @@ function whyNotInNpmTest() {
     '',
     'Every part starts the real server as a child process (`node --import tsx server/index.ts`) and kills it, several times for the ' +
       'fault runs; the PostgreSQL faults also need a PostgreSQL of their own, made with `initdb` and run as the `postgres` OS user, ' +
-      'because restarting the machine\'s shared PostgreSQL would break other test runs. The shortest fault check still waits for the ' +
-      'runner\'s recovery (a run\'s heartbeat is stale after 30 s, swept every 15 s), so none fits the suite\'s budget of seconds per ' +
-      'file, and none can run where PostgreSQL\'s programs are missing. They stay in `npm run test:soak`, which ends with a ' +
+      "because restarting the machine's shared PostgreSQL would break other test runs. The shortest fault check still waits for the " +
+      "runner's recovery (a run's heartbeat is stale after 30 s, swept every 15 s), so none fits the suite's budget of seconds per " +
+      "file, and none can run where PostgreSQL's programs are missing. They stay in `npm run test:soak`, which ends with a " +
       '`soak: N passed, N failed` line and a non-zero exit when an expectation fails. What each fault proves at the level of one ' +
-      'function (recovery of stale runs, the copy\'s staging table, the upload\'s single transaction, the data-directory lock) ' +
+      "function (recovery of stale runs, the copy's staging table, the upload's single transaction, the data-directory lock) " +
       'is covered by the server suite (tests/server/jobs/runner-recovery.test.ts, tasks-copy.test.ts, tables.test.ts, startup.test.ts).',
   ];
 }

@@ -35,7 +35,12 @@ export function countVitest(file, status, label) {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
     // A file that fails to load counts as one failure, so a broken suite is never green.
     const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
-    return { label, passed: report.numPassedTests ?? 0, failed: (report.numFailedTests ?? 0) + brokenFiles, skipped: report.numPendingTests ?? 0 };
+    return {
+      label,
+      passed: report.numPassedTests ?? 0,
+      failed: (report.numFailedTests ?? 0) + brokenFiles,
+      skipped: report.numPendingTests ?? 0,
+    };
   } catch {
     return { label, passed: 0, failed: 1, skipped: 0, note: `no report (exit ${status})` };
   }
@@ -83,7 +88,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   fs.writeFileSync(path.join(results, 'summary.json'), JSON.stringify(counts, null, 2));
   console.log('');
-  for (const c of counts) console.log(`${c.label.padEnd(8)} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.note ? ` (${c.note})` : ''}`);
+  for (const c of counts)
+    console.log(`${c.label.padEnd(8)} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.note ? ` (${c.note})` : ''}`);
   const { passed, failed } = summarise(counts);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed > 0 ? 1 : 0);

@@ -78,26 +78,36 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Before the routes: the document and the API-key catalogue are collected as routes register.
   await registerOpenApiDocument(app);
 
-  await app.register(async (api) => {
-    registerAuthGuard(api);
-    // Each handler runs as its caller's company: on PostgreSQL, row-level security holds it there.
-    registerRequestScope(api);
-    // Text PostgreSQL cannot hold (NUL, half a surrogate pair) is refused naming its field, not failed on as a 500.
-    registerStorableTextCheck(api);
-    await api.register(apiRoutes);
-    api.setNotFoundHandler((request, reply) => {
-      reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}` });
-    });
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (api) => {
+      registerAuthGuard(api);
+      // Each handler runs as its caller's company: on PostgreSQL, row-level security holds it there.
+      registerRequestScope(api);
+      // Text PostgreSQL cannot hold (NUL, half a surrogate pair) is refused naming its field, not failed on as a 500.
+      registerStorableTextCheck(api);
+      await api.register(apiRoutes);
+      api.setNotFoundHandler((request, reply) => {
+        reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}` });
+      });
+    },
+    { prefix: API_PREFIX },
+  );
 
   if (options.serveConsole) {
-    await serveConsole(app, ctx.config.consoleDir, (nonce) => consoleContentSecurityPolicy(ctx.config.cspExtraOrigins, `${API_PREFIX}${CSP_REPORT_PATH}`, nonce));
+    await serveConsole(app, ctx.config.consoleDir, (nonce) =>
+      consoleContentSecurityPolicy(ctx.config.cspExtraOrigins, `${API_PREFIX}${CSP_REPORT_PATH}`, nonce),
+    );
   }
 
   return app;
 }
 
-function errorHandler(this: FastifyInstance, error: FastifyError, request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) {
+function errorHandler(
+  this: FastifyInstance,
+  error: FastifyError,
+  request: import('fastify').FastifyRequest,
+  reply: import('fastify').FastifyReply,
+) {
   if (error instanceof HttpError) {
     if (error.statusCode === 429 && typeof error.extra.retryAfterSeconds === 'number') {
       reply.header('retry-after', String(error.extra.retryAfterSeconds));
@@ -143,7 +153,7 @@ interface ValidationIssue {
 
 /** Turns zod issues into one message that names each field: "email: Invalid email address". */
 function describeValidation(issues: ValidationIssue[], context: string | undefined): string {
-  const where = context === 'body' ? 'body' : context ?? 'request';
+  const where = context === 'body' ? 'body' : (context ?? 'request');
   return issues
     .slice(0, 5)
     .map((issue) => {
@@ -194,7 +204,11 @@ async function serveConsole(app: FastifyInstance, consoleDir: string, policyFor:
     const accept = request.headers.accept ?? '';
     if (request.method === 'GET' && !request.url.startsWith('/assets/') && (accept.includes('text/html') || accept.includes('*/*'))) {
       const { html, policy } = page();
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', policy).send(html);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', policy)
+        .send(html);
     }
     return reply.code(404).send({ message: `Not found: ${request.url}` });
   });

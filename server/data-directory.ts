@@ -35,7 +35,9 @@ export async function prepareDataDirectory(dataDir: string, warn: (message: stri
   const { failed } = await tightenPermissions(dataDir);
   if (failed.length > 0) {
     const shown = failed.slice(0, 3).join(', ') + (failed.length > 3 ? ` and ${failed.length - 3} more` : '');
-    warn(`Warning: the server could not take other accounts' rights away from ${shown} in its data directory (they belong to another account).`);
+    warn(
+      `Warning: the server could not take other accounts' rights away from ${shown} in its data directory (they belong to another account).`,
+    );
   }
   const privacy = await dataDirectoryPrivacy(dataDir);
   if (!privacy.private) warn(`Warning: ${privacy.problem}`);
@@ -95,10 +97,18 @@ export async function dataDirectoryPrivacy(dataDir: string): Promise<DataDirecto
     real = await realpath(shown);
     info = await stat(real);
   } catch (error) {
-    return { path: shown, private: false, problem: `the data directory ${shown} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+    return {
+      path: shown,
+      private: false,
+      problem: `the data directory ${shown} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    };
   }
   if (uid !== undefined && info.uid !== uid) {
-    return { path: shown, private: false, problem: `the data directory ${shown} belongs to another account (uid ${info.uid}) than the server's (uid ${uid})` };
+    return {
+      path: shown,
+      private: false,
+      problem: `the data directory ${shown} belongs to another account (uid ${info.uid}) than the server's (uid ${uid})`,
+    };
   }
   if ((info.mode & 0o066) !== 0) {
     const who = info.mode & 0o044 ? (info.mode & 0o022 ? 'read and written' : 'read') : 'written';

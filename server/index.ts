@@ -62,22 +62,28 @@ async function main() {
           'See docs/operations.md, "Search index".',
       );
     }
-    await asSystem('the page catalogue is matched with every company\'s roles', () => syncPageCatalogue(database.db));
+    await asSystem("the page catalogue is matched with every company's roles", () => syncPageCatalogue(database.db));
     // Before anything opens an embedded database: the shared ones of older versions go to the companies that name them.
     await moveLegacyEmbeddedDatabasesOf(database.db, config.dataDir, (message) => console.warn(message));
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
     const connectorContext = serverConnectorContext(config, database.db);
-    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route });
+    const mailer = createMailer(database.db, {
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route,
+    });
     const connectors = createConnectorRegistry(connectorContext);
     if (!config.runWorker && database.kind === 'pglite') {
-      throw new Error('RUN_WORKER=false needs PostgreSQL (DATABASE_URL): no other process can open the embedded database to work the job queue');
+      throw new Error(
+        'RUN_WORKER=false needs PostgreSQL (DATABASE_URL): no other process can open the embedded database to work the job queue',
+      );
     }
     runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
     const created = await asSystem('the first company is made when there is none', () => bootstrapFirstCompany(database.db, config));
     if (created && config.bootstrap.sampleData) {
       // Without the samples the console still works: say so and go on.
-      await withTenant(created.companyId, () => provisionSampleData(database.db, connectors, created.companyId, created.adminUserId)).catch((err) =>
-        console.warn(`The sample connections could not be created: ${(err as Error).message}`),
+      await withTenant(created.companyId, () => provisionSampleData(database.db, connectors, created.companyId, created.adminUserId)).catch(
+        (err) => console.warn(`The sample connections could not be created: ${(err as Error).message}`),
       );
     }
     app = await buildApp(

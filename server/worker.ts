@@ -24,14 +24,15 @@ const EMBEDDED_REFUSAL =
   'only one process may open the data directory, and the server works the job queue itself: start the server alone (npm start).';
 
 const SECRET_MISSING =
-  'The worker needs the servers\' secret to open the connections\' passwords and tokens: set APP_SECRET to the value the servers use, ' +
+  "The worker needs the servers' secret to open the connections' passwords and tokens: set APP_SECRET to the value the servers use, " +
   'or run the worker with their DATA_DIR (which holds instance.secret).';
 
 const NOT_MIGRATED = 'The database has no tables of the console yet: start a server once (npm start) to create them, then the worker.';
 
 /** The servers' secret, never a new one: a secret of its own would leave every sealed setting unreadable. */
 function sharedSecret(config: Config): string {
-  if (config.appSecret || fs.existsSync(path.join(config.dataDir, 'instance.secret'))) return loadInstanceSecret(config.dataDir, config.appSecret);
+  if (config.appSecret || fs.existsSync(path.join(config.dataDir, 'instance.secret')))
+    return loadInstanceSecret(config.dataDir, config.appSecret);
   throw new Error(SECRET_MISSING);
 }
 
@@ -73,11 +74,17 @@ async function main(): Promise<void> {
     // A worker started before the servers must not open a shared embedded database of older versions where a company's own belongs.
     await moveLegacyEmbeddedDatabasesOf(database.db, config.dataDir, (message) => console.warn(message));
     const connectorContext = serverConnectorContext(config, database.db);
-    const mailer = createMailer(database.db, { smtpUrl: config.smtpUrl, from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route });
+    const mailer = createMailer(database.db, {
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route,
+    });
     const connectors = createConnectorRegistry(connectorContext);
     runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
     await runner.start();
-    console.log(`DataOps Console worker ${runner.workerId} is working the job queue (PostgreSQL, schema ${config.databaseSchema}; mail: ${mailer.transport}).`);
+    console.log(
+      `DataOps Console worker ${runner.workerId} is working the job queue (PostgreSQL, schema ${config.databaseSchema}; mail: ${mailer.transport}).`,
+    );
   } catch (error) {
     console.error(`The worker could not start: ${(error as Error).message}`);
     await runner?.stop().catch(() => {});

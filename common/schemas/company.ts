@@ -20,7 +20,17 @@ export const LOGO_TOO_LARGE_MESSAGE = `logo: must be at most ${LOGO_MAX_BYTES / 
 export const COMPANY_NAME_MAX = 200;
 
 /** The fields of the profile a company may edit, in the order the form shows them. */
-export const COMPANY_PROFILE_FIELDS = ['name', 'contactEmail', 'phone', 'website', 'addressLine', 'city', 'postalCode', 'country', 'timezone'] as const;
+export const COMPANY_PROFILE_FIELDS = [
+  'name',
+  'contactEmail',
+  'phone',
+  'website',
+  'addressLine',
+  'city',
+  'postalCode',
+  'country',
+  'timezone',
+] as const;
 export type CompanyProfileField = (typeof COMPANY_PROFILE_FIELDS)[number];
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
@@ -161,7 +171,8 @@ export const companyProfileFields = z.looseObject(profileShape);
 export const companyProfileSchema = companyProfileFields.superRefine(
   (body, ctx) => {
     for (const key of Object.keys(body)) {
-      if (!Object.hasOwn(profileShape, key)) ctx.addIssue({ code: 'custom', path: [key], message: 'is not a field of the company profile' });
+      if (!Object.hasOwn(profileShape, key))
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is not a field of the company profile' });
     }
   },
   // Named beside the other fields' problems, not only once those are fixed.

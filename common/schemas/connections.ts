@@ -15,7 +15,10 @@ export const connectionName = z
   .min(1, 'is required')
   .max(CONNECTION_NAME_MAX, `must be at most ${CONNECTION_NAME_MAX} characters`);
 
-const description = z.string({ error: 'must be text' }).trim().max(CONNECTION_DESCRIPTION_MAX, `must be at most ${CONNECTION_DESCRIPTION_MAX} characters`);
+const description = z
+  .string({ error: 'must be text' })
+  .trim()
+  .max(CONNECTION_DESCRIPTION_MAX, `must be at most ${CONNECTION_DESCRIPTION_MAX} characters`);
 const workspaceId = z.union([z.uuid({ error: 'must be a valid id' }), z.literal(''), z.null()], { error: 'must be a valid id' });
 const settings = z.record(z.string(), z.unknown(), { error: 'must be an object of settings' });
 

@@ -11,7 +11,9 @@ const INTEGRATION_IDS = MARKETPLACE.map((listing) => listing.id);
 
 export const configureIntegrationBody = z
   .object({
-    integrationId: z.string({ error: 'is required' }).refine((id) => INTEGRATION_IDS.includes(id), { message: `must be one of ${INTEGRATION_IDS.join(', ')}` }),
+    integrationId: z
+      .string({ error: 'is required' })
+      .refine((id) => INTEGRATION_IDS.includes(id), { message: `must be one of ${INTEGRATION_IDS.join(', ')}` }),
     ...createConnectionBody.omit({ type: true }).shape,
   })
   .strict();

@@ -74,7 +74,8 @@ function boundsOf<Bound extends number | string>(rule: z.ZodType<Bound, unknown>
     const { min, max } = value as { min?: Bound | null; max?: Bound | null };
     if (min == null && max == null) ctx.addIssue({ code: 'custom', path: ['min'], message: 'give a min, a max or both' });
     if (min == null || max == null) return;
-    if (typeof min !== typeof max) ctx.addIssue({ code: 'custom', path: ['max'], message: 'must be of the same kind as min: both numbers or both dates' });
+    if (typeof min !== typeof max)
+      ctx.addIssue({ code: 'custom', path: ['max'], message: 'must be of the same kind as min: both numbers or both dates' });
     else if (compare(min, max) > 0) ctx.addIssue({ code: 'custom', path: ['min'], message: 'must not be above max' });
   });
 }
@@ -132,13 +133,17 @@ export const regexPattern = z
     try {
       new RegExp(pattern);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `not a valid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`,
+      });
       return;
     }
     if (usesNonPosixConstruct(pattern)) {
       ctx.addIssue({
         code: 'custom',
-        message: 'not a valid regular expression: lookarounds, back-references and \\d \\w \\s \\b are not POSIX; use [0-9], [[:alnum:]_], [[:space:]]',
+        message:
+          'not a valid regular expression: lookarounds, back-references and \\d \\w \\s \\b are not POSIX; use [0-9], [[:alnum:]_], [[:space:]]',
       });
     }
   });
@@ -165,9 +170,12 @@ const PARAMS_SCHEMAS = {
   regex_match: paramsObject({ pattern: regexPattern }),
   in_set: paramsObject({
     values: z
-      .array(z.union([z.string().max(200, 'each must be at most 200 characters'), z.number()], { error: 'each must be text or a number' }), {
-        error: 'must be a list of values',
-      })
+      .array(
+        z.union([z.string().max(200, 'each must be at most 200 characters'), z.number()], { error: 'each must be text or a number' }),
+        {
+          error: 'must be a list of values',
+        },
+      )
       .min(1, 'give at least one value')
       .max(IN_SET_MAX, `may hold at most ${IN_SET_MAX} values`),
   }),
@@ -202,9 +210,12 @@ const ruleFields = z.object({
 
 export const qualityRuleBody = ruleFields.superRefine((rule, ctx) => {
   const type = FUNCTION_TYPE_OF[rule.functionName];
-  if (type === 'column' && !rule.columnName) ctx.addIssue({ code: 'custom', path: ['columnName'], message: `is required for ${rule.functionName}` });
-  if (type !== 'column' && rule.columnName) ctx.addIssue({ code: 'custom', path: ['columnName'], message: `must be empty for ${rule.functionName}` });
-  if (!JUDGES_ROWS[rule.functionName] && rule.tolerance > 0) ctx.addIssue({ code: 'custom', path: ['tolerance'], message: `does not apply to ${rule.functionName}` });
+  if (type === 'column' && !rule.columnName)
+    ctx.addIssue({ code: 'custom', path: ['columnName'], message: `is required for ${rule.functionName}` });
+  if (type !== 'column' && rule.columnName)
+    ctx.addIssue({ code: 'custom', path: ['columnName'], message: `must be empty for ${rule.functionName}` });
+  if (!JUDGES_ROWS[rule.functionName] && rule.tolerance > 0)
+    ctx.addIssue({ code: 'custom', path: ['tolerance'], message: `does not apply to ${rule.functionName}` });
   const params = PARAMS_OF[rule.functionName].safeParse(rule.params ?? {});
   if (!params.success) {
     for (const issue of params.error.issues) ctx.addIssue({ ...issue, path: ['params', ...issue.path] } as never);

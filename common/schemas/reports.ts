@@ -37,9 +37,12 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{
 export const periodBound = z
   .string({ error: 'must be a date such as 2026-11-02' })
   .trim()
-  .refine((value) => (DAY.test(value) || TIMESTAMP.test(value)) && !Number.isNaN(Date.parse(DAY.test(value) ? `${value}T00:00:00Z` : value)), {
-    message: 'must be a date such as 2026-11-02, or a time with its offset such as 2026-11-02T09:00:00Z',
-  });
+  .refine(
+    (value) => (DAY.test(value) || TIMESTAMP.test(value)) && !Number.isNaN(Date.parse(DAY.test(value) ? `${value}T00:00:00Z` : value)),
+    {
+      message: 'must be a date such as 2026-11-02, or a time with its offset such as 2026-11-02T09:00:00Z',
+    },
+  );
 
 export const isCalendarDay = (value: string): boolean => DAY.test(value);
 
@@ -90,7 +93,9 @@ const consolePath = z
   });
 
 const message = z
-  .union([z.string({ error: 'must be text' }).trim().max(SHARE_MESSAGE_MAX, `must be at most ${SHARE_MESSAGE_MAX} characters`), z.null()], { error: 'must be text' })
+  .union([z.string({ error: 'must be text' }).trim().max(SHARE_MESSAGE_MAX, `must be at most ${SHARE_MESSAGE_MAX} characters`), z.null()], {
+    error: 'must be text',
+  })
   .optional()
   .transform((value) => value ?? '');
 
@@ -104,7 +109,11 @@ export const shareListBody = z
   .object({
     kind: z.literal('list'),
     path: consolePath,
-    title: z.string({ error: 'is required' }).trim().min(1, 'is required').max(SHARE_TITLE_MAX, `must be at most ${SHARE_TITLE_MAX} characters`),
+    title: z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, 'is required')
+      .max(SHARE_TITLE_MAX, `must be at most ${SHARE_TITLE_MAX} characters`),
     userIds: recipients,
     message,
   })

@@ -38,9 +38,16 @@ export const policiesField = z
   .max(POLICY_ENTRIES_MAX, `may hold at most ${POLICY_ENTRIES_MAX} entries`);
 
 export const pageIdsField = z
-  .array(z.string({ error: 'must be a list of page ids' }).trim().min(1, 'may not hold an empty page id').max(100, 'may hold page ids of at most 100 characters'), {
-    error: 'must be a list of page ids',
-  })
+  .array(
+    z
+      .string({ error: 'must be a list of page ids' })
+      .trim()
+      .min(1, 'may not hold an empty page id')
+      .max(100, 'may hold page ids of at most 100 characters'),
+    {
+      error: 'must be a list of page ids',
+    },
+  )
   .max(PAGE_IDS_MAX, `may hold at most ${PAGE_IDS_MAX} page ids`);
 
 /** `POST /roles`. Without `pageIds` a new role gets the dashboard; `[]` gives it no page. */

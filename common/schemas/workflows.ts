@@ -25,11 +25,22 @@ export const copyTask = z
   .object({
     ...taskBase,
     type: z.literal('copy'),
-    from: z.union([z.object({ table: tableName }).strict(), z.object({ query: required(20_000).regex(/^\s*(select|with)\b/i, 'must be one SELECT or WITH statement') }).strict()], {
-      error: 'give the source table ({ table }) or a query ({ query })',
-    }),
+    from: z.union(
+      [
+        z.object({ table: tableName }).strict(),
+        z.object({ query: required(20_000).regex(/^\s*(select|with)\b/i, 'must be one SELECT or WITH statement') }).strict(),
+      ],
+      {
+        error: 'give the source table ({ table }) or a query ({ query })',
+      },
+    ),
     to: z.object({ table: tableName, mode: z.enum(COPY_MODES, { error: `must be one of ${COPY_MODES.join(', ')}` }) }).strict(),
-    batchSize: z.number({ error: 'must be a number' }).int('must be a whole number').min(1000, 'must be at least 1000').max(100_000, 'must be at most 100000').optional(),
+    batchSize: z
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1000, 'must be at least 1000')
+      .max(100_000, 'must be at most 100000')
+      .optional(),
   })
   .strict();
 
@@ -47,11 +58,16 @@ export const qualityTask = z
   .object({
     ...taskBase,
     type: z.literal('quality'),
-    tableIds: z.array(z.uuid({ error: 'must be table ids' }), { error: 'must be a list of table ids' }).min(1, 'give at least one table').max(100, 'may hold at most 100 tables'),
+    tableIds: z
+      .array(z.uuid({ error: 'must be table ids' }), { error: 'must be a list of table ids' })
+      .min(1, 'give at least one table')
+      .max(100, 'may hold at most 100 tables'),
   })
   .strict();
 
-const emails = z.array(z.email({ error: 'must be email addresses' }), { error: 'must be a list of email addresses' }).max(50, 'may hold at most 50 addresses');
+const emails = z
+  .array(z.email({ error: 'must be email addresses' }), { error: 'must be a list of email addresses' })
+  .max(50, 'may hold at most 50 addresses');
 
 export const notifyTask = z
   .object({
@@ -116,14 +132,33 @@ const workflowFields = {
   retries: z
     .object({
       max: z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be at least 0').max(10, 'must be at most 10'),
-      backoffSeconds: z.number({ error: 'must be a number' }).int('must be a whole number').min(10, 'must be at least 10').max(3600, 'must be at most 3600').default(60),
+      backoffSeconds: z
+        .number({ error: 'must be a number' })
+        .int('must be a whole number')
+        .min(10, 'must be at least 10')
+        .max(3600, 'must be at most 3600')
+        .default(60),
     })
     .strict()
     .optional(),
-  timeoutMinutes: z.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1440, 'must be at most 1440').optional(),
-  concurrency: z.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').optional(),
+  timeoutMinutes: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1440, 'must be at most 1440')
+    .optional(),
+  concurrency: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(10, 'must be at most 10')
+    .optional(),
   notifyOnFailure: z
-    .object({ inApp: z.boolean({ error: 'must be true or false' }).default(true), slackConnectionId: optionalId.optional(), emails: emails.optional() })
+    .object({
+      inApp: z.boolean({ error: 'must be true or false' }).default(true),
+      slackConnectionId: optionalId.optional(),
+      emails: emails.optional(),
+    })
     .strict()
     .optional(),
 };

@@ -16,10 +16,9 @@ export const workspaceName = z
   .max(WORKSPACE_NAME_MAX, `must be at most ${WORKSPACE_NAME_MAX} characters`);
 
 export const workspaceDescription = z
-  .union(
-    [z.string().trim().max(WORKSPACE_DESCRIPTION_MAX, `must be at most ${WORKSPACE_DESCRIPTION_MAX} characters`), z.null()],
-    { error: 'must be text' },
-  )
+  .union([z.string().trim().max(WORKSPACE_DESCRIPTION_MAX, `must be at most ${WORKSPACE_DESCRIPTION_MAX} characters`), z.null()], {
+    error: 'must be text',
+  })
   .transform((value) => value ?? '');
 
 /** true/false, or their text from a form. */

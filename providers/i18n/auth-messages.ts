@@ -136,7 +136,8 @@ export const authMessages = {
     },
     contact: {
       title: 'Contact your administrator',
-      intro: 'Accounts in DataOps Console are managed by your own company. Your company administrator can unlock, reactivate or reset your account.',
+      intro:
+        'Accounts in DataOps Console are managed by your own company. Your company administrator can unlock, reactivate or reset your account.',
       whyTitle: 'Why you might be here',
       whyDeactivated: 'Your account was deactivated.',
       whyLocked: 'Your sign-in was slowed or locked after too many attempts.',

@@ -9,7 +9,8 @@ export const marketplaceMessages = {
   resources: {
     marketplace: {
       title: 'Marketplace',
-      intro: 'Connect the services your data lives in. Each integration you configure becomes a connection: tested at once, then ready for tables, pairs and workflows.',
+      intro:
+        'Connect the services your data lives in. Each integration you configure becomes a connection: tested at once, then ready for tables, pairs and workflows.',
       no_access: "You don't have access to the marketplace. Ask an admin for the marketplace permission.",
       load_error: 'The marketplace could not be loaded: %{message}',
       loading: 'Loading the integrations',

@@ -5,7 +5,8 @@ export const settingsMessages = {
   resources: {
     settings: {
       title: 'Settings',
-      intro: "Your company's service settings (sessions, passwords, two-factor, who may be invited, how long records are kept) and the SMTP server its mail goes out through.",
+      intro:
+        "Your company's service settings (sessions, passwords, two-factor, who may be invited, how long records are kept) and the SMTP server its mail goes out through.",
       read_only: 'You can read these settings; changing them needs the permission to update settings.',
       load_error: 'The settings could not be loaded: %{message}',
       changed: 'Last changed on %{when} by %{who}.',
@@ -16,9 +17,11 @@ export const settingsMessages = {
       service: {
         sessions: 'Sessions',
         session_lifetime: 'Session lifetime (minutes)',
-        session_lifetime_help: 'How long a sign-in lasts, from 15 minutes to 30 days (43,200). The server default is %{default}. Applies to sign-ins from now on.',
+        session_lifetime_help:
+          'How long a sign-in lasts, from 15 minutes to 30 days (43,200). The server default is %{default}. Applies to sign-ins from now on.',
         passwords: 'Passwords',
-        password_intro: 'Every new password is held to these rules: at activation, reset and change, and for demo accounts. Every password also needs a letter.',
+        password_intro:
+          'Every new password is held to these rules: at activation, reset and change, and for demo accounts. Every password also needs a letter.',
         min_length: 'Minimum length',
         min_length_help: 'From 8 to 128 characters.',
         require_uppercase: 'An uppercase letter',
@@ -31,7 +34,8 @@ export const settingsMessages = {
         require_two_factor_help: 'Users without an authenticator app set one up at their next sign-in, and nobody can turn it off.',
         invitations: 'Who may be invited',
         allowed_domains: 'Allowed email domains',
-        allowed_domains_help: 'Type a domain such as example.com and press Enter. Invitations and demo accounts must use one of them; empty allows any domain.',
+        allowed_domains_help:
+          'Type a domain such as example.com and press Enter. Invitations and demo accounts must use one of them; empty allows any domain.',
         retention: 'Retention',
         retention_intro: 'Older records are deleted every hour. Empty keeps them forever.',
         audit_retention: 'Keep system audits and access events (days)',

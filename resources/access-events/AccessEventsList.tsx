@@ -41,7 +41,9 @@ export default function AccessEventsList() {
   const withStatuses = useMemo<AnyResourceDeclaration>(
     () => ({
       ...declaration,
-      filters: declaration.filters?.map((filter) => (filter.source === 'status' ? { ...filter, choices: statusChoices(key ? key.split(',') : []) } : filter)),
+      filters: declaration.filters?.map((filter) =>
+        filter.source === 'status' ? { ...filter, choices: statusChoices(key ? key.split(',') : []) } : filter,
+      ),
     }),
     [declaration, key],
   );

@@ -17,7 +17,12 @@ function EditBody() {
   const record = useRecordContext<ApiKey>();
   const translate = useTranslate();
   if (!record) return null;
-  if (record.isDeleted) return <Alert severity="info" sx={{ m: 2 }}>{translate('resources.apikeys.deleted_key')}</Alert>;
+  if (record.isDeleted)
+    return (
+      <Alert severity="info" sx={{ m: 2 }}>
+        {translate('resources.apikeys.deleted_key')}
+      </Alert>
+    );
   return <EditForm record={record} />;
 }
 

@@ -156,7 +156,9 @@ function OperationsEditor({ record, catalogue, readOnly }: EditorProps) {
                         size="small"
                         checked={selected.has(operation.id)}
                         onChange={(event) => toggle([operation.id], event.target.checked)}
-                        slotProps={{ input: { 'aria-label': `${operation.method} ${operation.path}`, 'data-operation': operation.id } as object }}
+                        slotProps={{
+                          input: { 'aria-label': `${operation.method} ${operation.path}`, 'data-operation': operation.id } as object,
+                        }}
                       />
                     }
                   />
@@ -191,7 +193,9 @@ export function OperationsPanel(_: { label?: false }) {
   if (catalogue.isPending) {
     body = <Skeleton variant="rectangular" height={160} aria-label={translate('resources.apikeys.operations.loading')} />;
   } else if (catalogue.isError) {
-    body = <Alert severity="error">{translate('resources.apikeys.operations.load_error', { message: failureText(catalogue.error) })}</Alert>;
+    body = (
+      <Alert severity="error">{translate('resources.apikeys.operations.load_error', { message: failureText(catalogue.error) })}</Alert>
+    );
   } else {
     body = <OperationsEditor record={record} catalogue={catalogue.data} readOnly={record.isDeleted || mayUpdate !== true} />;
   }

@@ -37,7 +37,12 @@ export function changedFields(changes: unknown): ChangedField[] {
 
 function Value({ present, value }: { present: boolean; value: unknown }) {
   const translate = useTranslate();
-  if (!present) return <Typography component="span" color="text.disabled">—</Typography>;
+  if (!present)
+    return (
+      <Typography component="span" color="text.disabled">
+        —
+      </Typography>
+    );
   if (value === null || value === undefined || value === '') {
     return (
       <Typography component="span" variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }}>
@@ -47,7 +52,10 @@ function Value({ present, value }: { present: boolean; value: unknown }) {
   }
   const text = typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value);
   return (
-    <Box component="span" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontFamily: typeof value === 'object' ? 'monospace' : undefined }}>
+    <Box
+      component="span"
+      sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontFamily: typeof value === 'object' ? 'monospace' : undefined }}
+    >
       {text}
     </Box>
   );

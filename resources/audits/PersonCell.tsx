@@ -6,7 +6,15 @@ import { useTranslate } from 'react-admin';
  * Who: the name, the address under it. Without a name the address alone; without either, the
  * text the caller gives for that case (the system, a user since removed).
  */
-export function PersonCell({ name, email, missing }: { name: string | null | undefined; email: string | null | undefined; missing?: string }) {
+export function PersonCell({
+  name,
+  email,
+  missing,
+}: {
+  name: string | null | undefined;
+  email: string | null | undefined;
+  missing?: string;
+}) {
   const translate = useTranslate();
   let main: ReactNode = name || email;
   if (!main) {

@@ -38,9 +38,15 @@ function RoleSwitches({ declaration }: { declaration?: SettingsFormDeclaration }
   const roles = (declaration ?? connectionTypeOf(type))?.roles ?? [];
   return (
     <>
-      {roles.includes('source') && <BooleanInput source="isSource" label="resources.connections.fields.isSource" helperText="resources.connections.helpers.isSource" />}
+      {roles.includes('source') && (
+        <BooleanInput source="isSource" label="resources.connections.fields.isSource" helperText="resources.connections.helpers.isSource" />
+      )}
       {roles.includes('destination') && (
-        <BooleanInput source="isDestination" label="resources.connections.fields.isDestination" helperText="resources.connections.helpers.isDestination" />
+        <BooleanInput
+          source="isDestination"
+          label="resources.connections.fields.isDestination"
+          helperText="resources.connections.helpers.isDestination"
+        />
       )}
     </>
   );

@@ -107,7 +107,13 @@ export function FormConnectionTest({ record }: { record: Connection }) {
 
   return (
     <Box component="section" aria-label={translate('resources.connections.test.section')} sx={{ width: '100%', my: 1 }}>
-      <Button variant="outlined" startIcon={<NetworkCheckIcon />} onClick={run} disabled={test.state.state === 'running'} aria-busy={test.state.state === 'running'}>
+      <Button
+        variant="outlined"
+        startIcon={<NetworkCheckIcon />}
+        onClick={run}
+        disabled={test.state.state === 'running'}
+        aria-busy={test.state.state === 'running'}
+      >
         {translate('resources.connections.test.button')}
       </Button>
       <Box sx={{ mt: 1 }}>

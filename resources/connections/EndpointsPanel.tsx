@@ -33,7 +33,11 @@ export interface EndpointGroup {
 export function groupEndpoints(endpoints: readonly Endpoint[], search: string): EndpointGroup[] {
   const needle = search.trim().toLowerCase();
   const matching = needle
-    ? endpoints.filter((endpoint) => [endpoint.name, endpoint.group, endpoint.kind, endpoint.format, endpoint.id].some((text) => text && text.toLowerCase().includes(needle)))
+    ? endpoints.filter((endpoint) =>
+        [endpoint.name, endpoint.group, endpoint.kind, endpoint.format, endpoint.id].some(
+          (text) => text && text.toLowerCase().includes(needle),
+        ),
+      )
     : endpoints;
   const groups = new Map<string | null, Endpoint[]>();
   for (const endpoint of matching) {
@@ -46,7 +50,11 @@ export function groupEndpoints(endpoints: readonly Endpoint[], search: string): 
 }
 
 /** Where "Register table" leads: the registration with this connection and endpoint filled (react-admin's `?source=`). */
-export function registerTablePath(createPath: ReturnType<typeof useCreatePath>, connection: Pick<Connection, 'id'>, endpoint: Endpoint): string {
+export function registerTablePath(
+  createPath: ReturnType<typeof useCreatePath>,
+  connection: Pick<Connection, 'id'>,
+  endpoint: Endpoint,
+): string {
   const source = { connectionId: connection.id, endpoint: endpoint.id, name: endpoint.name };
   return `${createPath({ resource: 'tables', type: 'create' })}?source=${encodeURIComponent(JSON.stringify(source))}`;
 }
@@ -96,7 +104,11 @@ function EndpointsTable({ connection, groups, canRegister }: { connection: Conne
               <TableCell>{endpoint.format ?? '—'}</TableCell>
               <TableCell align="right">{formatBytes(endpoint.size)}</TableCell>
               <TableCell align="right">{formatCount(endpoint.rows)}</TableCell>
-              {canRegister && <TableCell align="right">{holdsTables(endpoint.kind) && <RegisterTableButton connection={connection} endpoint={endpoint} />}</TableCell>}
+              {canRegister && (
+                <TableCell align="right">
+                  {holdsTables(endpoint.kind) && <RegisterTableButton connection={connection} endpoint={endpoint} />}
+                </TableCell>
+              )}
             </TableRow>
           ))}
         </TableBody>

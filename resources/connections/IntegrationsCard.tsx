@@ -24,7 +24,13 @@ function IntegrationLine({ kind, integration, mayCreate }: { kind: IntegrationKi
       </Typography>
       {integration.configured ? (
         <>
-          <Chip size="small" color={integration.active ? 'success' : 'default'} label={translate(integration.active ? 'resources.connections.integrations.active' : 'resources.connections.integrations.inactive')} />
+          <Chip
+            size="small"
+            color={integration.active ? 'success' : 'default'}
+            label={translate(
+              integration.active ? 'resources.connections.integrations.active' : 'resources.connections.integrations.inactive',
+            )}
+          />
           <Typography variant="body2" color="text.secondary" component="span">
             {translate('resources.connections.integrations.count', { smart_count: count })}
           </Typography>

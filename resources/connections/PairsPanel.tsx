@@ -39,7 +39,17 @@ import type { Connection, Pair } from './types';
 
 type Actions = ReturnType<typeof usePairActions>;
 
-function AddPairDialog({ connection, pairs, actions, onClose }: { connection: Connection; pairs: readonly Pair[]; actions: Actions; onClose: () => void }) {
+function AddPairDialog({
+  connection,
+  pairs,
+  actions,
+  onClose,
+}: {
+  connection: Connection;
+  pairs: readonly Pair[];
+  actions: Actions;
+  onClose: () => void;
+}) {
   const translate = useTranslate();
   const roles = rolesOf(connection);
   const [role, setRole] = useState<PairRole>(roles[0]);
@@ -58,7 +68,8 @@ function AddPairDialog({ connection, pairs, actions, onClose }: { connection: Co
     const wanted = { other: other ? undefined : translate('resources.connections.pairs.choose_other'), name: pairNameProblem(shownName) };
     setProblems(wanted);
     if (!other || wanted.name) return;
-    const body = role === 'source' ? { sourceId: connection.id, destinationId: other.id } : { sourceId: other.id, destinationId: connection.id };
+    const body =
+      role === 'source' ? { sourceId: connection.id, destinationId: other.id } : { sourceId: other.id, destinationId: connection.id };
     if (await actions.add({ name: shownName.trim(), ...body })) onClose();
   };
 
@@ -88,7 +99,14 @@ function AddPairDialog({ connection, pairs, actions, onClose }: { connection: Co
             value={otherId}
             onChange={(event) => setOtherId(event.target.value)}
             error={Boolean(problems.other)}
-            helperText={problems.other ?? (all.isError ? failureText(all.error) : candidates.length === 0 && !all.isPending ? translate('resources.connections.pairs.no_candidates') : undefined)}
+            helperText={
+              problems.other ??
+              (all.isError
+                ? failureText(all.error)
+                : candidates.length === 0 && !all.isPending
+                  ? translate('resources.connections.pairs.no_candidates')
+                  : undefined)
+            }
           >
             {candidates.map((candidate) => (
               <MenuItem key={candidate.id} value={candidate.id}>
@@ -156,7 +174,21 @@ function RenamePairDialog({ pair, actions, onClose }: { pair: Pair; actions: Act
   );
 }
 
-function PairRow({ pair, actions, mayUpdate, mayDelete, onRename, onDelete }: { pair: Pair; actions: Actions; mayUpdate: boolean; mayDelete: boolean; onRename: () => void; onDelete: () => void }) {
+function PairRow({
+  pair,
+  actions,
+  mayUpdate,
+  mayDelete,
+  onRename,
+  onDelete,
+}: {
+  pair: Pair;
+  actions: Actions;
+  mayUpdate: boolean;
+  mayDelete: boolean;
+  onRename: () => void;
+  onDelete: () => void;
+}) {
   const translate = useTranslate();
   const busy = actions.busy === pair.id;
   return (
@@ -180,14 +212,25 @@ function PairRow({ pair, actions, mayUpdate, mayDelete, onRename, onDelete }: { 
       <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
         {mayUpdate && (
           <Tooltip title={translate('resources.connections.pairs.rename_of', { name: pair.name })}>
-            <IconButton size="small" aria-label={translate('resources.connections.pairs.rename_of', { name: pair.name })} onClick={onRename} disabled={busy}>
+            <IconButton
+              size="small"
+              aria-label={translate('resources.connections.pairs.rename_of', { name: pair.name })}
+              onClick={onRename}
+              disabled={busy}
+            >
               <EditIcon fontSize="small" />
             </IconButton>
           </Tooltip>
         )}
         {mayDelete && (
           <Tooltip title={translate('resources.connections.pairs.delete_of', { name: pair.name })}>
-            <IconButton size="small" color="error" aria-label={translate('resources.connections.pairs.delete_of', { name: pair.name })} onClick={onDelete} disabled={busy}>
+            <IconButton
+              size="small"
+              color="error"
+              aria-label={translate('resources.connections.pairs.delete_of', { name: pair.name })}
+              onClick={onDelete}
+              disabled={busy}
+            >
               <DeleteIcon fontSize="small" />
             </IconButton>
           </Tooltip>

@@ -62,12 +62,22 @@ export function SettingsInputs({ keptSecrets, declaration: given }: SettingsInpu
   const applying = valuesWithDefaults(declaration, values);
   const shown = declaration.settings.filter((setting) => settingApplies(setting, applying));
   return (
-    <Box component="section" aria-label={translate('resources.connections.form.settings')} sx={{ width: '100%' }} data-settings-of={declaration.type}>
+    <Box
+      component="section"
+      aria-label={translate('resources.connections.form.settings')}
+      sx={{ width: '100%' }}
+      data-settings-of={declaration.type}
+    >
       <Typography variant="subtitle1" component="h3" sx={{ mt: 1, mb: 1 }}>
         {translate('resources.connections.form.settings')}
       </Typography>
       {shown.map((setting) => (
-        <SettingInput key={`${declaration.type}.${setting.key}`} declaration={declaration} setting={setting} kept={Boolean(setting.secret && keptSecrets.has(setting.key))} />
+        <SettingInput
+          key={`${declaration.type}.${setting.key}`}
+          declaration={declaration}
+          setting={setting}
+          kept={Boolean(setting.secret && keptSecrets.has(setting.key))}
+        />
       ))}
     </Box>
   );

@@ -5,12 +5,26 @@ import { valuesWithDefaults } from './form';
 import { useTypeTexts } from './typeTexts';
 import type { Connection } from './types';
 
-function SettingValue({ declaration, setting, record }: { declaration: ConnectionTypeDeclaration; setting: SettingDeclaration; record: Connection }) {
+function SettingValue({
+  declaration,
+  setting,
+  record,
+}: {
+  declaration: ConnectionTypeDeclaration;
+  setting: SettingDeclaration;
+  record: Connection;
+}) {
   const translate = useTranslate();
   const texts = useTypeTexts().setting(declaration, setting);
   if (setting.secret) {
     const set = (record.secretsSet ?? []).includes(setting.key);
-    return <Chip size="small" variant="outlined" label={translate(set ? 'resources.connections.secret_set' : 'resources.connections.secret_unset')} />;
+    return (
+      <Chip
+        size="small"
+        variant="outlined"
+        label={translate(set ? 'resources.connections.secret_set' : 'resources.connections.secret_unset')}
+      />
+    );
   }
   const value = record.settings?.[setting.key];
   if (value === undefined || value === null || value === '') return <>—</>;

@@ -12,7 +12,15 @@ const byCategory = CATEGORIES.map((category) => ({
   types: CONNECTION_TYPE_CATALOGUE.filter((declaration) => declaration.category === category),
 })).filter((group) => group.types.length > 0);
 
-function TypeCard({ declaration, selected, onChoose }: { declaration: ConnectionTypeDeclaration; selected: boolean; onChoose: () => void }) {
+function TypeCard({
+  declaration,
+  selected,
+  onChoose,
+}: {
+  declaration: ConnectionTypeDeclaration;
+  selected: boolean;
+  onChoose: () => void;
+}) {
   const texts = useTypeTexts();
   return (
     <Card variant="outlined" sx={{ borderColor: selected ? 'primary.main' : undefined, borderWidth: selected ? 2 : 1 }}>
@@ -59,13 +67,20 @@ export function TypePicker() {
             </Typography>
             <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}>
               {group.types.map((declaration) => (
-                <TypeCard key={declaration.type} declaration={declaration} selected={field.value === declaration.type} onChoose={() => choose(declaration)} />
+                <TypeCard
+                  key={declaration.type}
+                  declaration={declaration}
+                  selected={field.value === declaration.type}
+                  onChoose={() => choose(declaration)}
+                />
               ))}
             </Box>
           </Box>
         ))}
       </Box>
-      {fieldState.error?.message && <FormHelperText error>{translate(fieldState.error.message, { _: fieldState.error.message })}</FormHelperText>}
+      {fieldState.error?.message && (
+        <FormHelperText error>{translate(fieldState.error.message, { _: fieldState.error.message })}</FormHelperText>
+      )}
     </Box>
   );
 }

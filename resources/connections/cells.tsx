@@ -14,7 +14,8 @@ export function testStatusOf(connection: Pick<Connection, 'lastTestOk' | 'lastTe
 export function TestStatusChip({ connection }: { connection: Connection }) {
   const translate = useTranslate();
   const status = testStatusOf(connection);
-  if (status === 'never') return <Chip size="small" variant="outlined" label={translate('resources.connections.status.never')} data-test-status="never" />;
+  if (status === 'never')
+    return <Chip size="small" variant="outlined" label={translate('resources.connections.status.never')} data-test-status="never" />;
   if (status === 'ok') {
     const label =
       connection.lastTestLatencyMs !== null && connection.lastTestLatencyMs !== undefined
@@ -22,7 +23,9 @@ export function TestStatusChip({ connection }: { connection: Connection }) {
         : translate('resources.connections.status.ok');
     return <Chip size="small" color="success" label={label} data-test-status="ok" />;
   }
-  const chip = <Chip size="small" color="error" label={translate('resources.connections.status.failing')} data-test-status="failing" tabIndex={0} />;
+  const chip = (
+    <Chip size="small" color="error" label={translate('resources.connections.status.failing')} data-test-status="failing" tabIndex={0} />
+  );
   return connection.lastTestMessage ? <Tooltip title={connection.lastTestMessage}>{chip}</Tooltip> : chip;
 }
 

@@ -42,7 +42,9 @@ const isBlank = (value: unknown) => value === undefined || value === null || (ty
 
 /** The settings a type starts with: its declared defaults. */
 export function defaultSettings(declaration: Pick<ConnectionTypeDeclaration, 'settings'>): Record<string, unknown> {
-  return Object.fromEntries(declaration.settings.filter((setting) => setting.default !== undefined).map((setting) => [setting.key, setting.default]));
+  return Object.fromEntries(
+    declaration.settings.filter((setting) => setting.default !== undefined).map((setting) => [setting.key, setting.default]),
+  );
 }
 
 /** The roles a type allows start as: a source when it can be one; never a destination unasked. */
@@ -61,19 +63,29 @@ export function createDefaults(type?: string | null): ConnectionFormValues {
 }
 
 /** What the form holds once another type is chosen: that type's defaults and roles, the rest kept. */
-export function typeChanged(declaration: Pick<ConnectionTypeDeclaration, 'settings' | 'roles'>): Pick<ConnectionFormValues, 'settings' | 'isSource' | 'isDestination'> {
+export function typeChanged(
+  declaration: Pick<ConnectionTypeDeclaration, 'settings' | 'roles'>,
+): Pick<ConnectionFormValues, 'settings' | 'isSource' | 'isDestination'> {
   return { settings: defaultSettings(declaration), ...startingRoles(declaration) };
 }
 
 /** The form's values of this type's settings only, with blanks left blank. */
-export function declaredSettings(declaration: Pick<ConnectionTypeDeclaration, 'settings'>, values: Record<string, unknown> | undefined): Record<string, unknown> {
+export function declaredSettings(
+  declaration: Pick<ConnectionTypeDeclaration, 'settings'>,
+  values: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const known = new Set(declaration.settings.map((setting) => setting.key));
   return Object.fromEntries(Object.entries(values ?? {}).filter(([key]) => known.has(key)));
 }
 
 /** The values `when` is judged by: blank settings count as their defaults (as `parseSettings` does). */
-export function valuesWithDefaults(declaration: Pick<ConnectionTypeDeclaration, 'settings'>, values: Record<string, unknown> | undefined): Record<string, unknown> {
-  return Object.fromEntries(declaration.settings.map((setting) => [setting.key, isBlank(values?.[setting.key]) ? setting.default : values?.[setting.key]]));
+export function valuesWithDefaults(
+  declaration: Pick<ConnectionTypeDeclaration, 'settings'>,
+  values: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    declaration.settings.map((setting) => [setting.key, isBlank(values?.[setting.key]) ? setting.default : values?.[setting.key]]),
+  );
 }
 
 /** `parseSettings` problems (`settings.port: must be at most 65535`) by setting key. */
@@ -92,14 +104,21 @@ export type SettingsCheck = { ok: true; settings: Record<string, unknown> } | { 
  * The settings as the body carries them, checked by the type's declarations: plain and secret
  * ones together, a secret left blank absent (kept as stored when `keptSecrets` names it).
  */
-export function checkSettings(declaration: SettingsFormDeclaration, values: Record<string, unknown> | undefined, keptSecrets: ReadonlySet<string>): SettingsCheck {
+export function checkSettings(
+  declaration: SettingsFormDeclaration,
+  values: Record<string, unknown> | undefined,
+  keptSecrets: ReadonlySet<string>,
+): SettingsCheck {
   const parsed = parseSettings(declaration, declaredSettings(declaration, values), keptSecrets);
   if (!parsed.ok) return { ok: false, problems: problemsByKey(parsed.problems) };
   return { ok: true, settings: { ...parsed.value.settings, ...parsed.value.secrets } };
 }
 
 /** Only the roles a type allows travel; the others are left out of the body. */
-function allowedRoles(declaration: Pick<ConnectionTypeDeclaration, 'roles'>, values: FieldValues): Pick<ConnectionFormValues, 'isSource' | 'isDestination'> {
+function allowedRoles(
+  declaration: Pick<ConnectionTypeDeclaration, 'roles'>,
+  values: FieldValues,
+): Pick<ConnectionFormValues, 'isSource' | 'isDestination'> {
   return {
     isSource: declaration.roles.includes('source') ? Boolean(values.isSource) : undefined,
     isDestination: declaration.roles.includes('destination') ? Boolean(values.isDestination) : undefined,
@@ -111,7 +130,11 @@ function allowedRoles(declaration: Pick<ConnectionTypeDeclaration, 'roles'>, val
  * type's declarations (each problem on its setting's input): `given`, or the catalogue's by `type`. The values it passes on are the
  * body's: settings parsed (numbers as numbers, defaults filled, blank secrets left out).
  */
-export function connectionResolver(mode: 'create' | 'edit', keptSecrets: ReadonlySet<string>, given?: SettingsFormDeclaration): Resolver<FieldValues> {
+export function connectionResolver(
+  mode: 'create' | 'edit',
+  keptSecrets: ReadonlySet<string>,
+  given?: SettingsFormDeclaration,
+): Resolver<FieldValues> {
   const fields = zodResolver(FIELD_RULES[mode]);
   return async (values, context, options) => {
     const result = await fields(values, context, options);
@@ -122,7 +145,10 @@ export function connectionResolver(mode: 'create' | 'edit', keptSecrets: Readonl
     if (declaration) {
       const checked = checkSettings(declaration, values.settings as Record<string, unknown> | undefined, keptSecrets);
       if (checked.ok) settings = checked.settings;
-      else errors.settings = Object.fromEntries(Object.entries(checked.problems).map(([key, message]) => [key, { type: 'settings', message }]));
+      else
+        errors.settings = Object.fromEntries(
+          Object.entries(checked.problems).map(([key, message]) => [key, { type: 'settings', message }]),
+        );
     }
     if (Object.keys(errors).length > 0 || !declaration) return { values: {}, errors: errors as FieldErrors };
     return { values: { ...result.values, ...allowedRoles(declaration, values), settings }, errors: {} };
@@ -134,7 +160,11 @@ function withoutBlanks(settings: Record<string, unknown> | null | undefined): Re
 }
 
 /** Whether checked settings differ from the stored ones: a plain setting changed, or a secret typed. */
-export function settingsChanged(declaration: ConnectionTypeDeclaration, settings: Record<string, unknown>, record: Pick<Connection, 'settings'>): boolean {
+export function settingsChanged(
+  declaration: ConnectionTypeDeclaration,
+  settings: Record<string, unknown>,
+  record: Pick<Connection, 'settings'>,
+): boolean {
   const secret = new Set(declaration.settings.filter((setting) => setting.secret).map((setting) => setting.key));
   if (Object.keys(settings).some((key) => secret.has(key))) return true;
   const now = withoutBlanks(settings);

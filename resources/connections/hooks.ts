@@ -6,7 +6,8 @@ import { failureText } from '../../src/framework/feedback';
 import { deletePair, pairsKey, savePair, testConnection } from './api';
 import type { ConnectionTestResult, Pair } from './types';
 
-export type TestState = { state: 'idle' } | { state: 'running' } | { state: 'done'; result: ConnectionTestResult } | { state: 'failed'; message: string };
+export type TestState =
+  { state: 'idle' } | { state: 'running' } | { state: 'done'; result: ConnectionTestResult } | { state: 'failed'; message: string };
 
 /**
  * Tests a connection (`POST /connection/{id}/configure`) and keeps the answer for the result
@@ -85,7 +86,10 @@ export function usePairActions(connectionId: Identifier | undefined) {
     rename: (pair: Pair, name: string) =>
       perform(pair.id, async () => (await savePair(pair.id, { name, sourceId: pair.sourceId, destinationId: pair.destinationId })).message),
     setActive: (pair: Pair, isActive: boolean) =>
-      perform(pair.id, async () => (await savePair(pair.id, { sourceId: pair.sourceId, destinationId: pair.destinationId, isActive })).message),
+      perform(
+        pair.id,
+        async () => (await savePair(pair.id, { sourceId: pair.sourceId, destinationId: pair.destinationId, isActive })).message,
+      ),
     remove: (pair: Pair) => perform(pair.id, () => deletePair(pair.id)),
   };
 }

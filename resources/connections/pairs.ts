@@ -12,11 +12,20 @@ export function rolesOf(connection: Pick<Connection, 'isSource' | 'isDestination
  * The connections a new pair may join this one to: destinations when it is the source, sources
  * when it is the destination; never itself, nor one it is already paired with that way round.
  */
-export function pairCandidates(connection: Pick<Connection, 'id'>, role: PairRole, all: readonly Connection[], pairs: readonly Pair[]): Connection[] {
+export function pairCandidates(
+  connection: Pick<Connection, 'id'>,
+  role: PairRole,
+  all: readonly Connection[],
+  pairs: readonly Pair[],
+): Connection[] {
   const taken = new Set(
-    pairs.filter((pair) => (role === 'source' ? pair.sourceId === connection.id : pair.destinationId === connection.id)).map((pair) => (role === 'source' ? pair.destinationId : pair.sourceId)),
+    pairs
+      .filter((pair) => (role === 'source' ? pair.sourceId === connection.id : pair.destinationId === connection.id))
+      .map((pair) => (role === 'source' ? pair.destinationId : pair.sourceId)),
   );
-  return all.filter((other) => other.id !== connection.id && !taken.has(other.id) && (role === 'source' ? other.isDestination : other.isSource));
+  return all.filter(
+    (other) => other.id !== connection.id && !taken.has(other.id) && (role === 'source' ? other.isDestination : other.isSource),
+  );
 }
 
 /** A new pair's name until someone types another: "source → destination". */

@@ -11,7 +11,8 @@ export function useTypeTexts() {
   const translate = useTranslate();
   const text = (key: string, fallback: string | undefined) => (fallback === undefined ? undefined : translate(key, { _: fallback }));
   return {
-    label: (declaration: Pick<ConnectionTypeDeclaration, 'type' | 'label'>) => translate(`resources.connections.types.${declaration.type}.label`, { _: declaration.label }),
+    label: (declaration: Pick<ConnectionTypeDeclaration, 'type' | 'label'>) =>
+      translate(`resources.connections.types.${declaration.type}.label`, { _: declaration.label }),
     description: (declaration: ConnectionTypeDeclaration) =>
       translate(`resources.connections.types.${declaration.type}.description`, { _: declaration.description }),
     setting: (declaration: Pick<ConnectionTypeDeclaration, 'type'>, setting: SettingDeclaration) => {

@@ -16,7 +16,8 @@ export function DatabricksPanel({ run }: { run: JobRun }) {
   const state = useDatabricksState(run);
   const title = translate('resources.job-runs.databricks.title');
   let body;
-  if (state.isPending) body = <Skeleton variant="rectangular" height={48} aria-label={translate('resources.job-runs.databricks.loading')} />;
+  if (state.isPending)
+    body = <Skeleton variant="rectangular" height={48} aria-label={translate('resources.job-runs.databricks.loading')} />;
   else if (state.isError) body = <Alert severity="error">{failureText(state.error)}</Alert>;
   else {
     const data = state.data;

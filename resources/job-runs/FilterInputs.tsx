@@ -3,7 +3,17 @@ import { useTranslate } from 'react-admin';
 import type { Choice } from '../../src/framework/types';
 
 /** Several values of a sub-list's filter (statuses, check names), as one select. */
-export function MultiSelect({ label, value, choices, onChange }: { label: string; value: string[]; choices: readonly Choice[]; onChange: (value: string[]) => void }) {
+export function MultiSelect({
+  label,
+  value,
+  choices,
+  onChange,
+}: {
+  label: string;
+  value: string[];
+  choices: readonly Choice[];
+  onChange: (value: string[]) => void;
+}) {
   const translate = useTranslate();
   const text = (choice: Choice) => translate(choice.name, { _: choice.name });
   const nameOf = (id: string) => {

@@ -53,7 +53,12 @@ function QualityBody({ run }: { run: JobRun }) {
   let body;
   if (query.isPending) body = <Skeleton variant="rectangular" height={120} />;
   else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
-  else if (query.data.rows.length === 0) body = <Typography variant="body2">{translate(filtered ? 'resources.job-runs.quality.none_match' : 'resources.job-runs.quality.empty')}</Typography>;
+  else if (query.data.rows.length === 0)
+    body = (
+      <Typography variant="body2">
+        {translate(filtered ? 'resources.job-runs.quality.none_match' : 'resources.job-runs.quality.empty')}
+      </Typography>
+    );
   else
     body = (
       <Table size="small" aria-label={title} aria-busy={query.isFetching}>

@@ -73,11 +73,13 @@ function Step({ step, number }: { step: JobRunStep; number: number }) {
           <RunStatusChip status={step.status} />
         </Box>
         <Typography variant="body2" color="text.secondary">
-          {formatWhen(step.startedAt)} → {formatWhen(step.endedAt)} · {durationText(runDuration({ durationMs: null, startedAt: step.startedAt, endedAt: step.endedAt, status: step.status }))}
+          {formatWhen(step.startedAt)} → {formatWhen(step.endedAt)} ·{' '}
+          {durationText(runDuration({ durationMs: null, startedAt: step.startedAt, endedAt: step.endedAt, status: step.status }))}
         </Typography>
         {(step.rowsRead !== null || step.rowsWritten !== null) && (
           <Typography variant="body2" data-rows>
-            {translate('resources.job-runs.steps.rows_read')}: {count(step.rowsRead)} · {translate('resources.job-runs.steps.rows_written')}: {count(step.rowsWritten)}
+            {translate('resources.job-runs.steps.rows_read')}: {count(step.rowsRead)} · {translate('resources.job-runs.steps.rows_written')}
+            : {count(step.rowsWritten)}
           </Typography>
         )}
         {step.error && <Alert severity="error">{step.error}</Alert>}

@@ -47,7 +47,12 @@ export function WorkflowRuns({ workflowId }: { workflowId: string }) {
   let body;
   if (query.isPending) body = <Skeleton variant="rectangular" height={80} />;
   else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
-  else if (query.data.rows.length === 0) body = <Typography variant="body2">{translate(filtered ? 'resources.job-runs.runs.none_match' : 'resources.job-runs.runs.empty')}</Typography>;
+  else if (query.data.rows.length === 0)
+    body = (
+      <Typography variant="body2">
+        {translate(filtered ? 'resources.job-runs.runs.none_match' : 'resources.job-runs.runs.empty')}
+      </Typography>
+    );
   else
     body = (
       <Box sx={{ overflowX: 'auto' }}>
@@ -75,8 +80,17 @@ export function WorkflowRuns({ workflowId }: { workflowId: string }) {
           {title}
         </Typography>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
-          <MultiSelect label={translate('resources.job-runs.runs.statuses')} value={filter.status} choices={RUN_STATUS_CHOICES} onChange={(status) => change({ status })} />
-          <DateFilter label={translate('resources.job-runs.runs.from')} value={filter.startDate} onChange={(startDate) => change({ startDate })} />
+          <MultiSelect
+            label={translate('resources.job-runs.runs.statuses')}
+            value={filter.status}
+            choices={RUN_STATUS_CHOICES}
+            onChange={(status) => change({ status })}
+          />
+          <DateFilter
+            label={translate('resources.job-runs.runs.from')}
+            value={filter.startDate}
+            onChange={(startDate) => change({ startDate })}
+          />
           <DateFilter label={translate('resources.job-runs.runs.to')} value={filter.endDate} onChange={(endDate) => change({ endDate })} />
         </Box>
         {body}

@@ -39,7 +39,12 @@ export function runsFilterBody(filter: RunsFilter): Record<string, unknown> {
  * A page of one workflow's runs, newest first: `GET /jobRunTracker/{workflowId}/{offset}/{limit}`,
  * or the filter route with `?workflowId=` once something is chosen.
  */
-export async function getWorkflowRuns(workflowId: string, { offset, limit }: PageRequest, filter: RunsFilter, signal?: AbortSignal): Promise<Page<JobRun>> {
+export async function getWorkflowRuns(
+  workflowId: string,
+  { offset, limit }: PageRequest,
+  filter: RunsFilter,
+  signal?: AbortSignal,
+): Promise<Page<JobRun>> {
   const body = runsFilterBody(filter);
   if (Object.keys(body).length === 0) return pageOf(await apiRequest(`/jobRunTracker/${id(workflowId)}/${offset}/${limit}`, { signal }));
   return pageOf(await apiRequest('/jobRunTracker/filters', { method: 'POST', query: { workflowId, offset, limit }, body, signal }));
@@ -57,7 +62,10 @@ export async function getDatabricksState(runId: string, signal?: AbortSignal): P
 
 /** The choices of a run's data-quality filter: the names and the columns of its results. */
 export async function getQualityChoices(runId: string, signal?: AbortSignal): Promise<Record<keyof QualityFilter, Choice[]>> {
-  const answer = await apiRequest<Answer<Partial<Record<keyof QualityFilter, Choice[]>>>>('/dataQuality/filters', { query: { jobRunTrackerId: runId }, signal });
+  const answer = await apiRequest<Answer<Partial<Record<keyof QualityFilter, Choice[]>>>>('/dataQuality/filters', {
+    query: { jobRunTrackerId: runId },
+    signal,
+  });
   return { qualityName: answer?.data?.qualityName ?? [], columnName: answer?.data?.columnName ?? [] };
 }
 
@@ -65,14 +73,26 @@ export async function getQualityChoices(runId: string, signal?: AbortSignal): Pr
  * A page of a run's data-quality results: `GET /jobRunTracker/{id}/dataQuality`, or
  * `POST /dataQuality/filters?jobRunTrackerId=` with the chosen names and columns.
  */
-export async function getRunQuality(runId: string, { offset, limit }: PageRequest, filter: QualityFilter, signal?: AbortSignal): Promise<Page<RunQualityResult>> {
+export async function getRunQuality(
+  runId: string,
+  { offset, limit }: PageRequest,
+  filter: QualityFilter,
+  signal?: AbortSignal,
+): Promise<Page<RunQualityResult>> {
   const body: Record<string, unknown> = {};
   if (filter.qualityName.length > 0) body.qualityName = filter.qualityName;
   if (filter.columnName.length > 0) body.columnName = filter.columnName;
   if (Object.keys(body).length === 0) {
     return pageOf(await apiRequest(`/jobRunTracker/${id(runId)}/dataQuality`, { query: { offset, limit }, signal }));
   }
-  return pageOf(await apiRequest('/dataQuality/filters', { method: 'POST', query: { jobRunTrackerId: runId }, body: { ...body, offset, limit }, signal }));
+  return pageOf(
+    await apiRequest('/dataQuality/filters', {
+      method: 'POST',
+      query: { jobRunTrackerId: runId },
+      body: { ...body, offset, limit },
+      signal,
+    }),
+  );
 }
 
 export const workflowRunsKey = (workflowId: string) => ['job-runs', 'ofWorkflow', workflowId];

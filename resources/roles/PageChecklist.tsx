@@ -76,7 +76,8 @@ export function PageChecklist({ catalogue, value, onChange, roleIsAdmin, disable
 export function LoadedPageChecklist(props: Omit<PageChecklistProps, 'catalogue'>) {
   const translate = useTranslate();
   const catalogue = usePageCatalogue();
-  if (catalogue.isPending) return <Skeleton variant="rectangular" height={120} sx={{ maxWidth: 960 }} aria-label={translate('resources.roles.pages.loading')} />;
+  if (catalogue.isPending)
+    return <Skeleton variant="rectangular" height={120} sx={{ maxWidth: 960 }} aria-label={translate('resources.roles.pages.loading')} />;
   if (catalogue.isError) {
     return <Alert severity="error">{translate('resources.roles.pages.load_error', { message: failureText(catalogue.error) })}</Alert>;
   }

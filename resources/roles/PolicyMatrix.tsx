@@ -72,7 +72,11 @@ export function PolicyMatrix({ catalogue, value, onChange, disabled }: PolicyMat
                       checked={held.includes(action)}
                       disabled={readOnly}
                       onChange={(event) => onChange?.(withAction(value, catalogue.resources, entry.resource, action, event.target.checked))}
-                      slotProps={{ input: { 'aria-label': translate('resources.roles.matrix.cell', { resource: entry.label, action: actionName(action) }) } }}
+                      slotProps={{
+                        input: {
+                          'aria-label': translate('resources.roles.matrix.cell', { resource: entry.label, action: actionName(action) }),
+                        },
+                      }}
                     />
                   ) : (
                     <Typography component="span" color="text.disabled" aria-label={translate('resources.roles.matrix.not_applicable')}>
@@ -93,7 +97,8 @@ export function PolicyMatrix({ catalogue, value, onChange, disabled }: PolicyMat
 export function LoadedPolicyMatrix(props: Omit<PolicyMatrixProps, 'catalogue'> & { isAdmin?: boolean }) {
   const translate = useTranslate();
   const catalogue = usePolicyCatalogue();
-  if (catalogue.isPending) return <Skeleton variant="rectangular" height={160} sx={{ maxWidth: 720 }} aria-label={translate('resources.roles.matrix.loading')} />;
+  if (catalogue.isPending)
+    return <Skeleton variant="rectangular" height={160} sx={{ maxWidth: 720 }} aria-label={translate('resources.roles.matrix.loading')} />;
   if (catalogue.isError) {
     return <Alert severity="error">{translate('resources.roles.matrix.load_error', { message: failureText(catalogue.error) })}</Alert>;
   }

@@ -58,7 +58,9 @@ export function RoleStatusSwitch() {
           size="small"
           checked={record.isActive}
           disabled
-          slotProps={{ input: { 'aria-label': translate('app.list.activation', { name: record.name }), 'aria-description': refusalText(refusal) } }}
+          slotProps={{
+            input: { 'aria-label': translate('app.list.activation', { name: record.name }), 'aria-description': refusalText(refusal) },
+          }}
         />
       </span>
     </Tooltip>
@@ -77,7 +79,12 @@ export function RoleRowDelete() {
   return (
     <Tooltip title={refusalText(refusal)}>
       <span onClick={stopRowClick} data-refusal={refusal.key}>
-        <IconButton size="small" disabled aria-label={translate('app.list.delete', { name: record.name })} aria-description={refusalText(refusal)}>
+        <IconButton
+          size="small"
+          disabled
+          aria-label={translate('app.list.delete', { name: record.name })}
+          aria-description={refusalText(refusal)}
+        >
           <DeleteIcon fontSize="small" />
         </IconButton>
       </span>

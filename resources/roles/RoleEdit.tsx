@@ -69,7 +69,9 @@ function useRoleSave(role: EditedRole | undefined) {
         }
         const policies = (values.policies as PolicyEntry[] | undefined) ?? [];
         const catalogue = queryClient.getQueryData<PolicyCatalogue>(policyCatalogueKey)?.resources;
-        const unchanged = catalogue ? samePolicies(role.policies, policies, catalogue) : JSON.stringify(role.policies) === JSON.stringify(policies);
+        const unchanged = catalogue
+          ? samePolicies(role.policies, policies, catalogue)
+          : JSON.stringify(role.policies) === JSON.stringify(policies);
         // An admin role holds everything; the server refuses to change its policies.
         if (!role.isAdmin && !unchanged) note(await assignPolicies(role.id, policies));
         const pages = pageDifference(role.pageIds, (values.pageIds as string[] | undefined) ?? []);
@@ -112,8 +114,14 @@ function RoleEditForm() {
   const resolver = useMemo(() => zodResolver(declaration.forms?.edit?.schema ?? roleEditSchema), [declaration]);
   const save = useRoleSave(initial);
 
-  if (!record || current.isPending) return <Skeleton variant="rectangular" height={320} sx={{ m: 2 }} aria-label={translate('resources.roles.loading')} />;
-  if (current.isError) return <Alert severity="error" sx={{ m: 2 }}>{failureText(current.error)}</Alert>;
+  if (!record || current.isPending)
+    return <Skeleton variant="rectangular" height={320} sx={{ m: 2 }} aria-label={translate('resources.roles.loading')} />;
+  if (current.isError)
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {failureText(current.error)}
+      </Alert>
+    );
   return (
     <SimpleForm
       record={initial}

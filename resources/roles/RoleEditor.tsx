@@ -30,19 +30,40 @@ function Section({ title, hint, children }: { title: string; hint?: string; chil
 function PoliciesInput({ isAdmin }: { isAdmin: boolean }) {
   const { field } = useController({ name: 'policies' });
   const { isSubmitting } = useFormState();
-  return <LoadedPolicyMatrix value={(field.value as PolicyEntry[] | undefined) ?? []} onChange={field.onChange} isAdmin={isAdmin} disabled={isSubmitting} />;
+  return (
+    <LoadedPolicyMatrix
+      value={(field.value as PolicyEntry[] | undefined) ?? []}
+      onChange={field.onChange}
+      isAdmin={isAdmin}
+      disabled={isSubmitting}
+    />
+  );
 }
 
 function PagesInput({ isAdmin }: { isAdmin: boolean }) {
   const { field } = useController({ name: 'pageIds' });
   const { isSubmitting } = useFormState();
-  return <LoadedPageChecklist value={(field.value as string[] | undefined) ?? []} onChange={field.onChange} roleIsAdmin={isAdmin} disabled={isSubmitting} />;
+  return (
+    <LoadedPageChecklist
+      value={(field.value as string[] | undefined) ?? []}
+      onChange={field.onChange}
+      roleIsAdmin={isAdmin}
+      disabled={isSubmitting}
+    />
+  );
 }
 
 function NameInput({ role }: { role?: Role }) {
   const refusalText = useRefusalText();
   const refusal = renameRefusal(role);
-  const input = <TextInput source="name" label="resources.roles.fields.name" disabled={refusal !== null} helperText={refusal ? refusalText(refusal) : undefined} />;
+  const input = (
+    <TextInput
+      source="name"
+      label="resources.roles.fields.name"
+      disabled={refusal !== null}
+      helperText={refusal ? refusalText(refusal) : undefined}
+    />
+  );
   if (!refusal) return input;
   return (
     <Tooltip title={refusalText(refusal)} placement="bottom-start">

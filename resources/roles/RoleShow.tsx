@@ -46,8 +46,14 @@ function HeldSection() {
   });
   const catalogue = usePageCatalogue();
   if (!record) return null;
-  if (held.isPending) return <Skeleton variant="rectangular" height={200} sx={{ mx: 2 }} aria-label={translate('resources.roles.loading')} />;
-  if (held.isError) return <Alert severity="error" sx={{ mx: 2 }}>{failureText(held.error)}</Alert>;
+  if (held.isPending)
+    return <Skeleton variant="rectangular" height={200} sx={{ mx: 2 }} aria-label={translate('resources.roles.loading')} />;
+  if (held.isError)
+    return (
+      <Alert severity="error" sx={{ mx: 2 }}>
+        {failureText(held.error)}
+      </Alert>
+    );
   // The role's pages carry their group's key; the catalogue knows its title.
   const pages = held.data.pages.map((page) => ({ ...page, groupTitle: catalogue.data?.find((entry) => entry.id === page.id)?.groupTitle }));
   return (
@@ -98,7 +104,9 @@ function HoldersSection() {
             </Box>
           )}
           <Link to={usersOfRoleUrl(record.id)}>
-            {translate(count > HOLDERS_SHOWN ? 'resources.roles.holders.see_all' : 'resources.roles.holders.see_list', { smart_count: count })}
+            {translate(count > HOLDERS_SHOWN ? 'resources.roles.holders.see_all' : 'resources.roles.holders.see_list', {
+              smart_count: count,
+            })}
           </Link>
         </>
       )}

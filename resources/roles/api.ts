@@ -40,8 +40,13 @@ export async function assignPolicies(roleId: string | number, policies: PolicyEn
 }
 
 /** Gives the role these pages, or takes them away (`PUT /roles/policies/pages/assign|unassign/{id}`). */
-export async function changePages(roleId: string | number, operation: 'assign' | 'unassign', pageIds: string[]): Promise<string | undefined> {
-  return (await apiRequest<Answer<unknown>>(`/roles/policies/pages/${operation}/${id(roleId)}`, { method: 'PUT', body: { pageIds } })).message;
+export async function changePages(
+  roleId: string | number,
+  operation: 'assign' | 'unassign',
+  pageIds: string[],
+): Promise<string | undefined> {
+  return (await apiRequest<Answer<unknown>>(`/roles/policies/pages/${operation}/${id(roleId)}`, { method: 'PUT', body: { pageIds } }))
+    .message;
 }
 
 export interface RoleHolder {

@@ -46,13 +46,22 @@ export function withAction(
 }
 
 /** The row's "all" box: every action the resource has, or none. */
-export function withAllActions(policies: readonly PolicyEntry[] | undefined, catalogue: readonly PolicyResource[], resource: string, on: boolean): PolicyEntry[] {
+export function withAllActions(
+  policies: readonly PolicyEntry[] | undefined,
+  catalogue: readonly PolicyResource[],
+  resource: string,
+  on: boolean,
+): PolicyEntry[] {
   const others = (policies ?? []).filter((policy) => policy.resource !== resource);
   const entry = catalogue.find((candidate) => candidate.resource === resource);
   return normalisePolicies(on && entry ? [...others, { resource, actions: [...entry.actions] }] : others, catalogue);
 }
 
-export function samePolicies(a: readonly PolicyEntry[] | undefined, b: readonly PolicyEntry[] | undefined, catalogue: readonly PolicyResource[]): boolean {
+export function samePolicies(
+  a: readonly PolicyEntry[] | undefined,
+  b: readonly PolicyEntry[] | undefined,
+  catalogue: readonly PolicyResource[],
+): boolean {
   return JSON.stringify(normalisePolicies(a, catalogue)) === JSON.stringify(normalisePolicies(b, catalogue));
 }
 

@@ -30,7 +30,9 @@ export function SessionStatus({ session }: { session: Session }) {
         variant={state === 'ended' ? 'outlined' : 'filled'}
         data-state={state}
       />
-      {session.current && <Chip size="small" color="primary" variant="outlined" label={translate('resources.sessions.current')} data-current />}
+      {session.current && (
+        <Chip size="small" color="primary" variant="outlined" label={translate('resources.sessions.current')} data-current />
+      )}
     </Stack>
   );
 }

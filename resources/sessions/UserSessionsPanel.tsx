@@ -24,7 +24,10 @@ export const PANEL_SESSIONS = 20;
 
 /** `GET /session/user/{id}`: that user's sessions, open ones first, then the newest. */
 export async function fetchUserSessions(userId: Identifier, signal?: AbortSignal): Promise<{ rows: Session[]; more: boolean }> {
-  const answer = await apiRequest(`/session/user/${encodeURIComponent(String(userId))}`, { query: { offset: 0, limit: PANEL_SESSIONS }, signal });
+  const answer = await apiRequest(`/session/user/${encodeURIComponent(String(userId))}`, {
+    query: { offset: 0, limit: PANEL_SESSIONS },
+    signal,
+  });
   const list = readList(answer);
   return { rows: list.rows as Session[], more: list.countExact === false || (list.count ?? 0) > list.rows.length };
 }
@@ -96,7 +99,10 @@ export function UserSessionsPanel({ userId }: UserSessionsPanelProps) {
                   <DateField source="lastSeenAt" showTime emptyText="—" />
                 </TableCell>
                 <TableCell>{session.ip ?? '—'}</TableCell>
-                <TableCell sx={{ maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={session.userAgent ?? undefined}>
+                <TableCell
+                  sx={{ maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                  title={session.userAgent ?? undefined}
+                >
                   {session.userAgent ?? '—'}
                 </TableCell>
                 <TableCell>

@@ -48,7 +48,8 @@ function SaveState({ save }: { save: RowSave }) {
 function EntryRow({ tableId, entry, editable }: { tableId: string; entry: DictionaryEntry; editable: boolean }) {
   const translate = useTranslate();
   const editor = useEntryEditor(tableId, entry);
-  const label = (field: string) => translate('resources.tables.dictionary.field_of', { field: translate(`resources.tables.dictionary.${field}`), name: entry.name });
+  const label = (field: string) =>
+    translate('resources.tables.dictionary.field_of', { field: translate(`resources.tables.dictionary.${field}`), name: entry.name });
   const disabled = !editable || editor.save.state === 'saving';
   const text = (field: 'description' | 'businessName' | 'owner', multiline = false) => (
     <TextField
@@ -102,7 +103,13 @@ function EntryRow({ tableId, entry, editable }: { tableId: string; entry: Dictio
       <TableCell sx={{ whiteSpace: 'nowrap' }}>
         {editable && (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <Button size="small" variant="outlined" disabled={!editor.dirty || disabled} onClick={() => void editor.submit()} aria-label={translate('resources.tables.dictionary.save_of', { name: entry.name })}>
+            <Button
+              size="small"
+              variant="outlined"
+              disabled={!editor.dirty || disabled}
+              onClick={() => void editor.submit()}
+              aria-label={translate('resources.tables.dictionary.save_of', { name: entry.name })}
+            >
               {translate('ra.action.save')}
             </Button>
             <SaveState save={editor.save} />
@@ -163,12 +170,24 @@ function DictionaryFiles({ editable, files }: { editable: boolean; files: Return
   const input = useRef<HTMLInputElement>(null);
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-      <Button size="small" startIcon={<DownloadIcon />} onClick={() => void files.download()} disabled={files.busy !== null} aria-busy={files.busy === 'download'}>
+      <Button
+        size="small"
+        startIcon={<DownloadIcon />}
+        onClick={() => void files.download()}
+        disabled={files.busy !== null}
+        aria-busy={files.busy === 'download'}
+      >
         {translate('resources.tables.dictionary.download')}
       </Button>
       {editable && (
         <>
-          <Button size="small" startIcon={<UploadIcon />} onClick={() => input.current?.click()} disabled={files.busy !== null} aria-busy={files.busy === 'upload'}>
+          <Button
+            size="small"
+            startIcon={<UploadIcon />}
+            onClick={() => input.current?.click()}
+            disabled={files.busy !== null}
+            aria-busy={files.busy === 'upload'}
+          >
             {translate('resources.tables.dictionary.upload')}
           </Button>
           <input
@@ -183,7 +202,13 @@ function DictionaryFiles({ editable, files }: { editable: boolean; files: Return
               if (file) void files.upload(file);
             }}
           />
-          <Button size="small" startIcon={<SyncIcon />} onClick={() => void files.refresh()} disabled={files.busy !== null} aria-busy={files.busy === 'refresh'}>
+          <Button
+            size="small"
+            startIcon={<SyncIcon />}
+            onClick={() => void files.refresh()}
+            disabled={files.busy !== null}
+            aria-busy={files.busy === 'refresh'}
+          >
             {translate('resources.tables.dictionary.refresh')}
           </Button>
         </>
@@ -214,7 +239,12 @@ function DictionaryBody({ table }: { table: DataTable }) {
   let body;
   if (query.isPending) body = <Skeleton variant="rectangular" height={160} />;
   else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
-  else if (query.data.rows.length === 0) body = <Typography variant="body2">{translate(dictionary.search ? 'resources.tables.dictionary.none_match' : 'resources.tables.dictionary.empty')}</Typography>;
+  else if (query.data.rows.length === 0)
+    body = (
+      <Typography variant="body2">
+        {translate(dictionary.search ? 'resources.tables.dictionary.none_match' : 'resources.tables.dictionary.empty')}
+      </Typography>
+    );
   else
     body = (
       <Table size="small" aria-label={title} aria-busy={query.isFetching}>

@@ -16,7 +16,11 @@ export function Pager({ data, page, setPage }: { data: Page<unknown> | undefined
     rows === 0
       ? translate('app.list.empty_range')
       : data.count !== undefined
-        ? translate(data.countExact === false ? 'app.list.range_capped' : 'app.list.range', { from, to, total: data.count.toLocaleString('en') })
+        ? translate(data.countExact === false ? 'app.list.range_capped' : 'app.list.range', {
+            from,
+            to,
+            total: data.count.toLocaleString('en'),
+          })
         : translate('app.list.range_open', { from, to });
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 1, pt: 1 }}>

@@ -60,7 +60,19 @@ function LastResult({ rule }: { rule: QualityRule }) {
   );
 }
 
-function RuleRow({ rule, editable, mayDelete, onEdit, onDelete }: { rule: QualityRule; editable: boolean; mayDelete: boolean; onEdit: () => void; onDelete: () => void }) {
+function RuleRow({
+  rule,
+  editable,
+  mayDelete,
+  onEdit,
+  onDelete,
+}: {
+  rule: QualityRule;
+  editable: boolean;
+  mayDelete: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   const translate = useTranslate();
   return (
     <TableRow data-rule={rule.id} sx={rule.isActive ? undefined : { opacity: 0.6 }}>
@@ -86,7 +98,12 @@ function RuleRow({ rule, editable, mayDelete, onEdit, onDelete }: { rule: Qualit
         )}
         {mayDelete && (
           <Tooltip title={translate('resources.tables.quality.delete_of', { name: rule.name })}>
-            <IconButton size="small" color="error" aria-label={translate('resources.tables.quality.delete_of', { name: rule.name })} onClick={onDelete}>
+            <IconButton
+              size="small"
+              color="error"
+              aria-label={translate('resources.tables.quality.delete_of', { name: rule.name })}
+              onClick={onDelete}
+            >
               <DeleteIcon fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -233,7 +250,9 @@ function QualityBody({ table }: { table: DataTable }) {
       {checks.run && <RunResults run={checks.run} onClose={checks.close} />}
       {body}
       <Pager data={query.data} page={rules.paging.page} setPage={rules.paging.setPage} />
-      {editing && <RuleDialog tableId={tableId} rule={editing === 'new' ? null : editing} onSave={actions.save} onClose={() => setEditing(null)} />}
+      {editing && (
+        <RuleDialog tableId={tableId} rule={editing === 'new' ? null : editing} onSave={actions.save} onClose={() => setEditing(null)} />
+      )}
       <Confirm
         isOpen={deleting !== null}
         title={translate('resources.tables.quality.delete_title', { name: deleting?.name ?? '' })}

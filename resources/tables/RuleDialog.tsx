@@ -1,4 +1,14 @@
-import { Autocomplete, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, TextField as MuiTextField } from '@mui/material';
+import {
+  Autocomplete,
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  TextField as MuiTextField,
+} from '@mui/material';
 import { useMemo } from 'react';
 import { useWatch, type FieldValues, type Resolver } from 'react-hook-form';
 import { BooleanInput, Form, NumberInput, SelectInput, TextInput, useInput, useTranslate } from 'react-admin';
@@ -24,7 +34,14 @@ function ValuesInput() {
       freeSolo
       options={[]}
       value={values}
-      onChange={(_, next) => field.onChange((next as string[]).map((value) => value.trim()).filter(Boolean).slice(0, IN_SET_MAX))}
+      onChange={(_, next) =>
+        field.onChange(
+          (next as string[])
+            .map((value) => value.trim())
+            .filter(Boolean)
+            .slice(0, IN_SET_MAX),
+        )
+      }
       renderValue={(selected, getItemProps) =>
         selected.map((option, index) => {
           const { key, ...itemProps } = getItemProps({ index });
@@ -68,7 +85,16 @@ function ParamsInputs() {
         </Box>
       );
     case 'regex_match':
-      return <TextInput source="pattern" label={label('pattern')} helperText={label('pattern_help')} isRequired fullWidth sx={{ '& input': { fontFamily: 'monospace' } }} />;
+      return (
+        <TextInput
+          source="pattern"
+          label={label('pattern')}
+          helperText={label('pattern_help')}
+          isRequired
+          fullWidth
+          sx={{ '& input': { fontFamily: 'monospace' } }}
+        />
+      );
     case 'in_set':
       return <ValuesInput />;
     case 'freshness':
@@ -106,17 +132,38 @@ function ColumnInput({ tableId }: { tableId: string }) {
   const current = useWatch({ name: 'columnName' }) as string | null;
   const columns = useColumns(tableId);
   const choices = useMemo(
-    () => (columns.data ?? []).filter((column) => column.present || column.name === current).map((column) => ({ id: column.name, name: `${column.name} (${column.dataType})` })),
+    () =>
+      (columns.data ?? [])
+        .filter((column) => column.present || column.name === current)
+        .map((column) => ({ id: column.name, name: `${column.name} (${column.dataType})` })),
     [columns.data, current],
   );
   if (!needsColumn(fn)) return null;
-  return <SelectInput source="columnName" label="resources.tables.quality.column" choices={choices} isPending={columns.isPending} isRequired helperText={false} />;
+  return (
+    <SelectInput
+      source="columnName"
+      label="resources.tables.quality.column"
+      choices={choices}
+      isPending={columns.isPending}
+      isRequired
+      helperText={false}
+    />
+  );
 }
 
 function ToleranceInput() {
   const fn = useWatch({ name: 'functionName' }) as RuleFormValues['functionName'];
   if (!hasTolerance(fn)) return null;
-  return <NumberInput source="tolerancePercent" label="resources.tables.quality.tolerance" helperText="resources.tables.quality.tolerance_help" min={0} max={100} step={0.1} />;
+  return (
+    <NumberInput
+      source="tolerancePercent"
+      label="resources.tables.quality.tolerance"
+      helperText="resources.tables.quality.tolerance_help"
+      min={0}
+      max={100}
+      step={0.1}
+    />
+  );
 }
 
 export interface RuleDialogProps {
@@ -135,7 +182,11 @@ export interface RuleDialogProps {
 export function RuleDialog({ tableId, rule, onSave, onClose }: RuleDialogProps) {
   const translate = useTranslate();
   const defaults = useMemo(() => (rule ? ruleFormValues(rule) : NEW_RULE), [rule]);
-  const kinds = QUALITY_FUNCTIONS.map((fn) => ({ id: fn, name: translate(`resources.tables.functions.${fn}`, { _: fn }), type: FUNCTION_TYPE_OF[fn] }));
+  const kinds = QUALITY_FUNCTIONS.map((fn) => ({
+    id: fn,
+    name: translate(`resources.tables.functions.${fn}`, { _: fn }),
+    type: FUNCTION_TYPE_OF[fn],
+  }));
   const submit = async (body: FieldValues) => {
     const message = await onSave(body as QualityRuleBody);
     if (message === null) {

@@ -1,6 +1,21 @@
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import { Alert, Box, Button, Card, CardContent, Collapse, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Collapse,
+  IconButton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
@@ -11,7 +26,6 @@ function cell(value: unknown): string {
   if (value === null || value === undefined) return '∅';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
-
 
 /** A result's first cell: the rule's name, and under it the column it checks. */
 export function RuleNameCell({ ruleName, columnName }: { ruleName: string; columnName?: string | null }) {
@@ -76,11 +90,21 @@ function ResultDetails({ result }: { result: RuleResult }) {
       )}
       {result.query && (
         <Box>
-          <Button size="small" onClick={() => setShowSql((shown) => !shown)} aria-expanded={showSql} aria-controls={sqlId} endIcon={showSql ? <ExpandLessIcon /> : <ExpandMoreIcon />}>
+          <Button
+            size="small"
+            onClick={() => setShowSql((shown) => !shown)}
+            aria-expanded={showSql}
+            aria-controls={sqlId}
+            endIcon={showSql ? <ExpandLessIcon /> : <ExpandMoreIcon />}
+          >
             {translate(showSql ? 'resources.tables.quality.hide_sql' : 'resources.tables.quality.show_sql')}
           </Button>
           <Collapse in={showSql} unmountOnExit>
-            <Box component="pre" id={sqlId} sx={{ m: 0, p: 1, bgcolor: 'action.hover', fontFamily: 'monospace', fontSize: '0.8rem', whiteSpace: 'pre-wrap' }}>
+            <Box
+              component="pre"
+              id={sqlId}
+              sx={{ m: 0, p: 1, bgcolor: 'action.hover', fontFamily: 'monospace', fontSize: '0.8rem', whiteSpace: 'pre-wrap' }}
+            >
               {result.query}
             </Box>
           </Collapse>
@@ -116,8 +140,14 @@ export function RunResults({ run, onClose }: { run: QualityRun; onClose: () => v
             </IconButton>
           </Tooltip>
         </Box>
-        {run.error && <Alert severity="error" sx={{ mb: 1 }}>{run.error}</Alert>}
-        {run.results.length === 0 && !run.error && <Typography variant="body2">{translate('resources.tables.quality.no_results')}</Typography>}
+        {run.error && (
+          <Alert severity="error" sx={{ mb: 1 }}>
+            {run.error}
+          </Alert>
+        )}
+        {run.results.length === 0 && !run.error && (
+          <Typography variant="body2">{translate('resources.tables.quality.no_results')}</Typography>
+        )}
         {run.results.length > 0 && (
           <Table size="small" aria-label={translate('resources.tables.quality.run_results')}>
             <TableHead>

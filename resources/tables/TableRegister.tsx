@@ -20,7 +20,9 @@ function ConnectionPicker() {
     () =>
       (connections.data ?? []).filter(connectionHoldsTables).map((connection) => ({
         id: connection.id,
-        name: connection.isActive ? `${connection.name} (${connection.typeLabel})` : `${connection.name} (${connection.typeLabel}, ${translate('resources.tables.register.inactive')})`,
+        name: connection.isActive
+          ? `${connection.name} (${connection.typeLabel})`
+          : `${connection.name} (${connection.typeLabel}, ${translate('resources.tables.register.inactive')})`,
       })),
     [connections.data, translate],
   );

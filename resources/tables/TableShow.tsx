@@ -24,7 +24,12 @@ export default function TableShow() {
         <TabbedShowLayout.Tab label="resources.tables.tabs.details">
           {showFields(declaration).map((field) =>
             can.activate && field.source === declaration.activation?.field ? (
-              <ActivationToggle key={field.source} field={field.source} label={fieldLabelKey(declaration.name, field)} source={field.source} />
+              <ActivationToggle
+                key={field.source}
+                field={field.source}
+                label={fieldLabelKey(declaration.name, field)}
+                source={field.source}
+              />
             ) : (
               <FieldValue key={field.source} field={field} source={field.source} label={fieldLabelKey(declaration.name, field)} />
             ),

@@ -31,7 +31,12 @@ function pageOf<T>(answer: unknown): Page<T> {
 // ---- Dictionary ------------------------------------------------------------------------------
 
 /** A page of the dictionary, by position; with a search, the entries whose texts hold it. */
-export async function getDictionary(tableId: string, { offset, limit }: PageRequest, search: string, signal?: AbortSignal): Promise<Page<DictionaryEntry>> {
+export async function getDictionary(
+  tableId: string,
+  { offset, limit }: PageRequest,
+  search: string,
+  signal?: AbortSignal,
+): Promise<Page<DictionaryEntry>> {
   const path = search
     ? `/tables/dataDictionary/search/tableId/${id(tableId)}/${offset}/${limit}`
     : `/tables/dataDictionary/tableId/${id(tableId)}/${offset}/${limit}`;
@@ -47,7 +52,10 @@ export async function getColumns(tableId: string, signal?: AbortSignal): Promise
 
 /** Edits one dictionary entry: its name and the fields that changed. */
 export async function saveEntry(tableId: string, name: string, changes: EntryEdit): Promise<string | undefined> {
-  const answer = await apiRequest<{ message?: string }>(`/table/${id(tableId)}`, { method: 'PUT', body: { columns: [{ name, ...changes }] } });
+  const answer = await apiRequest<{ message?: string }>(`/table/${id(tableId)}`, {
+    method: 'PUT',
+    body: { columns: [{ name, ...changes }] },
+  });
   return answer?.message;
 }
 
@@ -126,17 +134,26 @@ export interface RuleFilter {
  * A page of the table's rules: the filter route when a kind is chosen, the search route for a
  * search alone, else the plain list.
  */
-export async function getRules(tableId: string, { offset, limit }: PageRequest, filter: RuleFilter, signal?: AbortSignal): Promise<Page<QualityRule>> {
+export async function getRules(
+  tableId: string,
+  { offset, limit }: PageRequest,
+  filter: RuleFilter,
+  signal?: AbortSignal,
+): Promise<Page<QualityRule>> {
   const search = filter.search.trim();
   if (filter.functionType || filter.functionName) {
     const body: Record<string, string> = {};
     if (filter.functionType) body.functionType = filter.functionType;
     if (filter.functionName) body.functionName = filter.functionName;
     if (search) body.searchText = search;
-    return pageOf(await apiRequest(`/tables/dataQuality/filter/tableId/${id(tableId)}/${offset}/${limit}`, { method: 'POST', body, signal }));
+    return pageOf(
+      await apiRequest(`/tables/dataQuality/filter/tableId/${id(tableId)}/${offset}/${limit}`, { method: 'POST', body, signal }),
+    );
   }
   if (search) {
-    return pageOf(await apiRequest(`/tables/dataQuality/search/tableId/${id(tableId)}/${offset}/${limit}`, { query: { searchText: search }, signal }));
+    return pageOf(
+      await apiRequest(`/tables/dataQuality/search/tableId/${id(tableId)}/${offset}/${limit}`, { query: { searchText: search }, signal }),
+    );
   }
   return pageOf(await apiRequest(`/table/dataQuality/${id(tableId)}/${offset}/${limit}`, { signal }));
 }

@@ -3,7 +3,12 @@ import { Link, useCreatePath, useTranslate } from 'react-admin';
 import { stopRowClick } from '../../src/framework/feedback';
 import type { DataTable, RuleResult, RunStatus } from './types';
 
-const COLOURS: Record<RunStatus, 'success' | 'warning' | 'error'> = { passed: 'success', warned: 'warning', failed: 'error', error: 'error' };
+const COLOURS: Record<RunStatus, 'success' | 'warning' | 'error'> = {
+  passed: 'success',
+  warned: 'warning',
+  failed: 'error',
+  error: 'error',
+};
 
 /** A run's or a result's status. */
 export function RunStatusChip({ status }: { status: RunStatus }) {
@@ -36,7 +41,11 @@ export function LastRunCell({ table }: { table: DataTable }) {
     );
   }
   return (
-    <Link to={qualityPath(createPath, table.id)} onClick={stopRowClick} aria-label={translate('resources.tables.last_run_of', { name: table.name })}>
+    <Link
+      to={qualityPath(createPath, table.id)}
+      onClick={stopRowClick}
+      aria-label={translate('resources.tables.last_run_of', { name: table.name })}
+    >
       <RunStatusChip status={table.lastRun.status} />
     </Link>
   );

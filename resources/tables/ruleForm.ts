@@ -116,7 +116,9 @@ export function paramsOf(values: RuleFormValues): Record<string, unknown> {
     case 'in_set':
       return { values: values.values ?? [] };
     case 'freshness':
-      return withoutUndefined({ maxAgeMinutes: blank(values.maxAge) ? undefined : Number(values.maxAge) * AGE_UNITS[values.maxAgeUnit ?? 'minutes'] });
+      return withoutUndefined({
+        maxAgeMinutes: blank(values.maxAge) ? undefined : Number(values.maxAge) * AGE_UNITS[values.maxAgeUnit ?? 'minutes'],
+      });
     case 'custom_sql':
       return { sql: values.sql ?? '' };
     default:

@@ -28,7 +28,12 @@ const policiesKey = (userId: string) => ['users', 'policies', userId];
 function useAccessControl(userId: string) {
   const queryClient = useQueryClient();
   const translate = useTranslate();
-  const catalogue = useQuery({ queryKey: ['authorization', 'catalogue'], queryFn: ({ signal }) => getPolicyCatalogue(signal), staleTime: 10 * 60_000, retry: false });
+  const catalogue = useQuery({
+    queryKey: ['authorization', 'catalogue'],
+    queryFn: ({ signal }) => getPolicyCatalogue(signal),
+    staleTime: 10 * 60_000,
+    retry: false,
+  });
   const policies = useQuery({ queryKey: policiesKey(userId), queryFn: ({ signal }) => getUserPolicies(userId, signal), retry: false });
   const saved = useMemo(
     () => (catalogue.data && policies.data ? matrixOf(catalogue.data, policies.data) : null),
@@ -70,7 +75,17 @@ function actionLabel(translate: ReturnType<typeof useTranslate>, action: string)
   return translate(`resources.users.access.actions.${action}`, { _: action });
 }
 
-function MatrixTable({ rows, actions, editable, onChange }: { rows: MatrixRow[]; actions: string[]; editable: boolean; onChange: ReturnType<typeof useAccessControl>['update'] }) {
+function MatrixTable({
+  rows,
+  actions,
+  editable,
+  onChange,
+}: {
+  rows: MatrixRow[];
+  actions: string[];
+  editable: boolean;
+  onChange: ReturnType<typeof useAccessControl>['update'];
+}) {
   const translate = useTranslate();
   return (
     <TableContainer>
@@ -112,7 +127,14 @@ function MatrixTable({ rows, actions, editable, onChange }: { rows: MatrixRow[];
                         checked={granted.includes(action)}
                         disabled={!editable || row.useRole}
                         onChange={(event) => onChange(row.resource, (current) => toggleAction(current, action, event.target.checked))}
-                        slotProps={{ input: { 'aria-label': translate('resources.users.access.action_on', { action: actionLabel(translate, action), resource }) } }}
+                        slotProps={{
+                          input: {
+                            'aria-label': translate('resources.users.access.action_on', {
+                              action: actionLabel(translate, action),
+                              resource,
+                            }),
+                          },
+                        }}
                       />
                     ) : (
                       <Typography component="span" color="text.disabled" aria-hidden>
@@ -157,7 +179,9 @@ function AccessControlBody({ user, mayUpdate, translate }: { user: User; mayUpda
   }, [loaded, hash]);
   const catalogueActions = useMemo(() => {
     const all = new Set(state.rows?.flatMap((row) => row.available) ?? []);
-    return ['read', 'create', 'update', 'delete'].filter((action) => all.has(action)).concat([...all].filter((action) => !['read', 'create', 'update', 'delete'].includes(action)));
+    return ['read', 'create', 'update', 'delete']
+      .filter((action) => all.has(action))
+      .concat([...all].filter((action) => !['read', 'create', 'update', 'delete'].includes(action)));
   }, [state.rows]);
 
   return (

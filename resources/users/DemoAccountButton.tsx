@@ -30,12 +30,17 @@ function DemoAccountForm({ onDone }: { onDone: () => void }) {
   const { choices: roles, isPending } = useChoices(ROLES);
   const isFree = useUsernameFreeCheck({ kind: 'unused' });
   const passwordPolicy = usePasswordPolicy();
-  const resolver = useMemo(() => zodResolver(withPasswordPolicy(withUsernameCheck(demoUserSchema, isFree), passwordPolicy)), [isFree, passwordPolicy]);
+  const resolver = useMemo(
+    () => zodResolver(withPasswordPolicy(withUsernameCheck(demoUserSchema, isFree), passwordPolicy)),
+    [isFree, passwordPolicy],
+  );
 
   const submit = async (values: FieldValues) => {
     alerts.loading();
     try {
-      const body = Object.fromEntries(DEMO_FIELDS.filter((name) => values[name] !== undefined && values[name] !== null).map((name) => [name, values[name]]));
+      const body = Object.fromEntries(
+        DEMO_FIELDS.filter((name) => values[name] !== undefined && values[name] !== null).map((name) => [name, values[name]]),
+      );
       const result = await createDemoUser(body as DemoUserInput);
       alerts.success(result.message ?? translate('app.form.created'));
       refresh();

@@ -84,7 +84,13 @@ export function UserRecordActions() {
           />
         )}
         {record.status === 'invited' && mayInvite && (
-          <MenuAction icon={MailIcon} label={translate('resources.users.actions.resend')} disabled={resending} close={close} onAct={() => void resend()} />
+          <MenuAction
+            icon={MailIcon}
+            label={translate('resources.users.actions.resend')}
+            disabled={resending}
+            close={close}
+            onAct={() => void resend()}
+          />
         )}
         <MenuAction icon={ShieldIcon} label={translate('resources.users.actions.access_control')} close={close} onAct={showAccess} />
       </Menu>

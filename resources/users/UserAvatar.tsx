@@ -9,13 +9,29 @@ export function initialsOf(user: Pick<User, 'firstName' | 'lastName' | 'email'> 
 }
 
 /** A user's picture (read with the token, shown through an object URL), else their initials. */
-export function UserAvatar({ user, size = 56, version = 0, src }: { user?: User; size?: number; version?: number; src?: string | null; label?: false }) {
+export function UserAvatar({
+  user,
+  size = 56,
+  version = 0,
+  src,
+}: {
+  user?: User;
+  size?: number;
+  version?: number;
+  src?: string | null;
+  label?: false;
+}) {
   const record = useRecordContext<User>();
   const shown = user ?? record;
   const url = useAvatarUrl(src === undefined ? shown?.id : undefined, shown?.hasAvatar, version);
   const picture = src ?? url;
   return (
-    <Avatar src={picture ?? undefined} alt={fullName(shown) || shown?.email} sx={{ width: size, height: size }} data-avatar={picture ? 'picture' : 'initials'}>
+    <Avatar
+      src={picture ?? undefined}
+      alt={fullName(shown) || shown?.email}
+      sx={{ width: size, height: size }}
+      data-avatar={picture ? 'picture' : 'initials'}
+    >
       {initialsOf(shown)}
     </Avatar>
   );

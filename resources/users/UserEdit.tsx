@@ -42,12 +42,22 @@ function UserEditForm() {
   const record = useRecordContext<User>();
   const fields = useMemo(() => formFields(declaration, 'edit'), [declaration]);
   const initial = useMemo(
-    () => (record ? { ...record, ...Object.fromEntries(fields.filter((field) => field.fromRecord).map((field) => [field.source, field.fromRecord!(record)])) } : record),
+    () =>
+      record
+        ? {
+            ...record,
+            ...Object.fromEntries(fields.filter((field) => field.fromRecord).map((field) => [field.source, field.fromRecord!(record)])),
+          }
+        : record,
     [record, fields],
   );
   const isFree = useUsernameFreeCheck({ kind: 'account', userId: record?.id });
   const resolver = useMemo(() => zodResolver(withUsernameCheck(adminUserEditSchema, isFree, record?.username)), [isFree, record?.username]);
-  const save = useDeclaredSave('edit', initial, useMemo(() => fields.map((field) => field.source), [fields]));
+  const save = useDeclaredSave(
+    'edit',
+    initial,
+    useMemo(() => fields.map((field) => field.source), [fields]),
+  );
   if (!record) return null;
   return (
     <SimpleForm record={initial} resolver={resolver} onSubmit={save} toolbar={<EditToolbar />} noValidate>

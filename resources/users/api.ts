@@ -55,7 +55,9 @@ export async function saveUserPolicies(userId: string, policies: PolicyEntry[]):
 export const ACTIVITY_DAYS = 30;
 
 export async function getActivityCards(userId: string, days = ACTIVITY_DAYS, signal?: AbortSignal): Promise<ActivityCard[]> {
-  const answer = await apiRequest<Answer<{ cards?: ActivityCard[] }>>(`/user/profile/cards/${encodeURIComponent(userId)}/${days}`, { signal });
+  const answer = await apiRequest<Answer<{ cards?: ActivityCard[] }>>(`/user/profile/cards/${encodeURIComponent(userId)}/${days}`, {
+    signal,
+  });
   return answer.data.cards ?? [];
 }
 
@@ -89,7 +91,10 @@ export async function setAiNotification(aiNotification: boolean): Promise<Saved<
 }
 
 export async function createMpin(userId: string, mpin: string): Promise<string | undefined> {
-  const answer = await apiRequest<{ message?: string }>(`/user/mpin/create/${encodeURIComponent(userId)}`, { method: 'PUT', body: { mpin } });
+  const answer = await apiRequest<{ message?: string }>(`/user/mpin/create/${encodeURIComponent(userId)}`, {
+    method: 'PUT',
+    body: { mpin },
+  });
   return answer?.message;
 }
 

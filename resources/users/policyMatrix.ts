@@ -48,7 +48,9 @@ export function toggleAction(row: MatrixRow, action: string, granted: boolean): 
 
 /** The body of `POST /authorization/policies/{id}`: the rows the user holds on their own, in catalogue order. */
 export function policiesOf(rows: readonly MatrixRow[]): PolicyEntry[] {
-  return rows.filter((row) => !row.useRole).map((row) => ({ resource: row.resource, actions: row.available.filter((action) => row.own.includes(action)) }));
+  return rows
+    .filter((row) => !row.useRole)
+    .map((row) => ({ resource: row.resource, actions: row.available.filter((action) => row.own.includes(action)) }));
 }
 
 export function sameMatrix(a: readonly MatrixRow[], b: readonly MatrixRow[]): boolean {

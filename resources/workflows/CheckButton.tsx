@@ -1,5 +1,18 @@
 import FactCheckIcon from '@mui/icons-material/FactCheckOutlined';
-import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  List,
+  ListItem,
+  ListItemText,
+  Typography,
+} from '@mui/material';
 import { useCanAccess, useRecordContext, useTranslate } from 'react-admin';
 import { useWorkflowCheck, type CheckState } from './hooks';
 import type { Workflow, WorkflowCheck } from './types';
@@ -45,7 +58,8 @@ function CheckBody({ state, workflow }: { state: CheckState; workflow: Workflow 
   }
   if (state.state === 'failed') return <Alert severity="error">{state.message}</Alert>;
   if (state.state !== 'done') return null;
-  if (state.result.ok || state.result.problems.length === 0) return <Alert severity="success">{translate('resources.workflows.check.ok')}</Alert>;
+  if (state.result.ok || state.result.problems.length === 0)
+    return <Alert severity="success">{translate('resources.workflows.check.ok')}</Alert>;
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Alert severity="error">{translate('resources.workflows.check.problems', { smart_count: state.result.problems.length })}</Alert>

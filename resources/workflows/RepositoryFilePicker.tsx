@@ -71,7 +71,11 @@ export function RepositoryFilePicker({ index }: { index: number }) {
         choices={files}
         isPending={repository.isFetching}
         isRequired
-        helperText={commit ? translate('resources.workflows.sql.at_commit', { commit, ref: data?.ref ?? defaultBranch }) : 'resources.workflows.sql.path_help'}
+        helperText={
+          commit
+            ? translate('resources.workflows.sql.at_commit', { commit, ref: data?.ref ?? defaultBranch })
+            : 'resources.workflows.sql.path_help'
+        }
         sx={{ minWidth: 280, flex: 1 }}
       />
     </Box>

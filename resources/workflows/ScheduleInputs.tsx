@@ -43,7 +43,14 @@ function CronPresets() {
         ))}
       </TextField>
       {(preset === 'daily' || preset === 'weekly') && (
-        <TextField select size="small" label={translate(text('at'))} value={state.hour} onChange={(event) => choose({ hour: Number(event.target.value) })} sx={{ minWidth: 120 }}>
+        <TextField
+          select
+          size="small"
+          label={translate(text('at'))}
+          value={state.hour}
+          onChange={(event) => choose({ hour: Number(event.target.value) })}
+          sx={{ minWidth: 120 }}
+        >
           {HOURS.map((hour) => (
             <MenuItem key={hour} value={hour}>
               {`${String(hour).padStart(2, '0')}:00`}
@@ -52,7 +59,14 @@ function CronPresets() {
         </TextField>
       )}
       {preset === 'weekly' && (
-        <TextField select size="small" label={translate(text('on'))} value={state.weekday} onChange={(event) => choose({ weekday: Number(event.target.value) })} sx={{ minWidth: 160 }}>
+        <TextField
+          select
+          size="small"
+          label={translate(text('on'))}
+          value={state.weekday}
+          onChange={(event) => choose({ weekday: Number(event.target.value) })}
+          sx={{ minWidth: 160 }}
+        >
           {WEEKDAYS.map((day) => (
             <MenuItem key={day} value={day}>
               {translate(text(`weekdays.${day}`))}
@@ -85,8 +99,21 @@ export function ScheduleInputs() {
         <>
           <CronPresets />
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-            <TextInput source="schedule.cron" label={text('cron')} helperText={text('cron_help')} isRequired sx={{ minWidth: 220, '& input': { fontFamily: 'monospace' } }} />
-            <AutocompleteInput source="schedule.timezone" label={text('timezone')} choices={zones} isRequired helperText={false} sx={{ minWidth: 260 }} />
+            <TextInput
+              source="schedule.cron"
+              label={text('cron')}
+              helperText={text('cron_help')}
+              isRequired
+              sx={{ minWidth: 220, '& input': { fontFamily: 'monospace' } }}
+            />
+            <AutocompleteInput
+              source="schedule.timezone"
+              label={text('timezone')}
+              choices={zones}
+              isRequired
+              helperText={false}
+              sx={{ minWidth: 260 }}
+            />
           </Box>
         </>
       )}

@@ -31,12 +31,26 @@ function CopyTaskInputs({ index }: { index: number }) {
         ]}
       />
       {kind === 'query' ? (
-        <TextInput source={task('from.query')} label={label('query')} helperText={label('query_help')} isRequired multiline minRows={3} sx={MONOSPACE} />
+        <TextInput
+          source={task('from.query')}
+          label={label('query')}
+          helperText={label('query_help')}
+          isRequired
+          multiline
+          minRows={3}
+          sx={MONOSPACE}
+        />
       ) : (
         <TextInput source={task('from.table')} label={label('source_table')} helperText={label('table_help')} isRequired sx={MONOSPACE} />
       )}
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-        <TextInput source={task('to.table')} label={label('destination_table')} helperText={false} isRequired sx={{ flex: 1, minWidth: 240, ...MONOSPACE }} />
+        <TextInput
+          source={task('to.table')}
+          label={label('destination_table')}
+          helperText={false}
+          isRequired
+          sx={{ flex: 1, minWidth: 240, ...MONOSPACE }}
+        />
         <SelectInput
           source={task('to.mode')}
           label={label('mode')}
@@ -45,7 +59,15 @@ function CopyTaskInputs({ index }: { index: number }) {
           helperText={false}
           sx={{ minWidth: 220 }}
         />
-        <NumberInput source={task('batchSize')} label={label('batch_size')} helperText={label('batch_size_help')} min={1000} max={100000} step={1000} sx={{ minWidth: 200 }} />
+        <NumberInput
+          source={task('batchSize')}
+          label={label('batch_size')}
+          helperText={label('batch_size_help')}
+          min={1000}
+          max={100000}
+          step={1000}
+          sx={{ minWidth: 200 }}
+        />
       </Box>
     </>
   );
@@ -70,7 +92,11 @@ function SqlTaskInputs({ index }: { index: number }) {
 function QualityTaskInputs({ index }: { index: number }) {
   const tables = useTableChoices();
   const choices = useMemo(
-    () => (tables.data ?? []).map((table) => ({ id: table.id, name: table.connectionName ? `${table.name} (${table.connectionName})` : table.name })),
+    () =>
+      (tables.data ?? []).map((table) => ({
+        id: table.id,
+        name: table.connectionName ? `${table.name} (${table.connectionName})` : table.name,
+      })),
     [tables.data],
   );
   return (
@@ -90,7 +116,13 @@ function NotifyTaskInputs({ index }: { index: number }) {
     <>
       <TextInput source={`tasks.${index}.message`} label={label('message')} helperText={false} isRequired multiline minRows={2} />
       <ConnectionSelect source={`tasks.${index}.slackConnectionId`} label={label('slack')} types={['slack']} />
-      <ChipsInput source={`tasks.${index}.emails`} label={label('emails')} helperText={label('emails_help')} max={50} separator={ADDRESS_SEPARATOR} />
+      <ChipsInput
+        source={`tasks.${index}.emails`}
+        label={label('emails')}
+        helperText={label('emails_help')}
+        max={50}
+        separator={ADDRESS_SEPARATOR}
+      />
     </>
   );
 }

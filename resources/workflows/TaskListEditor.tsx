@@ -18,7 +18,17 @@ interface TaskEditorProps {
   onRemove: (index: number) => void;
 }
 
-function IconAction({ label, onClick, disabled, children }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode }) {
+function IconAction({
+  label,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   const button = (
     <IconButton size="small" aria-label={label} onClick={onClick} disabled={disabled}>
       {children}
@@ -41,10 +51,18 @@ function TaskEditor({ index, count, onMove, onRemove }: TaskEditorProps) {
           <Typography variant="subtitle1" component="h3" sx={{ flex: 1 }}>
             {title}
           </Typography>
-          <IconAction label={translate('resources.workflows.tasks.move_up', { position })} onClick={() => onMove(index, index - 1)} disabled={index === 0}>
+          <IconAction
+            label={translate('resources.workflows.tasks.move_up', { position })}
+            onClick={() => onMove(index, index - 1)}
+            disabled={index === 0}
+          >
             <ArrowUpwardIcon fontSize="small" />
           </IconAction>
-          <IconAction label={translate('resources.workflows.tasks.move_down', { position })} onClick={() => onMove(index, index + 1)} disabled={index === count - 1}>
+          <IconAction
+            label={translate('resources.workflows.tasks.move_down', { position })}
+            onClick={() => onMove(index, index + 1)}
+            disabled={index === count - 1}
+          >
             <ArrowDownwardIcon fontSize="small" />
           </IconAction>
           <IconAction label={translate('resources.workflows.tasks.remove', { position })} onClick={() => onRemove(index)}>
@@ -52,7 +70,13 @@ function TaskEditor({ index, count, onMove, onRemove }: TaskEditorProps) {
           </IconAction>
         </Box>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-          <TextInput source={`tasks.${index}.name`} label="resources.workflows.tasks.name" isRequired helperText={false} sx={{ flex: 1, minWidth: 240 }} />
+          <TextInput
+            source={`tasks.${index}.name`}
+            label="resources.workflows.tasks.name"
+            isRequired
+            helperText={false}
+            sx={{ flex: 1, minWidth: 240 }}
+          />
           <SelectInput
             source={`tasks.${index}.type`}
             label="resources.workflows.tasks.type"

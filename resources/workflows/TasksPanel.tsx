@@ -64,7 +64,9 @@ export function TasksPanel(_: { label?: false }) {
                 <TableCell>{index + 1}</TableCell>
                 <TableCell>{task.name}</TableCell>
                 <TableCell>{translate(`resources.workflows.task_types.${task.type}`, { _: task.type })}</TableCell>
-                <TableCell sx={{ fontFamily: task.type === 'notify' ? undefined : 'monospace' }}>{taskSummary(task, translate, tables.data ?? [])}</TableCell>
+                <TableCell sx={{ fontFamily: task.type === 'notify' ? undefined : 'monospace' }}>
+                  {taskSummary(task, translate, tables.data ?? [])}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

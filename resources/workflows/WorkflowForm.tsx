@@ -34,9 +34,19 @@ function EngineInputs() {
       {engine === 'databricks' && (
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
           <Box sx={{ flex: 1, minWidth: 240 }}>
-            <ConnectionSelect source="databricksConnectionId" label="resources.workflows.fields.databricksConnectionId" types={['databricks']} isRequired />
+            <ConnectionSelect
+              source="databricksConnectionId"
+              label="resources.workflows.fields.databricksConnectionId"
+              types={['databricks']}
+              isRequired
+            />
           </Box>
-          <TextInput source="databricksJobId" label="resources.workflows.fields.databricksJobId" helperText={text('job_id_help')} sx={{ minWidth: 200 }} />
+          <TextInput
+            source="databricksJobId"
+            label="resources.workflows.fields.databricksJobId"
+            helperText={text('job_id_help')}
+            sx={{ minWidth: 200 }}
+          />
         </Box>
       )}
     </FormSection>
@@ -48,7 +58,14 @@ function LimitInputs() {
     <FormSection title={text('limits')}>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
         <NumberInput source="retries.max" label={text('retries')} helperText={text('retries_help')} min={0} max={10} step={1} />
-        <NumberInput source="retries.backoffSeconds" label={text('backoff')} helperText={text('backoff_help')} min={10} max={3600} step={10} />
+        <NumberInput
+          source="retries.backoffSeconds"
+          label={text('backoff')}
+          helperText={text('backoff_help')}
+          min={10}
+          max={3600}
+          step={10}
+        />
         <NumberInput source="timeoutMinutes" label={text('timeout')} helperText={text('timeout_help')} min={1} max={1440} step={1} />
         <NumberInput source="concurrency" label={text('concurrency')} helperText={text('concurrency_help')} min={1} max={10} step={1} />
       </Box>
@@ -61,7 +78,13 @@ function NoticeInputs() {
     <FormSection title={text('notices')}>
       <BooleanInput source="notifyOnFailure.inApp" label={text('in_app')} helperText={false} />
       <ConnectionSelect source="notifyOnFailure.slackConnectionId" label={text('slack')} types={['slack']} />
-      <ChipsInput source="notifyOnFailure.emails" label={text('emails')} helperText="resources.workflows.tasks.emails_help" max={50} separator={ADDRESS_SEPARATOR} />
+      <ChipsInput
+        source="notifyOnFailure.emails"
+        label={text('emails')}
+        helperText="resources.workflows.tasks.emails_help"
+        max={50}
+        separator={ADDRESS_SEPARATOR}
+      />
     </FormSection>
   );
 }
@@ -106,7 +129,12 @@ export function WorkflowForm({ mode, record }: WorkflowFormProps) {
       </FormSection>
       <EngineInputs />
       <FormSection title={text('repository')}>
-        <ConnectionSelect source="repositoryConnectionId" label="resources.workflows.fields.repositoryConnectionId" types={['git', 'bitbucket']} helperText={text('repository_help')} />
+        <ConnectionSelect
+          source="repositoryConnectionId"
+          label="resources.workflows.fields.repositoryConnectionId"
+          types={['git', 'bitbucket']}
+          helperText={text('repository_help')}
+        />
       </FormSection>
       <TaskListEditor />
       <ScheduleInputs />

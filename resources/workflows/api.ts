@@ -27,7 +27,10 @@ export async function checkWorkflow(workflowId: string): Promise<Saved<WorkflowC
 
 /** The branches of the repository behind a git or Bitbucket connection, and its files at `ref` (the default branch when blank). */
 export async function getGitRepository(connectionId: string, ref: string | null | undefined, signal?: AbortSignal): Promise<GitRepository> {
-  const answer = await apiRequest<Answer<GitRepository>>(`/workflow/connection/gitRepo/${id(connectionId)}`, { query: { ref: ref || undefined }, signal });
+  const answer = await apiRequest<Answer<GitRepository>>(`/workflow/connection/gitRepo/${id(connectionId)}`, {
+    query: { ref: ref || undefined },
+    signal,
+  });
   const data = answer?.data;
   return {
     defaultBranch: data?.defaultBranch ?? null,
@@ -41,7 +44,9 @@ export async function getGitRepository(connectionId: string, ref: string | null 
 /** The registered tables a quality task may check: the contract's largest page. */
 export async function getTableChoices(signal?: AbortSignal): Promise<TableChoice[]> {
   const answer = await apiRequest<Answer<{ rows?: TableChoice[] }>>(`/tables/0/${PICKER_LIMIT}`, { signal });
-  return Array.isArray(answer?.data?.rows) ? answer.data.rows.map((row) => ({ id: row.id, name: row.name, connectionName: row.connectionName ?? null })) : [];
+  return Array.isArray(answer?.data?.rows)
+    ? answer.data.rows.map((row) => ({ id: row.id, name: row.name, connectionName: row.connectionName ?? null }))
+    : [];
 }
 
 export const gitRepositoryKey = (connectionId: string, ref: string) => ['workflows', 'gitRepo', connectionId, ref];
@@ -59,5 +64,11 @@ export function useGitRepository(connectionId: string | null | undefined, ref: s
 }
 
 export function useTableChoices(enabled = true) {
-  return useQuery({ queryKey: ['workflows', 'tableChoices'], queryFn: ({ signal }) => getTableChoices(signal), enabled, staleTime: 60_000, retry: false });
+  return useQuery({
+    queryKey: ['workflows', 'tableChoices'],
+    queryFn: ({ signal }) => getTableChoices(signal),
+    enabled,
+    staleTime: 60_000,
+    retry: false,
+  });
 }

@@ -37,7 +37,9 @@ export function ScheduleCell({ workflow }: { workflow: Workflow }) {
       <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
         {workflow.schedule.timezone}
         {' · '}
-        {workflow.nextRunAt ? translate('resources.workflows.schedule.next', { when: formatWhen(workflow.nextRunAt) }) : translate('resources.workflows.schedule.no_next')}
+        {workflow.nextRunAt
+          ? translate('resources.workflows.schedule.next', { when: formatWhen(workflow.nextRunAt) })
+          : translate('resources.workflows.schedule.no_next')}
       </Typography>
     </Box>
   );
@@ -59,7 +61,11 @@ export function LastRunCell({ workflow }: { workflow: Workflow }) {
     );
   }
   return (
-    <Link to={runPath(createPath, String(workflow.lastRun.id))} onClick={stopRowClick} aria-label={translate('resources.workflows.last_run_of', { name: workflow.name })}>
+    <Link
+      to={runPath(createPath, String(workflow.lastRun.id))}
+      onClick={stopRowClick}
+      aria-label={translate('resources.workflows.last_run_of', { name: workflow.name })}
+    >
       <RunStatusChip status={workflow.lastRun.status} />
     </Link>
   );

@@ -1,6 +1,13 @@
 import { get, set, type FieldErrors, type FieldValues, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { COPY_MODES, createWorkflowBody, TASKS_MAX, updateWorkflowBody, type TaskType, type WorkflowTask } from '../../common/schemas/workflows';
+import {
+  COPY_MODES,
+  createWorkflowBody,
+  TASKS_MAX,
+  updateWorkflowBody,
+  type TaskType,
+  type WorkflowTask,
+} from '../../common/schemas/workflows';
 import type { Engine, Workflow } from './types';
 
 /**
@@ -211,7 +218,8 @@ export function workflowBodyOf(values: WorkflowFormValues): Record<string, unkno
     databricksConnectionId: databricks ? values.databricksConnectionId || null : null,
     databricksJobId: databricks && !isBlank(values.databricksJobId) ? String(values.databricksJobId).trim() : null,
     tasks: (values.tasks ?? []).map(taskBodyOf),
-    schedule: values.scheduleMode === 'cron' ? { cron: textOf(values.schedule?.cron), timezone: textOf(values.schedule?.timezone) || 'UTC' } : null,
+    schedule:
+      values.scheduleMode === 'cron' ? { cron: textOf(values.schedule?.cron), timezone: textOf(values.schedule?.timezone) || 'UTC' } : null,
     retries: retriesMax === undefined ? undefined : { max: retriesMax, backoffSeconds: numberOr(values.retries?.backoffSeconds) },
     timeoutMinutes: numberOr(values.timeoutMinutes),
     concurrency: numberOr(values.concurrency),
@@ -295,7 +303,8 @@ function messageOf(issue: Issue, sourceKindOf: (index: number) => SourceKind): s
 export function formProblems(values: WorkflowFormValues): Record<string, string> {
   const problems: Record<string, string> = {};
   if (isBlank(values.pairId)) problems.pairId = 'ra.validation.required';
-  if (values.engine === 'databricks' && isBlank(values.databricksConnectionId)) problems.databricksConnectionId = 'resources.workflows.form.databricks_needed';
+  if (values.engine === 'databricks' && isBlank(values.databricksConnectionId))
+    problems.databricksConnectionId = 'resources.workflows.form.databricks_needed';
   if ((values.tasks ?? []).some((task) => task.type === 'sql') && isBlank(values.repositoryConnectionId)) {
     problems.repositoryConnectionId = 'resources.workflows.form.repository_needed';
   }
@@ -325,7 +334,25 @@ export function workflowResolver(mode: 'create' | 'edit'): Resolver<FieldValues>
   };
 }
 
-const TASK_FIELDS = ['id', 'name', 'type', 'from', 'from.table', 'from.query', 'to', 'to.table', 'to.mode', 'batchSize', 'path', 'ref', 'target', 'tableIds', 'message', 'slackConnectionId', 'emails'];
+const TASK_FIELDS = [
+  'id',
+  'name',
+  'type',
+  'from',
+  'from.table',
+  'from.query',
+  'to',
+  'to.table',
+  'to.mode',
+  'batchSize',
+  'path',
+  'ref',
+  'target',
+  'tableIds',
+  'message',
+  'slackConnectionId',
+  'emails',
+];
 
 /** Every body field a server 400 may name (`schedule.cron: …`, `tasks.2.path: …`), to mark its input. */
 export const BODY_FIELDS: readonly string[] = [

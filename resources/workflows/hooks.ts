@@ -43,7 +43,8 @@ export function useRunWorkflow(workflow: Pick<Workflow, 'id' | 'jobId'> | undefi
   return { running, run };
 }
 
-export type CheckState = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: WorkflowCheck } | { state: 'failed'; message: string };
+export type CheckState =
+  { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: WorkflowCheck } | { state: 'failed'; message: string };
 
 /** "Check": asks the server whether what the workflow names answers now (`POST /workflow/configure/{id}`). */
 export function useWorkflowCheck(workflowId: string | undefined) {

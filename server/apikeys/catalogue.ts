@@ -128,7 +128,9 @@ export class OperationCatalogue {
         tag: tagOf(record, path),
       });
     }
-    const list = [...byId.values()].sort((a, b) => a.tag.localeCompare(b.tag) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+    const list = [...byId.values()].sort(
+      (a, b) => a.tag.localeCompare(b.tag) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
+    );
     this.cache = { list, byId };
     return this.cache;
   }

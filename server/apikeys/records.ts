@@ -64,7 +64,11 @@ export async function findApiKey(db: Db, companyId: string, id: string): Promise
 }
 
 /** Names of the API keys a page of rows mentions (deleted keys too: an audit entry outlives its key), in one query. */
-export async function apiKeyNamesOf(db: Db, companyId: string, ids: ReadonlyArray<string | null | undefined>): Promise<Map<string, string>> {
+export async function apiKeyNamesOf(
+  db: Db,
+  companyId: string,
+  ids: ReadonlyArray<string | null | undefined>,
+): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
   const rows = await db

@@ -51,7 +51,14 @@ export const auditView = (row: Pick<ApiKeyRow, 'name' | 'prefix' | 'accessUserId
   isActive: row.isActive,
 });
 
-export function auditKey(db: Db, request: FastifyRequest, auth: AuthContext, id: string, operation: string, changes: Record<string, unknown>) {
+export function auditKey(
+  db: Db,
+  request: FastifyRequest,
+  auth: AuthContext,
+  id: string,
+  operation: string,
+  changes: Record<string, unknown>,
+) {
   return recordAudit(db, request, { companyId: auth.companyId, model: 'apikey', operation, recordId: id, changes });
 }
 
@@ -69,8 +76,14 @@ export async function assignOperations(
   const sorted = [...operations].sort();
   if (sorted.join(',') !== [...current.operations].sort().join(',')) {
     await db.transaction(async (tx) => {
-      await tx.update(apiKeys).set({ operations: sorted, updatedAt: new Date() }).where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
-      await auditKey(tx, request, auth, id, 'assign_operations', { before: { operations: current.operations }, after: { operations: sorted } });
+      await tx
+        .update(apiKeys)
+        .set({ operations: sorted, updatedAt: new Date() })
+        .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
+      await auditKey(tx, request, auth, id, 'assign_operations', {
+        before: { operations: current.operations },
+        after: { operations: sorted },
+      });
     });
   }
   return findApiKey(db, auth.companyId, id);

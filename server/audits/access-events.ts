@@ -123,7 +123,11 @@ export async function listAccessEvents(
           o,
           l,
         );
-        const names = await namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId]));
+        const names = await namesOf(
+          db,
+          companyId,
+          rows.flatMap((r) => [r.userId, r.impersonatorUserId]),
+        );
         return rows.map((r) => ({
           id: r.id,
           userId: r.userId,
@@ -162,7 +166,12 @@ export async function presentStatuses(db: Db, companyId: string): Promise<string
 
 export async function accessEventProps(db: Db, companyId: string): Promise<{ user: Choice[]; status: Choice[] }> {
   const [user, statuses] = await Promise.all([
-    usersWho(db, companyId, (userId) => sql`exists (select 1 from ${accessEvents} where ${accessEvents.companyId} = ${companyId} and ${accessEvents.userId} = ${userId})`),
+    usersWho(
+      db,
+      companyId,
+      (userId) =>
+        sql`exists (select 1 from ${accessEvents} where ${accessEvents.companyId} = ${companyId} and ${accessEvents.userId} = ${userId})`,
+    ),
     presentStatuses(db, companyId),
   ]);
   return { user, status: choicesOf(statuses) };

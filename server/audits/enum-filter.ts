@@ -7,18 +7,21 @@ import { z } from 'zod';
  */
 export function enumChoiceFilter<const V extends readonly [string, ...string[]]>(values: V) {
   const allowed = `must be one of ${values.join(', ')}`;
-  return z.unknown().optional().transform((value, ctx): Array<V[number]> => {
-    if (value == null || value === '') return [];
-    const list: unknown[] = Array.isArray(value) ? value : [value];
-    if (list.length > values.length * 4) {
-      ctx.addIssue({ code: 'custom', message: `may hold at most ${values.length * 4} values` });
-      return z.NEVER;
-    }
-    const bad = list.find((v) => v !== '' && !values.includes(v as string));
-    if (bad !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `${allowed} (not ${JSON.stringify(bad)?.slice(0, 40)})` });
-      return z.NEVER;
-    }
-    return list.filter((v): v is V[number] => v !== '');
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): Array<V[number]> => {
+      if (value == null || value === '') return [];
+      const list: unknown[] = Array.isArray(value) ? value : [value];
+      if (list.length > values.length * 4) {
+        ctx.addIssue({ code: 'custom', message: `may hold at most ${values.length * 4} values` });
+        return z.NEVER;
+      }
+      const bad = list.find((v) => v !== '' && !values.includes(v as string));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `${allowed} (not ${JSON.stringify(bad)?.slice(0, 40)})` });
+        return z.NEVER;
+      }
+      return list.filter((v): v is V[number] => v !== '');
+    });
 }

@@ -17,7 +17,9 @@ const MERGE_MAX_VALUES = 12;
  * None when one of the indexed filters names a single value (that index serves directly) or
  * none names several.
  */
-export function mergeColumn(filters: ReadonlyArray<readonly [AnyColumn, readonly string[]]>): { column: AnyColumn; values: string[] } | null {
+export function mergeColumn(
+  filters: ReadonlyArray<readonly [AnyColumn, readonly string[]]>,
+): { column: AnyColumn; values: string[] } | null {
   const distinct = filters.map(([column, values]) => [column, [...new Set(values)]] as const);
   if (distinct.some(([, values]) => values.length === 1)) return null;
   const several = distinct.find(([, values]) => values.length > 1 && values.length <= MERGE_MAX_VALUES);
@@ -35,6 +37,11 @@ export async function readPage<Row>(
   const merge = mergeColumn(filters);
   if (!merge) return part().offset(inlined(offset)).limit(inlined(limit));
   // Each value's range gives its newest offset + limit rows; the merge keeps the page asked for.
-  const ranges = merge.values.map((value) => part(eq(merge.column, value)).limit(inlined(offset + limit))) as unknown as Parameters<typeof unionAll>;
-  return (await unionAll(...ranges).orderBy(...order).offset(inlined(offset)).limit(inlined(limit))) as Row[];
+  const ranges = merge.values.map((value) => part(eq(merge.column, value)).limit(inlined(offset + limit))) as unknown as Parameters<
+    typeof unionAll
+  >;
+  return (await unionAll(...ranges)
+    .orderBy(...order)
+    .offset(inlined(offset))
+    .limit(inlined(limit))) as Row[];
 }

@@ -26,13 +26,19 @@ export async function analyzeStaleTables(db: Db): Promise<string[]> {
   await db.execute(sql`select pg_stat_force_next_flush()`);
   // A table never analysed (reltuples < 0) but not empty is stale whatever the counters say:
   // they start from zero in a process that opened a data directory another one filled.
-  const found = await selectRows<{ name: string }>(db, sql`
+  const found = await selectRows<{ name: string }>(
+    db,
+    sql`
     select s.relname as name
     from pg_stat_user_tables s
     join pg_class c on c.oid = s.relid
     where s.schemaname = current_schema()
-      and s.relname in (${sql.join(LIST_TABLES.map((t) => sql`${t}`), sql`, `)})
-      and (s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) or (c.reltuples < 0 and pg_relation_size(c.oid) > 0))`);
+      and s.relname in (${sql.join(
+        LIST_TABLES.map((t) => sql`${t}`),
+        sql`, `,
+      )})
+      and (s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) or (c.reltuples < 0 and pg_relation_size(c.oid) > 0))`,
+  );
   const stale = found.map((r) => r.name);
   for (const name of stale) await db.execute(sql`vacuum (analyze) ${sql.identifier(name)}`);
   return stale;

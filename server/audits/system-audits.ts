@@ -55,7 +55,12 @@ export interface AuditRow {
 }
 
 /** What an audit search matches: the record, model, operation and the changes' text, read through system_audits_search_trgm_idx (migration 0007). */
-export const auditSearchText = searchText(orEmpty(systemAudits.recordId), systemAudits.model, systemAudits.operation, orEmpty(sql`${systemAudits.changes}::text`));
+export const auditSearchText = searchText(
+  orEmpty(systemAudits.recordId),
+  systemAudits.model,
+  systemAudits.operation,
+  orEmpty(sql`${systemAudits.changes}::text`),
+);
 
 export const auditsSearch: SearchedList = {
   name: 'system_audits',
@@ -82,7 +87,13 @@ export async function auditConditions(db: Db, companyId: string, filter: AuditFi
   )!;
 }
 
-export async function listAudits(db: Db, companyId: string, filter: AuditFilter, offset: number, limit: number): Promise<ListAnswer<AuditRow>> {
+export async function listAudits(
+  db: Db,
+  companyId: string,
+  filter: AuditFilter,
+  offset: number,
+  limit: number,
+): Promise<ListAnswer<AuditRow>> {
   const where = await auditConditions(db, companyId, filter);
   return listPage(
     db,
@@ -118,8 +129,16 @@ export async function listAudits(db: Db, companyId: string, filter: AuditFilter,
           l,
         );
         const [names, keyNames] = await Promise.all([
-          namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId])),
-          apiKeyNamesOf(db, companyId, rows.map((r) => r.apiKeyId)),
+          namesOf(
+            db,
+            companyId,
+            rows.flatMap((r) => [r.userId, r.impersonatorUserId]),
+          ),
+          apiKeyNamesOf(
+            db,
+            companyId,
+            rows.map((r) => r.apiKeyId),
+          ),
         ]);
         return rows.map((r) => {
           const user = r.userId ? names.get(r.userId) : undefined;
@@ -157,7 +176,12 @@ export async function auditProps(db: Db, companyId: string): Promise<AuditProps>
   const [models, operations, user] = await Promise.all([
     distinctByLooseScan(db, 'system_audits', 'model', companyId),
     distinctByLooseScan(db, 'system_audits', 'operation', companyId),
-    usersWho(db, companyId, (userId) => sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId})`),
+    usersWho(
+      db,
+      companyId,
+      (userId) =>
+        sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId})`,
+    ),
   ]);
   return { model: choicesOf(models), operation: choicesOf(operations), user };
 }
@@ -169,8 +193,11 @@ export async function auditCards(db: Db, companyId: string, now = new Date()): P
     cappedCount(db, systemAudits, tenant),
     cappedCount(db, systemAudits, and(tenant, gte(systemAudits.createdAt, startOfTodayUtc(now)))),
     cappedCount(db, systemAudits, and(tenant, gte(systemAudits.createdAt, weekAgo))),
-    usersWho(db, companyId, (userId) =>
-      sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId} and ${systemAudits.createdAt} >= ${weekAgo.toISOString()}::timestamptz)`,
+    usersWho(
+      db,
+      companyId,
+      (userId) =>
+        sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId} and ${systemAudits.createdAt} >= ${weekAgo.toISOString()}::timestamptz)`,
     ),
   ]);
   return [

@@ -15,7 +15,10 @@ export interface Account {
 export async function findAccount(db: Db, hostname: string, email: string): Promise<Account> {
   const [company] = await db.select().from(companies).where(eq(companies.hostname, hostname));
   if (!company) return { company: null, user: null };
-  const [user] = await db.select().from(users).where(and(eq(users.companyId, company.id), eq(users.email, email)));
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.companyId, company.id), eq(users.email, email)));
   return { company, user: user ?? null };
 }
 

@@ -57,22 +57,26 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
   const { db, secrets } = app.ctx;
   const now = new Date();
   // A key names no company until it is found.
-  const [row] = await asSystem('an API key is looked up by its prefix', async () => await db
-    .select({
-      key: apiKeys,
-      email: users.email,
-      roleId: users.roleId,
-      userActive: users.isActive,
-      userStatus: users.status,
-      isAdmin: roles.isAdmin,
-      companyActive: companies.isActive,
-    })
-    .from(apiKeys)
-    .innerJoin(users, and(eq(users.companyId, apiKeys.companyId), eq(users.id, apiKeys.accessUserId)))
-    .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
-    .innerJoin(companies, eq(companies.id, apiKeys.companyId))
-    .where(eq(apiKeys.prefix, match[1]))
-    .limit(1));
+  const [row] = await asSystem(
+    'an API key is looked up by its prefix',
+    async () =>
+      await db
+        .select({
+          key: apiKeys,
+          email: users.email,
+          roleId: users.roleId,
+          userActive: users.isActive,
+          userStatus: users.status,
+          isAdmin: roles.isAdmin,
+          companyActive: companies.isActive,
+        })
+        .from(apiKeys)
+        .innerJoin(users, and(eq(users.companyId, apiKeys.companyId), eq(users.id, apiKeys.accessUserId)))
+        .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
+        .innerJoin(companies, eq(companies.id, apiKeys.companyId))
+        .where(eq(apiKeys.prefix, match[1]))
+        .limit(1),
+  );
   const expected = row ? Buffer.from(row.key.keyHash) : Buffer.alloc(0);
   const actual = Buffer.from(secrets.hashToken(presented));
   const hashMatches = expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
@@ -93,15 +97,19 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
   // exclusions hold even for a grant written before a route was excluded.
   const grantable = !app.hasDecorator('apiOperations') || app.apiOperations.has(operationId);
   if (!routeAcceptsKeys || !grantable || !row.key.operations.includes(operationId)) throw forbidden(OPERATION_NOT_GRANTED_MESSAGE);
-  await withTenant(row.key.companyId, async () => await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(apiKeys.id, row.key.id),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_RESOLUTION_MS))),
-      ),
-    ));
+  await withTenant(
+    row.key.companyId,
+    async () =>
+      await db
+        .update(apiKeys)
+        .set({ lastUsedAt: now })
+        .where(
+          and(
+            eq(apiKeys.id, row.key.id),
+            or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_RESOLUTION_MS))),
+          ),
+        ),
+  );
   return {
     sessionId: '',
     apiKeyId: row.key.id,

@@ -67,13 +67,18 @@ export function registerAuthGuard(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
     const routeConfig = request.routeOptions.config ?? {};
     if (routeConfig.public || !request.routeOptions.url) return;
-    const auth = request.headers[TOKEN_HEADER] || !request.headers[API_KEY_HEADER]
-      ? await authenticate(app, request)
-      : await authenticateApiKey(app, request, routeConfig.apiKeys !== false);
+    const auth =
+      request.headers[TOKEN_HEADER] || !request.headers[API_KEY_HEADER]
+        ? await authenticate(app, request)
+        : await authenticateApiKey(app, request, routeConfig.apiKeys !== false);
     const allowed = routeConfig.stages ?? ['full'];
     if (!allowed.includes(auth.stage)) throw unauthorized();
     if (routeConfig.adminOnly && !auth.isAdmin) throw forbidden();
-    if (routeConfig.policy && !(await withTenant(auth.companyId, () => isAllowed(app.ctx.db, auth, routeConfig.policy![0], routeConfig.policy![1])))) throw forbidden();
+    if (
+      routeConfig.policy &&
+      !(await withTenant(auth.companyId, () => isAllowed(app.ctx.db, auth, routeConfig.policy![0], routeConfig.policy![1])))
+    )
+      throw forbidden();
     request.auth = auth;
   });
 }
@@ -91,9 +96,18 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
 
 async function sessionOf(app: FastifyInstance, claims: NonNullable<Awaited<ReturnType<typeof verifyAccessToken>>>): Promise<AuthContext> {
   const now = new Date();
-  const load = async () => (await sessionLookup(app).execute({ companyId: claims.cid, sessionId: claims.sid, userId: claims.sub, now }))[0] ?? null;
+  const load = async () =>
+    (await sessionLookup(app).execute({ companyId: claims.cid, sessionId: claims.sid, userId: claims.sub, now }))[0] ?? null;
   const row = await sessionRows.read(app.ctx.db, `${claims.cid}/${claims.sid}/${claims.sub}`, SESSION_TABLES, load);
-  if (!row || row.session.expiresAt.getTime() <= now.getTime() || !row.userActive || row.userStatus !== 'active' || !row.companyActive || row.session.stage !== claims.stg) throw unauthorized();
+  if (
+    !row ||
+    row.session.expiresAt.getTime() <= now.getTime() ||
+    !row.userActive ||
+    row.userStatus !== 'active' ||
+    !row.companyActive ||
+    row.session.stage !== claims.stg
+  )
+    throw unauthorized();
   if (row.session.impersonatorUserId && (!row.impersonatorActive || row.impersonatorStatus !== 'active')) throw unauthorized();
   if (now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     await touchSession(app, row.session.id, now);

@@ -24,7 +24,12 @@ export function refuseWhileImpersonating(auth: AuthContext): void {
  * skipped (the admin is signed in already); the session names the admin and the admin's session,
  * and never outlives the latter.
  */
-export async function startImpersonation(ctx: AppContext, request: FastifyRequest, admin: AuthContext, targetUserId: string): Promise<SessionUser> {
+export async function startImpersonation(
+  ctx: AppContext,
+  request: FastifyRequest,
+  admin: AuthContext,
+  targetUserId: string,
+): Promise<SessionUser> {
   const { db } = ctx;
   if (admin.impersonatorUserId) throw badRequest(NESTED_IMPERSONATION_MESSAGE);
   if (targetUserId === admin.userId) throw badRequest('userId: you cannot impersonate yourself');

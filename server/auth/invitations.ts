@@ -25,7 +25,12 @@ export async function newTemporaryPassword(): Promise<TemporaryPassword> {
 }
 
 /** Stores the temporary password and issues a fresh activation token (the earlier ones stop working). */
-export async function renewInvitation(db: Db, secrets: Secrets, user: { id: string; companyId: string }, temporary: TemporaryPassword): Promise<string> {
+export async function renewInvitation(
+  db: Db,
+  secrets: Secrets,
+  user: { id: string; companyId: string },
+  temporary: TemporaryPassword,
+): Promise<string> {
   await db
     .update(users)
     .set({ passwordHash: temporary.hash, updatedAt: new Date() })

@@ -47,7 +47,14 @@ export async function revokeTokens(db: Db, owner: TokenOwner, kind: OneTimeToken
   await db
     .update(authTokens)
     .set({ usedAt: new Date() })
-    .where(and(eq(authTokens.companyId, owner.companyId), eq(authTokens.userId, owner.userId), eq(authTokens.kind, kind), isNull(authTokens.usedAt)));
+    .where(
+      and(
+        eq(authTokens.companyId, owner.companyId),
+        eq(authTokens.userId, owner.userId),
+        eq(authTokens.kind, kind),
+        isNull(authTokens.usedAt),
+      ),
+    );
 }
 
 export interface TokenHolder {

@@ -60,7 +60,10 @@ export async function syncPageCatalogue(db: Db): Promise<void> {
         sortOrder: (PAGE_GROUPS[page.group]?.order ?? 50) * 100 + index,
         adminOnly: page.adminOnly ?? false,
       };
-      await tx.insert(pages).values({ id: page.id, ...values }).onConflictDoUpdate({ target: pages.id, set: values });
+      await tx
+        .insert(pages)
+        .values({ id: page.id, ...values })
+        .onConflictDoUpdate({ target: pages.id, set: values });
     }
     const ids = PAGE_CATALOGUE.map((p) => p.id);
     await tx.delete(rolePages).where(notInArray(rolePages.pageId, ids));
@@ -79,7 +82,10 @@ export async function syncPageCatalogue(db: Db): Promise<void> {
 
 /** Gives a role the pages named (all of them when `pageIds` is 'all'), skipping admin-only pages for non-admin roles. */
 export async function assignPages(db: Db, companyId: string, roleId: string, pageIds: string[] | 'all'): Promise<void> {
-  const [role] = await db.select({ isAdmin: roles.isAdmin }).from(roles).where(and(eq(roles.companyId, companyId), eq(roles.id, roleId)));
+  const [role] = await db
+    .select({ isAdmin: roles.isAdmin })
+    .from(roles)
+    .where(and(eq(roles.companyId, companyId), eq(roles.id, roleId)));
   if (!role) return;
   const candidates = pageIds === 'all' ? PAGE_CATALOGUE : PAGE_CATALOGUE.filter((p) => pageIds.includes(p.id));
   const allowed = candidates.filter((p) => role.isAdmin || !p.adminOnly);
@@ -169,4 +175,3 @@ export async function rolePageIds(db: Db, companyId: string, roleId: string): Pr
     .where(and(eq(rolePages.companyId, companyId), eq(rolePages.roleId, roleId)));
   return rows.map((r) => r.pageId);
 }
-

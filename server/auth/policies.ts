@@ -133,12 +133,16 @@ async function grantedActions(db: Db, subject: PolicySubject, resource: string):
   const [own] = await db
     .select({ actions: userPolicies.actions })
     .from(userPolicies)
-    .where(and(eq(userPolicies.companyId, subject.companyId), eq(userPolicies.userId, subject.userId), eq(userPolicies.resource, resource)));
+    .where(
+      and(eq(userPolicies.companyId, subject.companyId), eq(userPolicies.userId, subject.userId), eq(userPolicies.resource, resource)),
+    );
   if (own) return own.actions;
   const [role] = await db
     .select({ actions: rolePolicies.actions })
     .from(rolePolicies)
-    .where(and(eq(rolePolicies.companyId, subject.companyId), eq(rolePolicies.roleId, subject.roleId), eq(rolePolicies.resource, resource)));
+    .where(
+      and(eq(rolePolicies.companyId, subject.companyId), eq(rolePolicies.roleId, subject.roleId), eq(rolePolicies.resource, resource)),
+    );
   return role?.actions ?? [];
 }
 

@@ -53,11 +53,7 @@ export async function acceptUserCode(ctx: AppContext, request: FastifyRequest, c
     .update(users)
     .set({ otpLastStep: step })
     .where(
-      and(
-        eq(users.companyId, check.companyId),
-        eq(users.id, check.userId),
-        or(isNull(users.otpLastStep), lt(users.otpLastStep, step)),
-      ),
+      and(eq(users.companyId, check.companyId), eq(users.id, check.userId), or(isNull(users.otpLastStep), lt(users.otpLastStep, step))),
     )
     .returning({ id: users.id });
   if (claimed.length === 0) return fail('replayed_code', CODE_ALREADY_USED_MESSAGE);

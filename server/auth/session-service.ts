@@ -20,7 +20,11 @@ export function sessionExpiry(lifetime: Pick<Config, 'sessionTtlMinutes'>, stage
 }
 
 /** The lifetime of the company's full sessions: its service setting, else SESSION_TTL_MINUTES. */
-export async function companySessionLifetime(db: Db, config: Pick<Config, 'sessionTtlMinutes'>, companyId: string): Promise<Pick<Config, 'sessionTtlMinutes'>> {
+export async function companySessionLifetime(
+  db: Db,
+  config: Pick<Config, 'sessionTtlMinutes'>,
+  companyId: string,
+): Promise<Pick<Config, 'sessionTtlMinutes'>> {
   return { sessionTtlMinutes: await sessionLifetimeOf(db, config, companyId) };
 }
 

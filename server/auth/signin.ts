@@ -55,7 +55,11 @@ export interface Credentials {
  * emails and wrong passwords get one answer and cost the same time; whether an account is
  * deactivated or not yet activated is only told to someone who knows its password.
  */
-export async function signIn(ctx: AppContext, request: FastifyRequest, credentials: Credentials): Promise<{ message: string; user: SessionUser }> {
+export async function signIn(
+  ctx: AppContext,
+  request: FastifyRequest,
+  credentials: Credentials,
+): Promise<{ message: string; user: SessionUser }> {
   const { db } = ctx;
   const { email, password, companyHostname } = credentials;
   const limits = signinLimits(companyHostname, email, request.ip);

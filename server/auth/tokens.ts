@@ -63,7 +63,7 @@ function checkToken(key: Uint8Array, token: string): { claims: TokenClaims; expi
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
   try {
     const head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as Record<string, unknown>;
-    if (head.alg !== 'HS256' || (head.crit !== undefined)) return null;
+    if (head.alg !== 'HS256' || head.crit !== undefined) return null;
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
     const { sid, cid, stg, sub, iss, exp } = payload;
     if (iss !== ISSUER || typeof exp !== 'number' || exp * 1000 <= Date.now()) return null;

@@ -56,7 +56,8 @@ function limitsLine(plan: Plan): string {
 
 /** The servers' secret, never a new one: a grant signed with a secret of its own would be refused by every server. */
 function instanceSecret(config: Config): string {
-  if (config.appSecret || fs.existsSync(path.join(config.dataDir, 'instance.secret'))) return loadInstanceSecret(config.dataDir, config.appSecret);
+  if (config.appSecret || fs.existsSync(path.join(config.dataDir, 'instance.secret')))
+    return loadInstanceSecret(config.dataDir, config.appSecret);
   throw new CommandError(
     `No instance secret: set APP_SECRET to the servers' value, or DATA_DIR to the server's data directory (it holds instance.secret; looked in ${config.dataDir}).`,
   );
@@ -65,11 +66,17 @@ function instanceSecret(config: Config): string {
 /** Opens the server's database; the embedded one only when no server holds it. */
 async function openServerDatabase(config: Config, retryHint: string): Promise<{ database: Database; release: () => void }> {
   if (config.databaseUrl) {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, prepare: config.databasePrepare });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      schema: config.databaseSchema,
+      prepare: config.databasePrepare,
+    });
     return { database, release: () => {} };
   }
   if (!fs.existsSync(path.join(config.dataDir, 'pglite'))) {
-    throw new CommandError(`There is no embedded database in ${config.dataDir}: set DATA_DIR to the server's data directory (or DATABASE_URL for PostgreSQL).`);
+    throw new CommandError(
+      `There is no embedded database in ${config.dataDir}: set DATA_DIR to the server's data directory (or DATABASE_URL for PostgreSQL).`,
+    );
   }
   let release: () => void;
   try {
@@ -91,7 +98,10 @@ async function openServerDatabase(config: Config, retryHint: string): Promise<{ 
 
 async function assertMigrated(database: Database): Promise<void> {
   const [row] = await selectRows<{ present: string | null }>(database.db, sql`select to_regclass('subscriptions')::text as present`);
-  if (!row?.present) throw new CommandError('This database has no subscriptions table yet: start the server of this version once (npm start) to migrate it.');
+  if (!row?.present)
+    throw new CommandError(
+      'This database has no subscriptions table yet: start the server of this version once (npm start) to migrate it.',
+    );
 }
 
 async function withDatabase<T>(config: Config, retryHint: string, work: (database: Database) => Promise<T>): Promise<T> {
@@ -99,7 +109,7 @@ async function withDatabase<T>(config: Config, retryHint: string, work: (databas
   try {
     await assertMigrated(database);
     // The operator's command names a company by its host name, like signing in.
-    return await asSystem('the operator\'s plan command finds the company by its host name', () => work(database));
+    return await asSystem("the operator's plan command finds the company by its host name", () => work(database));
   } finally {
     await database.close().catch(() => {});
     release();
@@ -127,7 +137,8 @@ export async function runPlanCommand(argv: string[], env: NodeJS.ProcessEnv, pri
   const hostProblem = hostnameProblem(hostname);
   if (hostProblem) throw new CommandError(`"${positionals[0]}": ${hostProblem}`, 2);
   const planArg = positionals[1]?.trim().toLowerCase();
-  if (planArg !== undefined && !isPlanId(planArg)) throw new CommandError(`"${positionals[1]}" is not a plan; the plans are ${PLAN_IDS.join(', ')}`, 2);
+  if (planArg !== undefined && !isPlanId(planArg))
+    throw new CommandError(`"${positionals[1]}" is not a plan; the plans are ${PLAN_IDS.join(', ')}`, 2);
   const plan = planArg as PlanId | undefined;
   if ((values.grant || values.days !== undefined) && !plan) throw new CommandError(`--grant needs a plan.\n${USAGE}`, 2);
   if (values.days !== undefined && !values.grant) throw new CommandError('--days goes with --grant', 2);
@@ -142,11 +153,14 @@ export async function runPlanCommand(argv: string[], env: NodeJS.ProcessEnv, pri
 
   if (values.grant && plan) {
     const days = values.days === undefined ? DEFAULT_GRANT_DAYS : Number(values.days);
-    if (!Number.isInteger(days) || days < 1 || days > MAX_GRANT_DAYS) throw new CommandError(`--days must be a whole number of days from 1 to ${MAX_GRANT_DAYS}`, 2);
+    if (!Number.isInteger(days) || days < 1 || days > MAX_GRANT_DAYS)
+      throw new CommandError(`--days must be a whole number of days from 1 to ${MAX_GRANT_DAYS}`, 2);
     const secrets = createSecrets(instanceSecret(config));
     const { token, grant } = await signPlanGrant(secrets, { hostname, plan, validDays: days });
     print(`A grant of the ${PLANS[plan].name} plan (${limitsLine(PLANS[plan])}) for the company "${hostname}".`);
-    print(`Its admin pastes it on the Subscription page ("Paste a plan grant") before ${grant.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC:`);
+    print(
+      `Its admin pastes it on the Subscription page ("Paste a plan grant") before ${grant.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC:`,
+    );
     print('');
     print(token);
     return;
@@ -155,7 +169,10 @@ export async function runPlanCommand(argv: string[], env: NodeJS.ProcessEnv, pri
   const grantHint = `npm run plan -- ${hostname} ${plan ?? '<plan>'} --grant`;
   await withDatabase(config, grantHint, async (database) => {
     if (!plan) {
-      const [company] = await database.db.select({ id: companies.id, name: companies.name }).from(companies).where(eq(companies.hostname, hostname));
+      const [company] = await database.db
+        .select({ id: companies.id, name: companies.name })
+        .from(companies)
+        .where(eq(companies.hostname, hostname));
       if (!company) throw new CommandError(`No company has the host name "${hostname}" in this database.`);
       const row = await subscriptionRow(database.db, company.id);
       const state = stateOf(row, config.plans);
@@ -165,7 +182,9 @@ export async function runPlanCommand(argv: string[], env: NodeJS.ProcessEnv, pri
     }
     try {
       const { company, before, after } = await assignPlan(database.db, hostname, plan, { force: values.force });
-      const was = before ? `${PLANS[before.plan as PlanId]?.name ?? before.plan} (${before.provider}, ${before.status})` : `no plan of its own (the default, ${PLANS[config.plans.defaultPlan].name})`;
+      const was = before
+        ? `${PLANS[before.plan as PlanId]?.name ?? before.plan} (${before.provider}, ${before.status})`
+        : `no plan of its own (the default, ${PLANS[config.plans.defaultPlan].name})`;
       const unchanged = before && before.updatedAt.getTime() === after.updatedAt.getTime();
       print(
         unchanged
@@ -173,7 +192,8 @@ export async function runPlanCommand(argv: string[], env: NodeJS.ProcessEnv, pri
           : `${company.hostname} (${company.name}) is now on the ${PLANS[plan].name} plan (${limitsLine(PLANS[plan])}); it was on ${was}.`,
       );
     } catch (error) {
-      if (error instanceof HttpError) throw new CommandError(error.statusCode === 404 ? `No company has the host name "${hostname}" in this database.` : error.message);
+      if (error instanceof HttpError)
+        throw new CommandError(error.statusCode === 404 ? `No company has the host name "${hostname}" in this database.` : error.message);
       throw error;
     }
   });

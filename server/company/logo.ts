@@ -32,7 +32,8 @@ function isJpeg(bytes: Buffer): boolean {
 /** Text that begins (after a byte-order mark and white space) with markup: maybe SVG. */
 function looksLikeMarkup(bytes: Buffer): boolean {
   let start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  while (start < bytes.length && (bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === 0x0a || bytes[start] === 0x0d)) start += 1;
+  while (start < bytes.length && (bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === 0x0a || bytes[start] === 0x0d))
+    start += 1;
   return bytes[start] === 0x3c; // '<'
 }
 

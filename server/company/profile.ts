@@ -100,7 +100,13 @@ export async function updateCompanyProfile(db: Db, request: FastifyRequest, auth
     } else if (dropLogo) {
       await tx.delete(companyLogos).where(eq(companyLogos.companyId, auth.companyId));
     }
-    await recordAudit(tx, request, { companyId: auth.companyId, model: 'company', operation: 'update_profile', recordId: auth.companyId, changes });
+    await recordAudit(tx, request, {
+      companyId: auth.companyId,
+      model: 'company',
+      operation: 'update_profile',
+      recordId: auth.companyId,
+      changes,
+    });
   });
   return true;
 }

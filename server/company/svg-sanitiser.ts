@@ -25,30 +25,129 @@ const XLINK_NAMESPACE = 'http://www.w3.org/1999/xlink';
 const MAX_DEPTH = 64;
 
 const ELEMENTS = new Set([
-  'svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'tspan', 'defs', 'symbol',
-  'linearGradient', 'radialGradient', 'stop', 'title', 'desc', 'clipPath', 'mask', 'use', 'style',
+  'svg',
+  'g',
+  'path',
+  'rect',
+  'circle',
+  'ellipse',
+  'line',
+  'polyline',
+  'polygon',
+  'text',
+  'tspan',
+  'defs',
+  'symbol',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'title',
+  'desc',
+  'clipPath',
+  'mask',
+  'use',
+  'style',
 ]);
 /** Elements whose text content is kept (everywhere else text is layout whitespace). */
 const TEXT_ELEMENTS = new Set(['text', 'tspan', 'title', 'desc', 'style']);
 
 const ATTRIBUTES = new Set([
   // identity, accessibility, language
-  'id', 'class', 'style', 'lang', 'xml:lang', 'xml:space', 'role', 'aria-label', 'aria-hidden',
+  'id',
+  'class',
+  'style',
+  'lang',
+  'xml:lang',
+  'xml:space',
+  'role',
+  'aria-label',
+  'aria-hidden',
   // the viewport
-  'viewBox', 'preserveAspectRatio', 'width', 'height', 'x', 'y', 'version',
+  'viewBox',
+  'preserveAspectRatio',
+  'width',
+  'height',
+  'x',
+  'y',
+  'version',
   // geometry
-  'd', 'cx', 'cy', 'r', 'rx', 'ry', 'x1', 'y1', 'x2', 'y2', 'fx', 'fy', 'fr', 'points', 'pathLength', 'transform',
+  'd',
+  'cx',
+  'cy',
+  'r',
+  'rx',
+  'ry',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'fx',
+  'fy',
+  'fr',
+  'points',
+  'pathLength',
+  'transform',
   // gradients, clips, masks and references inside the document
-  'offset', 'gradientUnits', 'gradientTransform', 'spreadMethod', 'stop-color', 'stop-opacity',
-  'clipPathUnits', 'maskUnits', 'maskContentUnits', 'clip-path', 'clip-rule', 'mask', 'href', 'xlink:href',
+  'offset',
+  'gradientUnits',
+  'gradientTransform',
+  'spreadMethod',
+  'stop-color',
+  'stop-opacity',
+  'clipPathUnits',
+  'maskUnits',
+  'maskContentUnits',
+  'clip-path',
+  'clip-rule',
+  'mask',
+  'href',
+  'xlink:href',
   // painting
-  'fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-linecap', 'stroke-linejoin', 'stroke-miterlimit',
-  'stroke-dasharray', 'stroke-dashoffset', 'stroke-opacity', 'opacity', 'color', 'display', 'visibility', 'overflow',
-  'vector-effect', 'shape-rendering', 'text-rendering', 'color-interpolation', 'paint-order', 'mix-blend-mode',
+  'fill',
+  'fill-opacity',
+  'fill-rule',
+  'stroke',
+  'stroke-width',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-miterlimit',
+  'stroke-dasharray',
+  'stroke-dashoffset',
+  'stroke-opacity',
+  'opacity',
+  'color',
+  'display',
+  'visibility',
+  'overflow',
+  'vector-effect',
+  'shape-rendering',
+  'text-rendering',
+  'color-interpolation',
+  'paint-order',
+  'mix-blend-mode',
   // text
-  'font-family', 'font-size', 'font-weight', 'font-style', 'font-variant', 'font-stretch', 'font-size-adjust',
-  'text-anchor', 'dominant-baseline', 'alignment-baseline', 'baseline-shift', 'letter-spacing', 'word-spacing',
-  'text-decoration', 'dx', 'dy', 'rotate', 'textLength', 'lengthAdjust', 'writing-mode', 'direction', 'unicode-bidi',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'font-variant',
+  'font-stretch',
+  'font-size-adjust',
+  'text-anchor',
+  'dominant-baseline',
+  'alignment-baseline',
+  'baseline-shift',
+  'letter-spacing',
+  'word-spacing',
+  'text-decoration',
+  'dx',
+  'dy',
+  'rotate',
+  'textLength',
+  'lengthAdjust',
+  'writing-mode',
+  'direction',
+  'unicode-bidi',
   // <style type="text/css">
   'type',
 ]);
@@ -61,7 +160,8 @@ const URL_FUNCTION = /url\s*\([^)]*\)?/gi;
  * Words no value of a drawing needs, which script or load something in some browser or other
  * (CSS image functions take an address without url()).
  */
-const DANGEROUS_VALUE = /javascript:|vbscript:|data:|expression\s*\(|@import|behaviou?r\s*:|-moz-binding|<\/?\s*script|(?:image-set|image|cross-fade|element|src)\s*\(/i;
+const DANGEROUS_VALUE =
+  /javascript:|vbscript:|data:|expression\s*\(|@import|behaviou?r\s*:|-moz-binding|<\/?\s*script|(?:image-set|image|cross-fade|element|src)\s*\(/i;
 
 /** True when every url(…) in a value points inside the document. */
 function onlyLocalUrls(value: string): boolean {
@@ -235,7 +335,8 @@ export function sanitiseSvg(source: string): string {
     }
     return true;
   });
-  if (roots.length !== 1 || nameOf(roots[0]) !== 'svg') throw new SvgRefused('the file is XML but not an SVG image (its root element must be <svg>)');
+  if (roots.length !== 1 || nameOf(roots[0]) !== 'svg')
+    throw new SvgRefused('the file is XML but not an SVG image (its root element must be <svg>)');
 
   const state = { usesXlink: false };
   const body = buildElement(roots[0], 0, state);

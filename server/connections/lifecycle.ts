@@ -29,12 +29,17 @@ export const TEST_TIMEOUT_MS = 15_000;
 /** What a connection may be, by its type: a Slack connection is neither a source nor a destination. */
 export function roleProblems(declaration: ConnectionTypeDeclaration, isSource: boolean, isDestination: boolean): string | null {
   if (isSource && !declaration.roles.includes('source')) return `isSource: a ${declaration.label} connection cannot be a source`;
-  if (isDestination && !declaration.roles.includes('destination')) return `isDestination: a ${declaration.label} connection cannot be a destination`;
+  if (isDestination && !declaration.roles.includes('destination'))
+    return `isDestination: a ${declaration.label} connection cannot be a destination`;
   return null;
 }
 
 /** Settings checked against the type's declarations; a 400 naming every problem. */
-export function settingsOrThrow(declaration: ConnectionTypeDeclaration, values: Record<string, unknown>, kept: ReadonlySet<string> = new Set()) {
+export function settingsOrThrow(
+  declaration: ConnectionTypeDeclaration,
+  values: Record<string, unknown>,
+  kept: ReadonlySet<string> = new Set(),
+) {
   const parsed = parseSettings(declaration, values, kept);
   if (!parsed.ok) throw badRequest(parsed.problems.join('; '));
   return parsed.value;
@@ -122,7 +127,16 @@ export async function createConnection(
         operation: 'create',
         recordId: created.id,
         changes: {
-          after: { name: body.name, type: body.type, isSource, isDestination, workspaceId, settings, ...secretChanges({}, secretValues), ...auditAfter },
+          after: {
+            name: body.name,
+            type: body.type,
+            isSource,
+            isDestination,
+            workspaceId,
+            settings,
+            ...secretChanges({}, secretValues),
+            ...auditAfter,
+          },
         },
       });
       return created.id;
@@ -155,11 +169,22 @@ export async function runConnectionTest(connectors: ConnectorRegistry, config: C
 }
 
 /** Keeps a test's outcome on the connection (its last test) and audits it. */
-export async function recordConnectionTest(db: Db, request: FastifyRequest, companyId: string, id: string, outcome: TestOutcome): Promise<void> {
+export async function recordConnectionTest(
+  db: Db,
+  request: FastifyRequest,
+  companyId: string,
+  id: string,
+  outcome: TestOutcome,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .update(connections)
-      .set({ lastTestedAt: outcome.testedAt, lastTestOk: outcome.ok, lastTestLatencyMs: outcome.latencyMs, lastTestMessage: outcome.message })
+      .set({
+        lastTestedAt: outcome.testedAt,
+        lastTestOk: outcome.ok,
+        lastTestLatencyMs: outcome.latencyMs,
+        lastTestMessage: outcome.message,
+      })
       .where(companyConnections(companyId, eq(connections.id, id)));
     await recordAudit(tx, request, {
       companyId,

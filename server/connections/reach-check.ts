@@ -55,7 +55,9 @@ const TARGETS: Partial<Record<ConnectionType, (config: ConnectionConfig) => Reac
   databricks: (config) => [urlTarget(databricksSettings(config).host, 'settings.host')],
   slack: (config) => {
     const settings = slackSettings(config);
-    return settings.mode === 'webhook' ? [urlTarget(settings.webhookUrl, 'settings.webhookUrl')] : [urlTarget(settings.apiUrl, 'settings.apiUrl')];
+    return settings.mode === 'webhook'
+      ? [urlTarget(settings.webhookUrl, 'settings.webhookUrl')]
+      : [urlTarget(settings.apiUrl, 'settings.apiUrl')];
   },
   bitbucket: (config) => {
     const settings = bitbucketSettings(config);

@@ -30,8 +30,14 @@ const selectedColumns = {
   lastTestOk: connections.lastTestOk,
   lastTestLatencyMs: connections.lastTestLatencyMs,
   lastTestMessage: connections.lastTestMessage,
-  pairCount: sql<number>`(select count(*) from ${sourceDestinations} p where p.company_id = ${connections.companyId} and (p.source_id = ${connections.id} or p.destination_id = ${connections.id}))`.mapWith(Number),
-  tableCount: sql<number>`(select count(*) from ${dataTables} t where t.company_id = ${connections.companyId} and t.connection_id = ${connections.id})`.mapWith(Number),
+  pairCount:
+    sql<number>`(select count(*) from ${sourceDestinations} p where p.company_id = ${connections.companyId} and (p.source_id = ${connections.id} or p.destination_id = ${connections.id}))`.mapWith(
+      Number,
+    ),
+  tableCount:
+    sql<number>`(select count(*) from ${dataTables} t where t.company_id = ${connections.companyId} and t.connection_id = ${connections.id})`.mapWith(
+      Number,
+    ),
   createdBy: connections.createdBy,
   createdByName: sql<string | null>`coalesce(nullif(trim(${creators.firstName} || ' ' || ${creators.lastName}), ''), ${creators.email})`,
   createdAt: connections.createdAt,
@@ -53,7 +59,14 @@ export function selectConnections(db: Db) {
   return db
     .select(selectedColumns)
     .from(connections)
-    .leftJoin(workspaces, and(eq(workspaces.companyId, connections.companyId), eq(workspaces.id, connections.workspaceId), sql`${workspaces.deletedAt} is null`))
+    .leftJoin(
+      workspaces,
+      and(
+        eq(workspaces.companyId, connections.companyId),
+        eq(workspaces.id, connections.workspaceId),
+        sql`${workspaces.deletedAt} is null`,
+      ),
+    )
     .leftJoin(creators, and(eq(creators.companyId, connections.companyId), eq(creators.id, connections.createdBy)))
     .$dynamic();
 }
@@ -90,13 +103,31 @@ export async function findConnection(db: Db, secrets: Secrets, companyId: string
 }
 
 /** What a connector needs of a stored connection: its type, settings and decrypted secrets. */
-export async function connectionConfig(db: Db, secrets: Secrets, companyId: string, id: string): Promise<ConnectionConfig & { name: string; isActive: boolean }> {
+export async function connectionConfig(
+  db: Db,
+  secrets: Secrets,
+  companyId: string,
+  id: string,
+): Promise<ConnectionConfig & { name: string; isActive: boolean }> {
   const [row] = await db
-    .select({ type: connections.type, settings: connections.settings, secretsEnc: connections.secretsEnc, name: connections.name, isActive: connections.isActive })
+    .select({
+      type: connections.type,
+      settings: connections.settings,
+      secretsEnc: connections.secretsEnc,
+      name: connections.name,
+      isActive: connections.isActive,
+    })
     .from(connections)
     .where(companyConnections(companyId, eq(connections.id, id)));
   if (!row) throw notFound('Connection');
-  return { companyId, type: row.type as ConnectionType, settings: row.settings, secrets: openSecrets(secrets, row.secretsEnc), name: row.name, isActive: row.isActive };
+  return {
+    companyId,
+    type: row.type as ConnectionType,
+    settings: row.settings,
+    secrets: openSecrets(secrets, row.secretsEnc),
+    name: row.name,
+    isActive: row.isActive,
+  };
 }
 
 // ---- Source/destination pairs ---------------------------------------------------------------------
@@ -123,7 +154,10 @@ export function selectPairs(db: Db) {
     })
     .from(sourceDestinations)
     .innerJoin(sources, and(eq(sources.companyId, sourceDestinations.companyId), eq(sources.id, sourceDestinations.sourceId)))
-    .innerJoin(destinations, and(eq(destinations.companyId, sourceDestinations.companyId), eq(destinations.id, sourceDestinations.destinationId)))
+    .innerJoin(
+      destinations,
+      and(eq(destinations.companyId, sourceDestinations.companyId), eq(destinations.id, sourceDestinations.destinationId)),
+    )
     .$dynamic();
 }
 
@@ -142,7 +176,13 @@ export async function findPair(db: Db, companyId: string, id: string): Promise<P
 /** The connections of these ids that belong to the company, by id. */
 export async function connectionsByIds(db: Db, companyId: string, ids: string[]) {
   const rows = await db
-    .select({ id: connections.id, name: connections.name, type: connections.type, isSource: connections.isSource, isDestination: connections.isDestination })
+    .select({
+      id: connections.id,
+      name: connections.name,
+      type: connections.type,
+      isSource: connections.isSource,
+      isDestination: connections.isDestination,
+    })
     .from(connections)
     .where(companyConnections(companyId, inArray(connections.id, ids)));
   return new Map(rows.map((row) => [row.id, row]));

@@ -1,8 +1,26 @@
 import { createHmac } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
-import { callService, openServiceStream, secureBaseUrl, serviceUrl, wordsWithCode, type HttpOptions, type HttpRequest, type HttpService } from './http';
-import { normalisedPrefix, objectStoreTables, type ObjectHead, type ObjectPage, type ObjectRead, type ObjectStoreClient, type ObjectStoreLimits, type StorePlace } from './object-store';
+import {
+  callService,
+  openServiceStream,
+  secureBaseUrl,
+  serviceUrl,
+  wordsWithCode,
+  type HttpOptions,
+  type HttpRequest,
+  type HttpService,
+} from './http';
+import {
+  normalisedPrefix,
+  objectStoreTables,
+  type ObjectHead,
+  type ObjectPage,
+  type ObjectRead,
+  type ObjectStoreClient,
+  type ObjectStoreLimits,
+  type StorePlace,
+} from './object-store';
 import type { FileTableSource } from './tabular';
 import { ConnectorError, type ConnectionConfig } from './types';
 
@@ -178,13 +196,22 @@ class AzureBlobClient implements ObjectStoreClient {
     try {
       listing = listingParser.parse(answer.text) as ListBlobsAnswer;
     } catch (error) {
-      throw new ConnectorError(`Azure Blob Storage answered the listing of container "${this.settings.container}" with XML it could not read: ${(error as Error).message}`, 'failed');
+      throw new ConnectorError(
+        `Azure Blob Storage answered the listing of container "${this.settings.container}" with XML it could not read: ${(error as Error).message}`,
+        'failed',
+      );
     }
     const results = listing.EnumerationResults;
-    if (!results) throw new ConnectorError(`Azure Blob Storage answered the listing of container "${this.settings.container}" with something that is not a blob list`, 'failed');
+    if (!results)
+      throw new ConnectorError(
+        `Azure Blob Storage answered the listing of container "${this.settings.container}" with something that is not a blob list`,
+        'failed',
+      );
     const blobs = typeof results.Blobs === 'object' ? (results.Blobs.Blob ?? []) : [];
     return {
-      objects: blobs.filter((blob) => typeof blob.Name === 'string').map((blob) => ({ key: blob.Name!, size: Number(blob.Properties?.['Content-Length'] ?? 0) })),
+      objects: blobs
+        .filter((blob) => typeof blob.Name === 'string')
+        .map((blob) => ({ key: blob.Name!, size: Number(blob.Properties?.['Content-Length'] ?? 0) })),
       nextToken: typeof results.NextMarker === 'string' && results.NextMarker !== '' ? results.NextMarker : undefined,
     };
   }
@@ -204,11 +231,21 @@ class AzureBlobClient implements ObjectStoreClient {
   }
 
   /** The address of the container (key '') or of a blob, and the request authorised by the connection's method. */
-  private signed(method: 'GET' | 'HEAD', key: string, query: Record<string, string | number | undefined> = {}, extra: Record<string, string> = {}): [URL, HttpRequest, HttpOptions] {
+  private signed(
+    method: 'GET' | 'HEAD',
+    key: string,
+    query: Record<string, string | number | undefined> = {},
+    extra: Record<string, string> = {},
+  ): [URL, HttpRequest, HttpOptions] {
     const { container, authorization, endpoint, accountName } = this.settings;
     const blobPath = key === '' ? '' : `/${key.split('/').map(encodeURIComponent).join('/')}`;
     const url = serviceUrl(endpoint, `/${encodeURIComponent(container)}${blobPath}`, query);
-    const headers: Record<string, string> = { accept: 'application/xml', 'x-ms-date': new Date().toUTCString(), 'x-ms-version': AZURE_STORAGE_VERSION, ...extra };
+    const headers: Record<string, string> = {
+      accept: 'application/xml',
+      'x-ms-date': new Date().toUTCString(),
+      'x-ms-version': AZURE_STORAGE_VERSION,
+      ...extra,
+    };
     if (authorization.method === 'sas') {
       for (const [name, value] of authorization.token) url.searchParams.append(name, value);
     } else {

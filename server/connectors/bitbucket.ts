@@ -58,7 +58,8 @@ const MAX_REPOSITORIES = 10_000;
 export function openBitbucketConnector(config: ConnectionConfig, options: BitbucketOptions): Connector {
   const settings = bitbucketSettings(config);
   const authorization = `Basic ${Buffer.from(`${settings.username}:${settings.appPassword}`).toString('base64')}`;
-  const repositoriesUrl = (pagelen: number) => serviceUrl(settings.apiUrl, `/repositories/${encodeURIComponent(settings.workspace)}`, { pagelen });
+  const repositoriesUrl = (pagelen: number) =>
+    serviceUrl(settings.apiUrl, `/repositories/${encodeURIComponent(settings.workspace)}`, { pagelen });
   const call = (url: URL) => callServiceJson<RepositoryPage>(BITBUCKET, url, { headers: { authorization } }, options.http);
 
   return {
@@ -66,7 +67,10 @@ export function openBitbucketConnector(config: ConnectionConfig, options: Bitbuc
       const started = performance.now();
       const page = await call(repositoriesUrl(1));
       const count = page.size ?? page.values?.length ?? 0;
-      return { latencyMs: Math.round(performance.now() - started), detail: `${count} repositor${count === 1 ? 'y' : 'ies'} in ${settings.workspace}` };
+      return {
+        latencyMs: Math.round(performance.now() - started),
+        detail: `${count} repositor${count === 1 ? 'y' : 'ies'} in ${settings.workspace}`,
+      };
     },
 
     async endpoints(): Promise<Endpoint[]> {
@@ -94,6 +98,7 @@ export function openBitbucketConnector(config: ConnectionConfig, options: Bitbuc
 /** The credentials go only where the connection points: a `next` link elsewhere is refused. */
 function sameOrigin(link: string, apiUrl: URL): URL {
   const url = new URL(link, apiUrl);
-  if (url.origin !== apiUrl.origin) throw new ConnectorError(`Bitbucket: the next page is at ${url.origin}, not at ${apiUrl.origin}`, 'failed');
+  if (url.origin !== apiUrl.origin)
+    throw new ConnectorError(`Bitbucket: the next page is at ${url.origin}, not at ${apiUrl.origin}`, 'failed');
   return url;
 }

@@ -136,11 +136,19 @@ export function companyPlace(places: Places, companyId: string, written: string,
  * (and out of the rest of the data directory). Called at every use: a link may have changed since
  * the last. The file system's own failures (a missing folder) are thrown as they are.
  */
-export async function realPlace(places: Places, companyId: string, place: CompanyPlace, use: PlaceUse, target = place.path): Promise<string> {
+export async function realPlace(
+  places: Places,
+  companyId: string,
+  place: CompanyPlace,
+  use: PlaceUse,
+  target = place.path,
+): Promise<string> {
   const real = await realpath(target);
   const within = await realpath(place.within).catch(() => place.within);
   const dataDir = places.dataDir ? await realpath(places.dataDir).catch(() => path.resolve(places.dataDir!)) : undefined;
-  const ownRoot = places.dataDir ? await realpath(companyRoot(places.dataDir, companyId)).catch(() => companyRoot(places.dataDir!, companyId)) : undefined;
+  const ownRoot = places.dataDir
+    ? await realpath(companyRoot(places.dataDir, companyId)).catch(() => companyRoot(places.dataDir!, companyId))
+    : undefined;
   const intoDataDir = dataDir !== undefined && isInside(dataDir, real) && !(ownRoot !== undefined && isInside(ownRoot, real));
   if (!isInside(within, real) || intoDataDir) {
     const what = target === place.path ? place.shown : `${place.shown} (${path.relative(place.path, target)})`;
@@ -170,7 +178,12 @@ export function repositoryPlace(places: Places, companyId: string, url: string):
     throw new ConnectorError("settings.url: ssh and git:// addresses are not supported; give the repository's https URL", 'invalid');
   }
   if (/^file:\/\//i.test(url.trim()) && local === url.trim()) {
-    throw refusal(places, companySegment(companyId), REPOSITORY_FOLDER, `${JSON.stringify(url.trim())} is not a file:// URL of this machine`);
+    throw refusal(
+      places,
+      companySegment(companyId),
+      REPOSITORY_FOLDER,
+      `${JSON.stringify(url.trim())} is not a file:// URL of this machine`,
+    );
   }
   return companyPlace(places, companyId, local, REPOSITORY_FOLDER);
 }
@@ -185,7 +198,8 @@ export async function checkConnectionPlaces(context: ConnectorContext, config: C
   if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
   const use = config.type === 'files' ? FILES_FOLDER : REPOSITORY_FOLDER;
   const written = String(config.type === 'files' ? parsed.value.settings.path : parsed.value.settings.url);
-  const place = config.type === 'files' ? companyPlace(context, config.companyId, written, use) : repositoryPlace(context, config.companyId, written);
+  const place =
+    config.type === 'files' ? companyPlace(context, config.companyId, written, use) : repositoryPlace(context, config.companyId, written);
   if (!place) return;
   try {
     await realPlace(context, config.companyId, place, use);

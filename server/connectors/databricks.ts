@@ -66,14 +66,19 @@ export function databricksRequest<T>(
 
 export function openDatabricksConnector(config: ConnectionConfig, options: DatabricksOptions): DatabricksConnector {
   const settings = databricksSettings(config);
-  const call = <T>(path: string, query?: Record<string, string | number | undefined>) => databricksRequest<T>(settings, path, { query }, options.http);
+  const call = <T>(path: string, query?: Record<string, string | number | undefined>) =>
+    databricksRequest<T>(settings, path, { query }, options.http);
 
   /** Every item of a Unity Catalog list, page by page. */
   async function listAll<T>(path: string, field: string, query: Record<string, string> = {}): Promise<T[]> {
     const items: T[] = [];
     let pageToken: string | undefined;
     do {
-      const page = await call<Record<string, unknown> & { next_page_token?: string }>(path, { ...query, max_results: 1000, page_token: pageToken });
+      const page = await call<Record<string, unknown> & { next_page_token?: string }>(path, {
+        ...query,
+        max_results: 1000,
+        page_token: pageToken,
+      });
       items.push(...((page[field] as T[] | undefined) ?? []));
       pageToken = page.next_page_token || undefined;
       if (items.length >= MAX_ENDPOINTS) break;
@@ -89,14 +94,19 @@ export function openDatabricksConnector(config: ConnectionConfig, options: Datab
     },
 
     async endpoints(): Promise<Endpoint[]> {
-      const catalogs = settings.catalog ? [settings.catalog] : (await listAll<{ name: string }>('/api/2.1/unity-catalog/catalogs', 'catalogs')).map((c) => c.name);
+      const catalogs = settings.catalog
+        ? [settings.catalog]
+        : (await listAll<{ name: string }>('/api/2.1/unity-catalog/catalogs', 'catalogs')).map((c) => c.name);
       const endpoints: Endpoint[] = [];
       for (const catalog of catalogs) {
         const schemas = await listAll<{ name: string }>('/api/2.1/unity-catalog/schemas', 'schemas', { catalog_name: catalog });
         for (const schema of schemas) {
           // Every catalog carries information_schema: views of the catalog itself, not data.
           if (schema.name === 'information_schema') continue;
-          const tables = await listAll<UnityTable>('/api/2.1/unity-catalog/tables', 'tables', { catalog_name: catalog, schema_name: schema.name });
+          const tables = await listAll<UnityTable>('/api/2.1/unity-catalog/tables', 'tables', {
+            catalog_name: catalog,
+            schema_name: schema.name,
+          });
           for (const table of tables) {
             endpoints.push({
               id: table.full_name ?? `${catalog}.${schema.name}.${table.name}`,
@@ -113,7 +123,8 @@ export function openDatabricksConnector(config: ConnectionConfig, options: Datab
     },
 
     async columns(endpoint: string): Promise<ColumnInfo[]> {
-      if (endpoint.split('.').length !== 3) throw new ConnectorError(`"${endpoint}" is not a table name of the form catalog.schema.table`, 'invalid');
+      if (endpoint.split('.').length !== 3)
+        throw new ConnectorError(`"${endpoint}" is not a table name of the form catalog.schema.table`, 'invalid');
       const table = await call<UnityTable>(`/api/2.1/unity-catalog/tables/${encodeURIComponent(endpoint)}`);
       return (table.columns ?? [])
         .map((column, index) => ({

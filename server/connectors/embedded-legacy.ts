@@ -69,8 +69,13 @@ export function moveLegacyEmbeddedDatabases(
     moved.push({ database, companyId: owner.companyId });
     const others = [...new Set(namers.filter((naming) => naming.companyId !== owner.companyId).map((naming) => naming.company))];
     if (others.length > 0) {
-      const who = others.length === 1 ? `Company ${others[0]} named it too and now has an empty database` : `Companies ${others.join(', ')} named it too and now have empty databases`;
-      warn(`The embedded database "${database}" was moved to company ${owner.company}, whose connection named it first. ${who} of that name.`);
+      const who =
+        others.length === 1
+          ? `Company ${others[0]} named it too and now has an empty database`
+          : `Companies ${others.join(', ')} named it too and now have empty databases`;
+      warn(
+        `The embedded database "${database}" was moved to company ${owner.company}, whose connection named it first. ${who} of that name.`,
+      );
     }
   }
   // An emptied legacy folder goes; one still holding something stays for the operator.
@@ -81,15 +86,27 @@ export function moveLegacyEmbeddedDatabases(
 /** The embedded connections of every company, oldest first. */
 export async function embeddedNamings(db: Db): Promise<EmbeddedNaming[]> {
   // Awaited inside the scope: a query builder run after it returned would read as no company at all.
-  const rows = await asSystem('embedded databases move to the companies whose connections name them', async () =>
-    await db
-      .select({ companyId: connections.companyId, company: companies.hostname, settings: connections.settings, createdAt: connections.createdAt })
-      .from(connections)
-      .innerJoin(companies, eq(companies.id, connections.companyId))
-      .where(eq(connections.type, 'embedded'))
-      .orderBy(asc(connections.createdAt)),
+  const rows = await asSystem(
+    'embedded databases move to the companies whose connections name them',
+    async () =>
+      await db
+        .select({
+          companyId: connections.companyId,
+          company: companies.hostname,
+          settings: connections.settings,
+          createdAt: connections.createdAt,
+        })
+        .from(connections)
+        .innerJoin(companies, eq(companies.id, connections.companyId))
+        .where(eq(connections.type, 'embedded'))
+        .orderBy(asc(connections.createdAt)),
   );
-  return rows.map((row) => ({ companyId: row.companyId, company: row.company, database: String(row.settings.database ?? '').trim(), createdAt: row.createdAt }));
+  return rows.map((row) => ({
+    companyId: row.companyId,
+    company: row.company,
+    database: String(row.settings.database ?? '').trim(),
+    createdAt: row.createdAt,
+  }));
 }
 
 /** At start: the legacy databases of the data directory moved to their companies (see above). */

@@ -107,7 +107,11 @@ function databaseOf(context: EmbeddedContext, config: ConnectionConfig): Embedde
     // Counted and listed in one go, on this thread: two new databases opened at once cannot both take the last place.
     refuseBeyondLimit(context, config.companyId, name);
     if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
-    const turns = new PgliteTurns({ directory, label: `The embedded database "${name}"`, idleMs: (context.embedded ?? DEFAULT_LIMITS).idleMs });
+    const turns = new PgliteTurns({
+      directory,
+      label: `The embedded database "${name}"`,
+      idleMs: (context.embedded ?? DEFAULT_LIMITS).idleMs,
+    });
     database = { companyId: config.companyId, name, turns };
     databases.set(key, database);
   }

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { asyncBufferFromFile } from 'hyparquet';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
 import { companyPlace, FILES_FOLDER, isInside, realPlace, type Places } from './company-places';
-import { DEFAULT_TABULAR_LIMITS, fileTableSource, tabularFormatOf, type FileStorage, type FileTableSource, type TabularFile, type TabularLimits } from './tabular';
+import {
+  DEFAULT_TABULAR_LIMITS,
+  fileTableSource,
+  tabularFormatOf,
+  type FileStorage,
+  type FileTableSource,
+  type TabularFile,
+  type TabularLimits,
+} from './tabular';
 import { ConnectorError, type ConnectionConfig, type Endpoint } from './types';
 
 /**
@@ -38,7 +46,10 @@ export function openFilesConnector(config: ConnectionConfig, options: FilesOptio
   const limits = { ...DEFAULT_FILES_LIMITS, ...options.limits };
   // The folder's words are checked now, so that a refused one fails before anything is read.
   const place = companyPlace(options.places, config.companyId, folderSetting(config), FILES_FOLDER);
-  return fileTableSource(new FolderStorage(place.shown, () => realPlace(options.places, config.companyId, place, FILES_FOLDER), limits), limits);
+  return fileTableSource(
+    new FolderStorage(place.shown, () => realPlace(options.places, config.companyId, place, FILES_FOLDER), limits),
+    limits,
+  );
 }
 
 function folderSetting(config: ConnectionConfig): string {
@@ -79,7 +90,9 @@ class FolderStorage implements FileStorage {
         if (found.length >= this.limits.maxFiles) return;
         const full = path.join(directory, entry.name);
         const id = relative ? `${relative}/${entry.name}` : entry.name;
-        const target = entry.isSymbolicLink() ? await this.insideTarget(root, full) : { path: full, isDirectory: entry.isDirectory(), isFile: entry.isFile() };
+        const target = entry.isSymbolicLink()
+          ? await this.insideTarget(root, full)
+          : { path: full, isDirectory: entry.isDirectory(), isFile: entry.isFile() };
         if (!target) continue;
         if (target.isDirectory) {
           if (depth >= this.limits.maxDepth || visited.has(target.path)) continue;
@@ -101,7 +114,12 @@ class FolderStorage implements FileStorage {
     const root = await this.readableRoot();
     const format = tabularFormatOf(endpoint);
     const segments = endpoint.split('/');
-    if (!format || endpoint.includes('\0') || path.isAbsolute(endpoint) || segments.some((part) => part === '' || part === '.' || part === '..')) {
+    if (
+      !format ||
+      endpoint.includes('\0') ||
+      path.isAbsolute(endpoint) ||
+      segments.some((part) => part === '' || part === '.' || part === '..')
+    ) {
       throw new ConnectorError(`"${endpoint}" is not a CSV or Parquet file of the folder ${this.folder}`, 'invalid');
     }
     const full = path.join(root, ...segments);

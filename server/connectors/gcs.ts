@@ -1,7 +1,25 @@
 import { importPKCS8, SignJWT } from 'jose';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
-import { callService, callServiceJson, openServiceStream, secureBaseUrl, serviceUrl, wordsWithCode, type HttpOptions, type HttpService } from './http';
-import { normalisedPrefix, objectStoreTables, type ObjectHead, type ObjectPage, type ObjectRead, type ObjectStoreClient, type ObjectStoreLimits, type StorePlace } from './object-store';
+import {
+  callService,
+  callServiceJson,
+  openServiceStream,
+  secureBaseUrl,
+  serviceUrl,
+  wordsWithCode,
+  type HttpOptions,
+  type HttpService,
+} from './http';
+import {
+  normalisedPrefix,
+  objectStoreTables,
+  type ObjectHead,
+  type ObjectPage,
+  type ObjectRead,
+  type ObjectStoreClient,
+  type ObjectStoreLimits,
+  type StorePlace,
+} from './object-store';
 import type { FileTableSource } from './tabular';
 import { ConnectorError, type ConnectionConfig } from './types';
 
@@ -67,9 +85,13 @@ export function serviceAccountKey(text: string): ServiceAccountKey {
   }
   if (key === null || typeof key !== 'object' || Array.isArray(key)) throw new ConnectorError(`${field}: must be a JSON object`, 'invalid');
   if (key.type !== undefined && key.type !== 'service_account') {
-    throw new ConnectorError(`${field}: is a key of type "${String(key.type)}"; a service account's key (type "service_account") is needed`, 'invalid');
+    throw new ConnectorError(
+      `${field}: is a key of type "${String(key.type)}"; a service account's key (type "service_account") is needed`,
+      'invalid',
+    );
   }
-  const text_ = (name: string) => (typeof key[name] === 'string' && (key[name] as string).trim() !== '' ? (key[name] as string).trim() : undefined);
+  const text_ = (name: string) =>
+    typeof key[name] === 'string' && (key[name] as string).trim() !== '' ? (key[name] as string).trim() : undefined;
   const clientEmail = text_('client_email');
   const privateKey = text_('private_key');
   if (!clientEmail) throw new ConnectorError(`${field}: has no client_email`, 'invalid');
@@ -143,18 +165,30 @@ class GcsClient implements ObjectStoreClient {
   async listPage(maxKeys: number, token?: string): Promise<ObjectPage> {
     const page = await callServiceJson<{ items?: GcsObject[]; nextPageToken?: string }>(
       GCS,
-      this.url('', { prefix: this.settings.prefix || undefined, maxResults: maxKeys, pageToken: token, fields: 'items(name,size),nextPageToken' }),
+      this.url('', {
+        prefix: this.settings.prefix || undefined,
+        maxResults: maxKeys,
+        pageToken: token,
+        fields: 'items(name,size),nextPageToken',
+      }),
       { headers: await this.authorization() },
       this.http,
     );
     return {
-      objects: (page.items ?? []).filter((item) => typeof item.name === 'string').map((item) => ({ key: item.name!, size: Number(item.size ?? 0) })),
+      objects: (page.items ?? [])
+        .filter((item) => typeof item.name === 'string')
+        .map((item) => ({ key: item.name!, size: Number(item.size ?? 0) })),
       nextToken: page.nextPageToken || undefined,
     };
   }
 
   async head(key: string): Promise<ObjectHead> {
-    const object = await callServiceJson<GcsObject>(GCS, this.url(key, { fields: 'size,generation' }), { headers: await this.authorization() }, this.http);
+    const object = await callServiceJson<GcsObject>(
+      GCS,
+      this.url(key, { fields: 'size,generation' }),
+      { headers: await this.authorization() },
+      this.http,
+    );
     const size = Number(object.size ?? 0);
     return { size, version: String(object.generation ?? `size ${size}`) };
   }
@@ -191,7 +225,10 @@ class GcsClient implements ObjectStoreClient {
     try {
       signingKey = await importPKCS8(key.privateKey, 'RS256');
     } catch (error) {
-      throw new ConnectorError(`settings.serviceAccountKey: its private_key is not an RSA private key in PEM form (${(error as Error).message})`, 'invalid');
+      throw new ConnectorError(
+        `settings.serviceAccountKey: its private_key is not an RSA private key in PEM form (${(error as Error).message})`,
+        'invalid',
+      );
     }
     const assertion = await new SignJWT({ scope: GCS_SCOPE })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(key.privateKeyId ? { kid: key.privateKeyId } : {}) })
@@ -221,6 +258,9 @@ class GcsClient implements ObjectStoreClient {
       throw new ConnectorError(`Google sign-in answered ${key.tokenUri.host} without an access token`, 'auth');
     }
     const lifetimeSeconds = Number(token.expires_in);
-    return { value: token.access_token, expiresAt: requested + (Number.isFinite(lifetimeSeconds) && lifetimeSeconds > 0 ? lifetimeSeconds : 3600) * 1000 };
+    return {
+      value: token.access_token,
+      expiresAt: requested + (Number.isFinite(lifetimeSeconds) && lifetimeSeconds > 0 ? lifetimeSeconds : 3600) * 1000,
+    };
   }
 }

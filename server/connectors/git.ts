@@ -68,7 +68,10 @@ function locationOf(config: ConnectionConfig, options: GitOptions): Location {
     const username = String(settings.username ?? '').trim();
     const password = secrets.password;
     const onAuth: AuthCallback | undefined = username || password ? () => ({ username, password }) : undefined;
-    const cacheKey = createHash('sha256').update([url, username, password ?? ''].join('\0')).digest('hex').slice(0, 32);
+    const cacheKey = createHash('sha256')
+      .update([url, username, password ?? ''].join('\0'))
+      .digest('hex')
+      .slice(0, 32);
     return { kind: 'remote', companyId: config.companyId, url, onAuth, cacheKey };
   }
   return { kind: 'local', companyId: config.companyId, place: repositoryPlace(options.places, config.companyId, url)! };
@@ -89,7 +92,9 @@ export async function listBranches(config: ConnectionConfig, options: GitOptions
     const { gitdir, fs } = await openLocal(location, options);
     try {
       const names = await git.listBranches({ fs, gitdir });
-      const branches = await Promise.all(names.sort().map(async (name) => ({ name, commit: await git.resolveRef({ fs, gitdir, ref: `refs/heads/${name}` }) })));
+      const branches = await Promise.all(
+        names.sort().map(async (name) => ({ name, commit: await git.resolveRef({ fs, gitdir, ref: `refs/heads/${name}` }) })),
+      );
       const current = await git.currentBranch({ fs, gitdir, test: true });
       return { defaultBranch: current && names.includes(current) ? current : undefined, branches };
     } catch (error) {
@@ -142,7 +147,11 @@ export async function listFilesAt(config: ConnectionConfig, ref: string, dir: st
       throw gitError(error, location);
     }
     const found = folder ? files.filter((file) => file.startsWith(`${folder}/`)) : files;
-    if (folder && found.length === 0) throw new ConnectorError(`The folder "${folder}" does not exist at ${ref} (${oid.slice(0, 7)}) of ${describe(location)}`, 'not_found');
+    if (folder && found.length === 0)
+      throw new ConnectorError(
+        `The folder "${folder}" does not exist at ${ref} (${oid.slice(0, 7)}) of ${describe(location)}`,
+        'not_found',
+      );
     return found.sort();
   });
 }
@@ -155,7 +164,10 @@ export function openGitConnector(config: ConnectionConfig, options: GitOptions):
       const started = performance.now();
       const { defaultBranch, branches } = await listBranches(config, options);
       const count = `${branches.length} branch${branches.length === 1 ? '' : 'es'}`;
-      return { latencyMs: Math.round(performance.now() - started), detail: defaultBranch ? `Default branch ${defaultBranch}, ${count}` : count };
+      return {
+        latencyMs: Math.round(performance.now() - started),
+        detail: defaultBranch ? `Default branch ${defaultBranch}, ${count}` : count,
+      };
     },
     async endpoints(): Promise<Endpoint[]> {
       return (await listBranches(config, options)).branches.map((branch) => ({ id: branch.name, name: branch.name, kind: 'branch' }));
@@ -176,7 +188,12 @@ function repositoryPath(filePath: string): string {
   return trimmed;
 }
 
-async function atCommit<T>(config: ConnectionConfig, ref: string, options: GitOptions, read: (opened: Opened, oid: string, location: Location) => Promise<T>): Promise<T> {
+async function atCommit<T>(
+  config: ConnectionConfig,
+  ref: string,
+  options: GitOptions,
+  read: (opened: Opened, oid: string, location: Location) => Promise<T>,
+): Promise<T> {
   const location = locationOf(config, options);
   if (location.kind === 'local') {
     const opened = await openLocal(location, options);
@@ -215,7 +232,10 @@ async function openLocal(location: Extract<Location, { kind: 'local' }>, options
       throw new ConnectorError(`${shown} is not a git repository (its .git file points to a folder it may not use)`, 'invalid');
     }
   }
-  const [head, objects] = await Promise.all([fs.stat(path.join(repository, 'HEAD')).catch(() => undefined), fs.stat(path.join(repository, 'objects')).catch(() => undefined)]);
+  const [head, objects] = await Promise.all([
+    fs.stat(path.join(repository, 'HEAD')).catch(() => undefined),
+    fs.stat(path.join(repository, 'objects')).catch(() => undefined),
+  ]);
   if (head?.isFile() && objects?.isDirectory()) return { gitdir: repository, fs };
   throw new ConnectorError(`${shown} is not a git repository`, 'invalid');
 }
@@ -263,7 +283,8 @@ const cacheQueues = new Map<string, Promise<void>>();
 const unfinishedFetches = new Map<string, Promise<void>>();
 
 async function withCache<T>(location: Remote, options: GitOptions, work: (opened: Opened) => Promise<T>): Promise<T> {
-  if (!options.places.dataDir) throw new ConnectorError('Reading files of a remote repository needs a cache folder on the server', 'invalid');
+  if (!options.places.dataDir)
+    throw new ConnectorError('Reading files of a remote repository needs a cache folder on the server', 'invalid');
   // The company's own cache: another company naming the same URL fetches into a folder of its own.
   const cacheDir = companyGitCache(options.places.dataDir, location.companyId);
   const gitdir = path.join(cacheDir, `${location.cacheKey}.git`);
@@ -298,8 +319,14 @@ async function fetchAndResolve(opened: Opened, ref: string, location: Remote, op
     return resolveLocal(opened, ref, location);
   }
   const depth = (await isShallow(opened.gitdir)) || !(await hasFetched(opened)) ? 1 : undefined;
-  const fetched = await fetchInto(opened, location, options, `Fetching ${ref}`, fetchTimeoutMs, { ref, singleBranch: true, depth, tags: false }, () =>
-    missingRef(ref, location),
+  const fetched = await fetchInto(
+    opened,
+    location,
+    options,
+    `Fetching ${ref}`,
+    fetchTimeoutMs,
+    { ref, singleBranch: true, depth, tags: false },
+    () => missingRef(ref, location),
   );
   if (!fetched.fetchHead) throw missingRef(ref, location);
   return peelToCommit(opened, fetched.fetchHead, ref, location);
@@ -353,7 +380,14 @@ async function hasFetched({ gitdir, fs }: Opened): Promise<boolean> {
  * A call to the remote through the reach guard, bounded in time: at the deadline its connections
  * are dropped. `missing` words a NotFoundError (a ref the remote does not have).
  */
-async function remoteCall<T>(location: Remote, options: GitOptions, what: string, timeoutMs: number, call: (http: HttpClient) => Promise<T>, missing?: () => ConnectorError): Promise<T> {
+async function remoteCall<T>(
+  location: Remote,
+  options: GitOptions,
+  what: string,
+  timeoutMs: number,
+  call: (http: HttpClient) => Promise<T>,
+  missing?: () => ConnectorError,
+): Promise<T> {
   const controller = new AbortController();
   try {
     return await withDeadline(call(guardedHttp(options.reach, controller.signal)), timeoutMs, `${what} of ${describe(location)}`);
@@ -373,7 +407,10 @@ const REMOTE_WORDS_MAX = 200;
 
 /** A remote's words as a message may carry them: one printable line, at most REMOTE_WORDS_MAX characters. */
 function remoteWords(text: string | undefined): string {
-  const line = (text ?? '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const line = (text ?? '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > REMOTE_WORDS_MAX ? `${line.slice(0, REMOTE_WORDS_MAX - 1)}…` : line;
 }
 
@@ -412,7 +449,11 @@ async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return Buffer.concat(parts);
 }
 
-async function* chunksOf(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> } | undefined, url: string, signal: AbortSignal | undefined): AsyncIterableIterator<Uint8Array> {
+async function* chunksOf(
+  reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> } | undefined,
+  url: string,
+  signal: AbortSignal | undefined,
+): AsyncIterableIterator<Uint8Array> {
   if (!reader) return;
   for (;;) {
     let next: { done: boolean; value?: Uint8Array };
@@ -456,7 +497,8 @@ function gitError(error: unknown, location: Location): ConnectorError {
   switch (failure.code) {
     case 'HttpError': {
       const status = failure.data?.statusCode ?? 0;
-      if (status === 401 || status === 403) return new ConnectorError(`git: ${where} did not accept the credentials (HTTP ${status})`, 'auth');
+      if (status === 401 || status === 403)
+        return new ConnectorError(`git: ${where} did not accept the credentials (HTTP ${status})`, 'auth');
       if (status === 404) return new ConnectorError(`git: there is no repository at ${where} (HTTP 404)`, 'not_found');
       return new ConnectorError(`git: ${where} answered HTTP ${status} ${remoteWords(failure.data?.statusMessage)}`.trim(), 'failed');
     }

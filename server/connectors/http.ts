@@ -33,7 +33,12 @@ export interface HttpOptions {
   maxRetryWaitMs?: number;
 }
 
-const DEFAULTS: Required<Omit<HttpOptions, 'reach'>> = { timeoutMs: HTTP_TIMEOUT_MS, maxTries: 3, retryBaseDelayMs: 500, maxRetryWaitMs: 10_000 };
+const DEFAULTS: Required<Omit<HttpOptions, 'reach'>> = {
+  timeoutMs: HTTP_TIMEOUT_MS,
+  maxTries: 3,
+  retryBaseDelayMs: 500,
+  maxRetryWaitMs: 10_000,
+};
 
 /** The most of a service's own words a message carries. */
 export const SERVICE_WORDS_MAX = 200;
@@ -70,7 +75,11 @@ export interface HttpAnswer {
  * service's own words: 401/403 'auth', 404 'not_found', the rest 'failed'.
  */
 export function callService(service: HttpService, url: URL, request: HttpRequest, options: HttpOptions): Promise<HttpAnswer> {
-  return exchange(service, url, request, options, async (response) => ({ status: response.status, headers: response.headers, text: await response.text() }));
+  return exchange(service, url, request, options, async (response) => ({
+    status: response.status,
+    headers: response.headers,
+    text: await response.text(),
+  }));
 }
 
 /** A successful answer whose body is read as it arrives (a file being downloaded). */
@@ -92,7 +101,13 @@ export function openServiceStream(service: HttpService, url: URL, request: HttpR
   }));
 }
 
-async function exchange<T>(service: HttpService, url: URL, request: HttpRequest, options: HttpOptions, take: (response: Response) => Promise<T>): Promise<T> {
+async function exchange<T>(
+  service: HttpService,
+  url: URL,
+  request: HttpRequest,
+  options: HttpOptions,
+  take: (response: Response) => Promise<T>,
+): Promise<T> {
   const settings = { ...DEFAULTS, ...options };
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   let body: string | undefined;
@@ -186,7 +201,10 @@ async function failureText(response: Response): Promise<string> {
 /** A service's own words as a message may carry them: one line of printable text, at most SERVICE_WORDS_MAX characters. */
 export function serviceWords(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const line = text
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!line) return undefined;
   return line.length > SERVICE_WORDS_MAX ? `${line.slice(0, SERVICE_WORDS_MAX - 1)}…` : line;
 }
@@ -208,7 +226,10 @@ export function wordsWithCode(message: string | undefined, code: string | undefi
  */
 function answerError(service: HttpService, answer: HttpAnswer): ConnectorError {
   const said = serviceWords(service.errorText(answer.text, answer.headers)) ?? statusText(answer.status);
-  return new ConnectorError(`${service.name}: ${said} (HTTP ${answer.status})`, service.errorKind?.(answer.status, answer.text) ?? kindOfStatus(answer.status));
+  return new ConnectorError(
+    `${service.name}: ${said} (HTTP ${answer.status})`,
+    service.errorKind?.(answer.status, answer.text) ?? kindOfStatus(answer.status),
+  );
 }
 
 export function kindOfStatus(status: number): ConnectorError['kind'] {

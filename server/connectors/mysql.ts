@@ -56,7 +56,10 @@ export interface MysqlOptions {
   reach: Reach;
 }
 
-export function openMysqlConnector(config: ConnectionConfig, options: MysqlOptions): TableSource & RowReading & TableWriting & StatementRunning {
+export function openMysqlConnector(
+  config: ConnectionConfig,
+  options: MysqlOptions,
+): TableSource & RowReading & TableWriting & StatementRunning {
   let pool: mysql.Pool | undefined;
   let flavour: Promise<ServerFlavour> | undefined;
   let checked: ReturnType<Reach['check']> | undefined;
@@ -92,7 +95,12 @@ export function openMysqlConnector(config: ConnectionConfig, options: MysqlOptio
   };
   const poolOf = async () => {
     if (!pool) {
-      const made = mysql.createPool({ ...(await connectionOptions()), connectionLimit: POOL_SIZE, maxIdle: POOL_SIZE, idleTimeout: 30_000 });
+      const made = mysql.createPool({
+        ...(await connectionOptions()),
+        connectionLimit: POOL_SIZE,
+        maxIdle: POOL_SIZE,
+        idleTimeout: 30_000,
+      });
       if (pool) {
         void made.end();
         return pool;
@@ -114,7 +122,11 @@ export function openMysqlConnector(config: ConnectionConfig, options: MysqlOptio
     return flavour;
   };
 
-  const query = async <Row extends Record<string, unknown>>(sql: string, params: readonly unknown[], options: QueryOptions): Promise<Row[]> => {
+  const query = async <Row extends Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[],
+    options: QueryOptions,
+  ): Promise<Row[]> => {
     let connection: mysql.PoolConnection;
     try {
       connection = await (await poolOf()).getConnection();
@@ -150,7 +162,13 @@ export function openMysqlConnector(config: ConnectionConfig, options: MysqlOptio
       if (reset) {
         // A server gone silent answers no reset either: the connection is closed after a while.
         const silence = new Promise<boolean>((resolve) => setTimeout(resolve, 5_000, false).unref());
-        reset = await Promise.race([connection.reset().then(() => true, () => false), silence]);
+        reset = await Promise.race([
+          connection.reset().then(
+            () => true,
+            () => false,
+          ),
+          silence,
+        ]);
       }
       if (reset) connection.release();
       else connection.destroy();
@@ -245,7 +263,12 @@ export function openMysqlConnector(config: ConnectionConfig, options: MysqlOptio
     /** SHOW COLUMNS lists them in order and names a missing table in the server's own words. */
     async columns(endpoint): Promise<ColumnInfo[]> {
       const rows = await query(`SHOW COLUMNS FROM ${tableName(endpoint)}`, [], { timeoutMs: CATALOG_TIME_LIMIT_MS, readOnly: true });
-      return rows.map((row, index) => ({ name: String(row.Field), dataType: String(row.Type), nullable: row.Null === 'YES', position: index + 1 }));
+      return rows.map((row, index) => ({
+        name: String(row.Field),
+        dataType: String(row.Type),
+        nullable: row.Null === 'YES',
+        position: index + 1,
+      }));
     },
     async close() {
       const open = pool;
@@ -307,7 +330,8 @@ export function openMysqlConnector(config: ConnectionConfig, options: MysqlOptio
       const { signal } = options;
       return withOwnConnection(async (connection) => {
         // KILL QUERY from a pooled connection stops the statement under way on this one.
-        const stop = () => void query(`KILL QUERY ${Number(connection.threadId)}`, [], { timeoutMs: CATALOG_TIME_LIMIT_MS }).catch(() => {});
+        const stop = () =>
+          void query(`KILL QUERY ${Number(connection.threadId)}`, [], { timeoutMs: CATALOG_TIME_LIMIT_MS }).catch(() => {});
         signal?.addEventListener('abort', stop, { once: true });
         try {
           for (const [index, statement] of statements.entries()) {
@@ -319,7 +343,10 @@ export function openMysqlConnector(config: ConnectionConfig, options: MysqlOptio
           }
           const [state] = await connection.query('DO 0');
           if (((state as mysql.ResultSetHeader).serverStatus & SERVER_STATUS_IN_TRANS) !== 0) {
-            throw new ConnectorError('The script ends inside a transaction (START TRANSACTION without COMMIT); its work was rolled back', 'invalid');
+            throw new ConnectorError(
+              'The script ends inside a transaction (START TRANSACTION without COMMIT); its work was rolled back',
+              'invalid',
+            );
           }
         } catch (err) {
           if (signal?.aborted) throw abortReason(signal);
@@ -376,7 +403,9 @@ const FIELD_TYPES: Record<number, string> = {
 const STRING_TYPES = new Set([15, 249, 250, 251, 252, 253, 254, 247, 248]);
 const BINARY_TYPES = new Set([15, 16, 249, 250, 251, 252, 253, 254, 255]);
 
-const isBinaryField = (field: mysql.FieldPacket) => BINARY_TYPES.has(field.columnType ?? -1) && (field.characterSet === BINARY_CHARSET || field.columnType === 16 || field.columnType === 255);
+const isBinaryField = (field: mysql.FieldPacket) =>
+  BINARY_TYPES.has(field.columnType ?? -1) &&
+  (field.characterSet === BINARY_CHARSET || field.columnType === 16 || field.columnType === 255);
 
 function flagsOf(field: mysql.FieldPacket): number {
   return typeof field.flags === 'number' ? field.flags : 0;
@@ -433,7 +462,10 @@ function mysqlColumnSql(column: ColumnDefinition): string {
 function mysqlTableWriter(connection: mysql.Connection, tableName: (endpoint: string) => string): TableWriter {
   const exists = async (endpoint: string) => {
     const { schema, table } = splitTableEndpoint(endpoint);
-    const [rows] = await connection.query('SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = COALESCE(?, DATABASE()) AND table_name = ?', [schema ?? null, table]);
+    const [rows] = await connection.query(
+      'SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = COALESCE(?, DATABASE()) AND table_name = ?',
+      [schema ?? null, table],
+    );
     return Number((rows as mysql.RowDataPacket[])[0]?.n ?? 0) > 0;
   };
   return {
@@ -457,7 +489,8 @@ function mysqlTableWriter(connection: mysql.Connection, tableName: (endpoint: st
     },
     /** Multi-row INSERTs of at most INSERT_BYTES each, in one transaction per batch. */
     async append(endpoint, columns, batch) {
-      if (batch.format !== 'values') throw new ConnectorError('A MySQL destination takes rows as values, not as PostgreSQL COPY text', 'invalid');
+      if (batch.format !== 'values')
+        throw new ConnectorError('A MySQL destination takes rows as values, not as PostgreSQL COPY text', 'invalid');
       const into = `INSERT INTO ${tableName(endpoint)} (${columns.map(quoteMysql).join(', ')}) VALUES ?`;
       await connection.query('START TRANSACTION');
       try {

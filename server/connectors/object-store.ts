@@ -1,5 +1,13 @@
 import type { Readable } from 'node:stream';
-import { DEFAULT_TABULAR_LIMITS, fileTableSource, tabularFormatOf, type FileStorage, type FileTableSource, type TabularFile, type TabularLimits } from './tabular';
+import {
+  DEFAULT_TABULAR_LIMITS,
+  fileTableSource,
+  tabularFormatOf,
+  type FileStorage,
+  type FileTableSource,
+  type TabularFile,
+  type TabularLimits,
+} from './tabular';
 import { ConnectorError, type Endpoint, type TestResult } from './types';
 
 /**
@@ -118,7 +126,10 @@ class ObjectStorage implements FileStorage {
     const { noun, name, item, prefix } = this.client.place;
     const format = tabularFormatOf(endpoint);
     if (!format || !endpoint.startsWith(prefix) || endpoint.split('/').some((part) => part === '.' || part === '..')) {
-      throw new ConnectorError(`"${endpoint}" is not a CSV or Parquet ${item} of ${noun} "${name}"${prefix ? ` under "${prefix}"` : ''}`, 'invalid');
+      throw new ConnectorError(
+        `"${endpoint}" is not a CSV or Parquet ${item} of ${noun} "${name}"${prefix ? ` under "${prefix}"` : ''}`,
+        'invalid',
+      );
     }
     const head = await this.client.head(endpoint);
     return {
@@ -153,5 +164,7 @@ async function readBytes(body: Readable): Promise<Buffer> {
 
 /** A key prefix as stores take it: no leading slash. */
 export function normalisedPrefix(value: unknown): string {
-  return String(value ?? '').trim().replace(/^\/+/, '');
+  return String(value ?? '')
+    .trim()
+    .replace(/^\/+/, '');
 }

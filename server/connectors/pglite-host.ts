@@ -94,23 +94,26 @@ class PgliteThread {
       this.end(stopped(error.message));
       settleReady.reject(error);
     });
-    this.worker.on('message', (message: { ready?: true; failed?: { message: string }; id?: number; value?: unknown; error?: { message: string } }) => {
-      if (message.ready) {
-        settleReady.resolve();
+    this.worker.on(
+      'message',
+      (message: { ready?: true; failed?: { message: string }; id?: number; value?: unknown; error?: { message: string } }) => {
+        if (message.ready) {
+          settleReady.resolve();
+          this.idleWhenUnused();
+          return;
+        }
+        if (message.failed) {
+          settleReady.reject(failureFrom(message.failed));
+          return;
+        }
+        const call = this.pending.get(message.id!);
+        if (!call) return;
+        this.pending.delete(message.id!);
         this.idleWhenUnused();
-        return;
-      }
-      if (message.failed) {
-        settleReady.reject(failureFrom(message.failed));
-        return;
-      }
-      const call = this.pending.get(message.id!);
-      if (!call) return;
-      this.pending.delete(message.id!);
-      this.idleWhenUnused();
-      if (message.error) call.reject(failureFrom(message.error));
-      else call.resolve(message.value);
-    });
+        if (message.error) call.reject(failureFrom(message.error));
+        else call.resolve(message.value);
+      },
+    );
   }
 
   get alive(): boolean {

@@ -44,7 +44,9 @@ const CATALOG_TIME_LIMIT_MS = 30_000;
  * time zone): turned into a JavaScript Date they would be read in this server's time zone and
  * shown shifted in samples and observed values.
  */
-export const DATE_TYPE_OIDS: readonly number[] = [1082 /* date */, 1083 /* time */, 1114 /* timestamp */, 1184 /* timestamptz */, 1266 /* timetz */];
+export const DATE_TYPE_OIDS: readonly number[] = [
+  1082 /* date */, 1083 /* time */, 1114 /* timestamp */, 1184 /* timestamptz */, 1266 /* timetz */,
+];
 
 /** One session of a PostgreSQL-speaking source: what the shared code below needs of it. */
 export interface PostgresSession {
@@ -162,7 +164,13 @@ function endpointOf(row: Record<string, unknown>): Endpoint {
  * through a cursor (`DECLARE … CURSOR FOR`, then `FETCH maxRows`), so the source produces no more
  * rows than that; such a statement must be a query (SELECT, VALUES, WITH … SELECT).
  */
-async function runStatement(session: PostgresSession, sql: string, params: readonly unknown[], options: QueryOptions, deadline: number | undefined) {
+async function runStatement(
+  session: PostgresSession,
+  sql: string,
+  params: readonly unknown[],
+  options: QueryOptions,
+  deadline: number | undefined,
+) {
   const opening = [options.readOnly ? 'begin read only' : 'begin'];
   // A read-only statement may hold a company's query: its string constants read as libpg_query read them when it was checked (server/sql/company-sql.ts).
   if (options.readOnly) opening.push('set local standard_conforming_strings = on');
@@ -211,7 +219,12 @@ export function postgresTableSource(access: PostgresAccess): Omit<TableSource, '
     },
     async columns(endpoint): Promise<ColumnInfo[]> {
       const rows = await query(COLUMNS_SQL, [tableName(endpoint)], { timeoutMs: CATALOG_TIME_LIMIT_MS, readOnly: true });
-      return rows.map((row) => ({ name: String(row.name), dataType: String(row.data_type), nullable: Boolean(row.nullable), position: Number(row.position) }));
+      return rows.map((row) => ({
+        name: String(row.name),
+        dataType: String(row.data_type),
+        nullable: Boolean(row.nullable),
+        position: Number(row.position),
+      }));
     },
     readRows: (sql, params, options, sink) => readPostgresRows(access, sql, params, options, sink),
     withTableWriter: (work) => withPostgresWriter(access, tableName, work),
@@ -226,7 +239,8 @@ export function postgresTableSource(access: PostgresAccess): Omit<TableSource, '
 const LONG_WORK_MS = 24 * 60 * 60 * 1000;
 
 /** Values as text in forms every PostgreSQL reads back the same, whatever the session or server defaults. */
-const PORTABLE_TEXT_SETTINGS = "set local datestyle = 'ISO, YMD'; set local intervalstyle = 'postgres'; set local extra_float_digits = 3; set local bytea_output = 'hex'";
+const PORTABLE_TEXT_SETTINGS =
+  "set local datestyle = 'ISO, YMD'; set local intervalstyle = 'postgres'; set local extra_float_digits = 3; set local bytea_output = 'hex'";
 
 /** The source's own names of the types behind a result's columns (`integer`, `character varying(80)`). */
 async function describeColumns(session: PostgresSession, fields: TextRows['fields']): Promise<ColumnInfo[]> {
@@ -243,7 +257,12 @@ async function describeColumns(session: PostgresSession, fields: TextRows['field
  * Hands batches to the sink as `fetchBatch` reads them, reading the next one while the sink
  * writes the last (the source and the destination work at the same time).
  */
-async function pumpBatches(fetchBatch: () => Promise<CellValue[][]>, batchSize: number, sink: RowSink, signal: AbortSignal | undefined): Promise<void> {
+async function pumpBatches(
+  fetchBatch: () => Promise<CellValue[][]>,
+  batchSize: number,
+  sink: RowSink,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   let next: Promise<CellValue[][]> | undefined = fetchBatch();
   while (next) {
     const rows: CellValue[][] = await next;
@@ -267,7 +286,13 @@ async function pumpBatches(fetchBatch: () => Promise<CellValue[][]>, batchSize: 
  * session (the embedded database) cannot be held from one batch to the next: the cursor is
  * declared WITH HOLD, which keeps its rows past the transaction, and each batch is a turn.
  */
-async function readPostgresRows(access: PostgresAccess, sql: string, params: readonly unknown[], options: ReadRowsOptions, sink: RowSink): Promise<void> {
+async function readPostgresRows(
+  access: PostgresAccess,
+  sql: string,
+  params: readonly unknown[],
+  options: ReadRowsOptions,
+  sink: RowSink,
+): Promise<void> {
   const { batchSize, signal } = options;
   if (signal?.aborted) throw abortReason(signal);
   if (!access.sharedSession) {
@@ -286,18 +311,22 @@ async function readPostgresRows(access: PostgresAccess, sql: string, params: rea
   const cursor = `batch_read_${randomBytes(6).toString('hex')}`;
   // The query runs whole here (a cursor WITH HOLD keeps its rows at commit): a cancel stops it. Each batch after is a short read of
   // those rows, and the cancel is seen between batches.
-  const { columns, typeIds } = await access.withSession(async (session) => {
-    await session.exec(`begin read only; ${PORTABLE_TEXT_SETTINGS}`);
-    try {
-      await session.query(`declare ${cursor} no scroll cursor with hold for ${sql}`, params);
-      await session.exec('commit');
-    } catch (error) {
-      await session.exec('rollback').catch(() => {});
-      throw error;
-    }
-    const head = await session.queryText(`fetch forward 0 from ${cursor}`, []);
-    return { columns: await describeColumns(session, head.fields), typeIds: head.fields.map((field) => field.typeId) };
-  }, LONG_WORK_MS, { signal });
+  const { columns, typeIds } = await access.withSession(
+    async (session) => {
+      await session.exec(`begin read only; ${PORTABLE_TEXT_SETTINGS}`);
+      try {
+        await session.query(`declare ${cursor} no scroll cursor with hold for ${sql}`, params);
+        await session.exec('commit');
+      } catch (error) {
+        await session.exec('rollback').catch(() => {});
+        throw error;
+      }
+      const head = await session.queryText(`fetch forward 0 from ${cursor}`, []);
+      return { columns: await describeColumns(session, head.fields), typeIds: head.fields.map((field) => field.typeId) };
+    },
+    LONG_WORK_MS,
+    { signal },
+  );
   try {
     await sink.start(columns);
     const fetchTurn = () =>
@@ -320,7 +349,13 @@ async function readPostgresRows(access: PostgresAccess, sql: string, params: rea
  * nobody else uses meanwhile: with `COPY (query) TO STDOUT` when COPY text is preferred and the
  * session streams COPY (a server; the query then has no parameters), through FETCH otherwise.
  */
-export async function readInTransaction(session: PostgresSession, sql: string, params: readonly unknown[], options: ReadRowsOptions, sink: RowSink): Promise<void> {
+export async function readInTransaction(
+  session: PostgresSession,
+  sql: string,
+  params: readonly unknown[],
+  options: ReadRowsOptions,
+  sink: RowSink,
+): Promise<void> {
   const { batchSize, signal } = options;
   await session.exec(PORTABLE_TEXT_SETTINGS);
   await session.query(`declare batch_read no scroll cursor for ${sql}`, params);
@@ -335,7 +370,12 @@ export async function readInTransaction(session: PostgresSession, sql: string, p
     return;
   }
   const typeIds = head.fields.map((field) => field.typeId);
-  await pumpBatches(async () => (await session.queryText(`fetch forward ${batchSize} from batch_read`, [], typeIds)).rows, batchSize, sink, signal);
+  await pumpBatches(
+    async () => (await session.queryText(`fetch forward ${batchSize} from batch_read`, [], typeIds)).rows,
+    batchSize,
+    sink,
+    signal,
+  );
   await session.exec('close batch_read');
 }
 
@@ -352,7 +392,11 @@ function turnTakingSession(access: PostgresAccess): PostgresSession {
   };
 }
 
-function withPostgresWriter<T>(access: PostgresAccess, tableName: (endpoint: string) => string, work: (writer: TableWriter) => Promise<T>): Promise<T> {
+function withPostgresWriter<T>(
+  access: PostgresAccess,
+  tableName: (endpoint: string) => string,
+  work: (writer: TableWriter) => Promise<T>,
+): Promise<T> {
   if (access.sharedSession) return work(postgresTableWriter(turnTakingSession(access), tableName));
   return access.withSession((session) => work(transactionalWriter(session, postgresTableWriter(session, tableName))), LONG_WORK_MS);
 }
@@ -393,7 +437,10 @@ function postgresTableWriter(session: PostgresSession, tableName: (endpoint: str
     },
     async promote(staging, target, replace) {
       const { table } = splitTableEndpoint(target);
-      const move = [...(replace ? [`drop table if exists ${tableName(target)}`] : []), `alter table ${tableName(staging)} rename to ${quotePostgres(table)}`];
+      const move = [
+        ...(replace ? [`drop table if exists ${tableName(target)}`] : []),
+        `alter table ${tableName(staging)} rename to ${quotePostgres(table)}`,
+      ];
       // Inside the caller's transaction the move is part of it; on its own it is a transaction of its own.
       if (await session.inTransaction()) {
         await session.exec(move.join('; '));
@@ -436,7 +483,11 @@ function copyText(rows: readonly CellValue[][]): Buffer {
  * under way is stopped when the signal aborts, where the source can stop one. A script that ends
  * with a transaction still open fails: its work would be rolled back without a word otherwise.
  */
-async function runPostgresStatements(access: PostgresAccess, statements: readonly string[], options: RunStatementsOptions = {}): Promise<void> {
+async function runPostgresStatements(
+  access: PostgresAccess,
+  statements: readonly string[],
+  options: RunStatementsOptions = {},
+): Promise<void> {
   const { signal } = options;
   await access.withSession(
     async (session) => {
@@ -450,7 +501,8 @@ async function runPostgresStatements(access: PostgresAccess, statements: readonl
           if (signal?.aborted) throw abortReason(signal);
           await options.onStatement?.(index, outcome);
         }
-        if (await session.inTransaction()) throw new ConnectorError('The script ends inside a transaction (BEGIN without COMMIT); its work was rolled back', 'invalid');
+        if (await session.inTransaction())
+          throw new ConnectorError('The script ends inside a transaction (BEGIN without COMMIT); its work was rolled back', 'invalid');
       } catch (error) {
         await session.exec('rollback').catch(() => {});
         if (signal?.aborted) throw abortReason(signal);
@@ -491,7 +543,14 @@ function sessionOf(client: pg.ClientBase, readTimeoutMs: number, control: Client
       return (await client.query(config)).rows;
     },
     async queryText(sql, params) {
-      const config = { text: sql, values: [...params], queryMode: 'extended', query_timeout: readTimeoutMs, rowMode: 'array', types: RAW_TEXT } as pg.QueryArrayConfig;
+      const config = {
+        text: sql,
+        values: [...params],
+        queryMode: 'extended',
+        query_timeout: readTimeoutMs,
+        rowMode: 'array',
+        types: RAW_TEXT,
+      } as pg.QueryArrayConfig;
       const result = await client.query(config);
       return {
         fields: result.fields.map((field) => ({ name: field.name, typeId: field.dataTypeID, typeModifier: field.dataTypeModifier })),
@@ -499,7 +558,12 @@ function sessionOf(client: pg.ClientBase, readTimeoutMs: number, control: Client
       };
     },
     async run(sql) {
-      const answer = (await client.query({ text: sql, query_timeout: readTimeoutMs, rowMode: 'array', types: RAW_TEXT } as pg.QueryArrayConfig)) as pg.QueryResult | pg.QueryResult[];
+      const answer = (await client.query({
+        text: sql,
+        query_timeout: readTimeoutMs,
+        rowMode: 'array',
+        types: RAW_TEXT,
+      } as pg.QueryArrayConfig)) as pg.QueryResult | pg.QueryResult[];
       const last = Array.isArray(answer) ? answer[answer.length - 1] : answer;
       return { command: last?.command ?? '', rowCount: last?.rowCount ?? undefined };
     },
@@ -812,7 +876,8 @@ export function openPostgresConnector(config: ConnectionConfig, options: Postgre
         // statements, LISTEN): DISCARD ALL, which runs outside a transaction. One that cannot be reset is discarded.
         if (!discard) {
           try {
-            if (client.getTransactionStatus() !== 'I') await client.query({ text: 'rollback', query_timeout: UNANSWERED_GRACE_MS } as pg.QueryConfig);
+            if (client.getTransactionStatus() !== 'I')
+              await client.query({ text: 'rollback', query_timeout: UNANSWERED_GRACE_MS } as pg.QueryConfig);
             await client.query({ text: 'discard all', query_timeout: UNANSWERED_GRACE_MS } as pg.QueryConfig);
           } catch {
             discard = true;

@@ -4,7 +4,16 @@ import https from 'node:https';
 import { connectionTypeOf, parseSettings } from '../../common/connections';
 import type { Reach } from '../reach/reach';
 import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, serviceWords, unreachableError } from './http';
-import { normalisedPrefix, objectStoreTables, type ObjectHead, type ObjectPage, type ObjectRead, type ObjectStoreClient, type ObjectStoreLimits, type StorePlace } from './object-store';
+import {
+  normalisedPrefix,
+  objectStoreTables,
+  type ObjectHead,
+  type ObjectPage,
+  type ObjectRead,
+  type ObjectStoreClient,
+  type ObjectStoreLimits,
+  type StorePlace,
+} from './object-store';
 import type { FileTableSource } from './tabular';
 import { ConnectorError, type ConnectionConfig } from './types';
 
@@ -84,7 +93,10 @@ interface SignedRequest {
 
 /** The headers that authenticate a request (host, x-amz-date, x-amz-content-sha256, authorization). */
 function signV4(request: SignedRequest): Record<string, string> {
-  const amzDate = request.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = request.now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const scope = `${day}/${request.region}/s3/aws4_request`;
   const headers: Record<string, string> = { host: request.host, 'x-amz-content-sha256': EMPTY_PAYLOAD_HASH, 'x-amz-date': amzDate };
@@ -178,14 +190,28 @@ class S3Client implements ObjectStoreClient {
     return { hostname, host: endpoint.port ? `${hostname}:${endpoint.port}` : hostname };
   }
 
-  private async send(method: 'GET' | 'HEAD', key?: string, query: ReadonlyArray<readonly [string, string]> = [], extraHeaders: Record<string, string> = {}): Promise<IncomingMessage> {
+  private async send(
+    method: 'GET' | 'HEAD',
+    key?: string,
+    query: ReadonlyArray<readonly [string, string]> = [],
+    extraHeaders: Record<string, string> = {},
+  ): Promise<IncomingMessage> {
     const { endpoint, bucket, pathStyle } = this.settings;
     const basePath = endpoint.pathname.replace(/\/+$/, '');
     const keyPath = key === undefined ? '' : `/${key.split('/').map(awsUriEncode).join('/')}`;
     const { hostname, host } = this.address();
     const path = pathStyle ? `${basePath}/${awsUriEncode(bucket)}${keyPath}` : `${basePath}${keyPath || '/'}`;
     const headers = {
-      ...signV4({ method, host, path, query, region: this.settings.region, accessKeyId: this.settings.accessKeyId, secretAccessKey: this.settings.secretAccessKey, now: new Date() }),
+      ...signV4({
+        method,
+        host,
+        path,
+        query,
+        region: this.settings.region,
+        accessKeyId: this.settings.accessKeyId,
+        secretAccessKey: this.settings.secretAccessKey,
+        now: new Date(),
+      }),
       ...extraHeaders,
     };
     const search = query.length > 0 ? `?${canonicalQuery(query)}` : '';
@@ -206,7 +232,9 @@ class S3Client implements ObjectStoreClient {
           );
         },
       );
-      request.setTimeout(this.timeoutMs, () => request.destroy(new ConnectorError(`S3 did not answer within ${formatSeconds(this.timeoutMs)}`, 'timeout')));
+      request.setTimeout(this.timeoutMs, () =>
+        request.destroy(new ConnectorError(`S3 did not answer within ${formatSeconds(this.timeoutMs)}`, 'timeout')),
+      );
       request.on('error', (error) => reject(error instanceof ConnectorError ? error : unreachableError('S3', where, error)));
       request.end();
     });
@@ -227,7 +255,8 @@ const S3_ERROR_KINDS: Record<string, ConnectorError['kind']> = {
 function s3Error(status: number, body: string, what: string): ConnectorError {
   const code = serviceWords(xmlText(body, 'Code'));
   const message = serviceWords(xmlText(body, 'Message'));
-  if (code && /^[A-Za-z][A-Za-z0-9.]{0,63}$/.test(code)) return new ConnectorError(`S3: ${message ?? code} (${code})`, S3_ERROR_KINDS[code] ?? kindOfStatus(status));
+  if (code && /^[A-Za-z][A-Za-z0-9.]{0,63}$/.test(code))
+    return new ConnectorError(`S3: ${message ?? code} (${code})`, S3_ERROR_KINDS[code] ?? kindOfStatus(status));
   const said = status === 404 ? `${what} does not exist` : status === 403 ? `access to ${what} denied` : `${what} could not be read`;
   return new ConnectorError(`S3: ${said} (HTTP ${status})`, kindOfStatus(status));
 }
@@ -241,7 +270,8 @@ function readBody(response: IncomingMessage, host: string): Promise<string> {
     let size = 0;
     response.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_XML_BYTES) response.destroy(new ConnectorError(`S3 at ${host} sent an answer over ${MAX_XML_BYTES / 1024 / 1024} MB`, 'failed'));
+      if (size > MAX_XML_BYTES)
+        response.destroy(new ConnectorError(`S3 at ${host} sent an answer over ${MAX_XML_BYTES / 1024 / 1024} MB`, 'failed'));
       else chunks.push(chunk);
     });
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));

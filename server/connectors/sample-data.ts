@@ -104,11 +104,67 @@ function seededRandom(seed: number) {
 
 type Random = ReturnType<typeof seededRandom>;
 
-const FIRST_NAMES = ['Ada', 'Bruno', 'Chloé', 'Dmitri', 'Elena', 'Farah', 'Gustav', 'Hana', 'Ivan', 'Julia', 'Kofi', 'Lena', 'Mateo', 'Nora', 'Oskar', 'Priya', 'Quentin', 'Rosa', 'Sven', 'Tariq', 'Uma', 'Victor', 'Wen', 'Yara', 'Zoltan'];
-const LAST_NAMES = ['Andersen', 'Baker', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'García', 'Horvat', 'Ivanova', 'Jensen', 'Kowalski', 'Laurent', 'Moreau', 'Nakamura', 'Okafor', 'Petrov', 'Rossi', 'Schmidt', 'Tanaka', 'Varga', 'Walsh', 'Yilmaz'];
+const FIRST_NAMES = [
+  'Ada',
+  'Bruno',
+  'Chloé',
+  'Dmitri',
+  'Elena',
+  'Farah',
+  'Gustav',
+  'Hana',
+  'Ivan',
+  'Julia',
+  'Kofi',
+  'Lena',
+  'Mateo',
+  'Nora',
+  'Oskar',
+  'Priya',
+  'Quentin',
+  'Rosa',
+  'Sven',
+  'Tariq',
+  'Uma',
+  'Victor',
+  'Wen',
+  'Yara',
+  'Zoltan',
+];
+const LAST_NAMES = [
+  'Andersen',
+  'Baker',
+  'Costa',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'García',
+  'Horvat',
+  'Ivanova',
+  'Jensen',
+  'Kowalski',
+  'Laurent',
+  'Moreau',
+  'Nakamura',
+  'Okafor',
+  'Petrov',
+  'Rossi',
+  'Schmidt',
+  'Tanaka',
+  'Varga',
+  'Walsh',
+  'Yilmaz',
+];
 const COUNTRIES = ['DE', 'FR', 'GB', 'US', 'ES', 'IT', 'NL', 'SE', 'PL', 'JP', 'BR', 'CA'];
 const MAIL_DOMAINS = ['example.com', 'mail.example', 'inbox.example.org', 'post.example.net'];
-const MALFORMED_EMAILS = ['no-at-sign.example.com', 'trailing@', '@missing-user.example', 'two@@example.com', 'spaces in@example.com', 'name@domain'];
+const MALFORMED_EMAILS = [
+  'no-at-sign.example.com',
+  'trailing@',
+  '@missing-user.example',
+  'two@@example.com',
+  'spaces in@example.com',
+  'name@domain',
+];
 const CATEGORIES: Record<string, readonly string[]> = {
   Kitchen: ['Kettle', 'Knife Set', 'Cutting Board', 'Espresso Cup', 'Dutch Oven'],
   Garden: ['Watering Can', 'Pruning Shears', 'Planter', 'Hose Reel', 'Seed Tray'],
@@ -151,8 +207,14 @@ function makeCustomers(random: Random, now: number): Value[][] {
   for (let id = 1; id <= SAMPLE_SHOP_ROWS.customers; id += 1) {
     const first = random.pick(FIRST_NAMES);
     const last = random.pick(LAST_NAMES);
-    const plainFirst = first.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
-    const plainLast = last.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+    const plainFirst = first
+      .normalize('NFD')
+      .replace(/[^A-Za-z]/g, '')
+      .toLowerCase();
+    const plainLast = last
+      .normalize('NFD')
+      .replace(/[^A-Za-z]/g, '')
+      .toLowerCase();
     let email: string | null = `${plainFirst}.${plainLast}${id}@${random.pick(MAIL_DOMAINS)}`;
     const fault = random.next();
     if (fault < 0.02) email = null;
@@ -160,7 +222,9 @@ function makeCustomers(random: Random, now: number): Value[][] {
     else if (fault < 0.045) email = random.pick(MALFORMED_EMAILS);
     const stale = random.chance(0.03);
     const signedUp = now - (stale ? random.between(4 * 365, 7 * 365) * DAY : random.between(30, 3 * 365) * DAY) - random.between(0, DAY);
-    let lastSeen: number | null = stale ? now - random.between(3 * 365, 4 * 365) * DAY : Math.max(signedUp, now - random.between(0, 60 * 24 * 60) * MINUTE);
+    let lastSeen: number | null = stale
+      ? now - random.between(3 * 365, 4 * 365) * DAY
+      : Math.max(signedUp, now - random.between(0, 60 * 24 * 60) * MINUTE);
     if (random.chance(0.01)) lastSeen = null;
     rows.push([id, email, `${first} ${last}`, random.pick(COUNTRIES), signedUp, lastSeen]);
   }
@@ -172,7 +236,9 @@ function makeOrders(random: Random, now: number): Value[][] {
   const count = SAMPLE_SHOP_ROWS.orders;
   for (let id = 1; id <= count; id += 1) {
     // Orphans: customers that do not exist.
-    const customerId = random.chance(0.005) ? random.between(SAMPLE_SHOP_ROWS.customers + 1, SAMPLE_SHOP_ROWS.customers + 100) : random.between(1, SAMPLE_SHOP_ROWS.customers);
+    const customerId = random.chance(0.005)
+      ? random.between(SAMPLE_SHOP_ROWS.customers + 1, SAMPLE_SHOP_ROWS.customers + 100)
+      : random.between(1, SAMPLE_SHOP_ROWS.customers);
     const status = random.chance(0.01) ? random.pick(UNKNOWN_STATUSES) : random.pick(ORDER_STATUSES);
     const fault = random.next();
     let cents = random.between(500, 80_000);
@@ -198,7 +264,12 @@ function makeOrderItems(random: Random, products: Value[][]): Value[][] {
 function makeShop(now: number): Shop {
   const random = seededRandom(20_240_501);
   const products = makeProducts(random);
-  return { products, customers: makeCustomers(random, now), orders: makeOrders(random, now), order_items: makeOrderItems(random, products) };
+  return {
+    products,
+    customers: makeCustomers(random, now),
+    orders: makeOrders(random, now),
+    order_items: makeOrderItems(random, products),
+  };
 }
 
 function columnType(dialect: Dialect, column: ColumnDeclaration): string {
@@ -207,7 +278,9 @@ function columnType(dialect: Dialect, column: ColumnDeclaration): string {
 }
 
 function createStatement(source: TableSource, table: SampleTable, tableName: string): string {
-  const columns = table.columns.map((column) => `${source.quote(column.name)} ${columnType(source.dialect, column)}${column.nullable ? '' : ' not null'}`);
+  const columns = table.columns.map(
+    (column) => `${source.quote(column.name)} ${columnType(source.dialect, column)}${column.nullable ? '' : ' not null'}`,
+  );
   return `create table if not exists ${tableName} (${columns.join(', ')}, primary key (${source.quote('id')}))`;
 }
 

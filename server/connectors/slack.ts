@@ -9,8 +9,7 @@ import { ConnectorError, type ConnectionConfig, type Connector, type Endpoint } 
  */
 
 export type SlackSettings =
-  | { mode: 'webhook'; webhookUrl: URL }
-  | { mode: 'bot'; botToken: string; channel: string | undefined; apiUrl: URL };
+  { mode: 'webhook'; webhookUrl: URL } | { mode: 'bot'; botToken: string; channel: string | undefined; apiUrl: URL };
 
 export interface SlackOptions {
   http: HttpOptions;
@@ -36,7 +35,11 @@ export function slackSettings(config: ConnectionConfig): SlackSettings {
 export const CONNECTION_TEST_MESSAGE = 'DataOps Console: connection test';
 
 /** Posts a message; answers where it went (a bot's channel and message timestamp). */
-export async function sendSlackMessage(config: ConnectionConfig, message: SlackMessage, options: SlackOptions): Promise<{ channel?: string; ts?: string }> {
+export async function sendSlackMessage(
+  config: ConnectionConfig,
+  message: SlackMessage,
+  options: SlackOptions,
+): Promise<{ channel?: string; ts?: string }> {
   const settings = slackSettings(config);
   if (settings.mode === 'webhook') {
     await postToWebhook(settings.webhookUrl, message.text, options);
@@ -44,7 +47,12 @@ export async function sendSlackMessage(config: ConnectionConfig, message: SlackM
   }
   const channel = message.channel ?? settings.channel;
   if (!channel) throw new ConnectorError('channel: no channel was given and the connection has no default channel', 'invalid');
-  const posted = await callSlackApi<{ channel: string; ts: string }>(settings, 'chat.postMessage', { channel, text: message.text }, options);
+  const posted = await callSlackApi<{ channel: string; ts: string }>(
+    settings,
+    'chat.postMessage',
+    { channel, text: message.text },
+    options,
+  );
   return { channel: posted.channel, ts: posted.ts };
 }
 
@@ -101,11 +109,21 @@ const SLACK_API: HttpService = { name: 'Slack', errorText: (body) => slackErrorC
 async function postToWebhook(url: URL, text: string, options: SlackOptions): Promise<void> {
   const answer = await callService(SLACK_WEBHOOK, url, { method: 'POST', body: { text } }, options.http);
   const said = answer.text.trim();
-  if (said !== 'ok') throw new ConnectorError(`Slack: ${webhookCode(said) ?? 'the webhook did not answer "ok", as a Slack webhook does'}`, 'failed');
+  if (said !== 'ok')
+    throw new ConnectorError(`Slack: ${webhookCode(said) ?? 'the webhook did not answer "ok", as a Slack webhook does'}`, 'failed');
 }
 
 /** Errors that mean the token is wrong or lacks a permission. */
-const AUTH_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'no_permission', 'missing_scope', 'not_allowed_token_type']);
+const AUTH_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'no_permission',
+  'missing_scope',
+  'not_allowed_token_type',
+]);
 const NOT_FOUND_ERRORS = new Set(['channel_not_found', 'user_not_found']);
 
 interface SlackAnswer {
@@ -115,7 +133,12 @@ interface SlackAnswer {
 }
 
 /** A Web API method, called as Slack documents (form-encoded POST, bearer token); `{ ok: false, error }` becomes a ConnectorError. */
-async function callSlackApi<T>(settings: Extract<SlackSettings, { mode: 'bot' }>, method: string, params: Record<string, string>, options: SlackOptions): Promise<T> {
+async function callSlackApi<T>(
+  settings: Extract<SlackSettings, { mode: 'bot' }>,
+  method: string,
+  params: Record<string, string>,
+  options: SlackOptions,
+): Promise<T> {
   const answer = await callServiceJson<SlackAnswer & T>(
     SLACK_API,
     serviceUrl(settings.apiUrl, `/${method}`),
@@ -128,8 +151,12 @@ async function callSlackApi<T>(settings: Extract<SlackSettings, { mode: 'bot' }>
   );
   if (!answer.ok) {
     const code = serviceWords(typeof answer.error === 'string' ? answer.error : undefined) ?? 'unknown_error';
-    const needed = typeof answer.needed === 'string' && SLACK_CODE.test(answer.needed.replace(/,/g, '_')) ? ` (needed: ${answer.needed})` : '';
-    throw new ConnectorError(`Slack: ${code}${needed}`, AUTH_ERRORS.has(code) ? 'auth' : NOT_FOUND_ERRORS.has(code) ? 'not_found' : 'failed');
+    const needed =
+      typeof answer.needed === 'string' && SLACK_CODE.test(answer.needed.replace(/,/g, '_')) ? ` (needed: ${answer.needed})` : '';
+    throw new ConnectorError(
+      `Slack: ${code}${needed}`,
+      AUTH_ERRORS.has(code) ? 'auth' : NOT_FOUND_ERRORS.has(code) ? 'not_found' : 'failed',
+    );
   }
   return answer;
 }

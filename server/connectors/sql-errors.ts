@@ -22,7 +22,12 @@ const NETWORK_CODES = new Set([
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
 ]);
-const NETWORK_MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /connection.*closed state/i, /server closed the connection/i];
+const NETWORK_MESSAGES = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /connection.*closed state/i,
+  /server closed the connection/i,
+];
 
 /** PostgreSQL's SQLSTATE classes and codes (appendix A of its manual), for a server and for the embedded database alike. */
 function postgresKind(code: string): Kind {
@@ -107,7 +112,10 @@ export function connectingError(err: unknown, dialect: 'postgres' | 'mysql', hos
   if (err instanceof ConnectorError) return err;
   const error = dialect === 'postgres' ? postgresError(err) : mysqlError(err);
   const { code, errno } = (err ?? {}) as { code?: unknown; errno?: unknown };
-  const serverSaid = dialect === 'postgres' ? typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) : typeof errno === 'number' && errno > 0 && errno < 10_000;
+  const serverSaid =
+    dialect === 'postgres'
+      ? typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)
+      : typeof errno === 'number' && errno > 0 && errno < 10_000;
   if (serverSaid && error.kind !== 'unreachable') return error;
   const name = dialect === 'postgres' ? 'PostgreSQL' : 'MySQL';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectorError(`${name} could not find the host ${host}`, 'unreachable');

@@ -6,7 +6,16 @@ import type { AsyncBuffer, FileMetaData, SchemaElement, SchemaTree } from 'hypar
 import { formatSeconds } from './http';
 import { PgliteTurns, type ThreadSession, type TurnOwner } from './pglite-host';
 import { readInTransaction } from './postgresql';
-import { ConnectorError, type ColumnInfo, type Connector, type QueryOptions, type ReadRowsOptions, type RowReading, type RowSink, type TableSource } from './types';
+import {
+  ConnectorError,
+  type ColumnInfo,
+  type Connector,
+  type QueryOptions,
+  type ReadRowsOptions,
+  type RowReading,
+  type RowSink,
+  type TableSource,
+} from './types';
 
 /**
  * CSV and Parquet files as tables, wherever the files live (a folder, a bucket): their columns,
@@ -160,7 +169,11 @@ function kindOf(value: string): ValueKind {
   const date = DATE_TEXT.exec(value);
   if (date) return isCalendarDate(date[1]!, date[2]!, date[3]!) ? 'date' : 'other';
   const stamp = TIMESTAMP_TEXT.exec(value);
-  if (stamp && isCalendarDate(stamp[1]!, stamp[2]!, stamp[3]!) && isTimeOfDay(stamp[4]!, stamp[5]!, stamp[6] ?? '0', stamp[8] ?? '0', stamp[9] ?? '0')) {
+  if (
+    stamp &&
+    isCalendarDate(stamp[1]!, stamp[2]!, stamp[3]!) &&
+    isTimeOfDay(stamp[4]!, stamp[5]!, stamp[6] ?? '0', stamp[8] ?? '0', stamp[9] ?? '0')
+  ) {
     return stamp[7] ? 'timestamptz' : 'timestamp';
   }
   return 'other';
@@ -505,7 +518,10 @@ class MaterialisedFiles implements FileTableSource {
     const rows = await this.database.limited(
       async (owner) => {
         await this.materialiseNamed(sql, owner);
-        return this.database.turn((session) => session.queryRolledBack<Row>(sql, params, options.readOnly ?? false).catch(rethrowAsQueryError), owner);
+        return this.database.turn(
+          (session) => session.queryRolledBack<Row>(sql, params, options.readOnly ?? false).catch(rethrowAsQueryError),
+          owner,
+        );
       },
       { timeoutMs: options.timeoutMs, late: () => lateQuery(options.timeoutMs) },
     );
@@ -593,7 +609,8 @@ class MaterialisedFiles implements FileTableSource {
     const turn = (work: (session: ThreadSession) => Promise<unknown>) =>
       this.database.turn(async (session) => {
         generation ??= session.generation;
-        if (session.generation !== generation) throw new ConnectorError(`"${file.endpoint}" could not be loaded: the database of the files was stopped meanwhile`, 'failed');
+        if (session.generation !== generation)
+          throw new ConnectorError(`"${file.endpoint}" could not be loaded: the database of the files was stopped meanwhile`, 'failed');
         await work(session);
       }, owner);
     try {
@@ -621,7 +638,9 @@ class MaterialisedFiles implements FileTableSource {
       }
       await flush();
       // Statements sent together run as one transaction.
-      await turn((session) => session.exec(`DROP TABLE IF EXISTS ${this.quote(target)}; ALTER TABLE ${staging} RENAME TO ${this.quote(target)}`));
+      await turn((session) =>
+        session.exec(`DROP TABLE IF EXISTS ${this.quote(target)}; ALTER TABLE ${staging} RENAME TO ${this.quote(target)}`),
+      );
     } catch (error) {
       await reader.stop();
       await turn((session) => session.exec(`DROP TABLE IF EXISTS ${staging}`)).catch(() => {});

@@ -79,7 +79,11 @@ export interface TableSource extends Connector {
   /** The endpoint as a qualified, quoted table name for this dialect. */
   tableName(endpoint: string): string;
   /** Runs one statement with positional parameters ($1 on PostgreSQL, ? on MySQL). */
-  query<Row extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: readonly unknown[], options: QueryOptions): Promise<Row[]>;
+  query<Row extends Record<string, unknown> = Record<string, unknown>>(
+    sql: string,
+    params: readonly unknown[],
+    options: QueryOptions,
+  ): Promise<Row[]>;
 }
 
 export function isTableSource(connector: Connector): connector is TableSource {
@@ -120,14 +124,17 @@ export interface DatabaseServerSettings {
 export function databaseServerSettings(config: ConnectionConfig, defaultPort: number): DatabaseServerSettings {
   const text = (key: string): string => {
     const value = config.settings[key];
-    if (value === undefined || value === null || String(value).trim() === '') throw new ConnectorError(`settings.${key}: is required`, 'invalid');
+    if (value === undefined || value === null || String(value).trim() === '')
+      throw new ConnectorError(`settings.${key}: is required`, 'invalid');
     return String(value).trim();
   };
   const portSetting = config.settings.port;
   const port = portSetting === undefined || portSetting === null || portSetting === '' ? defaultPort : Number(portSetting);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConnectorError('settings.port: must be a whole number from 1 to 65535', 'invalid');
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new ConnectorError('settings.port: must be a whole number from 1 to 65535', 'invalid');
   const ssl = String(config.settings.ssl ?? 'disable');
-  if (!['disable', 'require', 'verify-full'].includes(ssl)) throw new ConnectorError('settings.ssl: must be one of disable, require, verify-full', 'invalid');
+  if (!['disable', 'require', 'verify-full'].includes(ssl))
+    throw new ConnectorError('settings.ssl: must be one of disable, require, verify-full', 'invalid');
   return {
     host: text('host'),
     port,

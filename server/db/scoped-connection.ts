@@ -98,7 +98,9 @@ export function scopedClientClass(Base: ClientClass): ClientClass {
 export class ScopedPool extends pg.Pool {
   connect(): Promise<pg.PoolClient>;
   connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-  connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+  connect(
+    callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
     if (typeof callback === 'function') return super.connect(AsyncResource.bind(callback));
     return super.connect();
   }

@@ -55,7 +55,15 @@ export class StatementCachingClient extends pg.Client {
     this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
       const query = (typeof config === 'string' ? { text: config } : config) as QueryConfig | null;
       const params = Array.isArray(values) ? values : query?.values;
-      if (query && typeof query === 'object' && typeof query.text === 'string' && !query.name && !query.submit && params && params.length > 0) {
+      if (
+        query &&
+        typeof query === 'object' &&
+        typeof query.text === 'string' &&
+        !query.name &&
+        !query.submit &&
+        params &&
+        params.length > 0
+      ) {
         const name = statementName(query.text);
         if (name && (named.has(name) || named.size < MAX_PER_CONNECTION)) {
           named.add(name);

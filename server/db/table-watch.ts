@@ -46,7 +46,10 @@ const READ_ONLY = new Set([
 ]);
 
 const NAME = String.raw`(?:"[^"]+"|[\w$]+)`;
-const WRITE_TARGET = new RegExp(String.raw`^\s*(?:insert\s+into|update(?:\s+only)?|delete\s+from(?:\s+only)?)\s+(${NAME}(?:\s*\.\s*${NAME})?)`, 'i');
+const WRITE_TARGET = new RegExp(
+  String.raw`^\s*(?:insert\s+into|update(?:\s+only)?|delete\s+from(?:\s+only)?)\s+(${NAME}(?:\s*\.\s*${NAME})?)`,
+  'i',
+);
 const WRITING_CTE = /\b(?:insert\s+into|update\s+(?:only\s+)?["\w$]|delete\s+from)\b/i;
 const READ_TABLES = new RegExp(String.raw`\b(?:from|join)\s+(${NAME}(?:\s*\.\s*${NAME})?)`, 'gi');
 

@@ -17,10 +17,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * The embedded database runs as its superuser, where policies do not apply: there the same code
  * runs and the application's own company conditions are the wall (tests/server/tenant-isolation).
  */
-export type TenantScope =
-  | { kind: 'company'; companyId: string }
-  | { kind: 'system'; reason: string }
-  | { kind: 'none' };
+export type TenantScope = { kind: 'company'; companyId: string } | { kind: 'system'; reason: string } | { kind: 'none' };
 
 const storage = new AsyncLocalStorage<TenantScope>();
 const NONE: TenantScope = { kind: 'none' };

@@ -19,7 +19,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && /Connection terminated|connection is closed|Client has encountered a connection error/i.test(message)) {
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|connection is closed|Client has encountered a connection error/i.test(message)
+    ) {
       return true;
     }
     e = (e as { cause?: unknown }).cause;
@@ -30,7 +33,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** A unique index refused the row (drizzle wraps the driver's error, so look through the causes). */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 4; depth++, e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return constraint === undefined || (e as { constraint?: unknown }).constraint === constraint;
+    if ((e as { code?: unknown }).code === '23505')
+      return constraint === undefined || (e as { constraint?: unknown }).constraint === constraint;
   }
   return false;
 }

@@ -23,6 +23,5 @@ export const unauthorized = (message = INVALID_TOKEN_MESSAGE) => new HttpError(4
 export const forbidden = (message = ACCESS_DENIED_MESSAGE) => new HttpError(403, message);
 export const notFound = (what = 'Record') => new HttpError(404, `${what} not found`);
 export const conflict = (message: string) => new HttpError(409, message);
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new HttpError(429, message, { retryAfterSeconds });
+export const tooManyRequests = (message: string, retryAfterSeconds: number) => new HttpError(429, message, { retryAfterSeconds });
 export const serviceUnavailable = (message: string) => new HttpError(503, message);

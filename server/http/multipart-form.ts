@@ -52,7 +52,9 @@ export async function readSingleFileForm(request: FastifyRequest, spec: SingleFi
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest(`body: must be an object of ${spec.fieldsDescription}`);
     const fields = body as Record<string, unknown>;
     if (fields[fileField] !== undefined) {
-      throw badRequest(`${fileField}: send the ${spec.fileNoun} as a file of a multipart/form-data body (or ${spec.removeFlag}: true to remove it)`);
+      throw badRequest(
+        `${fileField}: send the ${spec.fileNoun} as a file of a multipart/form-data body (or ${spec.removeFlag}: true to remove it)`,
+      );
     }
     return { fields, file: null };
   }

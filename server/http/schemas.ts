@@ -10,12 +10,10 @@ export const emailField = z
   .max(254, 'must be at most 254 characters')
   .pipe(z.email({ error: 'must be a valid email address' }));
 
-export const passwordField = z
-  .string({ error: 'is required' })
-  .superRefine((value, ctx) => {
-    const problem = passwordProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+export const passwordField = z.string({ error: 'is required' }).superRefine((value, ctx) => {
+  const problem = passwordProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /**
  * A new password of a company's user: present here, and then held to the company's own rules by
@@ -40,5 +38,13 @@ export const nameField = (max = 100) =>
 
 export const uuidParam = z.uuid({ error: 'must be a valid id' });
 
-export const offsetParam = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(10_000_000, 'is too large');
-export const limitParam = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000');
+export const offsetParam = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be 0 or more')
+  .max(10_000_000, 'is too large');
+export const limitParam = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(1000, 'must be at most 1000');

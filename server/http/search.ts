@@ -88,7 +88,12 @@ async function sampleOf(db: Db, list: SearchedList, companyId: string): Promise<
     if (rows.length < SAMPLE_ROWS) sample.companyRows = rows.length;
     else {
       // The company's entries of its (company, newest) index, read up to the cap: an index-only scan.
-      const capped = db.select({ one: sql`1` }).from(list.table).where(eq(list.companyColumn, companyId)).limit(COMPANY_ROWS_CAP).as('company_rows');
+      const capped = db
+        .select({ one: sql`1` })
+        .from(list.table)
+        .where(eq(list.companyColumn, companyId))
+        .limit(COMPANY_ROWS_CAP)
+        .as('company_rows');
       const [{ n }] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
       sample.companyRows = n;
     }
@@ -138,7 +143,11 @@ export function rarePart(search: string, sample: Pick<Sample, 'rows' | 'groups'>
       }
       if (i < groups.length) everyGroupRare = false;
       if (runStart < 0) continue;
-      const run = { text: word.slice(runStart, i + 2), groups: i - runStart, seen: groups.slice(runStart, i).reduce((sum, g) => sum + seen(g), 0) };
+      const run = {
+        text: word.slice(runStart, i + 2),
+        groups: i - runStart,
+        seen: groups.slice(runStart, i).reduce((sum, g) => sum + seen(g), 0),
+      };
       if (!best || run.groups > best.groups || (run.groups === best.groups && run.seen < best.seen)) best = run;
       runStart = -1;
     }

@@ -47,7 +47,11 @@ const visible = (path: string) =>
 /** Refuses, before validation, a request holding text that cannot be stored. */
 export function registerStorableTextCheck(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
-    for (const [where, value] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
+    for (const [where, value] of [
+      ['params', request.params],
+      ['querystring', request.query],
+      ['body', request.body],
+    ] as const) {
       const found = findUnstorableText(value);
       if (found) throw badRequest(`${visible(found.path) || where}: ${found.problem}`);
     }

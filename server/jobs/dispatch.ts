@@ -31,7 +31,9 @@ export function createDispatcher(deps: { db: Db; queue: () => Promise<JobQueue>;
   async function send(run: RunRecord, workflow: WorkflowForRun): Promise<void> {
     const startAfter = dueAt(run, workflow);
     const holdMs = workflow.timeoutMinutes * 60 * limits.secondMs + limits.abortGraceMs + HOLD_MARGIN_MS;
-    await (await deps.queue()).sendRun(
+    await (
+      await deps.queue()
+    ).sendRun(
       { companyId: run.companyId, runId: run.id },
       { expireInSeconds: holdMs / 1000, ...(startAfter > Date.now() ? { startAfter: new Date(startAfter) } : {}) },
     );

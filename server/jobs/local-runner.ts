@@ -15,7 +15,16 @@ import { JobQueue, type RunMessage, type ScheduleMessage } from './queue';
 import { recoverRuns } from './recovery';
 import { createRunFinisher, INTERRUPTED } from './run-ending';
 import { CANCELED_MESSAGE, executeRun, RunControl } from './run-execution';
-import { cancelQueuedRun, claimRun, findRun, findWorkflow, insertQueuedRun, requestCancel, type RunRecord, type WorkflowForRun } from './run-store';
+import {
+  cancelQueuedRun,
+  claimRun,
+  findRun,
+  findWorkflow,
+  insertQueuedRun,
+  requestCancel,
+  type RunRecord,
+  type WorkflowForRun,
+} from './run-store';
 import { scheduleKey, syncAllSchedules, syncSchedule } from './schedule';
 import type { TaskDeps } from './tasks/deps';
 import { runLink } from './tasks/run-link';
@@ -73,14 +82,22 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
 
   let opening: Promise<JobQueue> | undefined;
   const queue = () =>
-    (opening ??= JobQueue.open(database, { clock: options.clock, onError: (error) => log(`queue: ${error.message}`) }).catch((error: Error) => {
-      // The next call tries again (the database may be back).
-      opening = undefined;
-      throw new Error(`The job queue could not be opened: ${error.message}`);
-    }));
+    (opening ??= JobQueue.open(database, { clock: options.clock, onError: (error) => log(`queue: ${error.message}`) }).catch(
+      (error: Error) => {
+        // The next call tries again (the database may be back).
+        opening = undefined;
+        throw new Error(`The job queue could not be opened: ${error.message}`);
+      },
+    ));
 
   const dispatch = createDispatcher({ db, queue, limits });
-  const notices = { db, secrets: options.secrets, mailer: options.mailer, runLink: (runId: string) => runLink(options.config, runId), slack: options.slack };
+  const notices = {
+    db,
+    secrets: options.secrets,
+    mailer: options.mailer,
+    runLink: (runId: string) => runLink(options.config, runId),
+    slack: options.slack,
+  };
   const finishRun = createRunFinisher({ db, dispatch, notices, log });
   const execution = { db, executors: options.executors, databricksEngine: options.databricksEngine, workerId, limits, log };
 
@@ -96,7 +113,10 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
   let sweeping: Promise<void> | undefined;
 
   // Stale runs may be any company's: the sweep looks across them, and ends each by its own id.
-  const recover = () => asSystem('the recovery sweep looks for stale runs of every company', () => recoverRuns({ db, dispatch, finishRun, staleAfterMs: limits.staleAfterMs, isWorking: (runId) => working.has(runId), log }));
+  const recover = () =>
+    asSystem('the recovery sweep looks for stale runs of every company', () =>
+      recoverRuns({ db, dispatch, finishRun, staleAfterMs: limits.staleAfterMs, isWorking: (runId) => working.has(runId), log }),
+    );
 
   // The runner's own calls name the company they are for, and work as it (row-level security).
   function enqueue(request: RunRequest): Promise<string> {
@@ -109,10 +129,18 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
     if (!workflow.isActive) throw badRequest(`The workflow "${workflow.name}" is deactivated; activate it first`);
     const run = await db.transaction(async (tx) => {
       if (options.plans) await assertWithinPlan(tx, options.plans, request.companyId, 'runsPerMonth');
-      return insertQueuedRun(tx, { workflow, trigger: request.trigger, userId: request.userId, apiKeyId: request.apiKeyId ?? null, attempt: 1 });
+      return insertQueuedRun(tx, {
+        workflow,
+        trigger: request.trigger,
+        userId: request.userId,
+        apiKeyId: request.apiKeyId ?? null,
+        attempt: 1,
+      });
     });
     // The run is written: if its job cannot be sent now, the next recovery sweep sends it.
-    await dispatch.send(run, workflow).catch((error: Error) => log(`Run ${run.id} is queued but its job was not sent yet: ${error.message}`));
+    await dispatch
+      .send(run, workflow)
+      .catch((error: Error) => log(`Run ${run.id} is queued but its job was not sent yet: ${error.message}`));
     return run.id;
   }
 
@@ -159,7 +187,12 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
         // 'lost': another runner recovered the run and wrote its end.
       } catch (error) {
         log(`Run ${run.id} failed in the runner: ${(error as Error).message}`);
-        await finishRun(run, workflow, { worker: workerId }, { status: 'failed', error: `The runner failed: ${(error as Error).message}` }).catch(
+        await finishRun(
+          run,
+          workflow,
+          { worker: workerId },
+          { status: 'failed', error: `The runner failed: ${(error as Error).message}` },
+        ).catch(
           // Left running: its heartbeat has stopped, so a recovery sweep ends it.
           (again: Error) => log(`Run ${run.id} could not be ended: ${again.message}`),
         );
@@ -182,8 +215,8 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
       await (await queue()).unschedule(scheduleKey(message.companyId, message.workflowId));
       return;
     }
-    await enqueueRun({ companyId: message.companyId, workflowId: message.workflowId, trigger: 'schedule', userId: null }).catch((error: unknown) =>
-      reportSkippedScheduledRun(db, error, workflow),
+    await enqueueRun({ companyId: message.companyId, workflowId: message.workflowId, trigger: 'schedule', userId: null }).catch(
+      (error: unknown) => reportSkippedScheduledRun(db, error, workflow),
     );
   }
 

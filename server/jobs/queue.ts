@@ -128,11 +128,15 @@ export class JobQueue {
 
   /** The run's key in the queue is its id, so its jobs can be found again. */
   async sendRun(message: RunMessage, options: SendRunOptions): Promise<void> {
-    await this.boss.send(RUNS_QUEUE, { ...message }, {
-      singletonKey: message.runId,
-      expireInSeconds: Math.min(MAX_HOLD_SECONDS, Math.max(1, Math.ceil(options.expireInSeconds))),
-      ...(options.startAfter ? { startAfter: options.startAfter } : {}),
-    });
+    await this.boss.send(
+      RUNS_QUEUE,
+      { ...message },
+      {
+        singletonKey: message.runId,
+        expireInSeconds: Math.min(MAX_HOLD_SECONDS, Math.max(1, Math.ceil(options.expireInSeconds))),
+        ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+      },
+    );
     if (options.startAfter) this.wakeRunWorkersAt(options.startAfter);
   }
 
@@ -141,10 +145,13 @@ export class JobQueue {
    * poll is slow: so this process wakes its own idle run workers when the job is due.
    */
   private wakeRunWorkersAt(due: Date): void {
-    const timer = setTimeout(() => {
-      this.wakeUps.delete(timer);
-      for (const worker of this.boss.getWipData()) if (worker.name === RUNS_QUEUE) this.boss.notifyWorker(worker.id);
-    }, Math.max(0, due.getTime() - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.wakeUps.delete(timer);
+        for (const worker of this.boss.getWipData()) if (worker.name === RUNS_QUEUE) this.boss.notifyWorker(worker.id);
+      },
+      Math.max(0, due.getTime() - Date.now()),
+    );
     timer.unref();
     this.wakeUps.add(timer);
   }
@@ -158,7 +165,11 @@ export class JobQueue {
   /** Removes the run's jobs that no worker has taken (a canceled queued run). */
   async dropWaitingRunJobs(runId: string): Promise<void> {
     const jobs = await this.boss.findJobs(RUNS_QUEUE, { key: runId, queued: true });
-    if (jobs.length > 0) await this.boss.cancel(RUNS_QUEUE, jobs.map((job) => job.id));
+    if (jobs.length > 0)
+      await this.boss.cancel(
+        RUNS_QUEUE,
+        jobs.map((job) => job.id),
+      );
   }
 
   /** Works run jobs, `parallel` at a time in this process; a handler holds its job until the run has ended. */

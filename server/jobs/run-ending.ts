@@ -58,7 +58,12 @@ export function createRunFinisher(deps: FinishDeps): FinishRun {
     if (!outcome.ended || !workflow) return;
     // One after another: the release must see the retry's job, or it would send a second one.
     const followUps = [
-      () => (outcome.retry ? dispatch.send(outcome.retry, workflow) : failed ? sendFailureNotice(deps.notices, run, workflow, ending) : undefined),
+      () =>
+        outcome.retry
+          ? dispatch.send(outcome.retry, workflow)
+          : failed
+            ? sendFailureNotice(deps.notices, run, workflow, ending)
+            : undefined,
       () => dispatch.releaseWaiting(run.companyId, workflow.id),
     ];
     for (const followUp of followUps) {

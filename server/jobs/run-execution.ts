@@ -69,7 +69,12 @@ export class RunControl {
   }
 }
 
-export async function executeRun(deps: ExecutionDeps, run: RunRecord, workflow: WorkflowForRun, control: RunControl): Promise<ExecutionResult> {
+export async function executeRun(
+  deps: ExecutionDeps,
+  run: RunRecord,
+  workflow: WorkflowForRun,
+  control: RunControl,
+): Promise<ExecutionResult> {
   const stopWatch = watchRun(deps, run, workflow, control);
   try {
     for (const step of await stepsOf(deps.db, run.companyId, run.id)) {
@@ -138,7 +143,11 @@ async function executeStep(
 
   const stop = control.reason;
   if (settled.kind === 'done') {
-    await endStep(db, run.companyId, step.id, { status: 'succeeded', rowsRead: settled.value.rowsRead, rowsWritten: settled.value.rowsWritten });
+    await endStep(db, run.companyId, step.id, {
+      status: 'succeeded',
+      rowsRead: settled.value.rowsRead,
+      rowsWritten: settled.value.rowsWritten,
+    });
     return undefined;
   }
   if (stop) {
@@ -163,7 +172,8 @@ const DATABRICKS_TASK: TaskDefinition = { id: DATABRICKS_STEP.taskId, name: DATA
 
 async function runTask(deps: ExecutionDeps, workflow: WorkflowForRun, step: StepRecord, context: TaskContext): Promise<TaskOutcome> {
   if (workflow.engine === 'databricks') {
-    if (!deps.databricksEngine) throw new Error('This runner has no Databricks engine, so it cannot run a workflow bound to a Databricks job');
+    if (!deps.databricksEngine)
+      throw new Error('This runner has no Databricks engine, so it cannot run a workflow bound to a Databricks job');
     return deps.databricksEngine(DATABRICKS_TASK, context);
   }
   // Matched by id: the workflow may have been edited since the run was queued.
@@ -212,13 +222,7 @@ class StepContext {
   private open = true;
   readonly api: TaskContext;
 
-  constructor(
-    db: Db,
-    run: RunRecord,
-    workflow: WorkflowForRun,
-    step: StepRecord,
-    signal: AbortSignal,
-  ) {
+  constructor(db: Db, run: RunRecord, workflow: WorkflowForRun, step: StepRecord, signal: AbortSignal) {
     const companyId = run.companyId;
     this.api = {
       companyId,

@@ -145,7 +145,10 @@ export async function insertQueuedRun(db: Db, run: NewRun): Promise<RunRecord> {
       engine: workflow.engine,
     })
     .returning(runColumns);
-  const planned = workflow.engine === 'databricks' ? [DATABRICKS_STEP] : workflow.tasks.map((task) => ({ taskId: task.id, name: task.name, type: task.type }));
+  const planned =
+    workflow.engine === 'databricks'
+      ? [DATABRICKS_STEP]
+      : workflow.tasks.map((task) => ({ taskId: task.id, name: task.name, type: task.type }));
   if (planned.length > 0) {
     await db.insert(jobRunSteps).values(
       planned.map((step, position) => ({
@@ -203,14 +206,23 @@ export async function claimRun(db: Db, companyId: string, runId: string, workerI
 
 export async function stepsOf(db: Db, companyId: string, runId: string): Promise<StepRecord[]> {
   return db
-    .select({ id: jobRunSteps.id, position: jobRunSteps.position, taskId: jobRunSteps.taskId, name: jobRunSteps.name, type: jobRunSteps.type })
+    .select({
+      id: jobRunSteps.id,
+      position: jobRunSteps.position,
+      taskId: jobRunSteps.taskId,
+      name: jobRunSteps.name,
+      type: jobRunSteps.type,
+    })
     .from(jobRunSteps)
     .where(stepsOfRun(companyId, runId))
     .orderBy(asc(jobRunSteps.position));
 }
 
 export async function startStep(db: Db, companyId: string, stepId: string): Promise<void> {
-  await db.update(jobRunSteps).set({ status: 'running', startedAt: sql`now()` }).where(stepKey(companyId, stepId));
+  await db
+    .update(jobRunSteps)
+    .set({ status: 'running', startedAt: sql`now()` })
+    .where(stepKey(companyId, stepId));
 }
 
 /** One line of a log as it is kept: the time, then the line. */
@@ -330,7 +342,10 @@ export async function closeRun(db: Db, companyId: string, runId: string, guard: 
     .update(jobRunSteps)
     .set({ status: leftover.running, endedAt: sql`now()`, error: ending.error })
     .where(and(stepsOfRun(companyId, runId), eq(jobRunSteps.status, 'running')));
-  await db.update(jobRunSteps).set({ status: leftover.pending }).where(and(stepsOfRun(companyId, runId), eq(jobRunSteps.status, 'pending')));
+  await db
+    .update(jobRunSteps)
+    .set({ status: leftover.pending })
+    .where(and(stepsOfRun(companyId, runId), eq(jobRunSteps.status, 'pending')));
   return true;
 }
 
@@ -347,7 +362,10 @@ export async function requestCancel(db: Db, companyId: string, runId: string): P
 /** Marks a queued run as asked to stop, in the same statement that ends it. */
 export async function cancelQueuedRun(db: Db, companyId: string, runId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.update(jobRuns).set({ cancelRequestedAt: sql`now()` }).where(and(runKey(companyId, runId), eq(jobRuns.status, 'queued')));
+    await tx
+      .update(jobRuns)
+      .set({ cancelRequestedAt: sql`now()` })
+      .where(and(runKey(companyId, runId), eq(jobRuns.status, 'queued')));
     return closeRun(tx, companyId, runId, { queued: true }, { status: 'canceled', error: 'Canceled before it started' });
   });
 }
@@ -392,7 +410,10 @@ export async function waitingLine(db: Db, companyId: string, workflowId: string,
   const workflow = await findWorkflow(db, companyId, workflowId);
   if (!workflow) return undefined;
   const ofWorkflow = and(eq(jobRuns.companyId, companyId), eq(jobRuns.workflowId, workflowId));
-  const [{ running }] = await db.select({ running: count() }).from(jobRuns).where(and(ofWorkflow, eq(jobRuns.status, 'running')));
+  const [{ running }] = await db
+    .select({ running: count() })
+    .from(jobRuns)
+    .where(and(ofWorkflow, eq(jobRuns.status, 'running')));
   const queued = await db
     .select(runColumns)
     .from(jobRuns)

@@ -59,7 +59,9 @@ export async function syncAllSchedules(db: Db, queue: JobQueue, log: (message: s
   for (const workflow of wanted) {
     const existing = kept.get(scheduleKey(workflow.companyId, workflow.id));
     if (existing && existing.cron === workflow.scheduleCron && existing.timezone === workflow.scheduleTimezone) continue;
-    await putSchedule(queue, workflow).catch((error: Error) => log(`The schedule of workflow ${workflow.id} was not set: ${error.message}`));
+    await putSchedule(queue, workflow).catch((error: Error) =>
+      log(`The schedule of workflow ${workflow.id} was not set: ${error.message}`),
+    );
   }
   const wantedKeys = new Set(wanted.map((workflow) => scheduleKey(workflow.companyId, workflow.id)));
   for (const key of kept.keys()) if (!wantedKeys.has(key)) await queue.unschedule(key);

@@ -53,7 +53,9 @@ export interface MailerOptions {
 }
 
 export function createMailer(db: Db, options: MailerOptions): Mailer {
-  const instanceRoute: MailRoute | null = options.smtpUrl ? { transporter: nodemailer.createTransport(options.smtpUrl), from: options.from } : null;
+  const instanceRoute: MailRoute | null = options.smtpUrl
+    ? { transporter: nodemailer.createTransport(options.smtpUrl), from: options.from }
+    : null;
   const fail = async (id: string, error: string): Promise<MailResult> => {
     await db.update(mailOutbox).set({ status: 'failed', error }).where(eq(mailOutbox.id, id));
     return { id, status: 'failed', error };
@@ -76,7 +78,11 @@ export function createMailer(db: Db, options: MailerOptions): Mailer {
         text: mail.text,
         html: mail.html ?? null,
         kind: mail.kind,
-        attachments: (mail.attachments ?? []).map((file) => ({ fileName: file.fileName, contentType: file.contentType, size: file.content.length })),
+        attachments: (mail.attachments ?? []).map((file) => ({
+          fileName: file.fileName,
+          contentType: file.contentType,
+          size: file.content.length,
+        })),
         status: 'stored',
       })
       .returning({ id: mailOutbox.id });

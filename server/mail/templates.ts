@@ -20,7 +20,10 @@ const PRODUCT = 'DataOps Console';
 export function mailLinkBase(config: Pick<Config, 'publicUrl' | 'port'>, request: FastifyRequest): string {
   if (config.publicUrl) return config.publicUrl;
   const host = request.host;
-  const hostname = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  const hostname = host
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase();
   if (localHostnames().has(hostname)) return `${request.protocol}://${host}`;
   return `http://localhost:${config.port}`;
 }

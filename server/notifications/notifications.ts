@@ -112,7 +112,11 @@ type StoredNotification = Omit<NotificationRow, 'userName' | 'createdByName'>;
 
 /** Adds the recipient's and the sender's names, looked up for this page's ids only. */
 export async function named(db: Db, companyId: string, rows: StoredNotification[]): Promise<NotificationRow[]> {
-  const names = await namesOf(db, companyId, rows.flatMap((r) => [r.userId, r.createdBy]));
+  const names = await namesOf(
+    db,
+    companyId,
+    rows.flatMap((r) => [r.userId, r.createdBy]),
+  );
   return rows.map((r) => ({
     ...r,
     userName: names.get(r.userId)?.name ?? null,
@@ -138,11 +142,21 @@ export async function listNotifications(
       countFrom: notifications,
       where,
       page: async (o, l) => {
-        const part = (value?: SQL) => db.select(columns).from(notifications).where(and(where, value)).orderBy(...order);
+        const part = (value?: SQL) =>
+          db
+            .select(columns)
+            .from(notifications)
+            .where(and(where, value))
+            .orderBy(...order);
         // Only the newest-first order is what a (company_id, user_id, created_at) range gives.
         const merge = sort.field === 'createdAt' && reader.seesEveryone ? mergeColumn([[notifications.userId, filter.user ?? []]]) : null;
         const rows = merge
-          ? await unionAll(...(merge.values.map((v) => part(eq(merge.column, v)).limit(inlined(o + l))) as [ReturnType<typeof part>, ReturnType<typeof part>]))
+          ? await unionAll(
+              ...(merge.values.map((v) => part(eq(merge.column, v)).limit(inlined(o + l))) as [
+                ReturnType<typeof part>,
+                ReturnType<typeof part>,
+              ]),
+            )
               .orderBy(...order)
               .offset(inlined(o))
               .limit(inlined(l))
@@ -212,18 +226,24 @@ export async function notificationOptions(db: Db, reader: Reader): Promise<Notif
   const scope = visibleTo(reader);
   const [types, senders, user] = await Promise.all([
     db.selectDistinct({ type: notifications.type }).from(notifications).where(scope).orderBy(notifications.type),
-    db.selectDistinct({ id: notifications.createdBy }).from(notifications).where(and(scope, isNotNull(notifications.createdBy))),
+    db
+      .selectDistinct({ id: notifications.createdBy })
+      .from(notifications)
+      .where(and(scope, isNotNull(notifications.createdBy))),
     reader.seesEveryone
       ? usersWho(
           db,
           reader.companyId,
-          (userId) => sql`exists (select 1 from ${notifications} where ${notifications.companyId} = ${reader.companyId} and ${notifications.userId} = ${userId})`,
+          (userId) =>
+            sql`exists (select 1 from ${notifications} where ${notifications.companyId} = ${reader.companyId} and ${notifications.userId} = ${userId})`,
         )
       : namesOf(db, reader.companyId, [reader.userId]).then((names) => [...names].map(([id, p]) => ({ id, name: p.name }))),
   ]);
-  const senderNames = await namesOf(db, reader.companyId, senders.map((s) => s.id));
-  const createdBy = [...senderNames]
-    .map(([id, p]) => ({ id, name: p.name }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const senderNames = await namesOf(
+    db,
+    reader.companyId,
+    senders.map((s) => s.id),
+  );
+  const createdBy = [...senderNames].map(([id, p]) => ({ id, name: p.name })).sort((a, b) => a.name.localeCompare(b.name));
   return { status: choicesOf(NOTIFICATION_STATUSES), type: choicesOf(types.map((t) => t.type)), user, createdBy };
 }

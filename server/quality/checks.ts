@@ -45,7 +45,10 @@ const countWhere = (condition: string) => `sum(case when ${condition} then 1 els
 const sampleWhere = (table: string, condition: string, limit: number) => `select * from ${table} where ${condition} limit ${limit}`;
 
 /** A row rule defined by the condition its failing rows meet. */
-function conditionCheck<Params>(failing: (context: CheckContext<Params>) => string, describe: RowCheck<Params>['describe']): RowCheck<Params> {
+function conditionCheck<Params>(
+  failing: (context: CheckContext<Params>) => string,
+  describe: RowCheck<Params>['describe'],
+): RowCheck<Params> {
   return {
     judges: 'rows',
     countFailing: (context) => countWhere(failing(context)),
@@ -53,7 +56,6 @@ function conditionCheck<Params>(failing: (context: CheckContext<Params>) => stri
     describe,
   };
 }
-
 
 /** `measure < min or measure > max`, for the bounds given. */
 function outsideBounds(measure: string, bounds: Bounds, write: (bound: number | string) => string): string {
@@ -93,7 +95,8 @@ export const COLUMN_CHECKS: { [K in Exclude<ColumnKind, 'freshness'>]: RowCheck<
   ),
   in_set: conditionCheck(
     ({ column, params, value }) => `${column} not in (${params.values.map((allowed) => value(allowed)).join(', ')})`,
-    (name, params) => `${name} is not one of ${params.values.slice(0, 10).join(', ')}${params.values.length > 10 ? `, … (${params.values.length} values)` : ''}`,
+    (name, params) =>
+      `${name} is not one of ${params.values.slice(0, 10).join(', ')}${params.values.length > 10 ? `, … (${params.values.length} values)` : ''}`,
   ),
   length_between: conditionCheck(
     (context) => outsideBounds(textLength(context), context.params, (bound) => context.value(bound)),

@@ -60,7 +60,11 @@ interface Run {
 
 const isColumnKind = (name: QualityFunction): name is ColumnKind => FUNCTION_TYPE_OF[name] === 'column';
 
-const readOnly = (timeoutMs: number, maxRows?: number): QueryOptions => ({ timeoutMs, readOnly: true, ...(maxRows === undefined ? {} : { maxRows }) });
+const readOnly = (timeoutMs: number, maxRows?: number): QueryOptions => ({
+  timeoutMs,
+  readOnly: true,
+  ...(maxRows === undefined ? {} : { maxRows }),
+});
 
 const asCount = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 
@@ -105,7 +109,13 @@ function prepare(rule: RuleToRun, index: number): PreparedRule | { rule: RuleToR
 }
 
 function contextOf(run: Run, prepared: PreparedRule, value: CheckContext<unknown>['value']): CheckContext<never> {
-  return { column: run.source.quote(prepared.rule.columnName ?? ''), table: run.table, params: prepared.params as never, dialect: run.dialect, value };
+  return {
+    column: run.source.quote(prepared.rule.columnName ?? ''),
+    table: run.table,
+    params: prepared.params as never,
+    dialect: run.dialect,
+    value,
+  };
 }
 
 const checkOf = (prepared: PreparedRule) => COLUMN_CHECKS[prepared.rule.functionName as ColumnKind] as RowCheck<never> | NewestCheck;
@@ -123,7 +133,10 @@ function measuresOf(run: Run, rules: readonly PreparedRule[], value: CheckContex
 }
 
 function aggregateOf(run: Run, rules: readonly PreparedRule[]): BuiltStatement {
-  return buildStatement(run.dialect, (value) => `select ${['count(*) as rows_scanned', ...measuresOf(run, rules, value)].join(', ')} from ${run.table}`);
+  return buildStatement(
+    run.dialect,
+    (value) => `select ${['count(*) as rows_scanned', ...measuresOf(run, rules, value)].join(', ')} from ${run.table}`,
+  );
 }
 
 interface Measurement {
@@ -196,7 +209,13 @@ function judgeRows(rule: RuleToRun, rowsFailed: number, rowsScanned: number, fou
   };
 }
 
-function judgeNewest(rule: RuleToRun, params: QualityParams['freshness'], row: Record<string, unknown>, alias: string, rowsScanned: number) {
+function judgeNewest(
+  rule: RuleToRun,
+  params: QualityParams['freshness'],
+  row: Record<string, unknown>,
+  alias: string,
+  rowsScanned: number,
+) {
   const newest = row[alias];
   const column = rule.columnName ?? '';
   const common = { rowsScanned, rowsFailed: null, failedShare: null };
@@ -205,7 +224,12 @@ function judgeNewest(rule: RuleToRun, params: QualityParams['freshness'], row: R
   }
   const ageSeconds = row[`${alias}_age`];
   if (ageSeconds === null || ageSeconds === undefined || Number.isNaN(Number(ageSeconds))) {
-    return { ...common, status: 'error' as const, observed: String(newest), message: `the newest ${column}, ${String(newest)}, cannot be compared with the source's clock` };
+    return {
+      ...common,
+      status: 'error' as const,
+      observed: String(newest),
+      message: `the newest ${column}, ${String(newest)}, cannot be compared with the source's clock`,
+    };
   }
   const passed = Number(ageSeconds) <= params.maxAgeMinutes * 60;
   return {
@@ -225,7 +249,12 @@ function judgeColumnRule(prepared: PreparedRule, measurement: Measurement): Resu
   const alias = `r${prepared.index}`;
   const verdict =
     check.judges === 'rows'
-      ? judgeRows(rule, asCount(measured.row[alias]), measurement.rowsScanned, `${rowsInWords(asCount(measured.row[alias]), measurement.rowsScanned)}: ${check.describe(rule.columnName ?? '', prepared.params as never)}`)
+      ? judgeRows(
+          rule,
+          asCount(measured.row[alias]),
+          measurement.rowsScanned,
+          `${rowsInWords(asCount(measured.row[alias]), measurement.rowsScanned)}: ${check.describe(rule.columnName ?? '', prepared.params as never)}`,
+        )
       : judgeNewest(rule, prepared.params as QualityParams['freshness'], measured.row, alias, measurement.rowsScanned);
   return { ...baseResult(rule), ...verdict, sample: [], query: measured.statement.shown, startedAt, endedAt };
 }
@@ -300,7 +329,12 @@ async function runCustom(run: Run, prepared: PreparedRule, rowsScanned: number):
   const rowsFailed = asCount(rows[0]?.[FAILING_ROWS_COLUMN]);
   const result: ResultRow = {
     ...baseResult(rule),
-    ...judgeRows(rule, rowsFailed, rowsScanned, `the query returns ${rowsFailed} ${rowsFailed === 1 ? 'row' : 'rows'}; the table holds ${rowsScanned}`),
+    ...judgeRows(
+      rule,
+      rowsFailed,
+      rowsScanned,
+      `the query returns ${rowsFailed} ${rowsFailed === 1 ? 'row' : 'rows'}; the table holds ${rowsScanned}`,
+    ),
     sample: [],
     query: statement.shown,
     startedAt,
@@ -338,7 +372,11 @@ export async function evaluateRules(source: TableSource, input: EvaluationInput)
         let result = judgeColumnRule(entry, measurement);
         const check = checkOf(entry);
         if (check.judges === 'rows' && needsSample(result)) {
-          result = await withSample(run, result, buildStatement(run.dialect, (value) => check.sample(contextOf(run, entry, value), SAMPLE_ROWS)));
+          result = await withSample(
+            run,
+            result,
+            buildStatement(run.dialect, (value) => check.sample(contextOf(run, entry, value), SAMPLE_ROWS)),
+          );
         }
         results.set(entry.index, result);
       } else if (entry.rule.functionName === 'row_count_between') {

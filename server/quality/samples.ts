@@ -32,7 +32,10 @@ export function maskValue(value: unknown): unknown {
 }
 
 /** The sample of a rule: rows made plain, `pii` columns masked. */
-export function sampleOf(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly DictionaryColumn[]): Array<Record<string, unknown>> {
+export function sampleOf(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  columns: readonly DictionaryColumn[],
+): Array<Record<string, unknown>> {
   // The source may answer a name in another case than the dictionary keeps it (MySQL's case-insensitive identifiers).
   const personal = new Set(columns.filter((column) => column.sensitivity === 'pii').map((column) => column.name.toLowerCase()));
   return rows.slice(0, SAMPLE_ROWS).map((row) =>

@@ -94,7 +94,7 @@ export function formatIp(ip: IpAddress): string {
   // The longest run of zero groups (two or more) becomes `::`.
   let bestStart = -1;
   let bestLength = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i += 1;
       continue;
@@ -179,7 +179,16 @@ const ranges = (kind: AddressKind, ...texts: string[]) => texts.map((text) => ({
  * refusal should name them for what they are.
  */
 const SPECIAL_RANGES: ReadonlyArray<{ kind: AddressKind; range: IpRange }> = [
-  ...ranges('cloud metadata', '169.254.169.254', '169.254.170.2', '169.254.169.123', '100.100.100.200', '168.63.129.16', 'fd00:ec2::254', 'fd00:ec2::23'),
+  ...ranges(
+    'cloud metadata',
+    '169.254.169.254',
+    '169.254.170.2',
+    '169.254.169.123',
+    '100.100.100.200',
+    '168.63.129.16',
+    'fd00:ec2::254',
+    'fd00:ec2::23',
+  ),
   ...ranges('unspecified', '0.0.0.0/8', '::/128'),
   ...ranges('loopback', '127.0.0.0/8', '::1/128'),
   ...ranges('private', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'),

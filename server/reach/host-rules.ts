@@ -42,7 +42,9 @@ function parseEntry(entry: string, setting: string): HostRule {
   if (range) return { kind: 'range', range, port, text: entry };
   const name = normaliseHostName(hostPart);
   if (!NAME.test(name) || name.length > 253) {
-    throw new Error(`${setting}: "${entry}" is neither a host name, an address nor a range such as 10.0.0.0/8 (an IPv6 one in brackets with a port: [fd00::/8]:5432)`);
+    throw new Error(
+      `${setting}: "${entry}" is neither a host name, an address nor a range such as 10.0.0.0/8 (an IPv6 one in brackets with a port: [fd00::/8]:5432)`,
+    );
   }
   const wildcard = name.startsWith('*.');
   return { kind: 'name', name: wildcard ? name.slice(2) : name, wildcard, port, text: entry };

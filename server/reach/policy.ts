@@ -28,7 +28,8 @@ export interface Dial {
   address: IpAddress;
 }
 
-export type Verdict = { allowed: true } | { allowed: false; reason: string; operatorSetting: 'CONNECTION_ALLOWED_HOSTS' | 'CONNECTION_DENIED_HOSTS' };
+export type Verdict =
+  { allowed: true } | { allowed: false; reason: string; operatorSetting: 'CONNECTION_ALLOWED_HOSTS' | 'CONNECTION_DENIED_HOSTS' };
 
 export interface PolicyState {
   /** Company sign-up is open, or the server holds more than one company. */

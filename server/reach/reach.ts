@@ -82,7 +82,9 @@ async function systemResolve(host: string): Promise<CheckedAddress[]> {
 
 function withinTime<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(late()), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(late()), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 /** `localhost` and its sub-domains are this machine, whatever a resolver says (RFC 6761). */
@@ -100,7 +102,9 @@ export function createReach(options: ReachOptions): Reach {
       const literal = parseIp(own.host);
       if (literal) return { names: [], addresses: [literal], port: own.port };
       const name = normaliseHostName(own.host);
-      const found = isLocalhostName(name) ? [parseIp('127.0.0.1')!, parseIp('::1')!] : (await resolve(name).catch(() => [])).map((a) => parseIp(a.address)!).filter(Boolean);
+      const found = isLocalhostName(name)
+        ? [parseIp('127.0.0.1')!, parseIp('::1')!]
+        : (await resolve(name).catch(() => [])).map((a) => parseIp(a.address)!).filter(Boolean);
       return { names: [name], addresses: found, port: own.port };
     })();
     return ownDatabase;
@@ -130,7 +134,11 @@ export function createReach(options: ReachOptions): Reach {
     if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) {
       throw new ConnectorError(`The port ${target.port} is not a port from 1 to 65535`, 'invalid');
     }
-    const [{ addresses, resolved }, manyCompanies, own] = await Promise.all([addressesOf(host), options.manyCompanies(), ownDatabaseState()]);
+    const [{ addresses, resolved }, manyCompanies, own] = await Promise.all([
+      addressesOf(host),
+      options.manyCompanies(),
+      ownDatabaseState(),
+    ]);
     for (const address of addresses) {
       const dial = { host, port: target.port, address };
       const verdict = judgeDial(options, { manyCompanies, ownDatabase: own }, dial);
@@ -180,7 +188,10 @@ export function createReach(options: ReachOptions): Reach {
         (checked) => {
           options.onDial?.(checked);
           const connector = buildConnector({ lookup: checked.lookup, timeout: 10_000 } as buildConnector.BuildOptions);
-          connector({ ...connectOptions, hostname: checked.host, servername: connectOptions.servername ?? checked.servername ?? undefined }, callback);
+          connector(
+            { ...connectOptions, hostname: checked.host, servername: connectOptions.servername ?? checked.servername ?? undefined },
+            callback,
+          );
         },
         (error: Error) => callback(error, null),
       );

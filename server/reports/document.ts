@@ -34,7 +34,11 @@ export function summarise(input: {
     title: reportTitle(input.kind),
     company: input.company,
     timezone: input.timezone,
-    period: { start: input.period.start.toISOString(), end: input.period.end.toISOString(), label: periodLabel(input.period, input.timezone) },
+    period: {
+      start: input.period.start.toISOString(),
+      end: input.period.end.toISOString(),
+      label: periodLabel(input.period, input.timezone),
+    },
     madeAt: input.madeAt.toISOString(),
     headline: headlineOf(input.figures),
     ...input.figures,
@@ -98,15 +102,25 @@ export function reportSections(summary: ReportSummary): ReportSection[] {
       title: 'Data quality',
       figures: [
         ['Check runs', quality.runs],
-        ...QUALITY_STATUSES.map((status): [string, number] => [`Runs ${STATUS_LABELS[status].toLowerCase()}`, quality.runsByStatus[status] ?? 0]),
+        ...QUALITY_STATUSES.map((status): [string, number] => [
+          `Runs ${STATUS_LABELS[status].toLowerCase()}`,
+          quality.runsByStatus[status] ?? 0,
+        ]),
         ['Checks', quality.checks],
-        ...QUALITY_STATUSES.map((status): [string, number] => [`Checks ${STATUS_LABELS[status].toLowerCase()}`, quality.checksByResult[status] ?? 0]),
+        ...QUALITY_STATUSES.map((status): [string, number] => [
+          `Checks ${STATUS_LABELS[status].toLowerCase()}`,
+          quality.checksByResult[status] ?? 0,
+        ]),
       ],
       tables: [
         {
           caption: 'Failed checks by table and rule',
           columns: ['Table', 'Rule', 'Failures'],
-          rows: quality.failedChecks.map((check) => [check.table, check.column ? `${check.rule} (${check.column})` : check.rule, check.failures]),
+          rows: quality.failedChecks.map((check) => [
+            check.table,
+            check.column ? `${check.rule} (${check.column})` : check.rule,
+            check.failures,
+          ]),
           empty: 'No check failed.',
         },
       ],

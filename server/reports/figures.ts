@@ -159,7 +159,9 @@ export async function reportFigures(db: Db, companyId: string, period: Period): 
         blocked: n(sql`count(*) filter (where ${accessEvents.status} = 'blocked')`),
         failedCodes: n(sql`count(*) filter (where ${accessEvents.event} = 'otp' and ${accessEvents.status} = 'failure')`),
         addresses: n(sql`count(distinct ${accessEvents.ip})`),
-        activeUsers: n(sql`count(distinct ${accessEvents.userId}) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`),
+        activeUsers: n(
+          sql`count(distinct ${accessEvents.userId}) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`,
+        ),
       })
       .from(accessEvents)
       .where(and(eq(accessEvents.companyId, companyId), within(accessEvents.createdAt, period))),
@@ -167,7 +169,10 @@ export async function reportFigures(db: Db, companyId: string, period: Period): 
       .select({ sessions: count(), impersonations: n(sql`count(*) filter (where ${sessions.impersonatorUserId} is not null)`) })
       .from(sessions)
       .where(and(eq(sessions.companyId, companyId), within(sessions.createdAt, period), eq(sessions.stage, 'full'))),
-    db.select({ added: count() }).from(users).where(and(eq(users.companyId, companyId), within(users.createdAt, period))),
+    db
+      .select({ added: count() })
+      .from(users)
+      .where(and(eq(users.companyId, companyId), within(users.createdAt, period))),
     growth(connections),
     growth(dataTables),
     growth(workflows),
@@ -175,7 +180,10 @@ export async function reportFigures(db: Db, companyId: string, period: Period): 
       .select({ changes: count(), withKeys: n(sql`count(*) filter (where ${systemAudits.apiKeyId} is not null)`) })
       .from(systemAudits)
       .where(and(eq(systemAudits.companyId, companyId), within(systemAudits.createdAt, period))),
-    db.select({ runs: count() }).from(jobRuns).where(and(runsOfPeriod, isNotNull(jobRuns.apiKeyId))),
+    db
+      .select({ runs: count() })
+      .from(jobRuns)
+      .where(and(runsOfPeriod, isNotNull(jobRuns.apiKeyId))),
   ]);
 
   const byStatus = tally(RUN_STATUSES, runsByStatus);
@@ -186,14 +194,24 @@ export async function reportFigures(db: Db, companyId: string, period: Period): 
       byStatus,
       failed: FAILED_RUN_STATUSES.reduce((sum, status) => sum + (byStatus[status as keyof typeof byStatus] ?? 0), 0),
       rowsCopied: copied?.rows ?? 0,
-      failingWorkflows: failingWorkflows.map((row) => ({ workflowId: row.workflowId, name: row.name ?? 'A deleted workflow', failures: row.failures })),
+      failingWorkflows: failingWorkflows.map((row) => ({
+        workflowId: row.workflowId,
+        name: row.name ?? 'A deleted workflow',
+        failures: row.failures,
+      })),
     },
     quality: {
       runs: qualityByStatus.reduce((sum, row) => sum + row.n, 0),
       runsByStatus: tally(QUALITY_STATUSES, qualityByStatus),
       checks: checksByResult.reduce((sum, row) => sum + row.n, 0),
       checksByResult: checks,
-      failedChecks: failedChecks.map((row) => ({ tableId: row.tableId, table: row.table ?? 'A deleted table', rule: row.rule, column: row.column, failures: row.failures })),
+      failedChecks: failedChecks.map((row) => ({
+        tableId: row.tableId,
+        table: row.table ?? 'A deleted table',
+        rule: row.rule,
+        column: row.column,
+        failures: row.failures,
+      })),
     },
     security: {
       signIns: events?.signIns ?? 0,

@@ -27,7 +27,12 @@ export async function reportFile(summary: ReportSummary, format: ReportFormat): 
 
 /** Letters, digits, dot, dash and underscore only: a name every file system and mail client keeps as it is. */
 export function safeFileName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 150) || 'report';
+  return (
+    name
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._]+/, '')
+      .slice(0, 150) || 'report'
+  );
 }
 
 /**
@@ -84,7 +89,13 @@ export function reportPdf(summary: ReportSummary): Promise<Buffer> {
     size: 'A4',
     margin: MARGIN,
     compress: false,
-    info: { Title: pdfText(reportHeading(summary)), Author: 'DataOps Console', Creator: 'DataOps Console', Producer: 'DataOps Console', CreationDate: madeAt },
+    info: {
+      Title: pdfText(reportHeading(summary)),
+      Author: 'DataOps Console',
+      Creator: 'DataOps Console',
+      Producer: 'DataOps Console',
+      CreationDate: madeAt,
+    },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -116,7 +127,12 @@ export function reportPdf(summary: ReportSummary): Promise<Buffer> {
   write(`${summary.period.label} (${summary.timezone})`, MARGIN, MARGIN + 48);
   doc.fillColor(MUTED).fontSize(9);
   write(`Made on ${madeAt.toISOString().replace('T', ' ').slice(0, 16)} UTC by DataOps Console`, MARGIN, MARGIN + 64);
-  doc.moveTo(MARGIN, MARGIN + 82).lineTo(MARGIN + width, MARGIN + 82).lineWidth(1).strokeColor(ACCENT).stroke();
+  doc
+    .moveTo(MARGIN, MARGIN + 82)
+    .lineTo(MARGIN + width, MARGIN + 82)
+    .lineWidth(1)
+    .strokeColor(ACCENT)
+    .stroke();
   doc.y = MARGIN + 96;
 
   const ROW = 16;
@@ -138,7 +154,10 @@ export function reportPdf(summary: ReportSummary): Promise<Buffer> {
       room(ROW);
       const y = doc.y;
       if (band) doc.rect(MARGIN, y - 3, width, ROW).fill(BAND);
-      doc.fillColor(INK).font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+      doc
+        .fillColor(INK)
+        .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+        .fontSize(9);
       cells.forEach((cell, index) => {
         const last = index === cells.length - 1;
         const x = last ? MARGIN + width - valueWidth : MARGIN + index * textWidth + 4;
@@ -148,7 +167,12 @@ export function reportPdf(summary: ReportSummary): Promise<Buffer> {
     };
     drawRow(table.columns, true, true);
     table.rows.forEach((row) => drawRow(row.map(formatCell), false, false));
-    doc.moveTo(MARGIN, doc.y - 2).lineTo(MARGIN + width, doc.y - 2).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(MARGIN, doc.y - 2)
+      .lineTo(MARGIN + width, doc.y - 2)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.y += 6;
   };
 

@@ -141,9 +141,17 @@ function formatterOf(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, 
   if (!formatter) cache.set(timeZone, (formatter = new Intl.DateTimeFormat('en-GB', { timeZone, ...options })));
   return formatter;
 }
-const dayText = (instant: Date, timeZone: string) => formatterOf(dayFormatters, timeZone, { day: 'numeric', month: 'short', year: 'numeric' }).format(instant);
+const dayText = (instant: Date, timeZone: string) =>
+  formatterOf(dayFormatters, timeZone, { day: 'numeric', month: 'short', year: 'numeric' }).format(instant);
 const timeText = (instant: Date, timeZone: string) =>
-  formatterOf(timeFormatters, timeZone, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
+  formatterOf(timeFormatters, timeZone, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(instant);
 
 /**
  * A period as people read it, on the company's clocks: whole days as "2 Nov 2026 – 8 Nov 2026"

@@ -37,7 +37,13 @@ export interface ReportCompany {
 
 export async function reportCompany(db: Db, companyId: string): Promise<ReportCompany | null> {
   const [company] = await db
-    .select({ id: companies.id, name: companies.name, hostname: companies.hostname, timezone: companies.timezone, createdAt: companies.createdAt })
+    .select({
+      id: companies.id,
+      name: companies.name,
+      hostname: companies.hostname,
+      timezone: companies.timezone,
+      createdAt: companies.createdAt,
+    })
     .from(companies)
     .where(eq(companies.id, companyId));
   return company ? { ...company, timezone: reportTimeZone(company.timezone) } : null;
@@ -49,7 +55,8 @@ export interface Recipient {
   name: string;
 }
 
-const nameOf = (user: { firstName: string; lastName: string; email: string }) => [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
+const nameOf = (user: { firstName: string; lastName: string; email: string }) =>
+  [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
 
 /**
  * These users, who must all be active users of the company; a 400 names the field and every id
@@ -64,7 +71,9 @@ export async function activeUsersByIds(db: Db, companyId: string, ids: readonly 
   const known = new Set(found.map((user) => user.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw badRequest(`${field}: ${unknown.length === 1 ? 'this id is not an active user' : 'these ids are not active users'} of the company: ${unknown.join(', ')}`);
+    throw badRequest(
+      `${field}: ${unknown.length === 1 ? 'this id is not an active user' : 'these ids are not active users'} of the company: ${unknown.join(', ')}`,
+    );
   }
   const byId = new Map(found.map((user) => [user.id, { id: user.id, email: user.email, name: nameOf(user) }]));
   return ids.map((id) => byId.get(id)!);
@@ -76,7 +85,15 @@ export async function companyAdmins(db: Db, companyId: string): Promise<Recipien
     .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
-    .where(and(eq(users.companyId, companyId), eq(roles.isAdmin, true), eq(roles.isActive, true), eq(users.status, 'active'), eq(users.isActive, true)))
+    .where(
+      and(
+        eq(users.companyId, companyId),
+        eq(roles.isAdmin, true),
+        eq(roles.isActive, true),
+        eq(users.status, 'active'),
+        eq(users.isActive, true),
+      ),
+    )
     .orderBy(users.email);
   return rows.map((user) => ({ id: user.id, email: user.email, name: nameOf(user) }));
 }
@@ -269,7 +286,9 @@ function toRow(row: ListRow, attachments: AttachmentInfo[]): ReportRow {
     format: row.format,
     recipients: row.recipients,
     createdBy: row.createdBy,
-    createdByName: row.creatorEmail ? nameOf({ firstName: row.creatorFirstName ?? '', lastName: row.creatorLastName ?? '', email: row.creatorEmail }) : null,
+    createdByName: row.creatorEmail
+      ? nameOf({ firstName: row.creatorFirstName ?? '', lastName: row.creatorLastName ?? '', email: row.creatorEmail })
+      : null,
     createdAt: row.createdAt,
     sentAt: row.sentAt,
     headline: row.headline ?? [],
@@ -281,7 +300,13 @@ async function attachmentsOf(db: Db, companyId: string, reportIds: string[]): Pr
   const byReport = new Map<string, AttachmentInfo[]>();
   if (reportIds.length === 0) return byReport;
   const rows = await db
-    .select({ id: reportAttachments.id, reportId: reportAttachments.reportId, fileName: reportAttachments.fileName, contentType: reportAttachments.contentType, size: reportAttachments.size })
+    .select({
+      id: reportAttachments.id,
+      reportId: reportAttachments.reportId,
+      fileName: reportAttachments.fileName,
+      contentType: reportAttachments.contentType,
+      size: reportAttachments.size,
+    })
     .from(reportAttachments)
     .where(and(eq(reportAttachments.companyId, companyId), inArray(reportAttachments.reportId, reportIds)))
     .orderBy(reportAttachments.createdAt);
@@ -295,14 +320,19 @@ export async function listReports(db: Db, companyId: string, offset: number, lim
   const answer = await listPage(
     db,
     {
-      page: (o, l) => selectReports(db).where(where).orderBy(desc(reports.createdAt), desc(reports.id)).offset(inlined(o)).limit(inlined(l)),
+      page: (o, l) =>
+        selectReports(db).where(where).orderBy(desc(reports.createdAt), desc(reports.id)).offset(inlined(o)).limit(inlined(l)),
       countFrom: reports,
       where,
     },
     offset,
     limit,
   );
-  const files = await attachmentsOf(db, companyId, answer.rows.map((row) => row.id));
+  const files = await attachmentsOf(
+    db,
+    companyId,
+    answer.rows.map((row) => row.id),
+  );
   return { ...answer, rows: answer.rows.map((row) => toRow(row, files.get(row.id) ?? [])) };
 }
 
@@ -323,6 +353,8 @@ export async function findAttachment(db: Db, companyId: string, reportId: string
   const [file] = await db
     .select({ fileName: reportAttachments.fileName, contentType: reportAttachments.contentType, bytes: reportAttachments.bytes })
     .from(reportAttachments)
-    .where(and(eq(reportAttachments.companyId, companyId), eq(reportAttachments.reportId, reportId), eq(reportAttachments.id, attachmentId)));
+    .where(
+      and(eq(reportAttachments.companyId, companyId), eq(reportAttachments.reportId, reportId), eq(reportAttachments.id, attachmentId)),
+    );
   return file ?? null;
 }

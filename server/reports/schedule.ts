@@ -24,10 +24,17 @@ export interface SweepResult {
  * store a week's report, and the sentAt claim lets one of them mail it. A company is not sent a
  * report of a week that ended before it existed.
  */
-export async function sweepWeeklyReports(services: ReportServices, now = new Date(), log: (message: string) => void = () => {}): Promise<SweepResult> {
+export async function sweepWeeklyReports(
+  services: ReportServices,
+  now = new Date(),
+  log: (message: string) => void = () => {},
+): Promise<SweepResult> {
   const { db } = services;
   const result: SweepResult = { made: 0, delivered: 0, failed: 0 };
-  const active = await asSystem('the weekly reports are made for every active company', async () => await db.select({ id: companies.id }).from(companies).where(eq(companies.isActive, true)));
+  const active = await asSystem(
+    'the weekly reports are made for every active company',
+    async () => await db.select({ id: companies.id }).from(companies).where(eq(companies.isActive, true)),
+  );
   const linkBase = defaultLinkBase(services.config);
   for (const { id } of active) {
     await withTenant(id, () => sweepCompany(services, id, now, linkBase, result, log));
@@ -35,7 +42,14 @@ export async function sweepWeeklyReports(services: ReportServices, now = new Dat
   return result;
 }
 
-async function sweepCompany(services: ReportServices, id: string, now: Date, linkBase: string, result: SweepResult, log: (message: string) => void): Promise<void> {
+async function sweepCompany(
+  services: ReportServices,
+  id: string,
+  now: Date,
+  linkBase: string,
+  result: SweepResult,
+  log: (message: string) => void,
+): Promise<void> {
   const { db } = services;
   try {
     const company = await reportCompany(db, id);
@@ -72,7 +86,11 @@ export interface WeeklyReports {
  * Sweeps now and every 15 minutes (the timer does not keep the process alive); a sweep still
  * under way when the next is due is not doubled.
  */
-export function startWeeklyReports(services: ReportServices, log: (message: string) => void, intervalMs = WEEKLY_SWEEP_INTERVAL_MS): WeeklyReports {
+export function startWeeklyReports(
+  services: ReportServices,
+  log: (message: string) => void,
+  intervalMs = WEEKLY_SWEEP_INTERVAL_MS,
+): WeeklyReports {
   let running: Promise<unknown> | null = null;
   let stopped = false;
   const sweep = () => {

@@ -26,7 +26,13 @@ async function refuseTakenName(db: Db, companyId: string, name: string, exceptRo
   const [taken] = await db
     .select({ id: roles.id })
     .from(roles)
-    .where(and(eq(roles.companyId, companyId), sql`lower(${roles.name}) = lower(${name})`, exceptRoleId ? ne(roles.id, exceptRoleId) : undefined));
+    .where(
+      and(
+        eq(roles.companyId, companyId),
+        sql`lower(${roles.name}) = lower(${name})`,
+        exceptRoleId ? ne(roles.id, exceptRoleId) : undefined,
+      ),
+    );
   if (taken) throw conflict(nameTakenMessage(name));
 }
 
@@ -87,7 +93,14 @@ export async function createRole(db: Db, request: FastifyRequest, auth: AuthCont
     db.transaction(async (tx) => {
       const [role] = await tx
         .insert(roles)
-        .values({ companyId: auth.companyId, name: body.name, description: body.description, type: 'custom', isAdmin: false, createdBy: auth.userId })
+        .values({
+          companyId: auth.companyId,
+          name: body.name,
+          description: body.description,
+          type: 'custom',
+          isAdmin: false,
+          createdBy: auth.userId,
+        })
         .returning({ id: roles.id });
       if (policies.length > 0) {
         await tx.insert(rolePolicies).values(policies.map((p) => ({ companyId: auth.companyId, roleId: role.id, ...p })));
@@ -98,7 +111,16 @@ export async function createRole(db: Db, request: FastifyRequest, auth: AuthCont
         model: 'role',
         operation: 'create',
         recordId: role.id,
-        changes: { after: { name: body.name, description: body.description, type: 'custom', isActive: true, policies, pageIds: await pageIdsOfRole(tx, auth.companyId, role.id) } },
+        changes: {
+          after: {
+            name: body.name,
+            description: body.description,
+            type: 'custom',
+            isActive: true,
+            policies,
+            pageIds: await pageIdsOfRole(tx, auth.companyId, role.id),
+          },
+        },
       });
       return role.id;
     }),
@@ -106,7 +128,13 @@ export async function createRole(db: Db, request: FastifyRequest, auth: AuthCont
   return roleDetail(db, auth.companyId, roleId);
 }
 
-export async function updateRole(db: Db, request: FastifyRequest, auth: AuthContext, roleId: string, body: UpdateRoleBody): Promise<RoleDetail> {
+export async function updateRole(
+  db: Db,
+  request: FastifyRequest,
+  auth: AuthContext,
+  roleId: string,
+  body: UpdateRoleBody,
+): Promise<RoleDetail> {
   const role = await findRole(db, auth.companyId, roleId);
   const before: Record<string, string> = {};
   const after: Record<string, string> = {};
@@ -127,14 +155,26 @@ export async function updateRole(db: Db, request: FastifyRequest, auth: AuthCont
           .update(roles)
           .set({ ...after, updatedAt: new Date() })
           .where(and(eq(roles.companyId, auth.companyId), eq(roles.id, role.id)));
-        await recordAudit(tx, request, { companyId: auth.companyId, model: 'role', operation: 'update', recordId: role.id, changes: { before, after } });
+        await recordAudit(tx, request, {
+          companyId: auth.companyId,
+          model: 'role',
+          operation: 'update',
+          recordId: role.id,
+          changes: { before, after },
+        });
       }),
     );
   }
   return roleDetail(db, auth.companyId, role.id);
 }
 
-export async function setRoleActive(db: Db, request: FastifyRequest, auth: AuthContext, roleId: string, isActive: boolean): Promise<RoleDetail> {
+export async function setRoleActive(
+  db: Db,
+  request: FastifyRequest,
+  auth: AuthContext,
+  roleId: string,
+  isActive: boolean,
+): Promise<RoleDetail> {
   const role = await findRole(db, auth.companyId, roleId);
   if (role.isActive !== isActive) {
     if (!isActive) {
@@ -179,7 +219,14 @@ export async function deleteRole(db: Db, request: FastifyRequest, auth: AuthCont
       operation: 'delete',
       recordId: role.id,
       changes: {
-        before: { name: role.name, description: role.description, type: role.type, isActive: role.isActive, policies: role.policies, pageIds: role.pageIds },
+        before: {
+          name: role.name,
+          description: role.description,
+          type: role.type,
+          isActive: role.isActive,
+          policies: role.policies,
+          pageIds: role.pageIds,
+        },
       },
     });
   });
@@ -204,7 +251,10 @@ export async function replaceRolePolicies(
     if (policies.length > 0) {
       await tx.insert(rolePolicies).values(policies.map((p) => ({ companyId: auth.companyId, roleId: role.id, ...p })));
     }
-    await tx.update(roles).set({ updatedAt: new Date() }).where(and(eq(roles.companyId, auth.companyId), eq(roles.id, role.id)));
+    await tx
+      .update(roles)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(roles.companyId, auth.companyId), eq(roles.id, role.id)));
     await recordAudit(tx, request, {
       companyId: auth.companyId,
       model: 'role_policies',
@@ -240,7 +290,10 @@ export async function changeRolePages(
     else await unassignPages(tx, auth.companyId, role.id, pageIds);
     const now = await pageIdsOfRole(tx, auth.companyId, role.id);
     if (now.join() === before.join()) return now;
-    await tx.update(roles).set({ updatedAt: new Date() }).where(and(eq(roles.companyId, auth.companyId), eq(roles.id, role.id)));
+    await tx
+      .update(roles)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(roles.companyId, auth.companyId), eq(roles.id, role.id)));
     await recordAudit(tx, request, {
       companyId: auth.companyId,
       model: 'role_pages',

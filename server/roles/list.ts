@@ -85,7 +85,12 @@ export async function listRoles(
   const answer = await listPage(
     db,
     {
-      page: (o, l) => selectRoles(db).where(where).orderBy(...order).offset(inlined(o)).limit(inlined(l)),
+      page: (o, l) =>
+        selectRoles(db)
+          .where(where)
+          .orderBy(...order)
+          .offset(inlined(o))
+          .limit(inlined(l)),
       countFrom: roles,
       where,
     },

@@ -49,7 +49,11 @@ export async function userCounts(db: Db, companyId: string, roleIds: string[]): 
 }
 
 export async function withUserCounts(db: Db, companyId: string, rows: SelectedRole[]): Promise<RoleRow[]> {
-  const counts = await userCounts(db, companyId, rows.map((r) => r.id));
+  const counts = await userCounts(
+    db,
+    companyId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({ ...r, userCount: counts.get(r.id) ?? 0 }));
 }
 
@@ -88,5 +92,12 @@ export async function activeHolderIds(db: Db, companyId: string, roleId: string)
 
 /** Pages as the policy editor shows them. */
 export function pageView(pageIds: Iterable<string>) {
-  return cataloguePages(pageIds).map(({ id, title, url, group, icon, adminOnly }) => ({ id, title, url, group, icon, adminOnly: adminOnly ?? false }));
+  return cataloguePages(pageIds).map(({ id, title, url, group, icon, adminOnly }) => ({
+    id,
+    title,
+    url,
+    group,
+    icon,
+    adminOnly: adminOnly ?? false,
+  }));
 }

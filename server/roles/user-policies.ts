@@ -61,7 +61,9 @@ export async function replaceUserPolicies(
   const target = await findUser(db, auth.companyId, userId);
   if (target.id === auth.userId) throw badRequest('userId: you cannot change your own policies; ask another administrator');
   if (target.isAdmin) {
-    throw badRequest(`userId: ${target.email} has an admin role, which holds every policy; give them another role to limit what they may do`);
+    throw badRequest(
+      `userId: ${target.email} has an admin role, which holds every policy; give them another role to limit what they may do`,
+    );
   }
   // Unlike a role's, a user's entry with no action is kept: it takes the resource away from them.
   const policies = validPolicies(posted);

@@ -53,7 +53,12 @@ async function userChoices(db: Db, companyId: string, column: typeof apiKeys.acc
     .where(
       and(
         eq(users.companyId, companyId),
-        exists(db.select({ one: sql`1` }).from(apiKeys).where(and(eq(apiKeys.companyId, companyId), eq(column, users.id)))),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(apiKeys)
+            .where(and(eq(apiKeys.companyId, companyId), eq(column, users.id))),
+        ),
       ),
     )
     .orderBy(asc(userName));
@@ -74,7 +79,8 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     listPage(
       db,
       {
-        page: (o, l) => selectApiKeys(db).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).offset(inlined(o)).limit(inlined(l)),
+        page: (o, l) =>
+          selectApiKeys(db).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).offset(inlined(o)).limit(inlined(l)),
         countFrom: apiKeys,
         where,
       },
@@ -123,7 +129,10 @@ export async function apiKeyRoutes(app: FastifyInstance) {
                       and(
                         eq(users.companyId, apiKeys.companyId),
                         eq(users.id, apiKeys.accessUserId),
-                        searching([users.email, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`], pattern),
+                        searching(
+                          [users.email, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`],
+                          pattern,
+                        ),
                       ),
                     ),
                 ),
@@ -274,7 +283,10 @@ export async function apiKeyRoutes(app: FastifyInstance) {
       }
       if (Object.keys(set).length === 0) return { message: 'Nothing to change', data: current };
       await db.transaction(async (tx) => {
-        await tx.update(apiKeys).set({ ...set, updatedAt: new Date() }).where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
+        await tx
+          .update(apiKeys)
+          .set({ ...set, updatedAt: new Date() })
+          .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
         await auditKey(tx, request, auth, id, 'update', { before, after });
       });
       return { message: `API key "${set.name ?? current.name}" updated`, data: await findApiKey(db, auth.companyId, id) };
@@ -319,7 +331,10 @@ export async function apiKeyRoutes(app: FastifyInstance) {
         const current = await liveKey(db, auth, id);
         if (current.isActive !== isActive) {
           await db.transaction(async (tx) => {
-            await tx.update(apiKeys).set({ isActive, updatedAt: new Date() }).where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
+            await tx
+              .update(apiKeys)
+              .set({ isActive, updatedAt: new Date() })
+              .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
             await auditKey(tx, request, auth, id, operation, { before: { isActive: current.isActive }, after: { isActive } });
           });
         }

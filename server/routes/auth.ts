@@ -63,9 +63,13 @@ export async function authRoutes(app: FastifyInstance) {
   const ctx = api.ctx;
   const { db } = ctx;
 
-  api.post('/signin', { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: signinBody } }, async (request) => {
-    return signIn(ctx, request, request.body);
-  });
+  api.post(
+    '/signin',
+    { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: signinBody } },
+    async (request) => {
+      return signIn(ctx, request, request.body);
+    },
+  );
 
   // ---- Two-factor authentication -------------------------------------------------------------
 
@@ -129,7 +133,10 @@ export async function authRoutes(app: FastifyInstance) {
       if (enabled.length === 0) throw badRequest('The set-up was restarted meanwhile; scan the new QR code and try again');
       await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'enable_two_factor', recordId: auth.userId });
       if (auth.stage === 'otp_setup') return completeSignIn(tx, request, ctx.config, auth);
-      const [current] = await tx.select().from(sessions).where(and(eq(sessions.companyId, auth.companyId), eq(sessions.id, auth.sessionId)));
+      const [current] = await tx
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.companyId, auth.companyId), eq(sessions.id, auth.sessionId)));
       return current;
     });
     return { message: 'Two-factor authentication is on', user: await sessionUserOf(ctx, session) };
@@ -168,58 +175,87 @@ export async function authRoutes(app: FastifyInstance) {
 
   // ---- Forgotten password --------------------------------------------------------------------
 
-  api.post('/user/password/forgot', { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: accountBody } }, async (request) => {
-    await consumeRate(db, `forgot:ip:${request.ip}`, RESET_REQUESTS_PER_ADDRESS_PER_HOUR, 3600, 'password reset requests from this address');
-    const { email, companyHostname } = request.body;
-    const { company, user } = await findAccount(db, companyHostname, email);
-    const event = { companyId: company?.id ?? null, userId: user?.id ?? null, email, event: 'password_reset_request' as const };
-    if (!company || !user || !isActiveAccount(user, company)) {
-      await recordAccessEvent(db, request, { ...event, status: 'failure', reason: user ? 'not_active' : 'unknown_account' });
+  api.post(
+    '/user/password/forgot',
+    { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: accountBody } },
+    async (request) => {
+      await consumeRate(
+        db,
+        `forgot:ip:${request.ip}`,
+        RESET_REQUESTS_PER_ADDRESS_PER_HOUR,
+        3600,
+        'password reset requests from this address',
+      );
+      const { email, companyHostname } = request.body;
+      const { company, user } = await findAccount(db, companyHostname, email);
+      const event = { companyId: company?.id ?? null, userId: user?.id ?? null, email, event: 'password_reset_request' as const };
+      if (!company || !user || !isActiveAccount(user, company)) {
+        await recordAccessEvent(db, request, { ...event, status: 'failure', reason: user ? 'not_active' : 'unknown_account' });
+        return { message: FORGOT_PASSWORD_MESSAGE };
+      }
+      if (!(await withinQuietRate(db, `forgot:acct:${user.id}`, RESET_MAILS_PER_HOUR, 3600))) {
+        await recordAccessEvent(db, request, { ...event, status: 'blocked', reason: 'throttled' });
+        return { message: FORGOT_PASSWORD_MESSAGE };
+      }
+      const token = await issueOneTimeToken(db, ctx.secrets, { companyId: company.id, userId: user.id }, 'reset');
+      const link = `${mailLinkBase(ctx.config, request)}/auth/reset-password?token=${encodeURIComponent(token)}`;
+      const mail = passwordResetMail({
+        firstName: user.firstName,
+        companyName: company.name,
+        link,
+        validMinutes: TOKEN_LIFETIME_MS.reset / 60_000,
+      });
+      await ctx.mailer.send({ companyId: company.id, to: user.email, kind: 'password_reset', ...mail });
+      await recordAccessEvent(db, request, { ...event, status: 'success' });
       return { message: FORGOT_PASSWORD_MESSAGE };
-    }
-    if (!(await withinQuietRate(db, `forgot:acct:${user.id}`, RESET_MAILS_PER_HOUR, 3600))) {
-      await recordAccessEvent(db, request, { ...event, status: 'blocked', reason: 'throttled' });
-      return { message: FORGOT_PASSWORD_MESSAGE };
-    }
-    const token = await issueOneTimeToken(db, ctx.secrets, { companyId: company.id, userId: user.id }, 'reset');
-    const link = `${mailLinkBase(ctx.config, request)}/auth/reset-password?token=${encodeURIComponent(token)}`;
-    const mail = passwordResetMail({ firstName: user.firstName, companyName: company.name, link, validMinutes: TOKEN_LIFETIME_MS.reset / 60_000 });
-    await ctx.mailer.send({ companyId: company.id, to: user.email, kind: 'password_reset', ...mail });
-    await recordAccessEvent(db, request, { ...event, status: 'success' });
-    return { message: FORGOT_PASSWORD_MESSAGE };
-  });
+    },
+  );
 
-  api.post('/user/password/token/verify', { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: tokenVerifyBody } }, async (request) => {
-    const { token } = request.body;
-    const holder = await findTokenHolder(db, ctx.secrets, 'reset', token);
-    if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
-    // The token itself is the grant the console sends back with the new password.
-    return {
-      message: 'The link is valid: choose a new password',
-      data: { email: holder.user.email, clientId: token, passwordPolicy: await passwordPolicyOf(db, holder.company.id) },
-    };
-  });
+  api.post(
+    '/user/password/token/verify',
+    { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: tokenVerifyBody } },
+    async (request) => {
+      const { token } = request.body;
+      const holder = await findTokenHolder(db, ctx.secrets, 'reset', token);
+      if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+      // The token itself is the grant the console sends back with the new password.
+      return {
+        message: 'The link is valid: choose a new password',
+        data: { email: holder.user.email, clientId: token, passwordPolicy: await passwordPolicyOf(db, holder.company.id) },
+      };
+    },
+  );
 
-  api.post('/user/password/reset', { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: resetBody } }, async (request) => {
-    const { email, newPassword, clientId } = request.body;
-    const holder = await findTokenHolder(db, ctx.secrets, 'reset', clientId);
-    if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
-    const { user, company } = holder;
-    if (user.email !== email) throw badRequest('email: is not the address this reset link was sent to');
-    await assertPasswordAllowed(db, company.id, newPassword);
-    await assertPasswordChanges(user.passwordHash, newPassword);
-    const passwordHash = await hashPassword(newPassword);
-    await db.transaction(async (tx) => {
-      if (!(await spendToken(tx, holder.tokenId))) throw badRequest(RESET_LINK_INVALID_MESSAGE);
-      await storeNewPassword(tx, user, passwordHash);
-      await recordAudit(tx, request, { companyId: company.id, userId: user.id, model: 'user', operation: 'password_reset', recordId: user.id });
-      await recordAccessEvent(tx, request, { companyId: company.id, userId: user.id, email, event: 'password_reset', status: 'success' });
-    });
-    // Whoever proved they own the mailbox may sign in at once, even after earlier failures.
-    await clearFailures(db, accountSigninKey(company.hostname, email));
-    await mailPasswordChanged(ctx, user, company);
-    return { message: 'Your password has been reset. Sign in with your new password.' };
-  });
+  api.post(
+    '/user/password/reset',
+    { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: resetBody } },
+    async (request) => {
+      const { email, newPassword, clientId } = request.body;
+      const holder = await findTokenHolder(db, ctx.secrets, 'reset', clientId);
+      if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+      const { user, company } = holder;
+      if (user.email !== email) throw badRequest('email: is not the address this reset link was sent to');
+      await assertPasswordAllowed(db, company.id, newPassword);
+      await assertPasswordChanges(user.passwordHash, newPassword);
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        if (!(await spendToken(tx, holder.tokenId))) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+        await storeNewPassword(tx, user, passwordHash);
+        await recordAudit(tx, request, {
+          companyId: company.id,
+          userId: user.id,
+          model: 'user',
+          operation: 'password_reset',
+          recordId: user.id,
+        });
+        await recordAccessEvent(tx, request, { companyId: company.id, userId: user.id, email, event: 'password_reset', status: 'success' });
+      });
+      // Whoever proved they own the mailbox may sign in at once, even after earlier failures.
+      await clearFailures(db, accountSigninKey(company.hostname, email));
+      await mailPasswordChanged(ctx, user, company);
+      return { message: 'Your password has been reset. Sign in with your new password.' };
+    },
+  );
 
   // ---- Changing one's password -----------------------------------------------------------------
 

@@ -74,7 +74,10 @@ export async function companyProfileRoutes(app: FastifyInstance) {
    */
   api.get(
     '/company/logo',
-    { config: { public: true, acrossCompanies: 'without a token the company is found by its host name' }, schema: { summary: "The company's logo (the caller's, or ?hostname= without a token)", tags: TAGS, querystring: logoQuery } },
+    {
+      config: { public: true, acrossCompanies: 'without a token the company is found by its host name' },
+      schema: { summary: "The company's logo (the caller's, or ?hostname= without a token)", tags: TAGS, querystring: logoQuery },
+    },
     async (request, reply) => {
       const { hostname, v } = request.query;
       let logo: StoredLogo | null;

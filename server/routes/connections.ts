@@ -94,7 +94,8 @@ const STATUS_CONDITIONS: Record<(typeof CONNECTION_STATUSES)[number], SQL> = {
 };
 
 /** Name, description, type and the plain settings (host, bucket, path…) hold the text. */
-const searchedText = (text: string) => searching([connections.name, connections.description, connections.type, sql`${connections.settings}::text`], text);
+const searchedText = (text: string) =>
+  searching([connections.name, connections.description, connections.type, sql`${connections.settings}::text`], text);
 
 function filterConditions(filter: ConnectionFilter): SQL | undefined {
   const statuses = (filter.status ?? []) as Array<(typeof CONNECTION_STATUSES)[number]>;
@@ -124,7 +125,12 @@ export async function connectionRoutes(app: FastifyInstance) {
     const answer = await listPage(
       db,
       {
-        page: (o, l) => selectConnections(db).where(condition).orderBy(desc(connections.createdAt), desc(connections.id)).offset(inlined(o)).limit(inlined(l)),
+        page: (o, l) =>
+          selectConnections(db)
+            .where(condition)
+            .orderBy(desc(connections.createdAt), desc(connections.id))
+            .offset(inlined(o))
+            .limit(inlined(l)),
         countFrom: connections,
         where: condition,
       },
@@ -136,11 +142,15 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   // ---- Lists ----------------------------------------------------------------------------------------
 
-  api.get('/connections/:offset/:limit', { config: read, schema: { summary: 'List the connections', tags: TAGS, params: pageParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const { offset, limit } = request.params;
-    return { message: 'Connections', data: await listOf(companyId, undefined, offset, limit) };
-  });
+  api.get(
+    '/connections/:offset/:limit',
+    { config: read, schema: { summary: 'List the connections', tags: TAGS, params: pageParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { offset, limit } = request.params;
+      return { message: 'Connections', data: await listOf(companyId, undefined, offset, limit) };
+    },
+  );
 
   api.post(
     '/connections/filter/:offset/:limit',
@@ -165,37 +175,46 @@ export async function connectionRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/connections/filters', { config: read, schema: { summary: 'Choices of the connection filters', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const [user, workspace, typesUsed] = await Promise.all([
-      usersWho(db, companyId, (userId) => sql`exists (select 1 from ${connections} where ${connections.companyId} = ${companyId} and ${connections.createdBy} = ${userId})`),
-      workspaceChoices(db, companyId),
-      db.selectDistinct({ type: connections.type }).from(connections).where(eq(connections.companyId, companyId)),
-    ]);
-    const used = new Set(typesUsed.map((t) => t.type));
-    return {
-      message: 'Connection filters',
-      data: {
-        source: [
-          { id: 'true', name: 'Sources' },
-          { id: 'false', name: 'Not sources' },
-        ],
-        destination: [
-          { id: 'true', name: 'Destinations' },
-          { id: 'false', name: 'Not destinations' },
-        ],
-        user,
-        workspace,
-        type: CONNECTION_TYPE_CATALOGUE.filter((t) => used.has(t.type)).map((t) => ({ id: t.type, name: t.label })),
-        status: [
-          { id: 'active', name: 'Active' },
-          { id: 'inactive', name: 'Inactive' },
-          { id: 'failing', name: 'Last test failed' },
-          { id: 'untested', name: 'Never tested' },
-        ],
-      },
-    };
-  });
+  api.get(
+    '/connections/filters',
+    { config: read, schema: { summary: 'Choices of the connection filters', tags: TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const [user, workspace, typesUsed] = await Promise.all([
+        usersWho(
+          db,
+          companyId,
+          (userId) =>
+            sql`exists (select 1 from ${connections} where ${connections.companyId} = ${companyId} and ${connections.createdBy} = ${userId})`,
+        ),
+        workspaceChoices(db, companyId),
+        db.selectDistinct({ type: connections.type }).from(connections).where(eq(connections.companyId, companyId)),
+      ]);
+      const used = new Set(typesUsed.map((t) => t.type));
+      return {
+        message: 'Connection filters',
+        data: {
+          source: [
+            { id: 'true', name: 'Sources' },
+            { id: 'false', name: 'Not sources' },
+          ],
+          destination: [
+            { id: 'true', name: 'Destinations' },
+            { id: 'false', name: 'Not destinations' },
+          ],
+          user,
+          workspace,
+          type: CONNECTION_TYPE_CATALOGUE.filter((t) => used.has(t.type)).map((t) => ({ id: t.type, name: t.label })),
+          status: [
+            { id: 'active', name: 'Active' },
+            { id: 'inactive', name: 'Inactive' },
+            { id: 'failing', name: 'Last test failed' },
+            { id: 'untested', name: 'Never tested' },
+          ],
+        },
+      };
+    },
+  );
 
   api.get('/connections/topCards', { config: read, schema: { summary: 'Counts of connections', tags: TAGS } }, async (request) => {
     const { companyId } = requireAuth(request);
@@ -211,7 +230,10 @@ export async function connectionRoutes(app: FastifyInstance) {
         })
         .from(connections)
         .where(eq(connections.companyId, companyId)),
-      db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(sourceDestinations).where(eq(sourceDestinations.companyId, companyId)),
+      db
+        .select({ total: sql<number>`count(*)`.mapWith(Number) })
+        .from(sourceDestinations)
+        .where(eq(sourceDestinations.companyId, companyId)),
     ]);
     const cards: Card[] = [
       { key: 'total', label: 'Connections', value: counts.total },
@@ -226,10 +248,14 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   // ---- One connection -----------------------------------------------------------------------------
 
-  api.get('/connection/:id', { config: read, schema: { summary: 'One connection (secrets never answered)', tags: TAGS, params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Connection', data: await findConnection(db, secrets, companyId, request.params.id) };
-  });
+  api.get(
+    '/connection/:id',
+    { config: read, schema: { summary: 'One connection (secrets never answered)', tags: TAGS, params: idParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Connection', data: await findConnection(db, secrets, companyId, request.params.id) };
+    },
+  );
 
   api.get(
     '/connection/workspace/:id',
@@ -254,12 +280,18 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.put(
     '/connection/:id',
-    { config: update, schema: { summary: 'Edit a connection (blank secrets are kept)', tags: TAGS, params: idParams, body: updateConnectionBody } },
+    {
+      config: update,
+      schema: { summary: 'Edit a connection (blank secrets are kept)', tags: TAGS, params: idParams, body: updateConnectionBody },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { id } = request.params;
       const body = request.body;
-      const [stored] = await db.select().from(connections).where(companyConnections(auth.companyId, eq(connections.id, id)));
+      const [stored] = await db
+        .select()
+        .from(connections)
+        .where(companyConnections(auth.companyId, eq(connections.id, id)));
       if (!stored) throw notFound('Connection');
       const declaration = connectionTypeOf(stored.type)!;
       const isSource = body.isSource ?? stored.isSource;
@@ -271,11 +303,31 @@ export async function connectionRoutes(app: FastifyInstance) {
         ? settingsOrThrow(declaration, body.settings, new Set(Object.keys(storedSecrets)))
         : { settings: stored.settings, secrets: {} as Record<string, string> };
       const mergedSecrets = body.settings ? keptSecrets(declaration, next.settings, storedSecrets, next.secrets) : storedSecrets;
-      if (body.settings) await checkConnectionReach(connectors.context, { companyId: auth.companyId, type: stored.type as ConnectionType, settings: next.settings, secrets: mergedSecrets });
+      if (body.settings)
+        await checkConnectionReach(connectors.context, {
+          companyId: auth.companyId,
+          type: stored.type as ConnectionType,
+          settings: next.settings,
+          secrets: mergedSecrets,
+        });
       const workspaceId = body.workspaceId === undefined ? stored.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
 
-      const before = { name: stored.name, description: stored.description, workspaceId: stored.workspaceId, isSource: stored.isSource, isDestination: stored.isDestination, settings: stored.settings };
-      const after = { name: body.name ?? stored.name, description: body.description ?? stored.description, workspaceId, isSource, isDestination, settings: next.settings };
+      const before = {
+        name: stored.name,
+        description: stored.description,
+        workspaceId: stored.workspaceId,
+        isSource: stored.isSource,
+        isDestination: stored.isDestination,
+        settings: stored.settings,
+      };
+      const after = {
+        name: body.name ?? stored.name,
+        description: body.description ?? stored.description,
+        workspaceId,
+        isSource,
+        isDestination,
+        settings: next.settings,
+      };
       const was: Record<string, unknown> = {};
       const now: Record<string, unknown> = {};
       for (const key of Object.keys(after) as Array<keyof typeof after>) {
@@ -314,7 +366,12 @@ export async function connectionRoutes(app: FastifyInstance) {
     '/connection/:id/configure',
     {
       config: update,
-      schema: { summary: 'Test a connection for real (stored settings, or given ones without saving)', tags: TAGS, params: idParams, body: testConnectionBody },
+      schema: {
+        summary: 'Test a connection for real (stored settings, or given ones without saving)',
+        tags: TAGS,
+        params: idParams,
+        body: testConnectionBody,
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -326,14 +383,25 @@ export async function connectionRoutes(app: FastifyInstance) {
       if (given) {
         // The form's unsaved settings, laid over the stored ones: blank secrets are the stored ones.
         const parsed = settingsOrThrow(declaration, given, new Set(Object.keys(stored.secrets)));
-        config = { companyId: auth.companyId, type: stored.type, settings: parsed.settings, secrets: { ...stored.secrets, ...parsed.secrets } };
+        config = {
+          companyId: auth.companyId,
+          type: stored.type,
+          settings: parsed.settings,
+          secrets: { ...stored.secrets, ...parsed.secrets },
+        };
       }
       try {
         await checkConnectionReach(connectors.context, config);
       } catch (error) {
         // Refused before anything is dialled: the stored connection's test is kept as failed, with the reason.
         if (!given && error instanceof ConnectorError) {
-          await recordConnectionTest(db, request, auth.companyId, id, { ok: false, latencyMs: null, detail: '', message: error.message, testedAt: new Date() });
+          await recordConnectionTest(db, request, auth.companyId, id, {
+            ok: false,
+            latencyMs: null,
+            detail: '',
+            message: error.message,
+            testedAt: new Date(),
+          });
         }
         throw error;
       }
@@ -349,7 +417,9 @@ export async function connectionRoutes(app: FastifyInstance) {
     async (request) => {
       const { companyId } = requireAuth(request);
       const config = await connectionConfig(db, secrets, companyId, request.params.id);
-      const endpoints = await connectors.use(config, (connector) => withinTime(ENDPOINTS_TIMEOUT_MS, 'Listing what the connection reaches', connector.endpoints()));
+      const endpoints = await connectors.use(config, (connector) =>
+        withinTime(ENDPOINTS_TIMEOUT_MS, 'Listing what the connection reaches', connector.endpoints()),
+      );
       return { message: `${endpoints.length} endpoints`, data: endpoints };
     },
   );
@@ -364,7 +434,10 @@ export async function connectionRoutes(app: FastifyInstance) {
       const current = await findConnection(db, secrets, auth.companyId, id);
       if (current.isActive !== isActive) {
         await db.transaction(async (tx) => {
-          await tx.update(connections).set({ isActive, updatedAt: new Date() }).where(companyConnections(auth.companyId, eq(connections.id, id)));
+          await tx
+            .update(connections)
+            .set({ isActive, updatedAt: new Date() })
+            .where(companyConnections(auth.companyId, eq(connections.id, id)));
           await recordAudit(tx, request, {
             companyId: auth.companyId,
             model: 'connection',
@@ -406,31 +479,42 @@ export async function connectionRoutes(app: FastifyInstance) {
     return { message: 'Slack integration', data: { configured, active, connections: shown } };
   });
 
-  api.get('/connection/bitbucket/integration', { config: read, schema: { summary: 'The code-repository integration', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const { configured, active, list } = await integrationOf(companyId, ['bitbucket', 'git']);
-    const shown = list.map((c: ConnectionRow) => ({
-      id: c.id,
-      name: c.name,
-      type: c.type,
-      workspace: c.settings.workspace ?? null,
-      url: c.settings.url ?? null,
-      isActive: c.isActive,
-      lastTestOk: c.lastTestOk,
-      lastTestedAt: c.lastTestedAt,
-    }));
-    return { message: 'Code-repository integration', data: { configured, active, connections: shown } };
-  });
+  api.get(
+    '/connection/bitbucket/integration',
+    { config: read, schema: { summary: 'The code-repository integration', tags: TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { configured, active, list } = await integrationOf(companyId, ['bitbucket', 'git']);
+      const shown = list.map((c: ConnectionRow) => ({
+        id: c.id,
+        name: c.name,
+        type: c.type,
+        workspace: c.settings.workspace ?? null,
+        url: c.settings.url ?? null,
+        isActive: c.isActive,
+        lastTestOk: c.lastTestOk,
+        lastTestedAt: c.lastTestedAt,
+      }));
+      return { message: 'Code-repository integration', data: { configured, active, connections: shown } };
+    },
+  );
 
   // ---- Source/destination pairs ---------------------------------------------------------------------
 
-  const pairsByName = (where: SQL) => selectPairs(db).where(where).orderBy(asc(sql`lower(${sourceDestinations.name})`), asc(sourceDestinations.id));
+  const pairsByName = (where: SQL) =>
+    selectPairs(db)
+      .where(where)
+      .orderBy(asc(sql`lower(${sourceDestinations.name})`), asc(sourceDestinations.id));
 
-  api.get('/active/source/destination', { config: read, schema: { summary: 'The active source/destination pairs', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const rows = await pairsByName(companyPairs(companyId, eq(sourceDestinations.isActive, true)));
-    return { message: 'Active source/destination pairs', data: rows.filter((pair) => pair.sourceActive && pair.destinationActive) };
-  });
+  api.get(
+    '/active/source/destination',
+    { config: read, schema: { summary: 'The active source/destination pairs', tags: TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const rows = await pairsByName(companyPairs(companyId, eq(sourceDestinations.isActive, true)));
+      return { message: 'Active source/destination pairs', data: rows.filter((pair) => pair.sourceActive && pair.destinationActive) };
+    },
+  );
 
   api.get(
     '/connection/:id/source/destination',
@@ -444,7 +528,10 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.put(
     '/source/destination/:id',
-    { config: update, schema: { summary: 'Create (at this id) or change a source/destination pair', tags: TAGS, params: idParams, body: pairBody } },
+    {
+      config: update,
+      schema: { summary: 'Create (at this id) or change a source/destination pair', tags: TAGS, params: idParams, body: pairBody },
+    },
     async (request, reply) => {
       const auth = requireAuth(request);
       const { id } = request.params;
@@ -462,22 +549,41 @@ export async function connectionRoutes(app: FastifyInstance) {
       try {
         await db.transaction(async (tx) => {
           if (existing) {
-            const after = { name, sourceId: body.sourceId, destinationId: body.destinationId, isActive: body.isActive ?? existing.isActive };
-            await tx.update(sourceDestinations).set({ ...after, updatedAt: new Date() }).where(companyPairs(auth.companyId, eq(sourceDestinations.id, id)));
+            const after = {
+              name,
+              sourceId: body.sourceId,
+              destinationId: body.destinationId,
+              isActive: body.isActive ?? existing.isActive,
+            };
+            await tx
+              .update(sourceDestinations)
+              .set({ ...after, updatedAt: new Date() })
+              .where(companyPairs(auth.companyId, eq(sourceDestinations.id, id)));
             await recordAudit(tx, request, {
               companyId: auth.companyId,
               model: 'source_destination',
               operation: 'update',
               recordId: id,
               changes: {
-                before: { name: existing.name, sourceId: existing.sourceId, destinationId: existing.destinationId, isActive: existing.isActive },
+                before: {
+                  name: existing.name,
+                  sourceId: existing.sourceId,
+                  destinationId: existing.destinationId,
+                  isActive: existing.isActive,
+                },
                 after,
               },
             });
           } else {
             const values = { name, sourceId: body.sourceId, destinationId: body.destinationId, isActive: body.isActive ?? true };
             await tx.insert(sourceDestinations).values({ id, companyId: auth.companyId, ...values, createdBy: auth.userId });
-            await recordAudit(tx, request, { companyId: auth.companyId, model: 'source_destination', operation: 'create', recordId: id, changes: { after: values } });
+            await recordAudit(tx, request, {
+              companyId: auth.companyId,
+              model: 'source_destination',
+              operation: 'create',
+              recordId: id,
+              changes: { after: values },
+            });
           }
         });
       } catch (err) {
@@ -493,7 +599,10 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.delete(
     '/source/destination/:id',
-    { config: { policy: ['connections', 'delete'] }, schema: { summary: 'Delete a source/destination pair', tags: TAGS, params: idParams } },
+    {
+      config: { policy: ['connections', 'delete'] },
+      schema: { summary: 'Delete a source/destination pair', tags: TAGS, params: idParams },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const pair = await findPair(db, auth.companyId, request.params.id);

@@ -70,7 +70,9 @@ export async function cspReportRoutes(app: FastifyInstance) {
         directive: report['effective-directive'] ?? report['violated-directive'],
         blocked: report['blocked-uri'],
         page: pathOf(report['document-uri']),
-        source: report['source-file'] ? `${report['source-file']}:${report['line-number'] ?? '?'}:${report['column-number'] ?? '?'}` : undefined,
+        source: report['source-file']
+          ? `${report['source-file']}:${report['line-number'] ?? '?'}:${report['column-number'] ?? '?'}`
+          : undefined,
         disposition: report.disposition,
       };
       const text = JSON.stringify(summary);

@@ -1,6 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { and, count, eq, gt, gte, isNull, lt, sql } from 'drizzle-orm';
-import { accessEvents, connections, dataTables, jobRuns, mailOutbox, qualityResults, qualityRuns, roles, sessions, users, workflows } from '../db/schema';
+import {
+  accessEvents,
+  connections,
+  dataTables,
+  jobRuns,
+  mailOutbox,
+  qualityResults,
+  qualityRuns,
+  roles,
+  sessions,
+  users,
+  workflows,
+} from '../db/schema';
 import { CONNECTION_TYPE_CATALOGUE } from '../../common/connections';
 import { RUN_STATUSES } from '../../common/schemas/workflows';
 import { z } from 'zod';
@@ -47,14 +59,20 @@ export async function dashboardRoutes(app: FastifyInstance) {
         .select({
           workflows: sql<number>`(select count(*) from ${workflows} w where w.company_id = ${companyId})`.mapWith(Number),
           today: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today})`.mapWith(Number),
-          failedToday: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(Number),
+          failedToday:
+            sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(
+              Number,
+            ),
         })
         .from(jobRuns)
         .where(eq(jobRuns.companyId, companyId)),
       db
         .select({
           total: count(),
-          failing: sql<number>`count(*) filter (where (select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc limit 1) in ('failed', 'error'))`.mapWith(Number),
+          failing:
+            sql<number>`count(*) filter (where (select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc limit 1) in ('failed', 'error'))`.mapWith(
+              Number,
+            ),
         })
         .from(dataTables)
         .where(eq(dataTables.companyId, companyId)),
@@ -82,12 +100,17 @@ export async function dashboardRoutes(app: FastifyInstance) {
     const [[events], [mail]] = await Promise.all([
       db
         .select({
-          signins: sql<number>`count(*) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`.mapWith(Number),
+          signins: sql<number>`count(*) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`.mapWith(
+            Number,
+          ),
           failures: sql<number>`count(*) filter (where ${accessEvents.status} <> 'success')`.mapWith(Number),
         })
         .from(accessEvents)
         .where(and(eq(accessEvents.companyId, companyId), gt(accessEvents.createdAt, since))),
-      db.select({ n: count() }).from(mailOutbox).where(and(eq(mailOutbox.companyId, companyId), gt(mailOutbox.createdAt, since))),
+      db
+        .select({ n: count() })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.companyId, companyId), gt(mailOutbox.createdAt, since))),
     ]);
     const cards: DashboardCard[] = [
       { key: 'signins24h', label: 'Sign-ins in the last 24 hours', value: events.signins },
@@ -112,53 +135,67 @@ export async function dashboardRoutes(app: FastifyInstance) {
     const rows = await db
       .select({
         date: sql<string>`to_char(${accessEvents.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
-        signins: sql<number>`count(*) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`.mapWith(Number),
+        signins: sql<number>`count(*) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`.mapWith(
+          Number,
+        ),
         failures: sql<number>`count(*) filter (where ${accessEvents.status} <> 'success')`.mapWith(Number),
       })
       .from(accessEvents)
       .where(and(eq(accessEvents.companyId, companyId), gte(accessEvents.createdAt, from)))
       .groupBy(sql`1`);
     const byDate = new Map(rows.map((row) => [row.date, row]));
-    const days = daysBetween(from, to).map((date) => ({ date, signins: byDate.get(date)?.signins ?? 0, failures: byDate.get(date)?.failures ?? 0 }));
+    const days = daysBetween(from, to).map((date) => ({
+      date,
+      signins: byDate.get(date)?.signins ?? 0,
+      failures: byDate.get(date)?.failures ?? 0,
+    }));
     return { message: 'Sign-ins per day', data: { days } };
   });
 
   const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-01');
-  app.get<{ Params: { from: string; to: string }; Querystring: { jobRunStatus?: string } }>('/dashboard/dailyJobRunTracker/:from/:to', { config: { policy: ['workflows', 'read'] } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const parsed = z
-      .object({ from: day, to: day, jobRunStatus: z.union([z.enum(RUN_STATUSES), z.literal('')], { error: `must be one of ${RUN_STATUSES.join(', ')}` }).optional() })
-      .safeParse({ ...request.params, ...request.query });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw badRequest(`${issue.path.join('.')}: ${issue.message}`);
-    }
-    const from = new Date(`${parsed.data.from}T00:00:00.000Z`);
-    const to = new Date(`${parsed.data.to}T00:00:00.000Z`);
-    if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw badRequest('from: must be a date such as 2026-11-01');
-    if (from > to) throw badRequest('from: must not be after to');
-    if (to.getTime() - from.getTime() > 365 * 86_400_000) throw badRequest('to: the range may cover at most 366 days');
-    const status = parsed.data.jobRunStatus || undefined;
-    const rows = await db
-      .select({ date: sql<string>`to_char(${jobRuns.queuedAt} at time zone 'UTC', 'YYYY-MM-DD')`, status: jobRuns.status, n: count() })
-      .from(jobRuns)
-      .where(
-        and(
-          eq(jobRuns.companyId, companyId),
-          gte(jobRuns.queuedAt, from),
-          lt(jobRuns.queuedAt, new Date(to.getTime() + 86_400_000)),
-          status ? eq(jobRuns.status, status) : undefined,
-        ),
-      )
-      .groupBy(sql`1`, jobRuns.status);
-    const days = daysBetween(from, to).map((date) => {
-      const entry: Record<string, number | string> = { date };
-      for (const s of RUN_STATUSES) entry[s] = 0;
-      for (const row of rows) if (row.date === date) entry[row.status] = row.n;
-      return entry;
-    });
-    return { message: 'Job runs per day', data: { days } };
-  });
+  app.get<{ Params: { from: string; to: string }; Querystring: { jobRunStatus?: string } }>(
+    '/dashboard/dailyJobRunTracker/:from/:to',
+    { config: { policy: ['workflows', 'read'] } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const parsed = z
+        .object({
+          from: day,
+          to: day,
+          jobRunStatus: z.union([z.enum(RUN_STATUSES), z.literal('')], { error: `must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
+        })
+        .safeParse({ ...request.params, ...request.query });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw badRequest(`${issue.path.join('.')}: ${issue.message}`);
+      }
+      const from = new Date(`${parsed.data.from}T00:00:00.000Z`);
+      const to = new Date(`${parsed.data.to}T00:00:00.000Z`);
+      if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw badRequest('from: must be a date such as 2026-11-01');
+      if (from > to) throw badRequest('from: must not be after to');
+      if (to.getTime() - from.getTime() > 365 * 86_400_000) throw badRequest('to: the range may cover at most 366 days');
+      const status = parsed.data.jobRunStatus || undefined;
+      const rows = await db
+        .select({ date: sql<string>`to_char(${jobRuns.queuedAt} at time zone 'UTC', 'YYYY-MM-DD')`, status: jobRuns.status, n: count() })
+        .from(jobRuns)
+        .where(
+          and(
+            eq(jobRuns.companyId, companyId),
+            gte(jobRuns.queuedAt, from),
+            lt(jobRuns.queuedAt, new Date(to.getTime() + 86_400_000)),
+            status ? eq(jobRuns.status, status) : undefined,
+          ),
+        )
+        .groupBy(sql`1`, jobRuns.status);
+      const days = daysBetween(from, to).map((date) => {
+        const entry: Record<string, number | string> = { date };
+        for (const s of RUN_STATUSES) entry[s] = 0;
+        for (const row of rows) if (row.date === date) entry[row.status] = row.n;
+        return entry;
+      });
+      return { message: 'Job runs per day', data: { days } };
+    },
+  );
 
   app.get('/dashboard/pieCharts', { config: { policy: ['workflows', 'read'] } }, async (request) => {
     const { companyId } = requireAuth(request);
@@ -175,7 +212,8 @@ export async function dashboardRoutes(app: FastifyInstance) {
         .where(and(eq(qualityResults.companyId, companyId), gte(qualityResults.endedAt, since)))
         .groupBy(qualityResults.status),
     ]);
-    const ordered = <T extends { status: string }>(rows: T[], order: readonly string[]) => [...rows].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status));
+    const ordered = <T extends { status: string }>(rows: T[], order: readonly string[]) =>
+      [...rows].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status));
     return {
       message: 'Runs and checks of the last 30 days',
       data: { runsByStatus: ordered(runs, RUN_STATUSES), checksByResult: ordered(checks, ['passed', 'warned', 'failed', 'error']) },
@@ -185,12 +223,21 @@ export async function dashboardRoutes(app: FastifyInstance) {
   app.get('/dashboard/distinctConnections', async (request) => {
     const { companyId } = requireAuth(request);
     const rows = await db
-      .select({ type: connections.type, count: count(), active: sql<number>`count(*) filter (where ${connections.isActive})`.mapWith(Number) })
+      .select({
+        type: connections.type,
+        count: count(),
+        active: sql<number>`count(*) filter (where ${connections.isActive})`.mapWith(Number),
+      })
       .from(connections)
       .where(eq(connections.companyId, companyId))
       .groupBy(connections.type);
     const byType = new Map(rows.map((row) => [row.type, row]));
-    const data = CONNECTION_TYPE_CATALOGUE.filter((t) => byType.has(t.type)).map((t) => ({ type: t.type, label: t.label, count: byType.get(t.type)!.count, active: byType.get(t.type)!.active }));
+    const data = CONNECTION_TYPE_CATALOGUE.filter((t) => byType.has(t.type)).map((t) => ({
+      type: t.type,
+      label: t.label,
+      count: byType.get(t.type)!.count,
+      active: byType.get(t.type)!.active,
+    }));
     return { message: 'Connections by type', data };
   });
 }

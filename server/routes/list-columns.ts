@@ -77,7 +77,13 @@ export async function listColumnRoutes(app: FastifyInstance) {
         await tx.insert(listColumnChoices).values({ companyId: auth.companyId, listKey, userId, ...choice, updatedBy: auth.userId });
         // The tenant default changes what everyone sees: worth an audit entry. A user's own choice is not.
         if (scope === 'tenant') {
-          await recordAudit(tx, request, { companyId: auth.companyId, model: 'list_columns', operation: 'update', recordId: listKey, changes: { after: choice } });
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'list_columns',
+            operation: 'update',
+            recordId: listKey,
+            changes: { after: choice },
+          });
         }
       });
       return { message: scope === 'tenant' ? 'Saved as the default columns for everyone' : 'Columns saved', data: choice };
@@ -93,7 +99,10 @@ export async function listColumnRoutes(app: FastifyInstance) {
       const { scope } = request.query;
       const userId = ownerOf(auth, scope);
       await db.transaction(async (tx) => {
-        const removed = await tx.delete(listColumnChoices).where(rowOf(auth, listKey, userId)).returning({ id: listColumnChoices.id });
+        const removed = await tx
+          .delete(listColumnChoices)
+          .where(rowOf(auth, listKey, userId))
+          .returning({ id: listColumnChoices.id });
         if (scope === 'tenant' && removed.length > 0) {
           await recordAudit(tx, request, { companyId: auth.companyId, model: 'list_columns', operation: 'delete', recordId: listKey });
         }

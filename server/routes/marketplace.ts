@@ -68,15 +68,22 @@ export async function marketplaceRoutes(app: FastifyInstance) {
     return rows.map((row) => toConnectionRow(secrets, row));
   };
 
-  api.get('/marketplace', { config: read, schema: { summary: 'The marketplace of integrations, with the company’s use of each', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const usage = await usageByType(db, companyId);
-    return { message: 'Marketplace', data: MARKETPLACE.map((listing) => card(listing, usage.get(listing.connectionType))) };
-  });
+  api.get(
+    '/marketplace',
+    { config: read, schema: { summary: 'The marketplace of integrations, with the company’s use of each', tags: TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const usage = await usageByType(db, companyId);
+      return { message: 'Marketplace', data: MARKETPLACE.map((listing) => card(listing, usage.get(listing.connectionType))) };
+    },
+  );
 
   api.get(
     '/marketplace/:id/integration',
-    { config: read, schema: { summary: 'One integration: its settings form and the company’s connections of it', tags: TAGS, params: integrationParams } },
+    {
+      config: read,
+      schema: { summary: 'One integration: its settings form and the company’s connections of it', tags: TAGS, params: integrationParams },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const listing = listingOrThrow(request.params.id);
@@ -90,7 +97,11 @@ export async function marketplaceRoutes(app: FastifyInstance) {
     '/marketplace/active/cloudStorage/:id',
     {
       config: read,
-      schema: { summary: 'The active connections of a cloud-storage integration (or of all of them: "all"), for pickers', tags: TAGS, params: integrationParams },
+      schema: {
+        summary: 'The active connections of a cloud-storage integration (or of all of them: "all"), for pickers',
+        tags: TAGS,
+        params: integrationParams,
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -99,7 +110,9 @@ export async function marketplaceRoutes(app: FastifyInstance) {
       if (id !== ALL) {
         const listing = listingOrThrow(id);
         if (listing.category !== 'cloud_storage') {
-          throw badRequest(`id: "${id}" is not a cloud-storage integration (one of ${[...CLOUD_STORAGE.map((l) => l.id), ALL].join(', ')})`);
+          throw badRequest(
+            `id: "${id}" is not a cloud-storage integration (one of ${[...CLOUD_STORAGE.map((l) => l.id), ALL].join(', ')})`,
+          );
         }
         listings = [listing];
       }
@@ -123,7 +136,13 @@ export async function marketplaceRoutes(app: FastifyInstance) {
       const { integrationId, ...fields } = request.body;
       const listing = listingOrThrow(integrationId);
       // The same checks, sealing, audit and refusals as POST /connections; the audit says where it came from.
-      const created = await createConnection({ db, secrets, reach: api.ctx.connectors.context }, request, auth, { ...fields, type: listing.connectionType }, { integrationId });
+      const created = await createConnection(
+        { db, secrets, reach: api.ctx.connectors.context },
+        request,
+        auth,
+        { ...fields, type: listing.connectionType },
+        { integrationId },
+      );
       // A connection that fails its test is kept: its settings are fixed on its page, without typing the rest again.
       const outcome = await runConnectionTest(connectors, await connectionConfig(db, secrets, auth.companyId, created.id));
       await recordConnectionTest(db, request, auth.companyId, created.id, outcome);
@@ -133,7 +152,16 @@ export async function marketplaceRoutes(app: FastifyInstance) {
         : `Connection "${connection.name}" created, but its test failed: ${outcome.message}`;
       return reply.code(201).send({
         message,
-        data: { connection, test: { ok: outcome.ok, latencyMs: outcome.latencyMs, detail: outcome.detail, message: outcome.message, testedAt: outcome.testedAt } },
+        data: {
+          connection,
+          test: {
+            ok: outcome.ok,
+            latencyMs: outcome.latencyMs,
+            detail: outcome.detail,
+            message: outcome.message,
+            testedAt: outcome.testedAt,
+          },
+        },
       });
     },
   );

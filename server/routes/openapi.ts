@@ -59,7 +59,7 @@ export async function openApiRoutes(app: FastifyInstance) {
     {
       config: { policy: ['apikeys', 'update'], apiKeys: false },
       schema: {
-        summary: "Replace the operations granted to an API key",
+        summary: 'Replace the operations granted to an API key',
         tags: TAGS,
         params: z.object({ id: uuidParam }),
         body: assignOperationsBody,

@@ -34,24 +34,26 @@ export async function outboxRoutes(app: FastifyInstance) {
       const { offset, limit } = request.params;
       const where = eq(mailOutbox.companyId, companyId);
       const [rows, [{ total }]] = await Promise.all([
-        api.ctx.db.select(columns).from(mailOutbox).where(where).orderBy(desc(mailOutbox.createdAt)).offset(inlined(offset)).limit(inlined(limit)),
+        api.ctx.db
+          .select(columns)
+          .from(mailOutbox)
+          .where(where)
+          .orderBy(desc(mailOutbox.createdAt))
+          .offset(inlined(offset))
+          .limit(inlined(limit)),
         api.ctx.db.select({ total: count() }).from(mailOutbox).where(where),
       ]);
       return { message: 'Mail outbox', data: { rows, count: total } };
     },
   );
 
-  api.get(
-    '/mail/outbox/:id',
-    { config: { adminOnly: true }, schema: { params: z.object({ id: uuidParam }) } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const [mail] = await api.ctx.db
-        .select({ ...columns, text: mailOutbox.text, html: mailOutbox.html })
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.id, request.params.id)));
-      if (!mail) throw notFound('Mail');
-      return { message: 'Mail', data: mail };
-    },
-  );
+  api.get('/mail/outbox/:id', { config: { adminOnly: true }, schema: { params: z.object({ id: uuidParam }) } }, async (request) => {
+    const { companyId } = requireAuth(request);
+    const [mail] = await api.ctx.db
+      .select({ ...columns, text: mailOutbox.text, html: mailOutbox.html })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.id, request.params.id)));
+    if (!mail) throw notFound('Mail');
+    return { message: 'Mail', data: mail };
+  });
 }

@@ -43,7 +43,8 @@ export function requestedPeriod(body: { periodStart?: string; periodEnd?: string
   if (start.getTime() > now.getTime()) throw badRequest('periodStart: must not be in the future');
   if (end.getTime() <= start.getTime()) throw badRequest('periodEnd: must be after periodStart');
   // An hour of slack: days read on the company's clocks may span a daylight-saving change.
-  if (end.getTime() - start.getTime() > REPORT_PERIOD_MAX_DAYS * DAY_MS + 3_600_000) throw badRequest(`periodEnd: a report may cover at most ${REPORT_PERIOD_MAX_DAYS} days`);
+  if (end.getTime() - start.getTime() > REPORT_PERIOD_MAX_DAYS * DAY_MS + 3_600_000)
+    throw badRequest(`periodEnd: a report may cover at most ${REPORT_PERIOD_MAX_DAYS} days`);
   return { start, end };
 }
 
@@ -62,10 +63,14 @@ export async function reportRoutes(app: FastifyInstance) {
     if (!(await sharedWith(db, auth.companyId, reportId, auth.userId))) throw forbidden();
   };
 
-  api.get('/reports/:offset/:limit', { config: read, schema: { summary: 'List the reports, newest first', tags: TAGS, params: pageParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Reports', data: await listReports(db, companyId, request.params.offset, request.params.limit) };
-  });
+  api.get(
+    '/reports/:offset/:limit',
+    { config: read, schema: { summary: 'List the reports, newest first', tags: TAGS, params: pageParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Reports', data: await listReports(db, companyId, request.params.offset, request.params.limit) };
+    },
+  );
 
   api.get('/reports/:id', { schema: { summary: 'Read a report and its figures', tags: TAGS, params: idParams } }, async (request) => {
     const auth = requireAuth(request);
@@ -94,38 +99,46 @@ export async function reportRoutes(app: FastifyInstance) {
     },
   );
 
-  api.post('/reports', { config: create, schema: { summary: 'Make a report now and mail it', tags: TAGS, body: makeReportBody } }, async (request, reply) => {
-    const auth = requireAuth(request);
-    const company = await reportCompany(db, auth.companyId);
-    if (!company) throw notFound('Company');
-    const body = request.body;
-    const now = new Date();
-    const period = requestedPeriod(body, company.timezone, now);
-    const chosen = await activeUsersByIds(db, auth.companyId, body.recipients ?? [], 'recipients');
-    // The one who asked gets it too (an API key's access user alike).
-    const [asker] = await activeUsersByIds(db, auth.companyId, [auth.userId], 'recipients').catch((): Recipient[] => []);
-    const report = await makeReport(services, {
-      company,
-      kind: 'on_demand',
-      period,
-      format: body.format ?? DEFAULT_REPORT_FORMAT,
-      extraRecipients: asker ? [asker, ...chosen] : chosen,
-      createdBy: auth.userId,
-      request,
-      linkBase: mailLinkBase(config, request),
-      now,
-    });
-    if (!report) throw new Error('an on-demand report was not stored');
-    const mailed = report.recipients.length;
-    reply.code(201);
-    return { message: `Report made and mailed to ${mailed} ${mailed === 1 ? 'person' : 'people'}`, data: report };
-  });
+  api.post(
+    '/reports',
+    { config: create, schema: { summary: 'Make a report now and mail it', tags: TAGS, body: makeReportBody } },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const company = await reportCompany(db, auth.companyId);
+      if (!company) throw notFound('Company');
+      const body = request.body;
+      const now = new Date();
+      const period = requestedPeriod(body, company.timezone, now);
+      const chosen = await activeUsersByIds(db, auth.companyId, body.recipients ?? [], 'recipients');
+      // The one who asked gets it too (an API key's access user alike).
+      const [asker] = await activeUsersByIds(db, auth.companyId, [auth.userId], 'recipients').catch((): Recipient[] => []);
+      const report = await makeReport(services, {
+        company,
+        kind: 'on_demand',
+        period,
+        format: body.format ?? DEFAULT_REPORT_FORMAT,
+        extraRecipients: asker ? [asker, ...chosen] : chosen,
+        createdBy: auth.userId,
+        request,
+        linkBase: mailLinkBase(config, request),
+        now,
+      });
+      if (!report) throw new Error('an on-demand report was not stored');
+      const mailed = report.recipients.length;
+      reply.code(201);
+      return { message: `Report made and mailed to ${mailed} ${mailed === 1 ? 'person' : 'people'}`, data: report };
+    },
+  );
 
-  api.post('/shares', { config: create, schema: { summary: 'Share a report or a list view with users of the company', tags: TAGS, body: shareBody } }, async (request, reply) => {
-    const auth = requireAuth(request);
-    const share = await createShare(services, request, auth, request.body, mailLinkBase(config, request));
-    const count = share.recipientIds.length;
-    reply.code(201);
-    return { message: `Shared with ${count} ${count === 1 ? 'user' : 'users'}`, data: share };
-  });
+  api.post(
+    '/shares',
+    { config: create, schema: { summary: 'Share a report or a list view with users of the company', tags: TAGS, body: shareBody } },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const share = await createShare(services, request, auth, request.body, mailLinkBase(config, request));
+      const count = share.recipientIds.length;
+      reply.code(201);
+      return { message: `Shared with ${count} ${count === 1 ? 'user' : 'users'}`, data: share };
+    },
+  );
 }

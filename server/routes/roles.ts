@@ -117,7 +117,10 @@ export async function roleRoutes(app: FastifyInstance) {
   api.put('/policies/assign/:id', { config: update, schema: { params: idParams, body: assignPoliciesBody } }, async (request) => {
     const auth = requireAuth(request);
     const { role, policies } = await replaceRolePolicies(db, request, auth, request.params.id, request.body.policies);
-    return { message: `The policies of ${role.name} have been saved`, data: { roleId: role.id, roleName: role.name, isAdmin: role.isAdmin, policies } };
+    return {
+      message: `The policies of ${role.name} have been saved`,
+      data: { roleId: role.id, roleName: role.name, isAdmin: role.isAdmin, policies },
+    };
   });
 
   // ---- Pages -----------------------------------------------------------------------------------

@@ -40,43 +40,39 @@ export async function sessionRoutes(app: FastifyInstance) {
     return { message: 'Signed out' };
   }
 
-  api.put(
-    '/session/logout',
-    { config: { stages: ['full', 'otp', 'otp_setup'] }, schema: { body: logoutBody } },
-    async (request) => {
-      const auth = requireAuth(request);
-      const sessionId = request.body?.sessionId;
-      if (!sessionId || sessionId === auth.sessionId) return logOut(auth, request);
+  api.put('/session/logout', { config: { stages: ['full', 'otp', 'otp_setup'] }, schema: { body: logoutBody } }, async (request) => {
+    const auth = requireAuth(request);
+    const sessionId = request.body?.sessionId;
+    if (!sessionId || sessionId === auth.sessionId) return logOut(auth, request);
 
-      if (auth.stage !== 'full' || !(await isAllowed(db, auth, 'sessions', 'delete'))) throw forbidden();
-      const [target] = await db
-        .select({ id: sessions.id, userId: sessions.userId, endedAt: sessions.endedAt, email: users.email })
-        .from(sessions)
-        .innerJoin(users, and(eq(users.companyId, sessions.companyId), eq(users.id, sessions.userId)))
-        .where(and(eq(sessions.companyId, auth.companyId), eq(sessions.id, sessionId)));
-      if (!target) throw notFound('Session');
-      if (target.endedAt) throw badRequest('sessionId: this session has already ended');
-      await db.transaction(async (tx) => {
-        await endSession(tx, auth.companyId, sessionId, 'ended_by_admin');
-        await recordAccessEvent(tx, request, {
-          companyId: auth.companyId,
-          userId: target.userId,
-          email: target.email,
-          event: 'session_end',
-          status: 'success',
-          reason: 'ended_by_admin',
-        });
-        await recordAudit(tx, request, {
-          companyId: auth.companyId,
-          model: 'session',
-          operation: 'end',
-          recordId: sessionId,
-          changes: { userId: target.userId, email: target.email, endReason: 'ended_by_admin' },
-        });
+    if (auth.stage !== 'full' || !(await isAllowed(db, auth, 'sessions', 'delete'))) throw forbidden();
+    const [target] = await db
+      .select({ id: sessions.id, userId: sessions.userId, endedAt: sessions.endedAt, email: users.email })
+      .from(sessions)
+      .innerJoin(users, and(eq(users.companyId, sessions.companyId), eq(users.id, sessions.userId)))
+      .where(and(eq(sessions.companyId, auth.companyId), eq(sessions.id, sessionId)));
+    if (!target) throw notFound('Session');
+    if (target.endedAt) throw badRequest('sessionId: this session has already ended');
+    await db.transaction(async (tx) => {
+      await endSession(tx, auth.companyId, sessionId, 'ended_by_admin');
+      await recordAccessEvent(tx, request, {
+        companyId: auth.companyId,
+        userId: target.userId,
+        email: target.email,
+        event: 'session_end',
+        status: 'success',
+        reason: 'ended_by_admin',
       });
-      return { message: `The session of ${target.email} has been ended` };
-    },
-  );
+      await recordAudit(tx, request, {
+        companyId: auth.companyId,
+        model: 'session',
+        operation: 'end',
+        recordId: sessionId,
+        changes: { userId: target.userId, email: target.email, endReason: 'ended_by_admin' },
+      });
+    });
+    return { message: `The session of ${target.email} has been ended` };
+  });
 
   // ---- Lists -----------------------------------------------------------------------------------
 
@@ -98,11 +94,15 @@ export async function sessionRoutes(app: FastifyInstance) {
     },
   );
 
-  api.post('/session/filter/:offset/:limit', { config: readSessions, schema: { params: pageParams, body: sessionFilterBody } }, async (request) => {
-    const auth = requireAuth(request);
-    const { offset, limit } = request.params;
-    return { message: 'Sessions', data: await lists.list(auth, request.body, DEFAULT_SORT, offset, limit) };
-  });
+  api.post(
+    '/session/filter/:offset/:limit',
+    { config: readSessions, schema: { params: pageParams, body: sessionFilterBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { offset, limit } = request.params;
+      return { message: 'Sessions', data: await lists.list(auth, request.body, DEFAULT_SORT, offset, limit) };
+    },
+  );
 
   api.get('/session/filter/props', { config: readSessions }, async (request) => {
     const { companyId } = requireAuth(request);
@@ -115,19 +115,18 @@ export async function sessionRoutes(app: FastifyInstance) {
   });
 
   // One's own sessions are always one's to see; another user's need the sessions/read policy.
-  api.get(
-    '/session/user/:id',
-    { schema: { params: z.object({ id: uuidParam }), querystring: userSessionsQuery } },
-    async (request) => {
-      const auth = requireAuth(request);
-      const { id } = request.params;
-      const [user] = await db.select({ id: users.id }).from(users).where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
-      if (!user) throw notFound('User');
-      if (id !== auth.userId && !(await isAllowed(db, auth, 'sessions', 'read'))) throw forbidden();
-      const { offset, limit } = request.query;
-      return { message: 'Sessions', data: await lists.list(auth, { user: [id] }, DEFAULT_SORT, offset, limit) };
-    },
-  );
+  api.get('/session/user/:id', { schema: { params: z.object({ id: uuidParam }), querystring: userSessionsQuery } }, async (request) => {
+    const auth = requireAuth(request);
+    const { id } = request.params;
+    const [user] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
+    if (!user) throw notFound('User');
+    if (id !== auth.userId && !(await isAllowed(db, auth, 'sessions', 'read'))) throw forbidden();
+    const { offset, limit } = request.query;
+    return { message: 'Sessions', data: await lists.list(auth, { user: [id] }, DEFAULT_SORT, offset, limit) };
+  });
 
   // ---- Impersonation -----------------------------------------------------------------------------
 

@@ -154,7 +154,8 @@ export async function settingsRoutes(app: FastifyInstance) {
       await ctx.connectors.context.reach.check({ host: settings.host.replace(/^\[(.*)\]$/, '$1'), port: settings.port });
     } catch (error) {
       // A host that cannot be resolved now is not refused: the test mail says so.
-      if (error instanceof ConnectorError && (error.kind === 'refused' || error.kind === 'invalid')) throw badRequest(`host: ${error.message}`);
+      if (error instanceof ConnectorError && (error.kind === 'refused' || error.kind === 'invalid'))
+        throw badRequest(`host: ${error.message}`);
     }
   }
 
@@ -167,9 +168,16 @@ export async function settingsRoutes(app: FastifyInstance) {
     const changes = changedFields(before, after);
     if (!changes) return;
     await db.transaction(async (tx) => {
-      await writeSettingsRow(tx, auth.companyId, 'service', { values: storedServiceValues(after, config.sessionTtlMinutes), secretsEnc: null, updatedBy: auth.userId });
+      await writeSettingsRow(tx, auth.companyId, 'service', {
+        values: storedServiceValues(after, config.sessionTtlMinutes),
+        secretsEnc: null,
+        updatedBy: auth.userId,
+      });
       if (after.requireTwoFactor !== before.requireTwoFactor) {
-        await tx.update(companies).set({ requireTwoFactor: after.requireTwoFactor, updatedAt: new Date() }).where(eq(companies.id, auth.companyId));
+        await tx
+          .update(companies)
+          .set({ requireTwoFactor: after.requireTwoFactor, updatedAt: new Date() })
+          .where(eq(companies.id, auth.companyId));
       }
       await recordAudit(tx, request, { companyId: auth.companyId, model: 'settings', operation: 'update', recordId: 'service', changes });
     });
@@ -200,19 +208,27 @@ export async function settingsRoutes(app: FastifyInstance) {
     return { message: 'Password policy', data: await passwordPolicyOf(db, companyId) };
   });
 
-  api.get('/settings/:id', { config: read, schema: { summary: 'One group of settings', tags: TAGS, params: groupParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const id = groupParam(request.params.id);
-    return { message: SETTINGS_GROUP_LABELS[id], data: await group(companyId, id) };
-  });
+  api.get(
+    '/settings/:id',
+    { config: read, schema: { summary: 'One group of settings', tags: TAGS, params: groupParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const id = groupParam(request.params.id);
+      return { message: SETTINGS_GROUP_LABELS[id], data: await group(companyId, id) };
+    },
+  );
 
-  api.put('/settings/:id', { config: update, schema: { summary: 'Change a group of settings', tags: TAGS, params: groupParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const id = groupParam(request.params.id);
-    if (id === 'service') await saveService(request, auth);
-    else await saveEmail(request, auth);
-    return { message: `${SETTINGS_GROUP_LABELS[id]} saved`, data: await group(auth.companyId, id) };
-  });
+  api.put(
+    '/settings/:id',
+    { config: update, schema: { summary: 'Change a group of settings', tags: TAGS, params: groupParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const id = groupParam(request.params.id);
+      if (id === 'service') await saveService(request, auth);
+      else await saveEmail(request, auth);
+      return { message: `${SETTINGS_GROUP_LABELS[id]} saved`, data: await group(auth.companyId, id) };
+    },
+  );
 
   api.post(
     '/settings/email/test',
@@ -254,4 +270,3 @@ export async function settingsRoutes(app: FastifyInstance) {
     },
   );
 }
-

@@ -9,7 +9,13 @@ import { subscriptions } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import { mailLinkBase } from '../mail/templates';
 import { redeemGrant } from '../subscription/assign';
-import { applyStripeEvent, CHECKOUT_UNAVAILABLE_MESSAGE, returnFromCheckout, startCheckout, type StripeDeps } from '../subscription/checkout';
+import {
+  applyStripeEvent,
+  CHECKOUT_UNAVAILABLE_MESSAGE,
+  returnFromCheckout,
+  startCheckout,
+  type StripeDeps,
+} from '../subscription/checkout';
 import { createStripeClient } from '../subscription/stripe';
 import { subscriptionRow } from '../subscription/store';
 import { subscriptionView } from '../subscription/view';
@@ -25,7 +31,9 @@ const sessionQuery = z.object({
   sessionId: z.string({ error: 'is required' }).regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'must be a Stripe checkout session id (cs_…)'),
 });
 const customerParams = z.object({ id: z.string().regex(/^cus_[A-Za-z0-9_]{1,250}$/, 'must be a Stripe customer id (cus_…)') });
-const grantBody = z.object({ token: z.string({ error: 'is required' }).trim().min(1, 'is required').max(4096, 'is too long to be a plan grant') }).strict();
+const grantBody = z
+  .object({ token: z.string({ error: 'is required' }).trim().min(1, 'is required').max(4096, 'is too long to be a plan grant') })
+  .strict();
 
 /**
  * The company's plan, its limits and usage, plan grants, and buying a plan through Stripe
@@ -55,9 +63,15 @@ export async function subscriptionRoutes(app: FastifyInstance) {
       const started = await startCheckout(stripeDeps(), request, auth, request.body.plan, mailLinkBase(config, request));
       const name = PLANS[request.body.plan].name;
       if (started.kind === 'changed') {
-        return { message: `The company is now on the ${name} plan`, data: { url: null, sessionId: null, subscription: await view(auth.companyId) } };
+        return {
+          message: `The company is now on the ${name} plan`,
+          data: { url: null, sessionId: null, subscription: await view(auth.companyId) },
+        };
       }
-      return reply.code(201).send({ message: `Checkout for the ${name} plan is ready`, data: { url: started.url, sessionId: started.sessionId, subscription: null } });
+      return reply.code(201).send({
+        message: `Checkout for the ${name} plan is ready`,
+        data: { url: started.url, sessionId: started.sessionId, subscription: null },
+      });
     },
   );
 
@@ -105,21 +119,28 @@ export async function subscriptionRoutes(app: FastifyInstance) {
   await app.register(async (webhooks) => {
     webhooks.removeAllContentTypeParsers();
     webhooks.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    webhooks.post('/subscription/webhook', { config: { public: true, acrossCompanies: 'a payment event names its company by its Stripe customer' }, schema: { summary: 'Stripe webhook events', tags: TAGS, hide: true } }, async (request) => {
-      if (!stripe || !settings.stripe) throw notFound('Stripe webhook endpoint (Stripe is not configured on this server)');
-      const secret = settings.stripe.webhookSecret;
-      if (!secret) throw new HttpError(503, 'This server cannot verify Stripe webhooks: STRIPE_WEBHOOK_SECRET is not set');
-      const signature = request.headers['stripe-signature'];
-      if (typeof signature !== 'string' || !signature) throw badRequest('Stripe-Signature: the header is missing');
-      if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw badRequest('body: the event is missing');
-      let event: Stripe.Event;
-      try {
-        event = stripe.webhooks.constructEvent(request.body, signature, secret);
-      } catch (error) {
-        throw badRequest(`Stripe-Signature: ${(error as Error).message}`);
-      }
-      const outcome = await applyStripeEvent(stripeDeps(), request, event);
-      return { message: outcome.message, received: true };
-    });
+    webhooks.post(
+      '/subscription/webhook',
+      {
+        config: { public: true, acrossCompanies: 'a payment event names its company by its Stripe customer' },
+        schema: { summary: 'Stripe webhook events', tags: TAGS, hide: true },
+      },
+      async (request) => {
+        if (!stripe || !settings.stripe) throw notFound('Stripe webhook endpoint (Stripe is not configured on this server)');
+        const secret = settings.stripe.webhookSecret;
+        if (!secret) throw new HttpError(503, 'This server cannot verify Stripe webhooks: STRIPE_WEBHOOK_SECRET is not set');
+        const signature = request.headers['stripe-signature'];
+        if (typeof signature !== 'string' || !signature) throw badRequest('Stripe-Signature: the header is missing');
+        if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw badRequest('body: the event is missing');
+        let event: Stripe.Event;
+        try {
+          event = stripe.webhooks.constructEvent(request.body, signature, secret);
+        } catch (error) {
+          throw badRequest(`Stripe-Signature: ${(error as Error).message}`);
+        }
+        const outcome = await applyStripeEvent(stripeDeps(), request, event);
+        return { message: outcome.message, received: true };
+      },
+    );
   });
 }

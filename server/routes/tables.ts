@@ -123,12 +123,14 @@ export async function tableRoutes(app: FastifyInstance) {
     return listPage(
       db,
       {
-        page: (o, l) => selectTables(db).where(condition).orderBy(desc(dataTables.createdAt), desc(dataTables.id)).offset(inlined(o)).limit(inlined(l)),
+        page: (o, l) =>
+          selectTables(db).where(condition).orderBy(desc(dataTables.createdAt), desc(dataTables.id)).offset(inlined(o)).limit(inlined(l)),
         countFrom: dataTables,
         // The count reads data_tables alone: a condition on the connection's type goes through EXISTS.
         where: companyTables(
           companyId,
-          where && sql`exists (select 1 from ${connections} where ${connections.companyId} = ${dataTables.companyId} and ${connections.id} = ${dataTables.connectionId} and ${where})`,
+          where &&
+            sql`exists (select 1 from ${connections} where ${connections.companyId} = ${dataTables.companyId} and ${connections.id} = ${dataTables.connectionId} and ${where})`,
         ),
       },
       offset,
@@ -139,7 +141,8 @@ export async function tableRoutes(app: FastifyInstance) {
   /** The columns of an endpoint, read from the source now. */
   const discover = (config: ConnectionConfig, endpoint: string): Promise<ColumnInfo[]> =>
     connectors.use(config, async (connector) => {
-      if (!isTableSource(connector)) throw badRequest(`connectionId: a ${connectionTypeOf(config.type)?.label ?? config.type} connection has no tables`);
+      if (!isTableSource(connector))
+        throw badRequest(`connectionId: a ${connectionTypeOf(config.type)?.label ?? config.type} connection has no tables`);
       return withinTime(DISCOVERY_TIMEOUT_MS, 'Reading the columns', connector.columns(endpoint));
     });
 
@@ -151,26 +154,39 @@ export async function tableRoutes(app: FastifyInstance) {
 
   // ---- Lists ----------------------------------------------------------------------------------------
 
-  api.get('/tables/:offset/:limit', { config: read, schema: { summary: 'List the tables', tags: TAGS, params: pageParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Tables', data: await listOf(companyId, undefined, request.params.offset, request.params.limit) };
-  });
+  api.get(
+    '/tables/:offset/:limit',
+    { config: read, schema: { summary: 'List the tables', tags: TAGS, params: pageParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Tables', data: await listOf(companyId, undefined, request.params.offset, request.params.limit) };
+    },
+  );
 
   api.post(
     '/tables/filters/:offset/:limit',
     { config: read, schema: { summary: 'Filter the tables', tags: TAGS, params: pageParams, body: tableFilter } },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return { message: 'Tables', data: await listOf(companyId, tableConditions(request.body), request.params.offset, request.params.limit) };
+      return {
+        message: 'Tables',
+        data: await listOf(companyId, tableConditions(request.body), request.params.offset, request.params.limit),
+      };
     },
   );
 
   api.get(
     '/tables/search/:offset/:limit',
-    { config: read, schema: { summary: 'Search the tables', tags: TAGS, params: pageParams, querystring: z.object({ searchText: searchFilter }) } },
+    {
+      config: read,
+      schema: { summary: 'Search the tables', tags: TAGS, params: pageParams, querystring: z.object({ searchText: searchFilter }) },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return { message: 'Tables', data: await listOf(companyId, tableSearch(request.query.searchText), request.params.offset, request.params.limit) };
+      return {
+        message: 'Tables',
+        data: await listOf(companyId, tableSearch(request.query.searchText), request.params.offset, request.params.limit),
+      };
     },
   );
 
@@ -180,11 +196,30 @@ export async function tableRoutes(app: FastifyInstance) {
       db
         .select({ id: connections.id, name: connections.name, type: connections.type })
         .from(connections)
-        .where(and(eq(connections.companyId, companyId), exists(db.select({ one: sql`1` }).from(dataTables).where(and(eq(dataTables.companyId, companyId), eq(dataTables.connectionId, connections.id))))))
+        .where(
+          and(
+            eq(connections.companyId, companyId),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(dataTables)
+                .where(and(eq(dataTables.companyId, companyId), eq(dataTables.connectionId, connections.id))),
+            ),
+          ),
+        )
         .orderBy(asc(sql`lower(${connections.name})`)),
-      usersWho(db, companyId, (userId) => sql`exists (select 1 from ${dataTables} where ${dataTables.companyId} = ${companyId} and ${dataTables.createdBy} = ${userId})`),
+      usersWho(
+        db,
+        companyId,
+        (userId) =>
+          sql`exists (select 1 from ${dataTables} where ${dataTables.companyId} = ${companyId} and ${dataTables.createdBy} = ${userId})`,
+      ),
       workspaceChoices(db, companyId),
-      db.selectDistinct({ endpoint: dataTables.endpoint }).from(dataTables).where(eq(dataTables.companyId, companyId)).orderBy(asc(dataTables.endpoint)),
+      db
+        .selectDistinct({ endpoint: dataTables.endpoint })
+        .from(dataTables)
+        .where(eq(dataTables.companyId, companyId))
+        .orderBy(asc(dataTables.endpoint)),
     ]);
     const types = new Set(connectionChoices.map((c) => c.type));
     return {
@@ -203,7 +238,10 @@ export async function tableRoutes(app: FastifyInstance) {
     const { companyId } = requireAuth(request);
     const [[tables], [columns], [rules], [failing]] = await Promise.all([
       db
-        .select({ total: sql<number>`count(*)`.mapWith(Number), active: sql<number>`count(*) filter (where ${dataTables.isActive})`.mapWith(Number) })
+        .select({
+          total: sql<number>`count(*)`.mapWith(Number),
+          active: sql<number>`count(*) filter (where ${dataTables.isActive})`.mapWith(Number),
+        })
         .from(dataTables)
         .where(eq(dataTables.companyId, companyId)),
       db
@@ -213,7 +251,10 @@ export async function tableRoutes(app: FastifyInstance) {
         })
         .from(tableColumns)
         .where(and(eq(tableColumns.companyId, companyId), eq(tableColumns.present, true))),
-      db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(qualityRules).where(eq(qualityRules.companyId, companyId)),
+      db
+        .select({ total: sql<number>`count(*)`.mapWith(Number) })
+        .from(qualityRules)
+        .where(eq(qualityRules.companyId, companyId)),
       db
         .select({
           total: sql<number>`count(*)`.mapWith(Number),
@@ -230,18 +271,28 @@ export async function tableRoutes(app: FastifyInstance) {
       { key: 'total', label: 'Tables', value: tables.total },
       { key: 'active', label: 'Active', value: tables.active },
       { key: 'columns', label: 'Columns', value: columns.total },
-      { key: 'described', label: 'Columns described (%)', value: columns.total === 0 ? 0 : Math.round((100 * columns.described) / columns.total) },
+      {
+        key: 'described',
+        label: 'Columns described (%)',
+        value: columns.total === 0 ? 0 : Math.round((100 * columns.described) / columns.total),
+      },
       { key: 'rules', label: 'Data-quality rules', value: rules.total },
       { key: 'failing', label: 'Failing tables', value: failing.total },
     ];
     return { message: 'Table cards', data: { cards } };
   });
 
-  api.get('/table/connection/:id', { config: read, schema: { summary: 'The tables of a connection', tags: TAGS, params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const rows = await selectTables(db).where(companyTables(companyId, eq(dataTables.connectionId, request.params.id))).orderBy(asc(sql`lower(${dataTables.name})`));
-    return { message: 'Tables of the connection', data: rows };
-  });
+  api.get(
+    '/table/connection/:id',
+    { config: read, schema: { summary: 'The tables of a connection', tags: TAGS, params: idParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const rows = await selectTables(db)
+        .where(companyTables(companyId, eq(dataTables.connectionId, request.params.id)))
+        .orderBy(asc(sql`lower(${dataTables.name})`));
+      return { message: 'Tables of the connection', data: rows };
+    },
+  );
 
   // ---- One table --------------------------------------------------------------------------------------
 
@@ -252,7 +303,10 @@ export async function tableRoutes(app: FastifyInstance) {
 
   api.post(
     '/table',
-    { config: { policy: ['tables', 'create'] }, schema: { summary: "Register a table from a connection's endpoint", tags: TAGS, body: registerTableBody } },
+    {
+      config: { policy: ['tables', 'create'] },
+      schema: { summary: "Register a table from a connection's endpoint", tags: TAGS, body: registerTableBody },
+    },
     async (request, reply) => {
       const auth = requireAuth(request);
       const body = request.body;
@@ -304,7 +358,9 @@ export async function tableRoutes(app: FastifyInstance) {
         if (isUniqueViolation(err)) throw conflict(TABLE_TAKEN);
         throw err;
       }
-      return reply.code(201).send({ message: `Table "${name}" registered with ${columns.length} columns`, data: await findTable(db, auth.companyId, id) });
+      return reply
+        .code(201)
+        .send({ message: `Table "${name}" registered with ${columns.length} columns`, data: await findTable(db, auth.companyId, id) });
     },
   );
 
@@ -320,7 +376,8 @@ export async function tableRoutes(app: FastifyInstance) {
       if (body.columns) {
         const known = new Set(dictionary.map((entry) => entry.name));
         const unknown = body.columns.filter((c) => !known.has(c.name)).map((c) => `"${c.name}"`);
-        if (unknown.length > 0) throw badRequest(`columns: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of this table`);
+        if (unknown.length > 0)
+          throw badRequest(`columns: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of this table`);
         const names = body.columns.map((c) => c.name);
         const twice = names.filter((n, i) => names.indexOf(n) !== i);
         if (twice.length > 0) throw badRequest(`columns: "${twice[0]}" is given twice`);
@@ -337,7 +394,11 @@ export async function tableRoutes(app: FastifyInstance) {
         }
       }
       const outcome = await db.transaction(async (tx) => {
-        if (Object.keys(now).length > 0) await tx.update(dataTables).set({ ...now, updatedAt: new Date() }).where(companyTables(auth.companyId, eq(dataTables.id, id)));
+        if (Object.keys(now).length > 0)
+          await tx
+            .update(dataTables)
+            .set({ ...now, updatedAt: new Date() })
+            .where(companyTables(auth.companyId, eq(dataTables.id, id)));
         const edits = body.columns ? await applyDictionaryEdits(tx, auth.companyId, id, auth.userId, dictionary, body.columns) : null;
         const columnChanges = edits && edits.updated > 0 ? edits.changes : undefined;
         if (Object.keys(now).length > 0 || columnChanges) {
@@ -371,7 +432,10 @@ export async function tableRoutes(app: FastifyInstance) {
       const table = await findTable(db, auth.companyId, id);
       if (table.isActive !== isActive) {
         await db.transaction(async (tx) => {
-          await tx.update(dataTables).set({ isActive, updatedAt: new Date() }).where(companyTables(auth.companyId, eq(dataTables.id, id)));
+          await tx
+            .update(dataTables)
+            .set({ isActive, updatedAt: new Date() })
+            .where(companyTables(auth.companyId, eq(dataTables.id, id)));
           await recordAudit(tx, request, {
             companyId: auth.companyId,
             model: 'table',
@@ -405,7 +469,14 @@ export async function tableRoutes(app: FastifyInstance) {
       await db.transaction(async (tx) => {
         if (added.length > 0) {
           await tx.insert(tableColumns).values(
-            added.map((c) => ({ companyId: auth.companyId, tableId: id, name: c.name, position: c.position, dataType: c.dataType, nullable: c.nullable })),
+            added.map((c) => ({
+              companyId: auth.companyId,
+              tableId: id,
+              name: c.name,
+              position: c.position,
+              dataType: c.dataType,
+              nullable: c.nullable,
+            })),
           );
         }
         for (const c of changed) {
@@ -418,16 +489,30 @@ export async function tableRoutes(app: FastifyInstance) {
           await tx
             .update(tableColumns)
             .set({ present: false, updatedAt: new Date() })
-            .where(dictionaryOf(auth.companyId, id, inArray(tableColumns.name, removed.map((r) => r.name))));
+            .where(
+              dictionaryOf(
+                auth.companyId,
+                id,
+                inArray(
+                  tableColumns.name,
+                  removed.map((r) => r.name),
+                ),
+              ),
+            );
         }
-        await tx.update(dataTables).set({ discoveredAt: new Date() }).where(companyTables(auth.companyId, eq(dataTables.id, id)));
+        await tx
+          .update(dataTables)
+          .set({ discoveredAt: new Date() })
+          .where(companyTables(auth.companyId, eq(dataTables.id, id)));
         if (added.length + changed.length + removed.length > 0) {
           await recordAudit(tx, request, {
             companyId: auth.companyId,
             model: 'table',
             operation: 'refresh_columns',
             recordId: id,
-            changes: { after: { added: added.map((c) => c.name), removed: removed.map((r) => r.name), changed: changed.map((c) => c.name) } },
+            changes: {
+              after: { added: added.map((c) => c.name), removed: removed.map((r) => r.name), changed: changed.map((c) => c.name) },
+            },
           });
         }
       });
@@ -448,7 +533,12 @@ export async function tableRoutes(app: FastifyInstance) {
     return listPage(
       db,
       {
-        page: (o, l) => selectDictionary(db).where(where).orderBy(asc(tableColumns.position), asc(tableColumns.name)).offset(inlined(o)).limit(inlined(l)),
+        page: (o, l) =>
+          selectDictionary(db)
+            .where(where)
+            .orderBy(asc(tableColumns.position), asc(tableColumns.name))
+            .offset(inlined(o))
+            .limit(inlined(l)),
         countFrom: tableColumns,
         where,
       },
@@ -471,12 +561,20 @@ export async function tableRoutes(app: FastifyInstance) {
     '/tables/dataDictionary/search/tableId/:id/:offset/:limit',
     {
       config: read,
-      schema: { summary: "Search a table's data dictionary", tags: TAGS, params: tablePageParams, querystring: z.object({ searchText: searchFilter }) },
+      schema: {
+        summary: "Search a table's data dictionary",
+        tags: TAGS,
+        params: tablePageParams,
+        querystring: z.object({ searchText: searchFilter }),
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { id, offset, limit } = request.params;
-      const search = searching([tableColumns.name, tableColumns.description, tableColumns.businessName, tableColumns.owner], request.query.searchText);
+      const search = searching(
+        [tableColumns.name, tableColumns.description, tableColumns.businessName, tableColumns.owner],
+        request.query.searchText,
+      );
       return { message: 'Data dictionary', data: await dictionaryPage(companyId, id, search, offset, limit) };
     },
   );
@@ -499,7 +597,15 @@ export async function tableRoutes(app: FastifyInstance) {
 
   api.post(
     '/tables/dictionary/upload/:id',
-    { config: update, schema: { summary: 'Describe columns from a CSV file (all or nothing)', tags: TAGS, params: idParams, consumes: ['multipart/form-data'] } },
+    {
+      config: update,
+      schema: {
+        summary: 'Describe columns from a CSV file (all or nothing)',
+        tags: TAGS,
+        params: idParams,
+        consumes: ['multipart/form-data'],
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const table = await findTable(db, auth.companyId, request.params.id);
@@ -514,18 +620,28 @@ export async function tableRoutes(app: FastifyInstance) {
       } catch (err) {
         if (err instanceof HttpError) throw err;
         const code = (err as { code?: string }).code ?? '';
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, `file: must be at most ${DICTIONARY_UPLOAD_MAX_BYTES / 1024 / 1024} MB`);
+        if (code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new HttpError(413, `file: must be at most ${DICTIONARY_UPLOAD_MAX_BYTES / 1024 / 1024} MB`);
         if (code === 'FST_FILES_LIMIT_REACHED' || code === 'FST_PARTS_LIMIT_REACHED') throw badRequest('file: send one file only');
         throw badRequest('file: the multipart form could not be read');
       }
       if (text.includes('\u0000')) throw badRequest('file: this is not a text file; send a CSV file');
       const dictionary = await wholeDictionary(db, auth.companyId, table.id);
       const read = readDictionaryUpload(text, new Set(dictionary.map((entry) => entry.name)));
-      if (!read.ok) throw badRequest(read.problems.slice(0, 50).join('; ') + (read.problems.length > 50 ? `; and ${read.problems.length - 50} more` : ''));
+      if (!read.ok)
+        throw badRequest(
+          read.problems.slice(0, 50).join('; ') + (read.problems.length > 50 ? `; and ${read.problems.length - 50} more` : ''),
+        );
       const outcome = await db.transaction(async (tx) => {
         const applied = await applyDictionaryEdits(tx, auth.companyId, table.id, auth.userId, dictionary, read.edits);
         if (applied.updated > 0) {
-          await recordAudit(tx, request, { companyId: auth.companyId, model: 'table', operation: 'upload_dictionary', recordId: table.id, changes: { columns: applied.changes } });
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'table',
+            operation: 'upload_dictionary',
+            recordId: table.id,
+            changes: { columns: applied.changes },
+          });
         }
         return applied;
       });
@@ -544,7 +660,12 @@ export async function tableRoutes(app: FastifyInstance) {
     return listPage(
       db,
       {
-        page: (o, l) => selectRules(db).where(where).orderBy(...newestRulesFirst).offset(inlined(o)).limit(inlined(l)),
+        page: (o, l) =>
+          selectRules(db)
+            .where(where)
+            .orderBy(...newestRulesFirst)
+            .offset(inlined(o))
+            .limit(inlined(l)),
         countFrom: qualityRules,
         where,
       },
@@ -565,7 +686,15 @@ export async function tableRoutes(app: FastifyInstance) {
 
   api.get(
     '/tables/dataQuality/search/tableId/:id/:offset/:limit',
-    { config: read, schema: { summary: "Search a table's rules", tags: TAGS, params: tablePageParams, querystring: z.object({ searchText: searchFilter }) } },
+    {
+      config: read,
+      schema: {
+        summary: "Search a table's rules",
+        tags: TAGS,
+        params: tablePageParams,
+        querystring: z.object({ searchText: searchFilter }),
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { id, offset, limit } = request.params;
@@ -580,20 +709,35 @@ export async function tableRoutes(app: FastifyInstance) {
       const { companyId } = requireAuth(request);
       const { id, offset, limit } = request.params;
       const f = request.body;
-      const where = and(anyOf(qualityRules.functionType, f.functionType ?? []), anyOf(qualityRules.functionName, f.functionName ?? []), ruleSearch(f.searchText ?? ''));
+      const where = and(
+        anyOf(qualityRules.functionType, f.functionType ?? []),
+        anyOf(qualityRules.functionName, f.functionName ?? []),
+        ruleSearch(f.searchText ?? ''),
+      );
       return { message: 'Data-quality rules', data: await rulesPage(companyId, id, where, offset, limit) };
     },
   );
 
   api.post(
     '/table/dataQuality/:id',
-    { config: update, schema: { summary: 'Add a data-quality rule to a table, or change one (with its id)', tags: TAGS, params: idParams, body: qualityRuleBody } },
+    {
+      config: update,
+      schema: {
+        summary: 'Add a data-quality rule to a table, or change one (with its id)',
+        tags: TAGS,
+        params: idParams,
+        body: qualityRuleBody,
+      },
+    },
     async (request, reply) => {
       const auth = requireAuth(request);
       const table = await findTable(db, auth.companyId, request.params.id);
       const body = request.body;
       if (body.columnName) {
-        const [column] = await db.select({ name: tableColumns.name }).from(tableColumns).where(dictionaryOf(auth.companyId, table.id, and(eq(tableColumns.name, body.columnName), eq(tableColumns.present, true))));
+        const [column] = await db
+          .select({ name: tableColumns.name })
+          .from(tableColumns)
+          .where(dictionaryOf(auth.companyId, table.id, and(eq(tableColumns.name, body.columnName), eq(tableColumns.present, true))));
         if (!column) throw badRequest(`columnName: "${body.columnName}" is not a column of this table`);
       }
       const values = {
@@ -608,20 +752,45 @@ export async function tableRoutes(app: FastifyInstance) {
       };
       if (values.functionName === 'custom_sql') await checkCustomSql(String(values.params.sql ?? ''), table.connectionType);
       let ruleId = body.id;
-      const existing = ruleId ? (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId))))[0] : undefined;
+      const existing = ruleId
+        ? (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId))))[0]
+        : undefined;
       if (ruleId && !existing) throw notFound('Data-quality rule');
       ruleId = await db.transaction(async (tx) => {
         if (existing) {
-          await tx.update(qualityRules).set({ ...values, updatedAt: new Date() }).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, existing.id)));
-          const before = { name: existing.name, functionName: existing.functionName, columnName: existing.columnName, params: existing.params, severity: existing.severity, tolerance: existing.tolerance, isActive: existing.isActive };
-          await recordAudit(tx, request, { companyId: auth.companyId, model: 'quality_rule', operation: 'update', recordId: existing.id, changes: { before, after: values } });
+          await tx
+            .update(qualityRules)
+            .set({ ...values, updatedAt: new Date() })
+            .where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, existing.id)));
+          const before = {
+            name: existing.name,
+            functionName: existing.functionName,
+            columnName: existing.columnName,
+            params: existing.params,
+            severity: existing.severity,
+            tolerance: existing.tolerance,
+            isActive: existing.isActive,
+          };
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'quality_rule',
+            operation: 'update',
+            recordId: existing.id,
+            changes: { before, after: values },
+          });
           return existing.id;
         }
         const [created] = await tx
           .insert(qualityRules)
           .values({ companyId: auth.companyId, tableId: table.id, ...values, createdBy: auth.userId })
           .returning({ id: qualityRules.id });
-        await recordAudit(tx, request, { companyId: auth.companyId, model: 'quality_rule', operation: 'create', recordId: created.id, changes: { after: { tableId: table.id, ...values } } });
+        await recordAudit(tx, request, {
+          companyId: auth.companyId,
+          model: 'quality_rule',
+          operation: 'create',
+          recordId: created.id,
+          changes: { after: { tableId: table.id, ...values } },
+        });
         return created.id;
       });
       const [rule] = await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId)));
@@ -631,7 +800,10 @@ export async function tableRoutes(app: FastifyInstance) {
 
   api.delete(
     '/table/dataQuality/:id',
-    { config: { policy: ['tables', 'delete'] }, schema: { summary: 'Delete a data-quality rule (its past results stay)', tags: TAGS, params: idParams } },
+    {
+      config: { policy: ['tables', 'delete'] },
+      schema: { summary: 'Delete a data-quality rule (its past results stay)', tags: TAGS, params: idParams },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const [rule] = await selectRules(db).where(and(eq(qualityRules.companyId, auth.companyId), eq(qualityRules.id, request.params.id)));

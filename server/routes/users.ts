@@ -74,7 +74,11 @@ const nameParams = z.object({ name: usernameRule });
 const usernameCheckQuery = z.object({ userId: uuidParam.optional() });
 const profileCardParams = z.object({
   userId: uuidParam,
-  days: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(365, 'must be at most 365'),
+  days: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(365, 'must be at most 365'),
 });
 const activationTokenBody = z.object({ token: oneTimeTokenField });
 const createPasswordBody = z.object({
@@ -124,7 +128,16 @@ export async function userRoutes(app: FastifyInstance) {
         await assertWithinPlan(tx, ctx.config.plans, auth.companyId, 'users');
         const [user] = await tx
           .insert(users)
-          .values({ companyId: auth.companyId, email, firstName, lastName, roleId, status: 'invited', passwordHash: temporary.hash, createdBy: auth.userId })
+          .values({
+            companyId: auth.companyId,
+            email,
+            firstName,
+            lastName,
+            roleId,
+            status: 'invited',
+            passwordHash: temporary.hash,
+            createdBy: auth.userId,
+          })
           .returning();
         if (workspaceIds?.length) await setWorkspaces(tx, auth.companyId, user.id, workspaceIds);
         const token = await issueOneTimeToken(tx, ctx.secrets, { companyId: auth.companyId, userId: user.id }, 'activation');
@@ -133,7 +146,9 @@ export async function userRoutes(app: FastifyInstance) {
           model: 'user',
           operation: 'create',
           recordId: user.id,
-          changes: { after: { email, firstName, lastName, roleId, roleName: role.name, status: 'invited', workspaceIds: workspaceIds ?? [] } },
+          changes: {
+            after: { email, firstName, lastName, roleId, roleName: role.name, status: 'invited', workspaceIds: workspaceIds ?? [] },
+          },
         });
         return { user, token };
       });
@@ -148,66 +163,100 @@ export async function userRoutes(app: FastifyInstance) {
     });
   });
 
-  api.post('/user/verify', { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: activationTokenBody } }, async (request) => {
-    const holder = await findTokenHolder(db, ctx.secrets, 'activation', request.body.token);
-    if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
-    return { message: 'The activation link is valid: choose your password', data: { email: holder.user.email, passwordPolicy: await passwordPolicyOf(db, holder.company.id) } };
-  });
+  api.post(
+    '/user/verify',
+    { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: activationTokenBody } },
+    async (request) => {
+      const holder = await findTokenHolder(db, ctx.secrets, 'activation', request.body.token);
+      if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
+      return {
+        message: 'The activation link is valid: choose your password',
+        data: { email: holder.user.email, passwordPolicy: await passwordPolicyOf(db, holder.company.id) },
+      };
+    },
+  );
 
-  api.post('/user/password/create', { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: createPasswordBody } }, async (request) => {
-    const { defaultPasswordToken, oldPassword, newPassword } = request.body;
-    const holder = await findTokenHolder(db, ctx.secrets, 'activation', defaultPasswordToken);
-    if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
-    const { user } = holder;
-    await assertPasswordAllowed(db, user.companyId, newPassword);
-    const limits = [reauthLimit(user.id)];
-    const event = { companyId: user.companyId, userId: user.id, email: user.email, event: 'password_create' as const };
-    await refuseWhenBlocked(db, request, limits, event);
-    if (!(await verifyPassword(user.passwordHash, oldPassword))) {
-      await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_temporary_password' });
-      await countFailure(db, limits);
-      throw badRequest(TEMPORARY_PASSWORD_MISMATCH);
-    }
-    if (newPassword === oldPassword) throw badRequest('newPassword: must be different from the temporary password');
-    const passwordHash = await hashPassword(newPassword);
-    await db.transaction(async (tx) => {
-      if (!(await spendToken(tx, holder.tokenId))) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
-      await storeNewPassword(tx, user, passwordHash, { status: 'active' });
-      await recordAudit(tx, request, { companyId: user.companyId, userId: user.id, model: 'user', operation: 'activate', recordId: user.id, changes: { before: { status: 'invited' }, after: { status: 'active' } } });
-      await recordAccessEvent(tx, request, { ...event, status: 'success' });
-      const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
-      await notify(tx, {
-        companyId: user.companyId,
-        to: await activeAdminIds(tx, user.companyId, user.id),
-        type: 'invitation_accepted',
-        title: `${name} accepted the invitation`,
-        message: `${user.email} has activated their account.`,
-        link: `/users/${user.id}/show`,
-        createdBy: user.id,
+  api.post(
+    '/user/password/create',
+    { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: createPasswordBody } },
+    async (request) => {
+      const { defaultPasswordToken, oldPassword, newPassword } = request.body;
+      const holder = await findTokenHolder(db, ctx.secrets, 'activation', defaultPasswordToken);
+      if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
+      const { user } = holder;
+      await assertPasswordAllowed(db, user.companyId, newPassword);
+      const limits = [reauthLimit(user.id)];
+      const event = { companyId: user.companyId, userId: user.id, email: user.email, event: 'password_create' as const };
+      await refuseWhenBlocked(db, request, limits, event);
+      if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+        await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_temporary_password' });
+        await countFailure(db, limits);
+        throw badRequest(TEMPORARY_PASSWORD_MISMATCH);
+      }
+      if (newPassword === oldPassword) throw badRequest('newPassword: must be different from the temporary password');
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        if (!(await spendToken(tx, holder.tokenId))) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
+        await storeNewPassword(tx, user, passwordHash, { status: 'active' });
+        await recordAudit(tx, request, {
+          companyId: user.companyId,
+          userId: user.id,
+          model: 'user',
+          operation: 'activate',
+          recordId: user.id,
+          changes: { before: { status: 'invited' }, after: { status: 'active' } },
+        });
+        await recordAccessEvent(tx, request, { ...event, status: 'success' });
+        const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
+        await notify(tx, {
+          companyId: user.companyId,
+          to: await activeAdminIds(tx, user.companyId, user.id),
+          type: 'invitation_accepted',
+          title: `${name} accepted the invitation`,
+          message: `${user.email} has activated their account.`,
+          link: `/users/${user.id}/show`,
+          createdBy: user.id,
+        });
       });
-    });
-    await clearFailures(db, limits[0].key);
-    return { message: 'Your password is set and your account is active. Sign in with your new password.' };
-  });
+      await clearFailures(db, limits[0].key);
+      return { message: 'Your password is set and your account is active. Sign in with your new password.' };
+    },
+  );
 
-  api.post('/user/token/resend', { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: accountBody } }, async (request) => {
-    await consumeRate(db, `resend:ip:${request.ip}`, RESEND_REQUESTS_PER_ADDRESS_PER_HOUR, 3600, 'activation mail requests from this address');
-    // Hashed before the lookup, whatever is found, so the answer takes as long for every address.
-    const temporary = await newTemporaryPassword();
-    const { email, companyHostname } = request.body;
-    const { company, user } = await findAccount(db, companyHostname, email);
-    const waiting = company?.isActive && user?.status === 'invited' && user.isActive;
-    if (!company || !user || !waiting || !(await withinQuietRate(db, `resend:acct:${user.id}`, ACTIVATION_MAILS_PER_HOUR, 3600))) {
+  api.post(
+    '/user/token/resend',
+    { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: accountBody } },
+    async (request) => {
+      await consumeRate(
+        db,
+        `resend:ip:${request.ip}`,
+        RESEND_REQUESTS_PER_ADDRESS_PER_HOUR,
+        3600,
+        'activation mail requests from this address',
+      );
+      // Hashed before the lookup, whatever is found, so the answer takes as long for every address.
+      const temporary = await newTemporaryPassword();
+      const { email, companyHostname } = request.body;
+      const { company, user } = await findAccount(db, companyHostname, email);
+      const waiting = company?.isActive && user?.status === 'invited' && user.isActive;
+      if (!company || !user || !waiting || !(await withinQuietRate(db, `resend:acct:${user.id}`, ACTIVATION_MAILS_PER_HOUR, 3600))) {
+        return { message: RESEND_MESSAGE };
+      }
+      const token = await db.transaction(async (tx) => {
+        const issued = await renewInvitation(tx, ctx.secrets, user, temporary);
+        await recordAudit(tx, request, {
+          companyId: company.id,
+          userId: user.id,
+          model: 'user',
+          operation: 'resend_invitation',
+          recordId: user.id,
+        });
+        return issued;
+      });
+      await mailInvitation(ctx, request, { user, company, temporaryPassword: temporary.password, token });
       return { message: RESEND_MESSAGE };
-    }
-    const token = await db.transaction(async (tx) => {
-      const issued = await renewInvitation(tx, ctx.secrets, user, temporary);
-      await recordAudit(tx, request, { companyId: company.id, userId: user.id, model: 'user', operation: 'resend_invitation', recordId: user.id });
-      return issued;
-    });
-    await mailInvitation(ctx, request, { user, company, temporaryPassword: temporary.password, token });
-    return { message: RESEND_MESSAGE };
-  });
+    },
+  );
 
   // ---- Administration: lists, cards, one user, edit, delete, demo accounts ----------------------
 
@@ -224,7 +273,14 @@ export async function userRoutes(app: FastifyInstance) {
     async (request) => {
       const auth = requireAuth(request);
       const { limit, offset, order, field } = request.params;
-      const data = await listUsers(db, auth.companyId, await userSelection(db, auth.companyId, request.body), { field, order }, offset, limit);
+      const data = await listUsers(
+        db,
+        auth.companyId,
+        await userSelection(db, auth.companyId, request.body),
+        { field, order },
+        offset,
+        limit,
+      );
       return { message: 'Users', data };
     },
   );
@@ -371,39 +427,41 @@ export async function userRoutes(app: FastifyInstance) {
     const auth = requireAuth(request);
     const { userId, days } = request.params;
     if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
-    const [target] = await db.select({ id: users.id }).from(users).where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
+    const [target] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
     if (!target) throw notFound('User');
     return { message: 'Profile cards', data: { cards: await profileCards(db, auth.companyId, userId, days) } };
   });
 
   /** An MPIN: one's own, or anyone's for an admin. A credential, so never through an API key or an impersonation. */
-  api.put(
-    '/user/mpin/create/:id',
-    { config: { apiKeys: false }, schema: { params: idParams, body: mpinSchema } },
-    async (request) => {
-      const auth = requireAuth(request);
-      const { id } = request.params;
-      refuseWhileImpersonating(auth);
-      if (id !== auth.userId && !auth.isAdmin) throw forbidden();
-      const [target] = await db
-        .select({ id: users.id, email: users.email, hasMpin: sql<boolean>`${users.mpinHash} is not null` })
-        .from(users)
+  api.put('/user/mpin/create/:id', { config: { apiKeys: false }, schema: { params: idParams, body: mpinSchema } }, async (request) => {
+    const auth = requireAuth(request);
+    const { id } = request.params;
+    refuseWhileImpersonating(auth);
+    if (id !== auth.userId && !auth.isAdmin) throw forbidden();
+    const [target] = await db
+      .select({ id: users.id, email: users.email, hasMpin: sql<boolean>`${users.mpinHash} is not null` })
+      .from(users)
+      .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
+    if (!target) throw notFound('User');
+    const mpinHash = await hashPassword(request.body.mpin);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ mpinHash, updatedAt: new Date() })
         .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
-      if (!target) throw notFound('User');
-      const mpinHash = await hashPassword(request.body.mpin);
-      await db.transaction(async (tx) => {
-        await tx.update(users).set({ mpinHash, updatedAt: new Date() }).where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
-        await recordAudit(tx, request, {
-          companyId: auth.companyId,
-          model: 'user',
-          operation: 'set_mpin',
-          recordId: id,
-          changes: { before: { mpin: target.hasMpin ? 'set' : 'none' }, after: { mpin: 'set' } },
-        });
+      await recordAudit(tx, request, {
+        companyId: auth.companyId,
+        model: 'user',
+        operation: 'set_mpin',
+        recordId: id,
+        changes: { before: { mpin: target.hasMpin ? 'set' : 'none' }, after: { mpin: 'set' } },
       });
-      return { message: id === auth.userId ? 'Your MPIN has been saved' : `The MPIN of ${target.email} has been saved` };
-    },
-  );
+    });
+    return { message: id === auth.userId ? 'Your MPIN has been saved' : `The MPIN of ${target.email} has been saved` };
+  });
 
   api.put('/user/notification', { schema: { body: aiNotificationSchema } }, async (request) => {
     const auth = requireAuth(request);
@@ -428,7 +486,14 @@ export async function userRoutes(app: FastifyInstance) {
   api.get('/users/active', async (request) => {
     const auth = requireAuth(request);
     const rows = await db
-      .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, roleName: roles.name, isAdmin: roles.isAdmin })
+      .select({
+        id: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        roleName: roles.name,
+        isAdmin: roles.isAdmin,
+      })
       .from(users)
       .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
       .where(and(eq(users.companyId, auth.companyId), eq(users.status, 'active'), eq(users.isActive, true)))
@@ -447,7 +512,10 @@ export async function userRoutes(app: FastifyInstance) {
   api.get('/user/preferences/:key', { schema: { params: preferenceParams } }, async (request) => {
     const auth = requireAuth(request);
     const { key } = request.params;
-    const [row] = await db.select({ value: sql<unknown>`${users.preferences} -> ${key}` }).from(users).where(ownRow(auth));
+    const [row] = await db
+      .select({ value: sql<unknown>`${users.preferences} -> ${key}` })
+      .from(users)
+      .where(ownRow(auth));
     return { message: 'Preference', data: { [key]: row?.value ?? null } };
   });
 

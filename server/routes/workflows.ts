@@ -34,7 +34,16 @@ import { gitOptions, repositoryFile } from '../jobs/tasks/repository';
 import { resultColumns } from '../tables/quality';
 import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
 import { checkWorkflowReferences } from '../workflows/references';
-import { companyRuns, companyWorkflows, findRun, findWorkflowSelected, newestRunsFirst, selectRuns, selectWorkflows, toWorkflowRow } from '../workflows/records';
+import {
+  companyRuns,
+  companyWorkflows,
+  findRun,
+  findWorkflowSelected,
+  newestRunsFirst,
+  selectRuns,
+  selectWorkflows,
+  toWorkflowRow,
+} from '../workflows/records';
 import { cronProblem, nextRunAt } from '../jobs/schedule';
 import { assertWithinPlan } from '../subscription/limits';
 
@@ -86,7 +95,8 @@ function storedFields(body: Partial<z.output<typeof createWorkflowBody>>) {
   }
   if (body.timeoutMinutes !== undefined) fields.timeoutMinutes = body.timeoutMinutes;
   if (body.concurrency !== undefined) fields.concurrency = body.concurrency;
-  if (body.notifyOnFailure !== undefined) fields.notifyOnFailure = { ...body.notifyOnFailure, slackConnectionId: body.notifyOnFailure.slackConnectionId || null };
+  if (body.notifyOnFailure !== undefined)
+    fields.notifyOnFailure = { ...body.notifyOnFailure, slackConnectionId: body.notifyOnFailure.slackConnectionId || null };
   return fields;
 }
 
@@ -105,7 +115,8 @@ export async function workflowRoutes(app: FastifyInstance) {
     const answer = await listPage(
       db,
       {
-        page: (o, l) => selectWorkflows(db).where(condition).orderBy(desc(workflows.createdAt), desc(workflows.id)).offset(inlined(o)).limit(inlined(l)),
+        page: (o, l) =>
+          selectWorkflows(db).where(condition).orderBy(desc(workflows.createdAt), desc(workflows.id)).offset(inlined(o)).limit(inlined(l)),
         countFrom: workflows,
         where: condition,
       },
@@ -124,10 +135,14 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   // ---- Lists ----------------------------------------------------------------------------------------
 
-  api.get('/workflow/:offset/:limit', { config: read, schema: { summary: 'List the workflows', tags: TAGS, params: pageParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Workflows', data: await listOf(companyId, undefined, request.params.offset, request.params.limit) };
-  });
+  api.get(
+    '/workflow/:offset/:limit',
+    { config: read, schema: { summary: 'List the workflows', tags: TAGS, params: pageParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Workflows', data: await listOf(companyId, undefined, request.params.offset, request.params.limit) };
+    },
+  );
 
   api.post(
     '/workflow/filter/:offset/:limit',
@@ -151,10 +166,16 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.get(
     '/workflow/search/:offset/:limit',
-    { config: read, schema: { summary: 'Search the workflows', tags: TAGS, params: pageParams, querystring: z.object({ searchText: searchFilter }) } },
+    {
+      config: read,
+      schema: { summary: 'Search the workflows', tags: TAGS, params: pageParams, querystring: z.object({ searchText: searchFilter }) },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return { message: 'Workflows', data: await listOf(companyId, workflowSearch(request.query.searchText), request.params.offset, request.params.limit) };
+      return {
+        message: 'Workflows',
+        data: await listOf(companyId, workflowSearch(request.query.searchText), request.params.offset, request.params.limit),
+      };
     },
   );
 
@@ -172,7 +193,12 @@ export async function workflowRoutes(app: FastifyInstance) {
           ),
         )
         .orderBy(asc(sql`lower(${connections.name})`)),
-      usersWho(db, companyId, (userId) => sql`exists (select 1 from ${workflows} where ${workflows.companyId} = ${companyId} and ${workflows.createdBy} = ${userId})`),
+      usersWho(
+        db,
+        companyId,
+        (userId) =>
+          sql`exists (select 1 from ${workflows} where ${workflows.companyId} = ${companyId} and ${workflows.createdBy} = ${userId})`,
+      ),
       workspaceChoices(db, companyId),
     ]);
     return { message: 'Workflow filters', data: { connection, user, workspace } };
@@ -194,7 +220,10 @@ export async function workflowRoutes(app: FastifyInstance) {
       db
         .select({
           today: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today})`.mapWith(Number),
-          failedToday: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(Number),
+          failedToday:
+            sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(
+              Number,
+            ),
           running: sql<number>`count(*) filter (where ${jobRuns.status} in ('queued', 'running'))`.mapWith(Number),
         })
         .from(jobRuns)
@@ -233,9 +262,22 @@ export async function workflowRoutes(app: FastifyInstance) {
           await assertWithinPlan(tx, config.plans, auth.companyId, 'workflows');
           const [created] = await tx
             .insert(workflows)
-            .values({ ...storedFields(body), name: body.name, pairId: body.pairId, workspaceId, companyId: auth.companyId, createdBy: auth.userId })
+            .values({
+              ...storedFields(body),
+              name: body.name,
+              pairId: body.pairId,
+              workspaceId,
+              companyId: auth.companyId,
+              createdBy: auth.userId,
+            })
             .returning({ id: workflows.id });
-          await recordAudit(tx, request, { companyId: auth.companyId, model: 'workflow', operation: 'create', recordId: created.id, changes: { after: { ...body, workspaceId } } });
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'workflow',
+            operation: 'create',
+            recordId: created.id,
+            changes: { after: { ...body, workspaceId } },
+          });
           return created.id;
         });
       } catch (err) {
@@ -256,7 +298,8 @@ export async function workflowRoutes(app: FastifyInstance) {
       const body = request.body;
       const current = await rowOf(auth.companyId, id);
       checkSchedule(body.schedule);
-      const workspaceId = body.workspaceId === undefined ? current.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
+      const workspaceId =
+        body.workspaceId === undefined ? current.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
       const merged = {
         pairId: body.pairId ?? current.pairId,
         repositoryConnectionId: body.repositoryConnectionId === undefined ? current.repositoryConnectionId : body.repositoryConnectionId,
@@ -270,8 +313,17 @@ export async function workflowRoutes(app: FastifyInstance) {
       const changes = { ...storedFields(body), ...(body.workspaceId !== undefined ? { workspaceId } : {}) };
       try {
         await db.transaction(async (tx) => {
-          await tx.update(workflows).set({ ...changes, updatedAt: new Date() }).where(companyWorkflows(auth.companyId, eq(workflows.id, id)));
-          await recordAudit(tx, request, { companyId: auth.companyId, model: 'workflow', operation: 'update', recordId: id, changes: { after: body } });
+          await tx
+            .update(workflows)
+            .set({ ...changes, updatedAt: new Date() })
+            .where(companyWorkflows(auth.companyId, eq(workflows.id, id)));
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'workflow',
+            operation: 'update',
+            recordId: id,
+            changes: { after: body },
+          });
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(WORKFLOW_NAME_TAKEN);
@@ -293,7 +345,10 @@ export async function workflowRoutes(app: FastifyInstance) {
       const current = await rowOf(auth.companyId, id);
       if (current.isActive !== isActive) {
         await db.transaction(async (tx) => {
-          await tx.update(workflows).set({ isActive, updatedAt: new Date() }).where(companyWorkflows(auth.companyId, eq(workflows.id, id)));
+          await tx
+            .update(workflows)
+            .set({ isActive, updatedAt: new Date() })
+            .where(companyWorkflows(auth.companyId, eq(workflows.id, id)));
           await recordAudit(tx, request, {
             companyId: auth.companyId,
             model: 'workflow',
@@ -315,7 +370,12 @@ export async function workflowRoutes(app: FastifyInstance) {
       const auth = requireAuth(request);
       const workflow = await rowOf(auth.companyId, request.params.id);
       const problems: Array<{ task: string | null; message: string }> = [];
-      const probe = async (connectionId: string | null, what: string, work: (connector: ReturnType<typeof connectors.open>) => Promise<void>, task: string | null = null) => {
+      const probe = async (
+        connectionId: string | null,
+        what: string,
+        work: (connector: ReturnType<typeof connectors.open>) => Promise<void>,
+        task: string | null = null,
+      ) => {
         if (!connectionId) return;
         try {
           const cfg = await connectionConfig(db, secrets, auth.companyId, connectionId);
@@ -330,14 +390,22 @@ export async function workflowRoutes(app: FastifyInstance) {
       for (const task of workflow.tasks as WorkflowTask[]) {
         if (task.type === 'copy' && 'table' in task.from) {
           const table = task.from.table;
-          await probe(workflow.sourceId, 'The source table', async (c) => {
-            if (!isTableSource(c)) throw new Error('has no tables');
-            await c.columns(table);
-          }, task.name);
+          await probe(
+            workflow.sourceId,
+            'The source table',
+            async (c) => {
+              if (!isTableSource(c)) throw new Error('has no tables');
+              await c.columns(table);
+            },
+            task.name,
+          );
         }
         if (task.type === 'sql' && workflow.repositoryConnectionId) {
           try {
-            const { repository, filePath } = repositoryFile(await connectionConfig(db, secrets, auth.companyId, workflow.repositoryConnectionId), task.path);
+            const { repository, filePath } = repositoryFile(
+              await connectionConfig(db, secrets, auth.companyId, workflow.repositoryConnectionId),
+              task.path,
+            );
             const options = gitOptions(config, connectors.context);
             const ref = task.ref || (await listBranches(repository, options)).defaultBranch || 'main';
             const commit = await resolveCommit(repository, ref, options);
@@ -349,7 +417,10 @@ export async function workflowRoutes(app: FastifyInstance) {
         }
       }
       return {
-        message: problems.length === 0 ? `Workflow "${workflow.name}" is ready to run` : `Workflow "${workflow.name}" has ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
+        message:
+          problems.length === 0
+            ? `Workflow "${workflow.name}" is ready to run`
+            : `Workflow "${workflow.name}" has ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
         data: { ok: problems.length === 0, problems },
       };
     },
@@ -377,7 +448,13 @@ export async function workflowRoutes(app: FastifyInstance) {
         userId: auth.userId,
         apiKeyId: auth.apiKeyId ?? null,
       });
-      await recordAudit(db, request, { companyId: auth.companyId, model: 'workflow', operation: 'run', recordId: workflow.id, changes: { after: { runId } } });
+      await recordAudit(db, request, {
+        companyId: auth.companyId,
+        model: 'workflow',
+        operation: 'run',
+        recordId: workflow.id,
+        changes: { after: { runId } },
+      });
       return reply.code(202).send({ message: `Workflow "${workflow.name}" queued`, data: await findRun(db, auth.companyId, runId) });
     },
   );
@@ -386,7 +463,12 @@ export async function workflowRoutes(app: FastifyInstance) {
     '/workflow/connection/gitRepo/:id',
     {
       config: read,
-      schema: { summary: "The branches and files of a connection's repository", tags: TAGS, params: idParams, querystring: z.object({ ref: z.string().max(200).optional(), path: z.string().max(500).optional() }) },
+      schema: {
+        summary: "The branches and files of a connection's repository",
+        tags: TAGS,
+        params: idParams,
+        querystring: z.object({ ref: z.string().max(200).optional(), path: z.string().max(500).optional() }),
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -400,14 +482,18 @@ export async function workflowRoutes(app: FastifyInstance) {
       let prefix = '';
       if (cfg.type === 'bitbucket') {
         const [slug, ...rest] = requested.split('/');
-        if (!slug) throw badRequest("path: name the Bitbucket repository first, as in analytics or analytics/models");
+        if (!slug) throw badRequest('path: name the Bitbucket repository first, as in analytics or analytics/models');
         repository = repositoryFile(cfg, `${slug}/_`).repository;
         directory = rest.join('/') || undefined;
         prefix = `${slug}/`;
       }
       const { defaultBranch, branches } = await listBranches(repository, options);
       const ref = request.query.ref || defaultBranch;
-      if (!ref) return { message: 'The repository has no branch yet', data: { defaultBranch: null, branches: [], ref: null, commit: null, files: [] } };
+      if (!ref)
+        return {
+          message: 'The repository has no branch yet',
+          data: { defaultBranch: null, branches: [], ref: null, commit: null, files: [] },
+        };
       const commit = await resolveCommit(repository, ref, options);
       const files = (await listFilesAt(repository, commit, directory, options)).map((file) => `${prefix}${file}`);
       return { message: `${files.length} files at ${ref}`, data: { defaultBranch: defaultBranch ?? null, branches, ref, commit, files } };
@@ -420,7 +506,10 @@ export async function workflowRoutes(app: FastifyInstance) {
     async (request) => {
       const { companyId } = requireAuth(request);
       await findRun(db, companyId, request.params.id);
-      return { message: 'Databricks run', data: await databricksRunStatus({ db, secrets, http: { reach: connectors.context.reach } }, companyId, request.params.id) };
+      return {
+        message: 'Databricks run',
+        data: await databricksRunStatus({ db, secrets, http: { reach: connectors.context.reach } }, companyId, request.params.id),
+      };
     },
   );
 
@@ -431,7 +520,12 @@ export async function workflowRoutes(app: FastifyInstance) {
     return listPage(
       db,
       {
-        page: (o, l) => selectRuns(db).where(condition).orderBy(...newestRunsFirst).offset(inlined(o)).limit(inlined(l)),
+        page: (o, l) =>
+          selectRuns(db)
+            .where(condition)
+            .orderBy(...newestRunsFirst)
+            .offset(inlined(o))
+            .limit(inlined(l)),
         countFrom: jobRuns,
         where: condition,
       },
@@ -442,7 +536,14 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.get(
     '/jobRunTracker/:workflowId/:offset/:limit',
-    { config: read, schema: { summary: "A workflow's runs, newest first", tags: RUN_TAGS, params: z.object({ workflowId: uuidParam, offset: offsetParam, limit: limitParam }) } },
+    {
+      config: read,
+      schema: {
+        summary: "A workflow's runs, newest first",
+        tags: RUN_TAGS,
+        params: z.object({ workflowId: uuidParam, offset: offsetParam, limit: limitParam }),
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { workflowId, offset, limit } = request.params;
@@ -453,7 +554,15 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.post(
     '/jobRunTracker/filters',
-    { config: read, schema: { summary: 'Filter the runs of a workflow, or of every workflow', tags: RUN_TAGS, querystring: runFilterQuery, body: runFilter } },
+    {
+      config: read,
+      schema: {
+        summary: 'Filter the runs of a workflow, or of every workflow',
+        tags: RUN_TAGS,
+        querystring: runFilterQuery,
+        body: runFilter,
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { workflowId } = request.query;
@@ -470,26 +579,55 @@ export async function workflowRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/jobRunTracker/filters/props', { config: read, schema: { summary: 'Choices of the job-run filters', tags: RUN_TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const workflow = await db.select({ id: workflows.id, name: workflows.name }).from(workflows).where(eq(workflows.companyId, companyId)).orderBy(asc(sql`lower(${workflows.name})`));
-    const labels: Record<string, string> = { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', canceled: 'Canceled', timed_out: 'Timed out' };
-    return { message: 'Job-run filters', data: { workflow, status: RUN_STATUSES.map((id) => ({ id, name: labels[id] })) } };
-  });
+  api.get(
+    '/jobRunTracker/filters/props',
+    { config: read, schema: { summary: 'Choices of the job-run filters', tags: RUN_TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const workflow = await db
+        .select({ id: workflows.id, name: workflows.name })
+        .from(workflows)
+        .where(eq(workflows.companyId, companyId))
+        .orderBy(asc(sql`lower(${workflows.name})`));
+      const labels: Record<string, string> = {
+        queued: 'Queued',
+        running: 'Running',
+        succeeded: 'Succeeded',
+        failed: 'Failed',
+        canceled: 'Canceled',
+        timed_out: 'Timed out',
+      };
+      return { message: 'Job-run filters', data: { workflow, status: RUN_STATUSES.map((id) => ({ id, name: labels[id] })) } };
+    },
+  );
 
-  api.get('/jobRunTracker/:id', { config: read, schema: { summary: 'One run with its steps and logs', tags: RUN_TAGS, params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Job run', data: await findRun(db, companyId, request.params.id) };
-  });
+  api.get(
+    '/jobRunTracker/:id',
+    { config: read, schema: { summary: 'One run with its steps and logs', tags: RUN_TAGS, params: idParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Job run', data: await findRun(db, companyId, request.params.id) };
+    },
+  );
 
-  api.put('/jobRunTracker/:id/cancel', { config: update, schema: { summary: 'Stop a queued or running run', tags: RUN_TAGS, params: idParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const run = await findRun(db, auth.companyId, request.params.id);
-    if (!['queued', 'running'].includes(run.status)) throw badRequest(`This run has already ended (${run.status.replace('_', ' ')})`);
-    await runner.cancel(auth.companyId, run.id);
-    await recordAudit(db, request, { companyId: auth.companyId, model: 'job_run', operation: 'cancel', recordId: run.id, changes: { before: { status: run.status } } });
-    return { message: `Run of "${run.workflowName}" is stopping`, data: await findRun(db, auth.companyId, run.id) };
-  });
+  api.put(
+    '/jobRunTracker/:id/cancel',
+    { config: update, schema: { summary: 'Stop a queued or running run', tags: RUN_TAGS, params: idParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const run = await findRun(db, auth.companyId, request.params.id);
+      if (!['queued', 'running'].includes(run.status)) throw badRequest(`This run has already ended (${run.status.replace('_', ' ')})`);
+      await runner.cancel(auth.companyId, run.id);
+      await recordAudit(db, request, {
+        companyId: auth.companyId,
+        model: 'job_run',
+        operation: 'cancel',
+        recordId: run.id,
+        changes: { before: { status: run.status } },
+      });
+      return { message: `Run of "${run.workflowName}" is stopping`, data: await findRun(db, auth.companyId, run.id) };
+    },
+  );
 
   // ---- A run's data-quality results -------------------------------------------------------------------
 
@@ -521,36 +659,58 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.get(
     '/jobRunTracker/:id/dataQuality',
-    { config: read, schema: { summary: "The data-quality results a run's quality tasks kept", tags: RUN_TAGS, params: idParams, querystring: pagedQuery } },
+    {
+      config: read,
+      schema: { summary: "The data-quality results a run's quality tasks kept", tags: RUN_TAGS, params: idParams, querystring: pagedQuery },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return { message: 'Data-quality results', data: await runResults(companyId, request.params.id, undefined, request.query.offset, request.query.limit) };
+      return {
+        message: 'Data-quality results',
+        data: await runResults(companyId, request.params.id, undefined, request.query.offset, request.query.limit),
+      };
     },
   );
 
-  api.get('/dataQuality/filters', { config: read, schema: { summary: "Choices of a run's data-quality filter", tags: RUN_TAGS, querystring: runQuery } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const runId = request.query.jobRunTrackerId;
-    await findRun(db, companyId, runId);
-    const ofRun = and(
-      eq(qualityResults.companyId, companyId),
-      sql`${qualityResults.runId} in (select q.id from ${qualityRuns} q where q.company_id = ${companyId} and q.job_run_id = ${runId})`,
-    );
-    const [names, columns] = await Promise.all([
-      db.selectDistinct({ name: qualityResults.ruleName }).from(qualityResults).where(ofRun).orderBy(asc(qualityResults.ruleName)),
-      db.selectDistinct({ name: qualityResults.columnName }).from(qualityResults).where(and(ofRun, sql`${qualityResults.columnName} is not null`)).orderBy(asc(qualityResults.columnName)),
-    ]);
-    return {
-      message: 'Data-quality filters',
-      data: { qualityName: names.map(({ name }) => ({ id: name, name })), columnName: columns.map(({ name }) => ({ id: name!, name: name! })) },
-    };
-  });
+  api.get(
+    '/dataQuality/filters',
+    { config: read, schema: { summary: "Choices of a run's data-quality filter", tags: RUN_TAGS, querystring: runQuery } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const runId = request.query.jobRunTrackerId;
+      await findRun(db, companyId, runId);
+      const ofRun = and(
+        eq(qualityResults.companyId, companyId),
+        sql`${qualityResults.runId} in (select q.id from ${qualityRuns} q where q.company_id = ${companyId} and q.job_run_id = ${runId})`,
+      );
+      const [names, columns] = await Promise.all([
+        db.selectDistinct({ name: qualityResults.ruleName }).from(qualityResults).where(ofRun).orderBy(asc(qualityResults.ruleName)),
+        db
+          .selectDistinct({ name: qualityResults.columnName })
+          .from(qualityResults)
+          .where(and(ofRun, sql`${qualityResults.columnName} is not null`))
+          .orderBy(asc(qualityResults.columnName)),
+      ]);
+      return {
+        message: 'Data-quality filters',
+        data: {
+          qualityName: names.map(({ name }) => ({ id: name, name })),
+          columnName: columns.map(({ name }) => ({ id: name!, name: name! })),
+        },
+      };
+    },
+  );
 
   api.post(
     '/dataQuality/filters',
     {
       config: read,
-      schema: { summary: "Filter a run's data-quality results", tags: RUN_TAGS, querystring: runQuery.extend(pagedQuery.shape), body: qualityFilter },
+      schema: {
+        summary: "Filter a run's data-quality results",
+        tags: RUN_TAGS,
+        querystring: runQuery.extend(pagedQuery.shape),
+        body: qualityFilter,
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);

@@ -56,7 +56,12 @@ export async function workspaceRoutes(app: FastifyInstance) {
       const data = await listPage(
         db,
         {
-          page: (offset, limit) => selectWorkspaces(db).where(where).orderBy(desc(workspaces.createdAt), desc(workspaces.id)).offset(inlined(offset)).limit(inlined(limit)),
+          page: (offset, limit) =>
+            selectWorkspaces(db)
+              .where(where)
+              .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
+              .offset(inlined(offset))
+              .limit(inlined(limit)),
           countFrom: workspaces,
           where,
         },
@@ -122,10 +127,7 @@ export async function workspaceRoutes(app: FastifyInstance) {
       const auth = requireAuth(request);
       const { id, ...wanted } = request.body;
       const current = await mustFind(auth.companyId, id);
-      const { was, now, any } = changedFields(
-        { name: current.name, description: current.description, isActive: current.isActive },
-        wanted,
-      );
+      const { was, now, any } = changedFields({ name: current.name, description: current.description, isActive: current.isActive }, wanted);
       if (!any) return { message: 'Nothing to change', data: current };
       if (now.name !== undefined && (await nameTaken(db, auth.companyId, now.name, id))) throw conflict(WORKSPACE_NAME_TAKEN);
       try {
@@ -179,7 +181,12 @@ export async function workspaceRoutes(app: FastifyInstance) {
           operation: 'delete',
           recordId: id,
           changes: {
-            before: { name: current.name, description: current.description, isActive: current.isActive, memberIds: members.map((m) => m.userId) },
+            before: {
+              name: current.name,
+              description: current.description,
+              isActive: current.isActive,
+              memberIds: members.map((m) => m.userId),
+            },
           },
         });
       });

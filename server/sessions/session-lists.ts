@@ -174,7 +174,10 @@ export class SessionLists {
         }
       } else {
         const column = SORTABLE[sort.field];
-        const ordering = sort.field === 'createdAt' ? [orderBy(sessions.createdAt, sort.order), orderBy(sessions.id, sort.order)] : [orderBy(column, sort.order), ...newestFirst];
+        const ordering =
+          sort.field === 'createdAt'
+            ? [orderBy(sessions.createdAt, sort.order), orderBy(sessions.id, sort.order)]
+            : [orderBy(column, sort.order), ...newestFirst];
         rows = await select(undefined, ordering, o, l);
       }
       return this.named(viewer, rows, now);
@@ -184,13 +187,26 @@ export class SessionLists {
 
   /** How many rows match, when there are at most `max` of them (one more is read to know). */
   private async countUpTo(where: SQL, max: number): Promise<number> {
-    const capped = this.db.select({ one: sql`1` }).from(sessions).where(where).limit(max + 1).as('capped');
+    const capped = this.db
+      .select({ one: sql`1` })
+      .from(sessions)
+      .where(where)
+      .limit(max + 1)
+      .as('capped');
     const [{ n }] = await this.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(capped);
     return n;
   }
 
-  private async named(viewer: { companyId: string; sessionId: string }, rows: Array<typeof sessions.$inferSelect>, now: Date): Promise<SessionRow[]> {
-    const names = await namesOf(this.db, viewer.companyId, rows.flatMap((r) => [r.userId, r.impersonatorUserId]));
+  private async named(
+    viewer: { companyId: string; sessionId: string },
+    rows: Array<typeof sessions.$inferSelect>,
+    now: Date,
+  ): Promise<SessionRow[]> {
+    const names = await namesOf(
+      this.db,
+      viewer.companyId,
+      rows.flatMap((r) => [r.userId, r.impersonatorUserId]),
+    );
     return rows.map((r) => {
       const over = r.endedAt !== null || r.expiresAt <= now;
       const user = names.get(r.userId);
@@ -218,7 +234,11 @@ export class SessionLists {
 
   async props(companyId: string): Promise<{ user: Choice[]; status: Choice[] }> {
     // One probe of (company_id, user_id) per user of the company.
-    const user = await usersWho(this.db, companyId, (userId) => sql`exists (select 1 from ${sessions} where ${sessions.companyId} = ${companyId} and ${sessions.userId} = ${userId})`);
+    const user = await usersWho(
+      this.db,
+      companyId,
+      (userId) => sql`exists (select 1 from ${sessions} where ${sessions.companyId} = ${companyId} and ${sessions.userId} = ${userId})`,
+    );
     return { user, status: choicesOf(SESSION_STATUSES) };
   }
 
@@ -227,7 +247,11 @@ export class SessionLists {
     const weekAgo = daysAgo(7, now);
     const [openNow, signIns, endedByAdmin, impersonating] = await Promise.all([
       cappedCount(this.db, sessions, and(tenant, this.active(now))),
-      cappedCount(this.db, sessions, and(tenant, gte(sessions.createdAt, startOfTodayUtc(now)), eq(sessions.stage, 'full'), isNull(sessions.impersonatorUserId))),
+      cappedCount(
+        this.db,
+        sessions,
+        and(tenant, gte(sessions.createdAt, startOfTodayUtc(now)), eq(sessions.stage, 'full'), isNull(sessions.impersonatorUserId)),
+      ),
       // Ended in the last 7 days means created at most a lifetime before that: the bound lets the index serve.
       cappedCount(
         this.db,

@@ -96,9 +96,14 @@ export function createCompanyMailRoutes(db: Db, secrets: Secrets, reach: Reach):
     try {
       password = openEmailSecrets(secrets, row.secretsEnc).password;
     } catch {
-      throw new Error("The company's SMTP password cannot be read (was the instance secret changed?); enter it again in the email settings");
+      throw new Error(
+        "The company's SMTP password cannot be read (was the instance secret changed?); enter it again in the email settings",
+      );
     }
-    const made: CachedRoute = { fingerprint, route: { transporter: smtpTransport({ ...settings, password }, reach), from: senderOf(settings) } };
+    const made: CachedRoute = {
+      fingerprint,
+      route: { transporter: smtpTransport({ ...settings, password }, reach), from: senderOf(settings) },
+    };
     kept.set(companyId, made);
     return made.route;
   };
@@ -117,7 +122,10 @@ const SMTP_WORDS_MAX = 200;
 
 /** A mail server's reply as one printable line of at most 200 characters. */
 export function smtpWords(reply: string): string {
-  const said = reply.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const said = reply
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return said.length > SMTP_WORDS_MAX ? `${said.slice(0, SMTP_WORDS_MAX - 1)}…` : said;
 }
 

@@ -85,7 +85,13 @@ async function inBatches(batchSize: number, options: PurgeOptions, deleteBatch: 
   }
 }
 
-async function purgeAudits(db: Db, companyId: string, cutoff: Date, batchSize: number, options: PurgeOptions): Promise<Pick<PurgeCounts, 'audits' | 'accessEvents'>> {
+async function purgeAudits(
+  db: Db,
+  companyId: string,
+  cutoff: Date,
+  batchSize: number,
+  options: PurgeOptions,
+): Promise<Pick<PurgeCounts, 'audits' | 'accessEvents'>> {
   const audits = await inBatches(batchSize, options, async () => {
     const batch = db
       .select({ id: systemAudits.id })
@@ -113,7 +119,13 @@ async function purgeAudits(db: Db, companyId: string, cutoff: Date, batchSize: n
   return { audits, accessEvents: events };
 }
 
-async function purgeRuns(db: Db, companyId: string, cutoff: Date, batchSize: number, options: PurgeOptions): Promise<Pick<PurgeCounts, 'runs' | 'runSteps' | 'qualityRuns' | 'qualityResults'>> {
+async function purgeRuns(
+  db: Db,
+  companyId: string,
+  cutoff: Date,
+  batchSize: number,
+  options: PurgeOptions,
+): Promise<Pick<PurgeCounts, 'runs' | 'runSteps' | 'qualityRuns' | 'qualityResults'>> {
   const counts = { runs: 0, runSteps: 0, qualityRuns: 0, qualityResults: 0 };
   await inBatches(batchSize, options, async () => {
     // A run is queued before it ends: bounding queued_at too lets the (company, queued) index find them.
@@ -168,7 +180,7 @@ export async function purgeExpiredRecords(db: Db, options: PurgeOptions = {}): P
   const now = options.now ?? new Date();
   const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
   const report: PurgeReport = { companies: 0, ...emptyCounts() };
-  for (const retention of await asSystem('the retention purge looks at every company\'s settings', () => retentions(db))) {
+  for (const retention of await asSystem("the retention purge looks at every company's settings", () => retentions(db))) {
     if (options.stopping?.()) break;
     report.companies += 1;
     await withTenant(retention.companyId, () => purgeCompany(db, retention, now, batchSize, options, report));
@@ -176,13 +188,26 @@ export async function purgeExpiredRecords(db: Db, options: PurgeOptions = {}): P
   return report;
 }
 
-async function purgeCompany(db: Db, retention: Retention, now: Date, batchSize: number, options: PurgeOptions, report: PurgeReport): Promise<void> {
+async function purgeCompany(
+  db: Db,
+  retention: Retention,
+  now: Date,
+  batchSize: number,
+  options: PurgeOptions,
+  report: PurgeReport,
+): Promise<void> {
   const counts = emptyCounts();
   if (retention.auditDays !== null) {
-    Object.assign(counts, await purgeAudits(db, retention.companyId, new Date(now.getTime() - retention.auditDays * DAY_MS), batchSize, options));
+    Object.assign(
+      counts,
+      await purgeAudits(db, retention.companyId, new Date(now.getTime() - retention.auditDays * DAY_MS), batchSize, options),
+    );
   }
   if (retention.runDays !== null) {
-    Object.assign(counts, await purgeRuns(db, retention.companyId, new Date(now.getTime() - retention.runDays * DAY_MS), batchSize, options));
+    Object.assign(
+      counts,
+      await purgeRuns(db, retention.companyId, new Date(now.getTime() - retention.runDays * DAY_MS), batchSize, options),
+    );
   }
   for (const key of Object.keys(counts) as (keyof PurgeCounts)[]) report[key] += counts[key];
   if (Object.values(counts).some((n) => n > 0)) {

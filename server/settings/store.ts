@@ -51,7 +51,11 @@ export async function readSettingsRow(db: Db, companyId: string, key: SettingsGr
  * its rule (written by an older version, or by hand) gives way to the default instead of breaking
  * every sign-in of the company.
  */
-function overDefaults<T extends Record<string, unknown>>(shape: Record<string, z.ZodType>, defaults: T, stored: Record<string, unknown> | undefined): T {
+function overDefaults<T extends Record<string, unknown>>(
+  shape: Record<string, z.ZodType>,
+  defaults: T,
+  stored: Record<string, unknown> | undefined,
+): T {
   const result: Record<string, unknown> = { ...defaults };
   for (const key of Object.keys(defaults)) {
     if (!stored || !(key in stored)) continue;
@@ -102,14 +106,21 @@ async function companyRequiresTwoFactor(db: Db, companyId: string): Promise<bool
 }
 
 /** The company's service settings, with the row they come from (null while it has the defaults). */
-export async function readServiceSettings(db: Db, config: Pick<Config, 'sessionTtlMinutes'>, companyId: string): Promise<{ row: SettingsRow | null; values: ServiceSettings }> {
+export async function readServiceSettings(
+  db: Db,
+  config: Pick<Config, 'sessionTtlMinutes'>,
+  companyId: string,
+): Promise<{ row: SettingsRow | null; values: ServiceSettings }> {
   const row = await readSettingsRow(db, companyId, 'service');
   const requireTwoFactor = await companyRequiresTwoFactor(db, companyId);
   return { row, values: serviceSettingsFrom(row?.values, config.sessionTtlMinutes, requireTwoFactor) };
 }
 
 /** The company's email settings, with the row they come from, and whether a password is kept (never the password). */
-export async function readEmailSettings(db: Db, companyId: string): Promise<{ row: SettingsRow | null; values: EmailSettings; passwordSet: boolean }> {
+export async function readEmailSettings(
+  db: Db,
+  companyId: string,
+): Promise<{ row: SettingsRow | null; values: EmailSettings; passwordSet: boolean }> {
   const row = await readSettingsRow(db, companyId, 'email');
   return { row, values: emailSettingsFrom(row?.values), passwordSet: Boolean(row?.secretsEnc) };
 }

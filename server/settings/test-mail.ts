@@ -33,7 +33,13 @@ export async function sendTestMail(settings: SmtpSettings, to: string, content: 
   const server = `${settings.host}:${settings.port}`;
   const transporter = smtpTransport(settings, reach);
   try {
-    const info = await transporter.sendMail({ from: senderOf(settings), to, subject: content.subject, text: content.text, html: content.html });
+    const info = await transporter.sendMail({
+      from: senderOf(settings),
+      to,
+      subject: content.subject,
+      text: content.text,
+      html: content.html,
+    });
     return { ok: true, detail: (info.response && smtpWords(info.response)) || 'Accepted', to, server };
   } catch (error) {
     return { ok: false, detail: smtpFailure(error, settings.host.replace(/^\[|\]$/g, ''), settings.port), to, server };

@@ -57,7 +57,8 @@ function thread(): Worker {
   started.on('message', (answer: Answer) => {
     if (answer.ok) settle(answer.id, { sql: answer.sql! });
     // A refusal of the check keeps its kind; anything else is this server's failure, not the query's.
-    else if (answer.refused) settle(answer.id, { error: new ConnectorError(answer.message ?? 'The query was refused', answer.kind ?? 'invalid') });
+    else if (answer.refused)
+      settle(answer.id, { error: new ConnectorError(answer.message ?? 'The query was refused', answer.kind ?? 'invalid') });
     else settle(answer.id, { error: new Error(`The query could not be checked: ${answer.message}`) });
   });
   started.on('error', (error) => {
@@ -75,7 +76,9 @@ export function checkInItsThread(dialect: Dialect, text: string): Promise<string
     nextId += 1;
     const id = nextId;
     const timer = setTimeout(() => {
-      settle(id, { error: new ConnectorError(`This query took longer than ${CHECK_TIME_LIMIT_MS / 1000} s to check; write it more simply`, 'invalid') });
+      settle(id, {
+        error: new ConnectorError(`This query took longer than ${CHECK_TIME_LIMIT_MS / 1000} s to check; write it more simply`, 'invalid'),
+      });
       // The thread is stuck on it: the checks behind it start again on a new one.
       const stuck = worker;
       worker = undefined;

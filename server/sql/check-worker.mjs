@@ -18,6 +18,12 @@ parentPort.on('message', async ({ id, dialect, text }) => {
     parentPort.postMessage({ id, ok: true, sql: await checkCompanySqlHere(dialect, text) });
   } catch (error) {
     const refused = error?.name === 'ConnectorError';
-    parentPort.postMessage({ id, ok: false, refused, kind: refused ? error.kind : undefined, message: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({
+      id,
+      ok: false,
+      refused,
+      kind: refused ? error.kind : undefined,
+      message: error instanceof Error ? error.message : String(error),
+    });
   }
 });

@@ -115,6 +115,8 @@ export const DENIED_FUNCTIONS: Record<Dialect, readonly DeniedFunction[]> = { po
 export function deniedFunction(dialect: Dialect, name: string, argumentCount: number): DeniedFunction | undefined {
   const lower = name.toLowerCase();
   return DENIED_FUNCTIONS[dialect].find(
-    (entry) => (entry.prefix ? lower.startsWith(entry.name) : lower === entry.name) && (entry.argumentCount === undefined || entry.argumentCount === argumentCount),
+    (entry) =>
+      (entry.prefix ? lower.startsWith(entry.name) : lower === entry.name) &&
+      (entry.argumentCount === undefined || entry.argumentCount === argumentCount),
   );
 }

@@ -18,7 +18,8 @@ const NOT_REPRINTABLE = 'This query cannot be re-printed without changing it, so
  */
 export async function checkCompanySqlHere(dialect: Dialect, text: string): Promise<string> {
   // A parser that cannot be loaded is this server's failure, not the query's: it is not answered as a refusal.
-  const check = dialect === 'postgres' ? checkPostgres.bind(null, await loadPostgresParser()) : checkMysql.bind(null, await loadMysqlParser());
+  const check =
+    dialect === 'postgres' ? checkPostgres.bind(null, await loadPostgresParser()) : checkMysql.bind(null, await loadMysqlParser());
   try {
     return await check(text);
   } catch (err) {
@@ -34,7 +35,8 @@ function placeIn(text: string, offset: number): string {
   return `line ${lines.length}, position ${lines[lines.length - 1]!.length + 1}`;
 }
 
-const unreadable = (message: string, place: string | undefined) => refuse(`The query cannot be read: ${message}${place ? ` (${place})` : ''}`);
+const unreadable = (message: string, place: string | undefined) =>
+  refuse(`The query cannot be read: ${message}${place ? ` (${place})` : ''}`);
 
 function countStatements(count: number): void {
   if (count === 0) throw refuse('This text holds no query: write one SELECT (or WITH … SELECT)');
@@ -85,7 +87,13 @@ const POSTGRES_STATEMENT_WORDS: Record<string, string> = {
 };
 
 function postgresStatementWords(kind: string): string {
-  return POSTGRES_STATEMENT_WORDS[kind] ?? kind.replace(/Stmt$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase();
+  return (
+    POSTGRES_STATEMENT_WORDS[kind] ??
+    kind
+      .replace(/Stmt$/, '')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toUpperCase()
+  );
 }
 
 const POSTGRES_WRITES: Record<string, string> = { InsertStmt: 'INSERT', UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
@@ -122,8 +130,10 @@ function checkPostgresTree(node: unknown): void {
   }
   const cte = record.CommonTableExpr as { ctename?: string; ctequery?: Record<string, unknown> } | undefined;
   const cteKind = cte?.ctequery ? Object.keys(cte.ctequery)[0] : undefined;
-  if (cteKind && POSTGRES_WRITES[cteKind]) throw refuse(`A WITH query here may not change data (${POSTGRES_WRITES[cteKind]} in "${cte?.ctename ?? ''}")`);
-  for (const [kind, words] of Object.entries(POSTGRES_WRITES)) if (kind in record) throw refuse(`A query here may not change data (${words})`);
+  if (cteKind && POSTGRES_WRITES[cteKind])
+    throw refuse(`A WITH query here may not change data (${POSTGRES_WRITES[cteKind]} in "${cte?.ctename ?? ''}")`);
+  for (const [kind, words] of Object.entries(POSTGRES_WRITES))
+    if (kind in record) throw refuse(`A query here may not change data (${words})`);
   const call = record.FuncCall as PostgresFuncCall | undefined;
   if (call) {
     const name = call.funcname?.at(-1)?.String?.sval ?? '';
@@ -139,7 +149,11 @@ const POSITION_KEYS = new Set(['location', 'stmt_location', 'stmt_len', 'list_st
 function withoutPositions(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutPositions);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([key]) => !POSITION_KEYS.has(key)).map(([key, value]) => [key, withoutPositions(value)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => !POSITION_KEYS.has(key))
+      .map(([key, value]) => [key, withoutPositions(value)]),
+  );
 }
 
 type PostgresTree = ReturnType<PostgresParser['parser']['parseSync']>;
@@ -178,7 +192,8 @@ async function checkPostgres({ parser, deparse }: PostgresParser, text: string):
   } catch {
     again = undefined;
   }
-  const same = again?.stmts?.length === 1 && JSON.stringify(withoutPositions(again.stmts[0]?.stmt)) === JSON.stringify(withoutPositions(statement));
+  const same =
+    again?.stmts?.length === 1 && JSON.stringify(withoutPositions(again.stmts[0]?.stmt)) === JSON.stringify(withoutPositions(statement));
   if (!same) throw refuse(NOT_REPRINTABLE);
   return printed;
 }
@@ -232,10 +247,17 @@ function parseMysql(parser: MysqlParser, text: string): Record<string, unknown> 
     const place = start?.line !== undefined && start.column !== undefined ? `line ${start.line}, position ${start.column}` : undefined;
     throw unreadable(mysqlSyntaxMessage(failure.message ?? String(err)), place);
   }
-  const statements = (Array.isArray(ast) ? ast : [ast]).filter((statement): statement is Record<string, unknown> => statement !== null && typeof statement === 'object');
+  const statements = (Array.isArray(ast) ? ast : [ast]).filter(
+    (statement): statement is Record<string, unknown> => statement !== null && typeof statement === 'object',
+  );
   countStatements(statements.length);
   const statement = statements[0]!;
-  if (statement.type !== 'select') throw notAQuery(String(statement.type ?? 'this statement').replace(/_/g, ' ').toUpperCase());
+  if (statement.type !== 'select')
+    throw notAQuery(
+      String(statement.type ?? 'this statement')
+        .replace(/_/g, ' ')
+        .toUpperCase(),
+    );
   return statement;
 }
 
@@ -255,7 +277,8 @@ function checkMysqlInto(into: unknown): void {
   const target = into as { keyword?: string; type?: string; expr?: unknown } | null | undefined;
   if (!target || (!target.keyword && !target.type && !target.expr)) return;
   const keyword = String(target.keyword ?? '').toLowerCase();
-  if (keyword === 'outfile' || keyword === 'dumpfile') throw refuse(`INTO ${keyword.toUpperCase()} is not allowed: a query here may not write files`);
+  if (keyword === 'outfile' || keyword === 'dumpfile')
+    throw refuse(`INTO ${keyword.toUpperCase()} is not allowed: a query here may not write files`);
   if (keyword === 'var') throw refuse('SELECT … INTO @variable is not allowed: a query here may not set variables');
   throw refuse('SELECT … INTO is not allowed: a query here may not write');
 }

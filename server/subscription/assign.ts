@@ -23,7 +23,13 @@ function paidThroughStripe(row: SubscriptionRow | null): boolean {
  * caller's company, that it is newer than the company's last plan change and not used yet, then
  * puts the company on its plan.
  */
-export async function redeemGrant(db: Db, secrets: Secrets, request: FastifyRequest, companyId: string, token: string): Promise<SubscriptionRow> {
+export async function redeemGrant(
+  db: Db,
+  secrets: Secrets,
+  request: FastifyRequest,
+  companyId: string,
+  token: string,
+): Promise<SubscriptionRow> {
   const grant = await readPlanGrant(secrets, token);
   const [company] = await db.select({ hostname: companies.hostname }).from(companies).where(eq(companies.id, companyId));
   if (!company) throw notFound('Company');
@@ -36,10 +42,14 @@ export async function redeemGrant(db: Db, secrets: Secrets, request: FastifyRequ
     if (row?.subscriptionId === grantMark(grant)) throw badRequest('token: this plan grant has already been used');
     // A grant older than the last change of plan (a downgrade since, say) must not undo it.
     if (row && row.updatedAt.getTime() >= grant.issuedAt.getTime() + 1000) {
-      throw badRequest(`token: this plan grant was issued before the company's plan last changed (${row.updatedAt.toISOString().slice(0, 10)}); ask your operator for a new one`);
+      throw badRequest(
+        `token: this plan grant was issued before the company's plan last changed (${row.updatedAt.toISOString().slice(0, 10)}); ask your operator for a new one`,
+      );
     }
     if (paidThroughStripe(row)) {
-      throw conflict(`The company pays for the ${PLANS[row!.plan as PlanId]?.name ?? row!.plan} plan through Stripe; cancel that subscription before applying a plan grant`);
+      throw conflict(
+        `The company pays for the ${PLANS[row!.plan as PlanId]?.name ?? row!.plan} plan through Stripe; cancel that subscription before applying a plan grant`,
+      );
     }
     return saveSubscription(
       tx,
@@ -63,7 +73,10 @@ export interface Assignment {
  * billing it).
  */
 export async function assignPlan(db: Db, hostname: string, plan: PlanId, options: { force?: boolean } = {}): Promise<Assignment> {
-  const [company] = await db.select({ id: companies.id, name: companies.name, hostname: companies.hostname }).from(companies).where(eq(companies.hostname, hostname));
+  const [company] = await db
+    .select({ id: companies.id, name: companies.name, hostname: companies.hostname })
+    .from(companies)
+    .where(eq(companies.hostname, hostname));
   if (!company) throw notFound(`Company "${hostname}"`);
   return db.transaction(async (tx) => {
     await lockCompany(tx, company.id);

@@ -37,9 +37,7 @@ export function returnUrls(base: string) {
   };
 }
 
-export type CheckoutStart =
-  | { kind: 'checkout'; sessionId: string; url: string }
-  | { kind: 'changed'; row: SubscriptionRow };
+export type CheckoutStart = { kind: 'checkout'; sessionId: string; url: string } | { kind: 'changed'; row: SubscriptionRow };
 
 /**
  * POST /subscription/checkout: a Checkout session for the plan's price (mode subscription, the
@@ -47,7 +45,13 @@ export type CheckoutStart =
  * Stripe has its subscription moved to the new price instead (prorated), as a second subscription
  * would bill twice.
  */
-export async function startCheckout(deps: StripeDeps, request: FastifyRequest, auth: AuthContext, plan: PlanId, linkBase: string): Promise<CheckoutStart> {
+export async function startCheckout(
+  deps: StripeDeps,
+  request: FastifyRequest,
+  auth: AuthContext,
+  plan: PlanId,
+  linkBase: string,
+): Promise<CheckoutStart> {
   const { db, stripe, settings } = deps;
   const price = settings.prices[plan];
   if (!price) throw badRequest(`plan: the ${PLANS[plan].name} plan cannot be bought on this server`);
@@ -72,7 +76,14 @@ export async function startCheckout(deps: StripeDeps, request: FastifyRequest, a
         tx,
         request,
         auth.companyId,
-        { plan: read.plan ?? plan, status: read.status, provider: 'stripe', customerId: read.customerId, subscriptionId: read.subscriptionId, currentPeriodEnd: read.currentPeriodEnd },
+        {
+          plan: read.plan ?? plan,
+          status: read.status,
+          provider: 'stripe',
+          customerId: read.customerId,
+          subscriptionId: read.subscriptionId,
+          currentPeriodEnd: read.currentPeriodEnd,
+        },
         { operation: 'plan_changed' },
       ),
     );
@@ -94,7 +105,9 @@ export async function startCheckout(deps: StripeDeps, request: FastifyRequest, a
     }),
   );
   if (!session.url) throw new HttpError(502, `Stripe started checkout session ${session.id} without a page to send the payer to`);
-  await db.insert(checkoutSessions).values({ id: session.id, companyId: auth.companyId, plan, status: session.status ?? 'open', createdBy: auth.userId });
+  await db
+    .insert(checkoutSessions)
+    .values({ id: session.id, companyId: auth.companyId, plan, status: session.status ?? 'open', createdBy: auth.userId });
   return { kind: 'checkout', sessionId: session.id, url: session.url };
 }
 
@@ -134,7 +147,8 @@ export async function applyCheckoutSession(
     await tx.update(checkoutSessions).set({ status }).where(eq(checkoutSessions.id, session.id));
     return outcome;
   }
-  if (!plan) throw new HttpError(502, `Checkout session ${session.id} sold price ${priceId ?? '(none)'}, which is none of this server's plans`);
+  if (!plan)
+    throw new HttpError(502, `Checkout session ${session.id} sold price ${priceId ?? '(none)'}, which is none of this server's plans`);
   const read = subscription ? readSubscription(deps.settings, subscription) : null;
   await tx
     .update(checkoutSessions)
@@ -171,7 +185,12 @@ export async function subscriptionOfSession(stripe: Stripe, session: Stripe.Chec
 }
 
 /** GET /checkoutSession?sessionId=…: the caller's company's session, read from Stripe and applied when complete. */
-export async function returnFromCheckout(deps: StripeDeps, request: FastifyRequest, companyId: string, sessionId: string): Promise<CheckoutOutcome> {
+export async function returnFromCheckout(
+  deps: StripeDeps,
+  request: FastifyRequest,
+  companyId: string,
+  sessionId: string,
+): Promise<CheckoutOutcome> {
   const [stored] = await deps.db
     .select({ id: checkoutSessions.id })
     .from(checkoutSessions)
@@ -186,7 +205,12 @@ export async function returnFromCheckout(deps: StripeDeps, request: FastifyReque
 // ---- Webhooks ------------------------------------------------------------------------------------
 
 /** The webhook events applied; any other is acknowledged and left alone. */
-export const HANDLED_EVENTS = ['checkout.session.completed', 'customer.subscription.updated', 'customer.subscription.deleted', 'invoice.payment_failed'] as const;
+export const HANDLED_EVENTS = [
+  'checkout.session.completed',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.payment_failed',
+] as const;
 
 export interface EventOutcome {
   /** What was done, for the answer Stripe keeps in its log. */
@@ -196,7 +220,11 @@ export interface EventOutcome {
 /** Runs `work` in the transaction that records the event, unless a delivery of it was already recorded. */
 async function onceFor(db: Db, event: Stripe.Event, work: (tx: Db) => Promise<string>): Promise<EventOutcome> {
   return db.transaction(async (tx) => {
-    const recorded = await tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeEvents.id });
+    const recorded = await tx
+      .insert(stripeEvents)
+      .values({ id: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: stripeEvents.id });
     if (recorded.length === 0) return { message: `Event ${event.id} was already processed` };
     return { message: await work(tx) };
   });
@@ -227,11 +255,14 @@ export async function applyStripeEvent(deps: StripeDeps, request: FastifyRequest
     case 'checkout.session.completed': {
       const session = await fetchCheckoutSession(stripe, event.data.object.id);
       const companyId = session.client_reference_id;
-      if (!(await companyExists(db, companyId))) return onceFor(db, event, async () => `Checkout session ${session.id} is not one of this server's companies; ignored`);
+      if (!(await companyExists(db, companyId)))
+        return onceFor(db, event, async () => `Checkout session ${session.id} is not one of this server's companies; ignored`);
       const subscription = await subscriptionOfSession(stripe, session);
       return onceFor(db, event, async (tx) => {
         const outcome = await applyCheckoutSession(tx, deps, request, companyId!, session, subscription);
-        return outcome.applied ? `The company is now on the ${PLANS[outcome.plan!].name} plan` : `Checkout session ${session.id} is ${outcome.status}, not paid yet`;
+        return outcome.applied
+          ? `The company is now on the ${PLANS[outcome.plan!].name} plan`
+          : `Checkout session ${session.id} is ${outcome.status}, not paid yet`;
       });
     }
     case 'customer.subscription.updated':
@@ -239,11 +270,13 @@ export async function applyStripeEvent(deps: StripeDeps, request: FastifyRequest
       const read = readSubscription(settings, event.data.object);
       const byCustomer = await rowOfCustomer(db, read.customerId);
       const companyId = byCustomer?.companyId ?? ((await companyExists(db, read.companyId)) ? read.companyId : null);
-      if (!companyId) return onceFor(db, event, async () => `Subscription ${read.subscriptionId} is not one of this server's companies; ignored`);
+      if (!companyId)
+        return onceFor(db, event, async () => `Subscription ${read.subscriptionId} is not one of this server's companies; ignored`);
       return onceFor(db, event, async (tx) => {
         const row = await subscriptionRow(tx, companyId);
         // News of a subscription the company has since replaced changes nothing.
-        if (row?.subscriptionId && row.subscriptionId !== read.subscriptionId && isInForce(row)) return `Subscription ${read.subscriptionId} is no longer the company's; ignored`;
+        if (row?.subscriptionId && row.subscriptionId !== read.subscriptionId && isInForce(row))
+          return `Subscription ${read.subscriptionId} is no longer the company's; ignored`;
         const deleted = event.type === 'customer.subscription.deleted';
         const plan = read.plan ?? (row?.plan as PlanId | undefined);
         if (!plan) return `Subscription ${read.subscriptionId} sells none of this server's plans; ignored`;
@@ -251,10 +284,19 @@ export async function applyStripeEvent(deps: StripeDeps, request: FastifyRequest
           tx,
           request,
           companyId,
-          { plan, status: deleted ? 'canceled' : read.status, provider: 'stripe', customerId: read.customerId, subscriptionId: read.subscriptionId, currentPeriodEnd: read.currentPeriodEnd },
+          {
+            plan,
+            status: deleted ? 'canceled' : read.status,
+            provider: 'stripe',
+            customerId: read.customerId,
+            subscriptionId: read.subscriptionId,
+            currentPeriodEnd: read.currentPeriodEnd,
+          },
           { operation: deleted ? 'subscription_canceled' : 'subscription_updated', userId: null },
         );
-        return deleted ? `Subscription ${read.subscriptionId} ended; the company is on the default plan` : `Subscription ${read.subscriptionId} is ${read.status}`;
+        return deleted
+          ? `Subscription ${read.subscriptionId} ended; the company is on the default plan`
+          : `Subscription ${read.subscriptionId} is ${read.status}`;
       });
     }
     case 'invoice.payment_failed': {
@@ -262,15 +304,23 @@ export async function applyStripeEvent(deps: StripeDeps, request: FastifyRequest
       const row = await rowOfCustomer(db, idOf(invoice.customer));
       if (!row) return onceFor(db, event, async () => `Invoice ${invoice.id} is not one of this server's companies; ignored`);
       return onceFor(db, event, async (tx) => {
-        if (row.provider !== 'stripe' || !isInForce(row)) return `Invoice ${invoice.id}: the company has no running subscription; nothing to do`;
+        if (row.provider !== 'stripe' || !isInForce(row))
+          return `Invoice ${invoice.id}: the company has no running subscription; nothing to do`;
         const planName = PLANS[row.plan as PlanId]?.name ?? row.plan;
-        await saveSubscription(tx, request, row.companyId, { plan: row.plan as PlanId, status: 'past_due', provider: 'stripe' }, { operation: 'payment_failed', userId: null });
+        await saveSubscription(
+          tx,
+          request,
+          row.companyId,
+          { plan: row.plan as PlanId, status: 'past_due', provider: 'stripe' },
+          { operation: 'payment_failed', userId: null },
+        );
         await notify(tx, {
           companyId: row.companyId,
           to: 'admins',
           type: 'payment_failed',
           title: `The payment for the ${planName} plan failed`,
-          message: 'Stripe could not take the payment of the latest invoice. Update the payment method with Stripe: the plan stays in force while Stripe tries again.',
+          message:
+            'Stripe could not take the payment of the latest invoice. Update the payment method with Stripe: the plan stays in force while Stripe tries again.',
           link: SUBSCRIPTION_PAGE,
         });
         return `Invoice ${invoice.id} failed; the subscription is past due`;

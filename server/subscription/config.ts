@@ -47,7 +47,8 @@ function readStripe(env: NodeJS.ProcessEnv): StripeSettings | null {
     } catch {
       throw new Error(`STRIPE_API_BASE must be a URL such as http://127.0.0.1:12111, got "${env.STRIPE_API_BASE}"`);
     }
-    if (apiBase.protocol !== 'http:' && apiBase.protocol !== 'https:') throw new Error('STRIPE_API_BASE must start with http:// or https://');
+    if (apiBase.protocol !== 'http:' && apiBase.protocol !== 'https:')
+      throw new Error('STRIPE_API_BASE must start with http:// or https://');
   }
   return { secretKey, webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined, prices, apiBase };
 }

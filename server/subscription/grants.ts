@@ -44,7 +44,8 @@ export async function signPlanGrant(
   now = new Date(),
 ): Promise<{ token: string; grant: PlanGrant }> {
   const days = grant.validDays ?? DEFAULT_GRANT_DAYS;
-  if (!Number.isInteger(days) || days < 1 || days > MAX_GRANT_DAYS) throw new Error(`A grant is valid for 1 to ${MAX_GRANT_DAYS} days, not ${days}`);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_GRANT_DAYS)
+    throw new Error(`A grant is valid for 1 to ${MAX_GRANT_DAYS} days, not ${days}`);
   const issuedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const expiresAt = new Date(issuedAt.getTime() + days * 86_400_000);
   const id = crypto.randomUUID();
@@ -73,7 +74,8 @@ export async function readPlanGrant(secrets: Secrets, token: string): Promise<Pl
       const when = exp ? ` on ${new Date(exp * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
       throw badRequest(`token: this plan grant expired${when}; ask your operator for a new one`);
     }
-    if (error instanceof errors.JWTClaimValidationFailed) throw badRequest(`token: this is not a plan grant (${error.claim} does not match)`);
+    if (error instanceof errors.JWTClaimValidationFailed)
+      throw badRequest(`token: this is not a plan grant (${error.claim} does not match)`);
     throw badRequest(GRANT_INVALID_MESSAGE);
   }
   const { sub, jti, iat, exp, plan } = payload;

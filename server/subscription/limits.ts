@@ -45,8 +45,10 @@ export class PlanLimitError extends HttpError {
     if (limit === 'runsPerMonth') {
       const ends = resetsAt ?? monthWindow().end;
       const month = monthName(new Date(ends.getTime() - 1));
-      return `${allows} and the company has queued ${used.toLocaleString('en-US')} in ${month}. ` +
-        `Runs can start again on ${dayName(ends)} (UTC), or upgrade on the Subscription page.`;
+      return (
+        `${allows} and the company has queued ${used.toLocaleString('en-US')} in ${month}. ` +
+        `Runs can start again on ${dayName(ends)} (UTC), or upgrade on the Subscription page.`
+      );
     }
     return `${allows} and the company has ${used.toLocaleString('en-US')}. ${WHAT_TO_REMOVE[limit]} or upgrade on the Subscription page.`;
   }
@@ -58,7 +60,12 @@ export class PlanLimitError extends HttpError {
  * first, so two additions at once cannot both take the last place. A plan without that limit
  * costs one primary-key read.
  */
-export async function assertWithinPlan(db: Db, settings: Pick<PlanSettings, 'defaultPlan'>, companyId: string, limit: LimitKey): Promise<void> {
+export async function assertWithinPlan(
+  db: Db,
+  settings: Pick<PlanSettings, 'defaultPlan'>,
+  companyId: string,
+  limit: LimitKey,
+): Promise<void> {
   const { plan } = await subscriptionState(db, settings, companyId);
   const allowed = plan.limits[limit];
   if (allowed === null) return;
@@ -81,7 +88,13 @@ export async function reportSkippedScheduledRun(db: Db, error: unknown, workflow
     const [told] = await tx
       .select({ id: notifications.id })
       .from(notifications)
-      .where(and(eq(notifications.companyId, workflow.companyId), gte(notifications.createdAt, start), eq(notifications.type, SCHEDULE_SKIPPED_NOTICE)))
+      .where(
+        and(
+          eq(notifications.companyId, workflow.companyId),
+          gte(notifications.createdAt, start),
+          eq(notifications.type, SCHEDULE_SKIPPED_NOTICE),
+        ),
+      )
       .limit(1);
     if (told) return;
     await notify(tx, {

@@ -38,7 +38,11 @@ export function stateOf(row: SubscriptionRow | null, settings: Pick<PlanSettings
   return { plan: PLANS[settings.defaultPlan], isDefault: true, row };
 }
 
-export async function subscriptionState(db: Db, settings: Pick<PlanSettings, 'defaultPlan'>, companyId: string): Promise<SubscriptionState> {
+export async function subscriptionState(
+  db: Db,
+  settings: Pick<PlanSettings, 'defaultPlan'>,
+  companyId: string,
+): Promise<SubscriptionState> {
   return stateOf(await subscriptionRow(db, companyId), settings);
 }
 
@@ -64,7 +68,12 @@ export async function usageOf(db: Db, companyId: string, key: LimitKey, at = new
     case 'workflows':
       return (await db.select({ n: count() }).from(workflows).where(eq(workflows.companyId, companyId)))[0].n;
     case 'runsPerMonth':
-      return (await db.select({ n: count() }).from(jobRuns).where(and(eq(jobRuns.companyId, companyId), gte(jobRuns.queuedAt, monthWindow(at).start))))[0].n;
+      return (
+        await db
+          .select({ n: count() })
+          .from(jobRuns)
+          .where(and(eq(jobRuns.companyId, companyId), gte(jobRuns.queuedAt, monthWindow(at).start)))
+      )[0].n;
   }
 }
 

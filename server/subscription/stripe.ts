@@ -55,7 +55,8 @@ export function statusOf(status: Stripe.Subscription.Status): SubscriptionStatus
   }
 }
 
-export const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
+export const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
 
 /** What a Stripe subscription says of our subscription row; `plan` is null when its price is not one of ours. */
 export function readSubscription(settings: StripeSettings, subscription: Stripe.Subscription) {

@@ -23,14 +23,25 @@ const HEADER = ['column', 'position', 'data_type', 'nullable', 'description', 'b
 export function dictionaryCsv(entries: readonly DictionaryEntry[]): string {
   return toCsv(
     HEADER,
-    entries.map((e) => [e.name, e.position, e.dataType, e.nullable ? 'yes' : 'no', e.description, e.businessName, e.sensitivity, e.owner, e.present ? 'yes' : 'no']),
+    entries.map((e) => [
+      e.name,
+      e.position,
+      e.dataType,
+      e.nullable ? 'yes' : 'no',
+      e.description,
+      e.businessName,
+      e.sensitivity,
+      e.owner,
+      e.present ? 'yes' : 'no',
+    ]),
   );
 }
 
 /** A name from the file as a message shows it: quoted, and cut if long (a cell may be 64 KB). */
 const shown = (name: string) => `"${name.length > 60 ? `${name.slice(0, 60)}…` : name}"`;
 /** Names a message lists: the first ten, then how many more, so that a hostile file cannot blow it up. */
-const listed = (names: readonly string[]) => names.slice(0, 10).map(shown).join(', ') + (names.length > 10 ? ` and ${names.length - 10} more` : '');
+const listed = (names: readonly string[]) =>
+  names.slice(0, 10).map(shown).join(', ') + (names.length > 10 ? ` and ${names.length - 10} more` : '');
 
 export type UploadResult = { ok: true; edits: DictionaryEdit[] } | { ok: false; problems: string[] };
 
@@ -46,11 +57,15 @@ export function readDictionaryUpload(text: string, columnNames: ReadonlySet<stri
   } catch (err) {
     return { ok: false, problems: [`the file is not valid CSV: ${(err as Error).message}`] };
   }
-  if (records.length === 0) return { ok: false, problems: ['the file is empty: the first line must name the columns, e.g. column,description'] };
+  if (records.length === 0)
+    return { ok: false, problems: ['the file is empty: the first line must name the columns, e.g. column,description'] };
   const header = records[0].map((h) => h.trim().toLowerCase());
   const problems: string[] = [];
-  const unknown = new Set(header.filter((h) => h !== 'column' && !Object.hasOwn(EDITABLE, h) && !(INFORMATIONAL as readonly string[]).includes(h)));
-  if (unknown.size > 0) problems.push(`line 1: unknown columns ${listed([...unknown])}; use column, description, business_name, sensitivity, owner`);
+  const unknown = new Set(
+    header.filter((h) => h !== 'column' && !Object.hasOwn(EDITABLE, h) && !(INFORMATIONAL as readonly string[]).includes(h)),
+  );
+  if (unknown.size > 0)
+    problems.push(`line 1: unknown columns ${listed([...unknown])}; use column, description, business_name, sensitivity, owner`);
   if (!header.includes('column')) problems.push('line 1: the header must have a "column" column naming each table column');
   // Counted with sets: a header may hold tens of thousands of cells.
   const named = new Set<string>();
@@ -58,7 +73,8 @@ export function readDictionaryUpload(text: string, columnNames: ReadonlySet<stri
   for (const h of header) (named.has(h) ? repeated : named).add(h);
   if (repeated.size > 0) problems.push(`line 1: ${listed([...repeated])} named twice`);
   if (problems.length > 0) return { ok: false, problems };
-  if (records.length - 1 > DICTIONARY_UPLOAD_MAX_ROWS) return { ok: false, problems: [`the file has ${records.length - 1} rows; at most ${DICTIONARY_UPLOAD_MAX_ROWS} are read`] };
+  if (records.length - 1 > DICTIONARY_UPLOAD_MAX_ROWS)
+    return { ok: false, problems: [`the file has ${records.length - 1} rows; at most ${DICTIONARY_UPLOAD_MAX_ROWS} are read`] };
 
   const edits: DictionaryEdit[] = [];
   const seen = new Map<string, number>();
@@ -80,7 +96,9 @@ export function readDictionaryUpload(text: string, columnNames: ReadonlySet<stri
     }
     seen.set(column, line);
     const edit: DictionaryEdit = { name: column };
-    for (const [headerName, field] of Object.entries(EDITABLE) as Array<[keyof typeof EDITABLE, (typeof EDITABLE)[keyof typeof EDITABLE]]>) {
+    for (const [headerName, field] of Object.entries(EDITABLE) as Array<
+      [keyof typeof EDITABLE, (typeof EDITABLE)[keyof typeof EDITABLE]]
+    >) {
       if (!header.includes(headerName)) continue;
       const value = cell(headerName);
       if (value === '') continue;
@@ -104,7 +122,11 @@ export async function applyDictionaryEdits(
   userId: string,
   current: readonly DictionaryEntry[],
   edits: readonly DictionaryEdit[],
-): Promise<{ updated: number; unchanged: number; changes: Record<string, { before: Record<string, unknown>; after: Record<string, unknown> }> }> {
+): Promise<{
+  updated: number;
+  unchanged: number;
+  changes: Record<string, { before: Record<string, unknown>; after: Record<string, unknown> }>;
+}> {
   const byName = new Map(current.map((entry) => [entry.name, entry]));
   const changes: Record<string, { before: Record<string, unknown>; after: Record<string, unknown> }> = {};
   let unchanged = 0;

@@ -27,9 +27,18 @@ const tableColumnsSelected = {
   workspaceId: dataTables.workspaceId,
   workspaceName: workspaces.name,
   isActive: dataTables.isActive,
-  columnCount: sql<number>`(select count(*) from ${tableColumns} c where c.company_id = ${dataTables.companyId} and c.table_id = ${dataTables.id} and c.present)`.mapWith(Number),
-  describedCount: sql<number>`(select count(*) from ${tableColumns} c where c.company_id = ${dataTables.companyId} and c.table_id = ${dataTables.id} and c.present and c.description <> '')`.mapWith(Number),
-  ruleCount: sql<number>`(select count(*) from ${qualityRules} q where q.company_id = ${dataTables.companyId} and q.table_id = ${dataTables.id})`.mapWith(Number),
+  columnCount:
+    sql<number>`(select count(*) from ${tableColumns} c where c.company_id = ${dataTables.companyId} and c.table_id = ${dataTables.id} and c.present)`.mapWith(
+      Number,
+    ),
+  describedCount:
+    sql<number>`(select count(*) from ${tableColumns} c where c.company_id = ${dataTables.companyId} and c.table_id = ${dataTables.id} and c.present and c.description <> '')`.mapWith(
+      Number,
+    ),
+  ruleCount:
+    sql<number>`(select count(*) from ${qualityRules} q where q.company_id = ${dataTables.companyId} and q.table_id = ${dataTables.id})`.mapWith(
+      Number,
+    ),
   lastRun,
   discoveredAt: dataTables.discoveredAt,
   createdBy: dataTables.createdBy,
@@ -44,7 +53,10 @@ export function selectTables(db: Db) {
     .select(tableColumnsSelected)
     .from(dataTables)
     .innerJoin(connections, and(eq(connections.companyId, dataTables.companyId), eq(connections.id, dataTables.connectionId)))
-    .leftJoin(workspaces, and(eq(workspaces.companyId, dataTables.companyId), eq(workspaces.id, dataTables.workspaceId), sql`${workspaces.deletedAt} is null`))
+    .leftJoin(
+      workspaces,
+      and(eq(workspaces.companyId, dataTables.companyId), eq(workspaces.id, dataTables.workspaceId), sql`${workspaces.deletedAt} is null`),
+    )
     .leftJoin(creators, and(eq(creators.companyId, dataTables.companyId), eq(creators.id, dataTables.createdBy)))
     .$dynamic();
 }

@@ -57,7 +57,8 @@ export async function runTableChecks(
   let outcome: RunOutcome;
   try {
     outcome = await connectors.use(config, (connector) => {
-      if (!isTableSource(connector)) throw new ConnectorError(`A ${connectionTypeOf(config.type)?.label ?? config.type} connection has no tables to check`, 'invalid');
+      if (!isTableSource(connector))
+        throw new ConnectorError(`A ${connectionTypeOf(config.type)?.label ?? config.type} connection has no tables to check`, 'invalid');
       return evaluateRules(connector, {
         endpoint: table.endpoint,
         rules: rules.map((r) => ({

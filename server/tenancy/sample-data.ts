@@ -19,7 +19,9 @@ export async function provisionSampleData(db: Db, registry: ConnectorRegistry, c
     if (!isTableSource(source)) throw new Error('the embedded database is not a table source');
     await seedSampleShop(source);
   });
-  await registry.use({ companyId, type: 'embedded', settings: { database: SAMPLE_DESTINATION.database }, secrets: {} }, (destination) => destination.test());
+  await registry.use({ companyId, type: 'embedded', settings: { database: SAMPLE_DESTINATION.database }, secrets: {} }, (destination) =>
+    destination.test(),
+  );
   await db.transaction(async (tx) => {
     const [source] = await tx
       .insert(connections)

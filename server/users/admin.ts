@@ -59,7 +59,8 @@ export async function editUser(db: Db, request: FastifyRequest, auth: AuthContex
   const roleChanges = edit.roleId !== undefined && edit.roleId !== user.roleId;
   const newRole = roleChanges ? await assignableRole(db, auth, edit.roleId!) : null;
   if (roleChanges && userId === auth.userId && !auth.isAdmin) throw forbidden('roleId: you cannot change your own role');
-  if (edit.isActive === false && user.isActive && userId === auth.userId) throw badRequest('isActive: you cannot deactivate your own account');
+  if (edit.isActive === false && user.isActive && userId === auth.userId)
+    throw badRequest('isActive: you cannot deactivate your own account');
   if (edit.workspaceIds) await checkWorkspaces(db, auth.companyId, edit.workspaceIds);
   if (edit.username) await assertUsernameFree(db, auth.companyId, edit.username, userId);
 
@@ -149,7 +150,14 @@ export async function deleteUser(db: Db, request: FastifyRequest, auth: AuthCont
     const company = auth.companyId;
     const ended = await endAllSessionsOfUser(tx, company, userId, 'user_deactivated');
     if (ended > 0) {
-      await recordAccessEvent(tx, request, { companyId: company, userId, email: user.email, event: 'session_end', status: 'success', reason: 'user_deleted' });
+      await recordAccessEvent(tx, request, {
+        companyId: company,
+        userId,
+        email: user.email,
+        event: 'session_end',
+        status: 'success',
+        reason: 'user_deleted',
+      });
     }
     await tx.delete(workspaceMembers).where(and(eq(workspaceMembers.companyId, company), eq(workspaceMembers.userId, userId)));
     await tx.delete(userPolicies).where(and(eq(userPolicies.companyId, company), eq(userPolicies.userId, userId)));

@@ -45,7 +45,14 @@ export async function profileCards(db: Db, companyId: string, userId: string, da
         failed: sql<number>`count(*) filter (where ${inArray(accessEvents.status, FAILED_SIGNIN_STATUSES)})`.mapWith(Number),
       })
       .from(accessEvents)
-      .where(and(eq(accessEvents.companyId, companyId), eq(accessEvents.userId, userId), eq(accessEvents.event, 'signin'), gte(accessEvents.createdAt, since))),
+      .where(
+        and(
+          eq(accessEvents.companyId, companyId),
+          eq(accessEvents.userId, userId),
+          eq(accessEvents.event, 'signin'),
+          gte(accessEvents.createdAt, since),
+        ),
+      ),
     db
       .select({ n: count() })
       .from(systemAudits)

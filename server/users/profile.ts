@@ -37,7 +37,12 @@ export async function updateOwnProfile(db: Db, request: FastifyRequest, auth: Au
   if (!user) throw unauthorized();
   if (edit.username) await assertUsernameFree(db, auth.companyId, edit.username, auth.userId);
 
-  const changes = changedFields(user, { firstName: edit.firstName, lastName: edit.lastName, username: edit.username, phone: edit.phone }) ?? {
+  const changes = changedFields(user, {
+    firstName: edit.firstName,
+    lastName: edit.lastName,
+    username: edit.username,
+    phone: edit.phone,
+  }) ?? {
     before: {},
     after: {},
   };
@@ -62,7 +67,13 @@ export async function updateOwnProfile(db: Db, request: FastifyRequest, auth: Au
         .update(users)
         .set({ ...update, updatedAt: new Date() })
         .where(and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId)));
-      await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'update_profile', recordId: auth.userId, changes });
+      await recordAudit(tx, request, {
+        companyId: auth.companyId,
+        model: 'user',
+        operation: 'update_profile',
+        recordId: auth.userId,
+        changes,
+      });
     });
   } catch (err) {
     throw uniqueConflict(err) ?? err;

@@ -23,7 +23,10 @@ export type RoleRow = typeof roles.$inferSelect;
  * an admin (a users/create or users/update policy must not be a way to become admin).
  */
 export async function assignableRole(db: Db, auth: AuthContext, roleId: string): Promise<RoleRow> {
-  const [role] = await db.select().from(roles).where(and(eq(roles.companyId, auth.companyId), eq(roles.id, roleId)));
+  const [role] = await db
+    .select()
+    .from(roles)
+    .where(and(eq(roles.companyId, auth.companyId), eq(roles.id, roleId)));
   if (!role) throw badRequest('roleId: no such role');
   if (!role.isActive) throw badRequest('roleId: this role is deactivated');
   if (role.isAdmin && !auth.isAdmin) throw forbidden(ADMIN_ROLE_ONLY_BY_ADMIN_MESSAGE);
@@ -43,7 +46,12 @@ export async function checkWorkspaces(db: Db, companyId: string, ids: string[]):
 }
 
 /** Replaces the user's workspaces; answers the ids before and after, for the audit. */
-export async function setWorkspaces(db: Db, companyId: string, userId: string, ids: string[]): Promise<{ before: string[]; after: string[] }> {
+export async function setWorkspaces(
+  db: Db,
+  companyId: string,
+  userId: string,
+  ids: string[],
+): Promise<{ before: string[]; after: string[] }> {
   const current = await db
     .select({ id: workspaceMembers.workspaceId })
     .from(workspaceMembers)
@@ -55,10 +63,16 @@ export async function setWorkspaces(db: Db, companyId: string, userId: string, i
   if (gone.length > 0) {
     await db
       .delete(workspaceMembers)
-      .where(and(eq(workspaceMembers.companyId, companyId), eq(workspaceMembers.userId, userId), inArray(workspaceMembers.workspaceId, gone)));
+      .where(
+        and(eq(workspaceMembers.companyId, companyId), eq(workspaceMembers.userId, userId), inArray(workspaceMembers.workspaceId, gone)),
+      );
   }
   if (added.length > 0) {
-    await addMembers(db, companyId, added.map((workspaceId) => ({ userId, workspaceId })));
+    await addMembers(
+      db,
+      companyId,
+      added.map((workspaceId) => ({ userId, workspaceId })),
+    );
   }
   return { before, after };
 }
@@ -68,17 +82,32 @@ export async function usernameTaken(db: Db, companyId: string, name: string, exc
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.companyId, companyId), eq(sql`lower(${users.username})`, name.toLowerCase()), exceptUserId ? ne(users.id, exceptUserId) : undefined))
+    .where(
+      and(
+        eq(users.companyId, companyId),
+        eq(sql`lower(${users.username})`, name.toLowerCase()),
+        exceptUserId ? ne(users.id, exceptUserId) : undefined,
+      ),
+    )
     .limit(1);
   return !!row;
 }
 
-export async function assertUsernameFree(db: Db, companyId: string, name: string | null | undefined, exceptUserId?: string | null): Promise<void> {
+export async function assertUsernameFree(
+  db: Db,
+  companyId: string,
+  name: string | null | undefined,
+  exceptUserId?: string | null,
+): Promise<void> {
   if (name && (await usernameTaken(db, companyId, name, exceptUserId))) throw conflict(USERNAME_TAKEN_MESSAGE);
 }
 
 export async function assertEmailFree(db: Db, companyId: string, email: string): Promise<void> {
-  const [taken] = await db.select({ id: users.id }).from(users).where(and(eq(users.companyId, companyId), eq(users.email, email))).limit(1);
+  const [taken] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.email, email)))
+    .limit(1);
   if (taken) throw conflict(EMAIL_TAKEN_MESSAGE);
 }
 
@@ -139,7 +168,10 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /** Before and after of the fields that changed, for an audit entry: unchanged fields are left out. */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
   const changes = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   for (const key of Object.keys(after)) {
     if (after[key] === undefined) continue;
@@ -157,7 +189,13 @@ export async function activeAdminIds(db: Db, companyId: string, exceptUserId: st
     .from(users)
     .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
     .where(
-      and(eq(users.companyId, companyId), ne(users.id, exceptUserId), eq(roles.isAdmin, true), eq(users.isActive, true), eq(users.status, 'active')),
+      and(
+        eq(users.companyId, companyId),
+        ne(users.id, exceptUserId),
+        eq(roles.isAdmin, true),
+        eq(users.isActive, true),
+        eq(users.status, 'active'),
+      ),
     );
   return rows.map((r) => r.id);
 }

@@ -54,10 +54,16 @@ export function selectWorkflows(db: Db) {
   return db
     .select(workflowColumns)
     .from(workflows)
-    .leftJoin(workspaces, and(eq(workspaces.companyId, workflows.companyId), eq(workspaces.id, workflows.workspaceId), sql`${workspaces.deletedAt} is null`))
+    .leftJoin(
+      workspaces,
+      and(eq(workspaces.companyId, workflows.companyId), eq(workspaces.id, workflows.workspaceId), sql`${workspaces.deletedAt} is null`),
+    )
     .leftJoin(sourceDestinations, and(eq(sourceDestinations.companyId, workflows.companyId), eq(sourceDestinations.id, workflows.pairId)))
     .leftJoin(pairSources, and(eq(pairSources.companyId, workflows.companyId), eq(pairSources.id, sourceDestinations.sourceId)))
-    .leftJoin(pairDestinations, and(eq(pairDestinations.companyId, workflows.companyId), eq(pairDestinations.id, sourceDestinations.destinationId)))
+    .leftJoin(
+      pairDestinations,
+      and(eq(pairDestinations.companyId, workflows.companyId), eq(pairDestinations.id, sourceDestinations.destinationId)),
+    )
     .leftJoin(creators, and(eq(creators.companyId, workflows.companyId), eq(creators.id, workflows.createdBy)))
     .$dynamic();
 }
@@ -105,7 +111,9 @@ export const runColumns = {
   queuedAt: jobRuns.queuedAt,
   startedAt: jobRuns.startedAt,
   endedAt: jobRuns.endedAt,
-  durationMs: sql<number | null>`(extract(epoch from (${jobRuns.endedAt} - ${jobRuns.startedAt})) * 1000)::bigint`.mapWith((v) => (v == null ? null : Number(v))),
+  durationMs: sql<number | null>`(extract(epoch from (${jobRuns.endedAt} - ${jobRuns.startedAt})) * 1000)::bigint`.mapWith((v) =>
+    v == null ? null : Number(v),
+  ),
   cancelRequestedAt: jobRuns.cancelRequestedAt,
   error: jobRuns.error,
 };
@@ -147,4 +155,3 @@ export async function findRun(db: Db, companyId: string, id: string) {
     .orderBy(asc(jobRunSteps.position));
   return { ...run, steps };
 }
-

@@ -55,7 +55,9 @@ export async function checkWorkflowReferences(db: Db, companyId: string, body: W
     ...body.tasks.flatMap((task) => (task.type === 'notify' && task.slackConnectionId ? [task.slackConnectionId] : [])),
     ...(body.notifyOnFailure?.slackConnectionId ? [body.notifyOnFailure.slackConnectionId] : []),
   ];
-  const ids = [pair.sourceId, pair.destinationId, body.repositoryConnectionId, body.databricksConnectionId, ...slackIds].filter((id): id is string => !!id);
+  const ids = [pair.sourceId, pair.destinationId, body.repositoryConnectionId, body.databricksConnectionId, ...slackIds].filter(
+    (id): id is string => !!id,
+  );
   const rows = await db
     .select({ id: connections.id, name: connections.name, type: connections.type })
     .from(connections)
@@ -67,8 +69,10 @@ export async function checkWorkflowReferences(db: Db, companyId: string, body: W
   if (copies.length > 0) {
     const source = byId.get(pair.sourceId);
     const destination = byId.get(pair.destinationId);
-    if (!READABLE_TYPES.includes(typeOf(pair.sourceId)!)) throw badRequest(`pairId: the source "${source?.name}" has no tables a copy can read`);
-    if (!WRITABLE_TYPES.includes(typeOf(pair.destinationId)!)) throw badRequest(`pairId: a copy cannot write to the destination "${destination?.name}"; choose a database`);
+    if (!READABLE_TYPES.includes(typeOf(pair.sourceId)!))
+      throw badRequest(`pairId: the source "${source?.name}" has no tables a copy can read`);
+    if (!WRITABLE_TYPES.includes(typeOf(pair.destinationId)!))
+      throw badRequest(`pairId: a copy cannot write to the destination "${destination?.name}"; choose a database`);
     await checkCopyQueries(body.tasks, companySqlDialectOf(typeOf(pair.sourceId)));
   }
   if (body.tasks.some((task) => task.type === 'sql')) {
@@ -78,7 +82,8 @@ export async function checkWorkflowReferences(db: Db, companyId: string, body: W
     throw badRequest('repositoryConnectionId: must be a git or Bitbucket connection of the company');
   }
   if (body.databricksConnectionId) {
-    if (typeOf(body.databricksConnectionId) !== 'databricks') throw badRequest('databricksConnectionId: must be a Databricks connection of the company');
+    if (typeOf(body.databricksConnectionId) !== 'databricks')
+      throw badRequest('databricksConnectionId: must be a Databricks connection of the company');
     if (!body.databricksJobId) throw badRequest('databricksJobId: give the Databricks job to run');
   }
   for (const id of slackIds) if (typeOf(id) !== 'slack') throw badRequest('slackConnectionId: must be a Slack connection of the company');

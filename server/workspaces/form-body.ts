@@ -55,7 +55,8 @@ async function readMultipartFields(request: FastifyRequest & MultipartRequest): 
   } catch (err) {
     if (err instanceof HttpError) throw err;
     const code = (err as { code?: string }).code ?? '';
-    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw badRequest(`body: a form may hold at most ${FORM_FIELDS_MAX} fields`);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+      throw badRequest(`body: a form may hold at most ${FORM_FIELDS_MAX} fields`);
     if (code === 'FST_PROTO_VIOLATION') throw badRequest('body: a field name is not allowed');
     throw badRequest('body: the multipart form could not be read');
   }

@@ -12,7 +12,10 @@ export const workspaceColumns = {
   name: workspaces.name,
   description: workspaces.description,
   isActive: workspaces.isActive,
-  memberCount: sql<number>`(select count(*) from ${workspaceMembers} where ${workspaceMembers.companyId} = ${workspaces.companyId} and ${workspaceMembers.workspaceId} = ${workspaces.id})`.mapWith(Number),
+  memberCount:
+    sql<number>`(select count(*) from ${workspaceMembers} where ${workspaceMembers.companyId} = ${workspaces.companyId} and ${workspaceMembers.workspaceId} = ${workspaces.id})`.mapWith(
+      Number,
+    ),
   createdAt: workspaces.createdAt,
   updatedAt: workspaces.updatedAt,
   createdBy: workspaces.createdBy,
@@ -52,7 +55,9 @@ export async function nameTaken(db: Db, companyId: string, name: string, exceptI
   const [row] = await db
     .select({ id: workspaces.id })
     .from(workspaces)
-    .where(liveWorkspaces(companyId, and(sql`lower(${workspaces.name}) = lower(${name})`, exceptId ? ne(workspaces.id, exceptId) : undefined)))
+    .where(
+      liveWorkspaces(companyId, and(sql`lower(${workspaces.name}) = lower(${name})`, exceptId ? ne(workspaces.id, exceptId) : undefined)),
+    )
     .limit(1);
   return !!row;
 }
@@ -67,9 +72,17 @@ export function workspaceChoices(db: Db, companyId: string): Promise<Array<{ id:
 }
 
 /** A workspace id a body names: null when none is given; a deleted or unknown one is a 400 naming `field`. */
-export async function liveWorkspaceId(db: Db, companyId: string, id: string | null | undefined, field = 'workspaceId'): Promise<string | null> {
+export async function liveWorkspaceId(
+  db: Db,
+  companyId: string,
+  id: string | null | undefined,
+  field = 'workspaceId',
+): Promise<string | null> {
   if (!id) return null;
-  const [found] = await db.select({ id: workspaces.id }).from(workspaces).where(liveWorkspaces(companyId, eq(workspaces.id, id)));
+  const [found] = await db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(liveWorkspaces(companyId, eq(workspaces.id, id)));
   if (!found) throw badRequest(`${field}: no such workspace`);
   return id;
 }

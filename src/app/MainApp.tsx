@@ -1,6 +1,15 @@
 import { CacheProvider } from '@emotion/react';
 import { Suspense, useEffect, useState } from 'react';
-import { AdminContext, AdminUI, CustomRoutes, Loading, localStorageStore, Resource, ResourceDefinitionContextProvider, type ResourceDefinitions } from 'react-admin';
+import {
+  AdminContext,
+  AdminUI,
+  CustomRoutes,
+  Loading,
+  localStorageStore,
+  Resource,
+  ResourceDefinitionContextProvider,
+  type ResourceDefinitions,
+} from 'react-admin';
 import { Route } from 'react-router';
 import { resources } from '../../resources';
 import { authProvider } from '../../providers/authProvider';

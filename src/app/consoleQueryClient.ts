@@ -57,7 +57,8 @@ export class ConsoleQueryClient extends QueryClient {
       const fresh = Boolean(defaulted.queryHash) && !this.getQueryCache().get(defaulted.queryHash!);
       const session = sessionQueryOf(defaulted.queryKey);
       if (session && fresh) {
-        const known = session === 'checkAuth' ? (this.authProvider.signedInNow?.() ? true : undefined) : this.authProvider.permissionsNow?.();
+        const known =
+          session === 'checkAuth' ? (this.authProvider.signedInNow?.() ? true : undefined) : this.authProvider.permissionsNow?.();
         return known === undefined ? defaulted : { ...defaulted, initialData: known };
       }
       const check = accessCheckOf(defaulted.queryKey);

@@ -11,7 +11,12 @@ export const PASSWORD_POLICY_KEY = ['settings', 'passwordPolicy'];
  * rules stand in while they load or when they cannot be read: the server checks again on save.
  */
 export function usePasswordPolicy(): PasswordPolicy {
-  const { data } = useQuery({ queryKey: PASSWORD_POLICY_KEY, queryFn: ({ signal }) => getPasswordPolicy(signal), retry: false, staleTime: 60_000 });
+  const { data } = useQuery({
+    queryKey: PASSWORD_POLICY_KEY,
+    queryFn: ({ signal }) => getPasswordPolicy(signal),
+    retry: false,
+    staleTime: 60_000,
+  });
   return data ?? DEFAULT_PASSWORD_POLICY;
 }
 

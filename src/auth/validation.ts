@@ -34,7 +34,10 @@ export type PasswordPairValues = {
 };
 
 /** The new password follows the company's policy (common/password-policy.ts) and is typed twice alike. */
-export function passwordPairErrors(values: PasswordPairValues, policy: PasswordPolicy = DEFAULT_PASSWORD_POLICY): FieldErrors<PasswordPairValues> {
+export function passwordPairErrors(
+  values: PasswordPairValues,
+  policy: PasswordPolicy = DEFAULT_PASSWORD_POLICY,
+): FieldErrors<PasswordPairValues> {
   return collectErrors<PasswordPairValues>({
     newPassword: passwordProblem(values.newPassword, policy),
     confirmPassword: values.confirmPassword === values.newPassword ? null : t('auth.validation.mismatch'),

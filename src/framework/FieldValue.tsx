@@ -49,7 +49,11 @@ function ChipsValue({ field }: { field: FieldDeclaration }) {
   const value = record?.[field.source];
   if (!Array.isArray(value)) return null;
   const text = field.chipText ?? 'name';
-  return <Chips items={value.map((item) => (item && typeof item === 'object' ? String((item as Record<string, unknown>)[text] ?? '') : String(item)))} />;
+  return (
+    <Chips
+      items={value.map((item) => (item && typeof item === 'object' ? String((item as Record<string, unknown>)[text] ?? '') : String(item)))}
+    />
+  );
 }
 
 function MultiChoiceValue({ field }: { field: FieldDeclaration }) {
@@ -139,7 +143,11 @@ export function FieldValue({ field, compact }: FieldValueProps) {
         <TextField
           source={source}
           emptyText="—"
-          sx={compact ? { display: 'block', maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } : { whiteSpace: 'pre-wrap' }}
+          sx={
+            compact
+              ? { display: 'block', maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }
+              : { whiteSpace: 'pre-wrap' }
+          }
         />
       );
     case 'text':

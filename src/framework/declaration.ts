@@ -139,7 +139,9 @@ export function fieldLabelKey(resource: string, field: Pick<FieldDeclaration, 's
 }
 
 /** Every declaration's texts, as translation messages per locale (`resources.<name>.…`). */
-export function declarationMessages(declarations: readonly AnyResourceDeclaration[]): Record<string, { resources: Record<string, ResourceMessages> }> {
+export function declarationMessages(
+  declarations: readonly AnyResourceDeclaration[],
+): Record<string, { resources: Record<string, ResourceMessages> }> {
   const byLocale: Record<string, { resources: Record<string, ResourceMessages> }> = {};
   for (const declaration of declarations) {
     for (const [locale, messages] of Object.entries(declaration.messages)) {

@@ -40,7 +40,9 @@ export function exportValue(field: FieldDeclaration, record: RaRecord, translate
   switch (field.type) {
     case 'chips':
       return Array.isArray(value)
-        ? value.map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[field.chipText ?? 'name'] : item)).join('; ')
+        ? value
+            .map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[field.chipText ?? 'name'] : item))
+            .join('; ')
         : value;
     case 'multiselect':
       return Array.isArray(value) ? value.map((item) => choiceName(staticChoices, item, translate)).join('; ') : value;
@@ -54,7 +56,12 @@ export function exportValue(field: FieldDeclaration, record: RaRecord, translate
   }
 }
 
-export function buildCsv(resource: string, columns: readonly FieldDeclaration[], rows: readonly RaRecord[], translate: TranslateFunction): string {
+export function buildCsv(
+  resource: string,
+  columns: readonly FieldDeclaration[],
+  rows: readonly RaRecord[],
+  translate: TranslateFunction,
+): string {
   const header = columns.map((field) => translate(fieldLabelKey(resource, field), { _: field.source }));
   return toCsv(
     header,

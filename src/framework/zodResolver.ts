@@ -39,7 +39,10 @@ function withoutNulls(values: Record<string, unknown>): Record<string, unknown> 
 }
 
 function getAt(target: Record<string, unknown>, path: string[]): unknown {
-  return path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), target);
+  return path.reduce<unknown>(
+    (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+    target,
+  );
 }
 
 function setAt(target: Record<string, unknown>, path: string[], value: unknown): void {

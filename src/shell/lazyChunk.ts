@@ -34,7 +34,9 @@ export function loadChunk<T>(name: string, importer: () => Promise<T>, timeoutMs
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(error instanceof ChunkLoadError ? error : new ChunkLoadError(name, isCssFailure(error) ? 'css' : 'script', { cause: error }));
+        reject(
+          error instanceof ChunkLoadError ? error : new ChunkLoadError(name, isCssFailure(error) ? 'css' : 'script', { cause: error }),
+        );
       },
     );
   });
@@ -77,10 +79,11 @@ export function defineChunk<P extends object = object>(
   return {
     name,
     component: () => loaded ?? current,
-    preload: () => load().then(
-      () => undefined,
-      () => undefined,
-    ),
+    preload: () =>
+      load().then(
+        () => undefined,
+        () => undefined,
+      ),
     retry() {
       pending = null;
       current = lazy(load);

@@ -35,7 +35,13 @@ const COLUMNS = 'id bigint not null, customer text not null, amount numeric(12,2
 function connectionSettings(databaseUrl) {
   const url = new URL(databaseUrl);
   return {
-    settings: { host: url.hostname, port: Number(url.port || 5432), database: decodeURIComponent(url.pathname.slice(1)), user: decodeURIComponent(url.username), ssl: 'disable' },
+    settings: {
+      host: url.hostname,
+      port: Number(url.port || 5432),
+      database: decodeURIComponent(url.pathname.slice(1)),
+      user: decodeURIComponent(url.username),
+      ssl: 'disable',
+    },
     secrets: url.password ? { password: decodeURIComponent(url.password) } : {},
   };
 }
@@ -53,12 +59,30 @@ async function createSource(client, table) {
 
 function psqlArgs(databaseUrl, command) {
   const url = new URL(databaseUrl);
-  return ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username), '-d', decodeURIComponent(url.pathname.slice(1)), '-c', command];
+  return [
+    '-X',
+    '-q',
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-h',
+    url.hostname,
+    '-p',
+    url.port || '5432',
+    '-U',
+    decodeURIComponent(url.username),
+    '-d',
+    decodeURIComponent(url.pathname.slice(1)),
+    '-c',
+    command,
+  ];
 }
 
 /** `psql -c "COPY source TO STDOUT" | psql -c "COPY target FROM STDIN"`, as a shell pipes them. */
 function psqlPipe(databaseUrl, source, target) {
-  const env = { ...process.env, ...(new URL(databaseUrl).password ? { PGPASSWORD: decodeURIComponent(new URL(databaseUrl).password) } : {}) };
+  const env = {
+    ...process.env,
+    ...(new URL(databaseUrl).password ? { PGPASSWORD: decodeURIComponent(new URL(databaseUrl).password) } : {}),
+  };
   return new Promise((resolve, reject) => {
     const reader = spawn('psql', psqlArgs(databaseUrl, `COPY ${source} TO STDOUT`), { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const writer = spawn('psql', psqlArgs(databaseUrl, `COPY ${target} FROM STDIN`), { env, stdio: ['pipe', 'ignore', 'inherit'] });
@@ -107,18 +131,46 @@ async function copyExecutorFor(databaseUrl) {
   const company = await provisionCompany(database.db, {
     name: 'Bench',
     hostname: 'bench-copy',
-    admin: { email: 'admin@bench-copy.test', password: crypto.randomBytes(12).toString('base64url') + 'Aa1!', firstName: 'Bench', lastName: 'Admin' },
+    admin: {
+      email: 'admin@bench-copy.test',
+      password: crypto.randomBytes(12).toString('base64url') + 'Aa1!',
+      firstName: 'Bench',
+      lastName: 'Admin',
+    },
   });
   const { settings, secrets: plainSecrets } = connectionSettings(databaseUrl);
   const made = await database.db
     .insert(connections)
-    .values(['Operational', 'Reporting'].map((name) => ({ companyId: company.companyId, name, type: 'postgresql', isSource: true, isDestination: true, settings, secretsEnc: sealSecrets(secrets, plainSecrets) })))
+    .values(
+      ['Operational', 'Reporting'].map((name) => ({
+        companyId: company.companyId,
+        name,
+        type: 'postgresql',
+        isSource: true,
+        isDestination: true,
+        settings,
+        secretsEnc: sealSecrets(secrets, plainSecrets),
+      })),
+    )
     .returning({ id: connections.id });
-  const [pair] = await database.db.insert(sourceDestinations).values({ companyId: company.companyId, name: 'Bench pair', sourceId: made[0].id, destinationId: made[1].id }).returning({ id: sourceDestinations.id });
-  const [workflow] = await database.db.insert(workflows).values({ companyId: company.companyId, name: 'Bench copy', pairId: pair.id }).returning({ id: workflows.id });
-  const [run] = await database.db.insert(jobRuns).values({ companyId: company.companyId, workflowId: workflow.id, trigger: 'manual', status: 'running' }).returning({ id: jobRuns.id });
+  const [pair] = await database.db
+    .insert(sourceDestinations)
+    .values({ companyId: company.companyId, name: 'Bench pair', sourceId: made[0].id, destinationId: made[1].id })
+    .returning({ id: sourceDestinations.id });
+  const [workflow] = await database.db
+    .insert(workflows)
+    .values({ companyId: company.companyId, name: 'Bench copy', pairId: pair.id })
+    .returning({ id: workflows.id });
+  const [run] = await database.db
+    .insert(jobRuns)
+    .values({ companyId: company.companyId, workflowId: workflow.id, trigger: 'manual', status: 'running' })
+    .returning({ id: jobRuns.id });
   // The bench's PostgreSQL is on this machine: the operator's list lets the company reach it.
-  const config = readConfig({ DATA_DIR: process.cwd(), ALLOW_COMPANY_SIGNUP: 'false', CONNECTION_ALLOWED_HOSTS: `${settings.host}:${settings.port}` });
+  const config = readConfig({
+    DATA_DIR: process.cwd(),
+    ALLOW_COMPANY_SIGNUP: 'false',
+    CONNECTION_ALLOWED_HOSTS: `${settings.host}:${settings.port}`,
+  });
   const connectors = createConnectorRegistry({ ...serverConnectorContext(config, database.db), dataDir: undefined });
   const executors = createTaskExecutors({
     db: database.db,
@@ -140,7 +192,10 @@ async function copyExecutorFor(databaseUrl) {
   };
   return {
     async copy(source, target, mode = 'create') {
-      const outcome = await executors.copy({ id: 'copy', name: 'Copy', type: 'copy', from: { table: source }, to: { table: target, mode }, batchSize: BATCH }, context);
+      const outcome = await executors.copy(
+        { id: 'copy', name: 'Copy', type: 'copy', from: { table: source }, to: { table: target, mode }, batchSize: BATCH },
+        context,
+      );
       if (outcome.rowsWritten !== COPY_ROWS) throw new Error(`the copy wrote ${outcome.rowsWritten} rows, not ${COPY_ROWS}`);
     },
     close: () => database.close(),
@@ -200,7 +255,8 @@ export async function measureCopy({ databaseUrl }) {
     for (const table of ['by_psql', 'by_task', 'by_append', 'by_insert']) await counted(`${schema}.${table}`);
 
     const ratio = rate(task.median) / rate(psql.median);
-    const row = (what, timed, extra) => `| ${what} | ${seconds(timed.median)} (${timed.runs.map(seconds).join(', ')}) | ${perSecond(timed.median)} | ${extra} |`;
+    const row = (what, timed, extra) =>
+      `| ${what} | ${seconds(timed.median)} (${timed.runs.map(seconds).join(', ')}) | ${perSecond(timed.median)} | ${extra} |`;
     return [
       '## Copying a table between PostgreSQL databases',
       '',
@@ -208,7 +264,7 @@ export async function measureCopy({ databaseUrl }) {
         `One table of ${COPY_ROWS.toLocaleString('en-US')} rows (bigint, text, numeric(12,2), timestamptz, 64 characters of text, boolean; ${size}) in a schema of its own (dropped afterwards), ` +
         'copied into a new table of the same database four ways, taking turns, each 3 times in the same run (the median first): ' +
         '`psql -c "COPY … TO STDOUT" | psql -c "COPY … FROM STDIN"` into an empty table; a `copy` task in create mode with batches of 10,000, run by the copy executor as a workflow run calls it ' +
-        '(it reads `COPY (…) TO STDOUT` and writes each batch with `COPY … FROM STDIN`, both through pg\'s custom-query interface as pg-copy-streams is not a dependency, the source reading ahead while a batch is written, into a table of its own that takes the target\'s place at the end); ' +
+        "(it reads `COPY (…) TO STDOUT` and writes each batch with `COPY … FROM STDIN`, both through pg's custom-query interface as pg-copy-streams is not a dependency, the source reading ahead while a batch is written, into a table of its own that takes the target's place at the end); " +
         'for reference, the same task in append mode into an empty table (a commit, so a flush of the write-ahead log, per batch) ' +
         'and the same batches read by a cursor and written by `insert … select * from unnest($1::bigint[], …)`, the fastest way in without COPY. ' +
         `Target: the copy task at ${TARGET_RATIO}× psql's throughput or better.`,
@@ -216,8 +272,16 @@ export async function measureCopy({ databaseUrl }) {
       '| copy | time (runs) | throughput | against psql |',
       '|---|---|---|---|',
       row('`psql … COPY TO STDOUT \\| psql … COPY FROM STDIN`', psql, '1×'),
-      row('copy task, create mode (`COPY` out and in, one transaction)', task, `${ratio.toFixed(2)}× — target ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : '**missed**'}`),
-      row('copy task, append mode (a transaction per batch; reference)', appended, `${(rate(appended.median) / rate(psql.median)).toFixed(2)}×`),
+      row(
+        'copy task, create mode (`COPY` out and in, one transaction)',
+        task,
+        `${ratio.toFixed(2)}× — target ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : '**missed**'}`,
+      ),
+      row(
+        'copy task, append mode (a transaction per batch; reference)',
+        appended,
+        `${(rate(appended.median) / rate(psql.median)).toFixed(2)}×`,
+      ),
       row('cursor + `insert … unnest(…)` (reference)', inserts, `${(rate(inserts.median) / rate(psql.median)).toFixed(2)}×`),
       '',
       `PostgreSQL ${version}, server and both clients on the same machine.`,

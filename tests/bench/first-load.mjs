@@ -155,7 +155,10 @@ export async function firstLoadRuns({ baseUrl, account, count }) {
       await page.locator('input[name="email"]').fill(account.email);
       await page.locator('input[name="password"]').fill(account.password);
       await page.locator('input[name="companyHostname"]').fill(account.companyHostname);
-      await page.evaluate((sections) => window.__bench.watch('dashboard', () => window.__bench.dashboardComplete(sections)), DASHBOARD_SECTIONS);
+      await page.evaluate(
+        (sections) => window.__bench.watch('dashboard', () => window.__bench.dashboardComplete(sections)),
+        DASHBOARD_SECTIONS,
+      );
       await page.locator('button[type="submit"]').click();
       const dashboardAt = await waitForMark(page, 'dashboard');
       const clickedAt = await lastClick(page);
@@ -202,14 +205,28 @@ function firstLoadSection(runs, loads) {
     '',
     `Command: \`npm run bench\` (\`BENCH_ONLY=first-load npm run bench\` for this part alone; tests/bench/first-load.mjs) — ${runs.length} cold loads of \`/auth/signin\` in fresh browser contexts (empty cache), each followed by a sign-in as the company's admin and, ${THINK_MS / 1000} s apart, the lists ${LISTS.map((name) => `**${name}**`).join(', ')} opened from the menu. The data directory holds the first company with its sample connections and three workflows with a run each.`,
     'JavaScript is counted from navigation until the sign-in form accepts input (the files asked for before that moment), gzipped at level 9; the console itself is fetched after it, once the form is drawn and the browser is idle.',
-    'Times are taken on the page\'s own clock: from navigation start, or from the click as the page received it, to the animation frame that paints the awaited state. The dashboard counts as shown with its data when all of it is on screen with figures: the company\'s cards, the five charts, the admin cards and the people panel, none of them still loading.',
+    "Times are taken on the page's own clock: from navigation start, or from the click as the page received it, to the animation frame that paints the awaited state. The dashboard counts as shown with its data when all of it is on screen with figures: the company's cards, the five charts, the admin cards and the people panel, none of them still loading.",
     '',
     '| figure | median | worst | target |',
     '|---|---|---|---|',
     `| gzipped JS before the sign-in form is usable | ${kb(gz)} (${runs[0].files} files, ${kb(median(runs.map((r) => r.raw)))} raw) | ${kb(worst(runs.map((r) => r.gzipped)))} | 150 KB (${verdict(gz, SIGN_IN_JS_BUDGET_BYTES)}) |`,
-    row('sign-in form usable, from navigation start', runs.map((r) => r.usableAt), `${TARGETS.signInForm} ms (${verdict(median(runs.map((r) => r.usableAt)), TARGETS.signInForm)})`),
-    row('dashboard with all its data, from the sign-in click', runs.map((r) => r.dashboardMs), `${TARGETS.dashboard} ms (${verdict(median(runs.map((r) => r.dashboardMs)), TARGETS.dashboard)})`),
-    signInCalls.length ? row('of which the sign-in call, request to answer (argon2 verify; see "Sign-in cost")', signInCalls.map((c) => c.answered), '—') : null,
+    row(
+      'sign-in form usable, from navigation start',
+      runs.map((r) => r.usableAt),
+      `${TARGETS.signInForm} ms (${verdict(median(runs.map((r) => r.usableAt)), TARGETS.signInForm)})`,
+    ),
+    row(
+      'dashboard with all its data, from the sign-in click',
+      runs.map((r) => r.dashboardMs),
+      `${TARGETS.dashboard} ms (${verdict(median(runs.map((r) => r.dashboardMs)), TARGETS.dashboard)})`,
+    ),
+    signInCalls.length
+      ? row(
+          'of which the sign-in call, request to answer (argon2 verify; see "Sign-in cost")',
+          signInCalls.map((c) => c.answered),
+          '—',
+        )
+      : null,
     ...listRows,
     '',
     `Load average (1 min) as the runs started and ended: ${loads.map((load) => load.toFixed(2)).join(' and ')}, on ${os.cpus().length} cores; the browser, the server and anything else running share them, so these figures move with the machine's load.`,

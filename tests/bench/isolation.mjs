@@ -46,34 +46,49 @@ export async function measureIsolation({ baseUrl, account }) {
   const sleeper = await signIn(baseUrl, account);
   const other = { email: 'admin@other.bench', password: account.password, companyHostname: 'other-bench' };
   await json(baseUrl, 'POST', '/company', {
-    body: { companyName: 'Other bench', companyHostname: other.companyHostname, adminEmail: other.email, adminPassword: other.password, firstName: 'Other', lastName: 'Admin' },
+    body: {
+      companyName: 'Other bench',
+      companyHostname: other.companyHostname,
+      adminEmail: other.email,
+      adminPassword: other.password,
+      firstName: 'Other',
+      lastName: 'Admin',
+    },
   });
   const otherToken = await signIn(baseUrl, other);
 
   // A's sample shop, a table of it, and a rule that sleeps.
   const shop = (await json(baseUrl, 'GET', '/connections/0/50', { token: sleeper })).data.rows.find((row) => row.name === 'Sample shop');
   if (!shop) throw new Error('the sample shop was not created');
-  const table = (await json(baseUrl, 'POST', '/table', { token: sleeper, body: { connectionId: shop.id, endpoint: 'public.customers' } })).data;
+  const table = (await json(baseUrl, 'POST', '/table', { token: sleeper, body: { connectionId: shop.id, endpoint: 'public.customers' } }))
+    .data;
   await json(baseUrl, 'POST', `/table/dataQuality/${table.id}`, {
     token: sleeper,
     body: { name: 'Sleeps', functionName: 'custom_sql', params: { sql: `select pg_sleep(${SLEEP_SECONDS}) as slept` } },
   });
 
-  const calls = [() => fetch(`${baseUrl}/api/v1/health`), () => fetch(`${baseUrl}/api/v1/users/0/10`, { headers: { 'x-access-token': otherToken } })];
+  const calls = [
+    () => fetch(`${baseUrl}/api/v1/health`),
+    () => fetch(`${baseUrl}/api/v1/users/0/10`, { headers: { 'x-access-token': otherToken } }),
+  ];
   await timeCalls(calls);
   const quiet = await timeCalls(calls);
 
   const started = performance.now();
   let sleepEnded;
-  const sleeping = json(baseUrl, 'POST', `/table/${table.id}/configure`, { token: sleeper }).then(() => (sleepEnded = performance.now() - started));
+  const sleeping = json(baseUrl, 'POST', `/table/${table.id}/configure`, { token: sleeper }).then(
+    () => (sleepEnded = performance.now() - started),
+  );
   // The statement is under way once the rule's run has begun.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const loaded = await timeCalls(calls);
   const measuredWithin = performance.now() - started;
   await sleeping;
-  if (sleepEnded !== undefined && sleepEnded < measuredWithin) throw new Error('the sleeping statement ended before the calls did: the figures are not of calls made during it');
+  if (sleepEnded !== undefined && sleepEnded < measuredWithin)
+    throw new Error('the sleeping statement ended before the calls did: the figures are not of calls made during it');
 
-  const row = (name, phase, values) => `| ${name} | ${phase} | ${values.length} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 99))} | ${ms(Math.max(...values))} |`;
+  const row = (name, phase, values) =>
+    `| ${name} | ${phase} | ${values.length} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 99))} | ${ms(Math.max(...values))} |`;
   return [
     "## One company's sleeping statement, the others' calls",
     '',

@@ -55,13 +55,26 @@ async function measureOn(databaseUrl) {
         companyId: company.companyId,
         name: 'Latency',
         pairId: crypto.randomUUID(),
-        tasks: [{ id: 'copy-orders', name: 'Copy orders', type: 'copy', from: { table: 'public.orders' }, to: { table: 'public.orders', mode: 'replace' } }],
+        tasks: [
+          {
+            id: 'copy-orders',
+            name: 'Copy orders',
+            type: 'copy',
+            from: { table: 'public.orders' },
+            to: { table: 'public.orders', mode: 'replace' },
+          },
+        ],
       })
       .returning({ id: workflows.id });
     await runner.start();
     const latencies = [];
     for (let i = 0; i < LATENCY_RUNS; i += 1) {
-      const runId = await runner.enqueue({ companyId: company.companyId, workflowId: workflow.id, trigger: 'manual', userId: company.adminUserId });
+      const runId = await runner.enqueue({
+        companyId: company.companyId,
+        workflowId: workflow.id,
+        trigger: 'manual',
+        userId: company.adminUserId,
+      });
       const run = await ended(operator.db, company.companyId, runId);
       latencies.push(run.startedAt.getTime() - run.queuedAt.getTime());
     }
@@ -82,7 +95,10 @@ async function measureOn(databaseUrl) {
 
 async function ended(db, companyId, runId) {
   for (;;) {
-    const [run] = await db.select().from(jobRuns).where(and(eq(jobRuns.companyId, companyId), eq(jobRuns.id, runId)));
+    const [run] = await db
+      .select()
+      .from(jobRuns)
+      .where(and(eq(jobRuns.companyId, companyId), eq(jobRuns.id, runId)));
     if (run.status === 'succeeded') return run;
     if (run.status !== 'queued' && run.status !== 'running') throw new Error(`run ${runId} ended ${run.status}: ${run.error}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -113,14 +129,18 @@ function row(label, latencies) {
 export async function measureRunLatency({ databaseUrl }) {
   const rows = [row('embedded (PGlite, in memory)', await measureOn(undefined))];
   const version = await postgresVersion(databaseUrl);
-  rows.push(version ? row(`PostgreSQL ${version}`, await measureOn(databaseUrl)) : `| PostgreSQL | — | not measured: ${new URL(databaseUrl).host} did not answer | | | |`);
+  rows.push(
+    version
+      ? row(`PostgreSQL ${version}`, await measureOn(databaseUrl))
+      : `| PostgreSQL | — | not measured: ${new URL(databaseUrl).host} did not answer | | | |`,
+  );
   return [
     '## Job runner: from "run" to running',
     '',
     'Command: `npm run bench` (`BENCH_ONLY=runs npm run bench` for this part alone; tests/bench/jobs-latency.mjs, on `BENCH_DATABASE_URL`, default the local PostgreSQL, ' +
       'in a schema of its own dropped afterwards with its queue schema). ' +
       `The local runner with its production settings works ${LATENCY_RUNS} runs of a one-task workflow, one after another, each queued once the previous one ended. ` +
-      'The figure is the run\'s `started_at − queued_at`, both stamped by the database: writing the run, sending its queue job, the worker woken by NOTIFY, and taking the run. ' +
+      "The figure is the run's `started_at − queued_at`, both stamped by the database: writing the run, sending its queue job, the worker woken by NOTIFY, and taking the run. " +
       `Target: p95 ≤ ${ms(TARGET_P95_MS)}.`,
     '',
     '| database | runs | p50 | p95 | max | target |',

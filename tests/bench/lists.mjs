@@ -93,18 +93,45 @@ function calls(seedStart) {
   return [
     { name: 'users list', method: 'GET', path: '/users/0/10' },
     { name: 'users list, page 50', method: 'GET', path: '/users/490/10' },
-    { name: 'users filter (status, role)', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: { status: 'active', role: seedStart.memberRoleId } },
-    { name: 'users filter (workspace)', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: { workspace: seedStart.workspaceId } },
+    {
+      name: 'users filter (status, role)',
+      method: 'POST',
+      path: '/users/filter/10/0/DESC/createdAt',
+      body: { status: 'active', role: seedStart.memberRoleId },
+    },
+    {
+      name: 'users filter (workspace)',
+      method: 'POST',
+      path: '/users/filter/10/0/DESC/createdAt',
+      body: { workspace: seedStart.workspaceId },
+    },
     { name: 'users search', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: { search: 'user4242' } },
     { name: 'audits list', method: 'GET', path: '/system/audits/0/10' },
-    { name: 'audits filter (model, last 30 days)', method: 'POST', path: '/system/audits/filter/0/10', body: { model: 'role', startDate: monthAgo } },
+    {
+      name: 'audits filter (model, last 30 days)',
+      method: 'POST',
+      path: '/system/audits/filter/0/10',
+      body: { model: 'role', startDate: monthAgo },
+    },
     { name: 'audits filter (user)', method: 'POST', path: '/system/audits/filter/0/10', body: { user: seedStart.auditUserId } },
     { name: 'audits search', method: 'POST', path: '/system/audits/filter/0/10', body: { search: '424242' } },
     { name: 'access events list', method: 'GET', path: '/access/events/0/10' },
     { name: 'access events filter (status)', method: 'POST', path: '/access/events/filter/0/10', body: { status: 'failure' } },
     { name: 'access events search', method: 'POST', path: '/access/events/filter/0/10', body: { search: 'bench-user4242@' } },
-    { name: 'audits filter, a new one every call', method: 'POST', path: '/system/audits/filter/0/10', body: () => ({ startDate: freshStart() }), target: false },
-    { name: 'users filter, a new one every call', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: () => ({ startDate: freshStart() }), target: false },
+    {
+      name: 'audits filter, a new one every call',
+      method: 'POST',
+      path: '/system/audits/filter/0/10',
+      body: () => ({ startDate: freshStart() }),
+      target: false,
+    },
+    {
+      name: 'users filter, a new one every call',
+      method: 'POST',
+      path: '/users/filter/10/0/DESC/createdAt',
+      body: () => ({ startDate: freshStart() }),
+      target: false,
+    },
   ];
 }
 
@@ -116,12 +143,16 @@ function calls(seedStart) {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function request(url, { method, headers, body }) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method, agent, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -178,7 +209,9 @@ export async function measureListCalls({ baseUrl, token, ids, label, target, sec
     const p50 = percentile(times, 50);
     const p95 = percentile(times, 95);
     const verdict = call.target === false ? 'not a target (see below)' : p95 <= target ? 'met' : `**missed** (${target} ms)`;
-    rows.push(`| ${label} | ${call.name} | ${times.length} | ${(times.length / seconds).toFixed(0)}/s | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms | ${errors} | ${verdict} |`);
+    rows.push(
+      `| ${label} | ${call.name} | ${times.length} | ${(times.length / seconds).toFixed(0)}/s | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms | ${errors} | ${verdict} |`,
+    );
     console.log(rows.at(-1));
   }
   return rows;
@@ -202,7 +235,7 @@ export function listSection(rows, seconds) {
     '',
     'How these figures are reached: counts stop at 10,000 (docs/api.md), and a count is kept per tenant and filter until the server ' +
       'writes a table it read, so paging through a list counts once; session checks, policy grants and role names are kept the same ' +
-      'way (server/db/table-watch.ts); a users page with its workspaces is one statement; one workspace\'s members are read newest ' +
+      "way (server/db/table-watch.ts); a users page with its workspaces is one statement; one workspace's members are read newest " +
       'first from an index; the searches of users, audits and access events read trigram indexes over the fields they search; ' +
       'on PostgreSQL every statement but a ' +
       'text search is named, with its page bounds and fixed values written in, so each connection plans a list page once.',

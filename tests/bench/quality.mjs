@@ -25,7 +25,15 @@ const STATUSES = ['new', 'paid', 'shipped', 'cancelled'];
 
 /** One rule of each kind the table's columns fit; all of them pass, so the run is the aggregate alone. */
 function benchRules() {
-  const rule = (functionName, columnName, params) => ({ id: crypto.randomUUID(), name: functionName, functionName, columnName, params, severity: 'fail', tolerance: 0 });
+  const rule = (functionName, columnName, params) => ({
+    id: crypto.randomUUID(),
+    name: functionName,
+    functionName,
+    columnName,
+    params,
+    severity: 'fail',
+    tolerance: 0,
+  });
   return [
     rule('not_null', 'email', {}),
     rule('unique', 'id', {}),
@@ -42,13 +50,21 @@ function connectionConfigOf(databaseUrl) {
   const url = new URL(databaseUrl);
   return {
     type: 'postgresql',
-    settings: { host: url.hostname, port: Number(url.port || 5432), database: decodeURIComponent(url.pathname.slice(1)), user: decodeURIComponent(url.username), ssl: 'disable' },
+    settings: {
+      host: url.hostname,
+      port: Number(url.port || 5432),
+      database: decodeURIComponent(url.pathname.slice(1)),
+      user: decodeURIComponent(url.username),
+      ssl: 'disable',
+    },
     secrets: url.password ? { password: decodeURIComponent(url.password) } : {},
   };
 }
 
 async function createTable(client, table) {
-  await client.query(`create table ${table} (id bigint not null, email text, status text not null, amount numeric(12,2), updated_at timestamptz)`);
+  await client.query(
+    `create table ${table} (id bigint not null, email text, status text not null, amount numeric(12,2), updated_at timestamptz)`,
+  );
   const statuses = `array[${STATUSES.map((status) => `'${status}'`).join(', ')}]`;
   for (let start = 1; start <= QUALITY_ROWS; start += INSERT_BATCH) {
     const end = Math.min(QUALITY_ROWS, start + INSERT_BATCH - 1);
@@ -97,7 +113,10 @@ export async function measureQuality({ databaseUrl }) {
     const rules = benchRules();
     const evaluate = async () => {
       const outcome = await evaluateRules(source, { endpoint: table, rules, columns: [] });
-      if (outcome.status !== 'passed') throw new Error(`the rules did not all pass: ${outcome.error ?? outcome.results.map((result) => `${result.ruleName}: ${result.message}`).join('; ')}`);
+      if (outcome.status !== 'passed')
+        throw new Error(
+          `the rules did not all pass: ${outcome.error ?? outcome.results.map((result) => `${result.ruleName}: ${result.message}`).join('; ')}`,
+        );
     };
     // Warm-up: the table read once into memory, so the first timed count is not the only cold one.
     await count();

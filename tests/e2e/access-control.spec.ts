@@ -79,10 +79,16 @@ test('an admin builds a restricted role, invites a user into it, and the user se
   const token = await adminToken();
   const roles = await api<{ data: Array<{ id: string; name: string }> }>('/roles/active', { token });
   const roleId = roles.body.data.find((r) => r.name === roleName)!.id;
-  const assigned = await api(`/policies/assign/${roleId}`, { method: 'PUT', token, body: { policies: [{ resource: 'users', actions: ['read'] }] } });
+  const assigned = await api(`/policies/assign/${roleId}`, {
+    method: 'PUT',
+    token,
+    body: { policies: [{ resource: 'users', actions: ['read'] }] },
+  });
   expect(assigned.status).toBe(200);
   await userPage.getByRole('button', { name: 'Refresh' }).first().click();
-  await expect(userPage.getByText("You don't have access to this resources. Please contact resource owner/admin to provide access")).toBeVisible();
+  await expect(
+    userPage.getByText("You don't have access to this resources. Please contact resource owner/admin to provide access"),
+  ).toBeVisible();
   await expect(userPage).toHaveURL(/\/dashboard$/);
 
   await adminPage.context().close();
@@ -113,11 +119,21 @@ test("an admin's default columns for the users list reach a user signing in from
   // A user who can read users signs in from a browser that never saw the console.
   const readerEmail = uniqueEmail('reader');
   const roleName = `Readers ${Date.now().toString(36)}`;
-  const created = await api<{ data: { id: string } }>('/roles', { token, body: { name: roleName, policies: [{ resource: 'users', actions: ['read'] }], pageIds: ['dashboard', 'users'] } });
+  const created = await api<{ data: { id: string } }>('/roles', {
+    token,
+    body: { name: roleName, policies: [{ resource: 'users', actions: ['read'] }], pageIds: ['dashboard', 'users'] },
+  });
   expect(created.status).toBe(201);
   const demo = await api('/client/createUser', {
     token,
-    body: { email: readerEmail, username: `reader${Date.now().toString(36)}`, firstName: 'Rea', lastName: 'Der', password: NEW_PASSWORD, roleId: created.body.data.id },
+    body: {
+      email: readerEmail,
+      username: `reader${Date.now().toString(36)}`,
+      firstName: 'Rea',
+      lastName: 'Der',
+      password: NEW_PASSWORD,
+      roleId: created.body.data.id,
+    },
   });
   expect(demo.status, JSON.stringify(demo.body)).toBe(201);
 

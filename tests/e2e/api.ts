@@ -2,7 +2,10 @@ import { generateSync } from 'otplib';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL, E2E_COMPANY } from './env';
 
 /** Straight calls to the real server, to set up what a browser test needs. */
-export async function api<T = Record<string, unknown>>(path: string, options: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
+export async function api<T = Record<string, unknown>>(
+  path: string,
+  options: { method?: string; body?: unknown; token?: string } = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${E2E_BASE_URL}/api/v1${path}`, {
     method: options.method ?? (options.body ? 'POST' : 'GET'),
     headers: {
@@ -30,7 +33,10 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}@demo.local`;
 }
 
-interface RoleRow { id: string; name: string }
+interface RoleRow {
+  id: string;
+  name: string;
+}
 
 /** Invites a user (as the admin) and returns the invitation mail's link and temporary password. */
 export async function inviteUser(email: string, firstName = 'Test', lastName = 'User', roleName = 'Member') {

@@ -17,7 +17,9 @@ const LOGO_SVG = `<?xml version="1.0" encoding="UTF-8"?>
 /** The image has been fetched and decoded: it shows a picture, not a broken-image icon. */
 async function expectDrawn(image: Locator) {
   await expect(image).toBeVisible();
-  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).complete && (element as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect
+    .poll(() => image.evaluate((element) => (element as HTMLImageElement).complete && (element as HTMLImageElement).naturalWidth))
+    .toBeGreaterThan(0);
 }
 
 test.afterAll(async () => {
@@ -25,7 +27,9 @@ test.afterAll(async () => {
   await api('/company', { method: 'PUT', token: await adminToken(), body: { removeLogo: true } });
 });
 
-test('an admin uploads a logo on /company, sees it in the app bar, and the sign-in page shows it for the host name typed', async ({ page }) => {
+test('an admin uploads a logo on /company, sees it in the app bar, and the sign-in page shows it for the host name typed', async ({
+  page,
+}) => {
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());

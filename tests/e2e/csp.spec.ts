@@ -34,7 +34,12 @@ async function watchViolations(page: Page): Promise<Violation[]> {
   });
   page.on('console', (message) => {
     if (message.text().includes('Content Security Policy')) {
-      violations.push({ directive: 'console', blocked: message.text(), source: message.location().url, page: new URL(page.url()).pathname });
+      violations.push({
+        directive: 'console',
+        blocked: message.text(),
+        source: message.location().url,
+        page: new URL(page.url()).pathname,
+      });
     }
   });
   return violations;
@@ -42,7 +47,12 @@ async function watchViolations(page: Page): Promise<Violation[]> {
 
 /** A list screen has drawn its table (or its empty state) from the API's answer. */
 async function expectListRendered(page: Page) {
-  await expect(page.locator('thead').or(page.getByText(/^No .+ found$|No results/i)).first()).toBeVisible();
+  await expect(
+    page
+      .locator('thead')
+      .or(page.getByText(/^No .+ found$|No results/i))
+      .first(),
+  ).toBeVisible();
   await expect(page.getByRole('progressbar')).toHaveCount(0);
 }
 
@@ -68,7 +78,12 @@ test('the console renders its screens with no Content-Security-Policy violation'
   await signIn(page, admin);
   // The dashboard with its cards and charts.
   await expect(page.getByRole('heading', { name: /Welcome/ })).toBeVisible();
-  await expect(page.locator('svg.recharts-surface, canvas, svg[role="img"]').or(page.getByRole('heading', { level: 2 })).first()).toBeVisible();
+  await expect(
+    page
+      .locator('svg.recharts-surface, canvas, svg[role="img"]')
+      .or(page.getByRole('heading', { level: 2 }))
+      .first(),
+  ).toBeVisible();
 
   // Styles: MUI's style elements carry the page's nonce; one without it is refused.
   const styles = await page.evaluate(async () => {
@@ -114,10 +129,30 @@ test('the console renders its screens with no Content-Security-Policy violation'
   await expect(page.getByLabel('Host name')).toHaveValue(E2E_COMPANY);
 
   // The other screens, each in its own lazy chunk: drawn, and settled.
-  for (const path of ['/profile', '/settings', '/reports', '/marketplace', '/api-explorer', '/subscription', '/roles', '/workspaces', '/tables', '/job-runs', '/sessions', '/notifications']) {
+  for (const path of [
+    '/profile',
+    '/settings',
+    '/reports',
+    '/marketplace',
+    '/api-explorer',
+    '/subscription',
+    '/roles',
+    '/workspaces',
+    '/tables',
+    '/job-runs',
+    '/sessions',
+    '/notifications',
+  ]) {
     await page.goto(path);
     const main = page.getByRole('main');
-    await expect(main.getByRole('heading').or(main.locator('thead')).or(main.getByText(/^No .+ found$/)).first(), path).toBeVisible();
+    await expect(
+      main
+        .getByRole('heading')
+        .or(main.locator('thead'))
+        .or(main.getByText(/^No .+ found$/))
+        .first(),
+      path,
+    ).toBeVisible();
     await page.waitForLoadState('networkidle');
   }
 

@@ -14,7 +14,15 @@ async function bareRepository(companyId: string): Promise<string> {
   await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
   const blob = await git.writeBlob({ fs, gitdir, blob: new TextEncoder().encode('select count(*) from public.orders;\n') });
   const tree = await git.writeTree({ fs, gitdir, tree: [{ mode: '100644', path: 'daily.sql', oid: blob, type: 'blob' }] });
-  await git.commit({ fs, gitdir, ref: 'refs/heads/main', tree, parent: [], message: 'Daily model', author: { name: 'Data team', email: 'data@demo.local' } });
+  await git.commit({
+    fs,
+    gitdir,
+    ref: 'refs/heads/main',
+    tree,
+    parent: [],
+    message: 'Daily model',
+    author: { name: 'Data team', email: 'data@demo.local' },
+  });
   return gitdir;
 }
 

@@ -30,7 +30,9 @@ async function recordContent(page: import('@playwright/test').Page) {
   });
 }
 
-test('a list opened from the menu, by pointer or keyboard, comes in one go with its rows: the page left stays until then', async ({ page }) => {
+test('a list opened from the menu, by pointer or keyboard, comes in one go with its rows: the page left stays until then', async ({
+  page,
+}) => {
   await signIn(page, admin);
   await expect(page.locator('[data-card="users"]')).toBeVisible();
   for (const [entry, path, how] of [

@@ -15,7 +15,10 @@ const admin = { email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD, companyHos
 
 async function newConnection(page: Page, type: string, name: string, settings: Record<string, string>) {
   await page.goto('/connections/create');
-  await page.getByRole('radiogroup', { name: 'Type' }).getByRole('radio', { name: new RegExp(`^${type}`) }).click();
+  await page
+    .getByRole('radiogroup', { name: 'Type' })
+    .getByRole('radio', { name: new RegExp(`^${type}`) })
+    .click();
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
   for (const [label, value] of Object.entries(settings)) {
     const input = page.getByRole('textbox', { name: label, exact: true }).or(page.getByRole('spinbutton', { name: label, exact: true }));
@@ -52,7 +55,15 @@ test('a folder the server does not grant is refused on its input; an allowed fol
   await page.goto('/connections');
   await page.getByText(database).click();
   await expect(page).toHaveURL(/\/connections\/[0-9a-f-]{36}\/show$/);
-  await page.getByRole('button', { name: /^Test connection/ }).first().click();
-  await expect(page.getByRole('status').filter({ hasText: /OK in \d+ ms/ }).first()).toBeVisible();
+  await page
+    .getByRole('button', { name: /^Test connection/ })
+    .first()
+    .click();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /OK in \d+ ms/ })
+      .first(),
+  ).toBeVisible();
   await expect(page.getByText(/PostgreSQL \d+/).first()).toBeVisible();
 });

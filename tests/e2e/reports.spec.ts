@@ -39,7 +39,10 @@ test('an admin makes a report on /reports, finds it listed with its file, and do
   await dialog.getByRole('button', { name: 'Make the report' }).click();
   await expect(dialog).toBeHidden();
   const csvRow = table.getByRole('row').filter({ hasText: /\.csv/ }).first();
-  const [csv] = await Promise.all([page.waitForEvent('download'), csvRow.getByRole('button', { name: /^Download report-demo-.*\.csv$/ }).click()]);
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    csvRow.getByRole('button', { name: /^Download report-demo-.*\.csv$/ }).click(),
+  ]);
   expect(csv.suggestedFilename()).toBe(`report-demo-${today}.csv`);
   const csvText = fs.readFileSync(await csv.path(), 'utf8').replace(/^\uFEFF/, '');
   expect(csvText.split('\r\n')[0]).toBe('section,figure,detail,value');

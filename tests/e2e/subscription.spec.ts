@@ -32,7 +32,14 @@ test('a company on the Free plan is told, in the console, why it cannot invite a
   const hostname = `plans-${Date.now().toString(36)}`;
   const adminEmail = `admin@${hostname}.test`;
   const onboarded = await api('/company', {
-    body: { companyName: 'Plans Test', companyHostname: hostname, adminEmail, adminPassword: PASSWORD, firstName: 'Paula', lastName: 'Plans' },
+    body: {
+      companyName: 'Plans Test',
+      companyHostname: hostname,
+      adminEmail,
+      adminPassword: PASSWORD,
+      firstName: 'Paula',
+      lastName: 'Plans',
+    },
   });
   expect(onboarded.status, JSON.stringify(onboarded.body)).toBe(201);
   const grant = await operatorGrant(hostname, 'free');
@@ -48,12 +55,17 @@ test('a company on the Free plan is told, in the console, why it cannot invite a
   await expect(page.getByRole('progressbar', { name: 'Users' })).toHaveAttribute('aria-valuetext', '1 of 5');
 
   // Four more users: the company now has the five its plan allows.
-  const signedIn = await api<{ user: { accessToken: string } }>('/signin', { body: { email: adminEmail, password: PASSWORD, companyHostname: hostname } });
+  const signedIn = await api<{ user: { accessToken: string } }>('/signin', {
+    body: { email: adminEmail, password: PASSWORD, companyHostname: hostname },
+  });
   const token = signedIn.body.user.accessToken;
   const roles = await api<{ data: Array<{ id: string; name: string }> }>('/roles/active', { token });
   const member = roles.body.data.find((role) => role.name === 'Member')!;
   for (const [i, lastName] of ['One', 'Two', 'Three', 'Four'].entries()) {
-    const invited = await api('/user', { token, body: { email: `seat${i + 1}@${hostname}.test`, firstName: 'Seat', lastName, roleId: member.id } });
+    const invited = await api('/user', {
+      token,
+      body: { email: `seat${i + 1}@${hostname}.test`, firstName: 'Seat', lastName, roleId: member.id },
+    });
     expect(invited.status, JSON.stringify(invited.body)).toBe(201);
   }
 

@@ -13,7 +13,10 @@ async function choose(page: Page, label: string, option: string | RegExp, typed?
   await page.getByRole('option', { name: option }).click();
 }
 
-async function addRule(page: Page, rule: { name: string; kind: string; column?: string; fill?: (page: Page) => Promise<void>; severity?: string }) {
+async function addRule(
+  page: Page,
+  rule: { name: string; kind: string; column?: string; fill?: (page: Page) => Promise<void>; severity?: string },
+) {
   await page.getByRole('button', { name: 'Add rule' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(rule.name);
@@ -67,7 +70,12 @@ test('an admin registers a table from the sample source, describes it, and runs 
   // Three rules: two the dirty sample data breaks, one it keeps.
   await page.getByRole('tab', { name: 'Data quality' }).click();
   await addRule(page, { name: 'Email given', kind: 'Not null', column: 'email' });
-  await addRule(page, { name: 'Email looks like one', kind: 'Matches a pattern', column: 'email', fill: (p) => p.getByRole('textbox', { name: 'Pattern', exact: true }).fill('^[^@ ]+@[^@ ]+\\.[a-z]+$') });
+  await addRule(page, {
+    name: 'Email looks like one',
+    kind: 'Matches a pattern',
+    column: 'email',
+    fill: (p) => p.getByRole('textbox', { name: 'Pattern', exact: true }).fill('^[^@ ]+@[^@ ]+\\.[a-z]+$'),
+  });
   await addRule(page, { name: 'Customer has a name', kind: 'Not null', column: 'full_name' });
 
   await page.getByRole('button', { name: 'Run checks now' }).click();

@@ -35,12 +35,20 @@ async function ordersTableWithRules(token: string): Promise<string> {
     const endpoints = await api<{ data: Array<{ id: string; name: string }> }>(`/connection/${pair.sourceId}/endpoints`, { token });
     const endpoint = endpoints.body.data.find((candidate) => candidate.name === 'orders');
     if (!endpoint) throw new Error(`the sample shop has no orders endpoint: ${JSON.stringify(endpoints.body)}`);
-    const created = await api<{ data: Row & { endpoint: string } }>('/table', { token, body: { connectionId: pair.sourceId, endpoint: endpoint.id, name: 'orders' } });
+    const created = await api<{ data: Row & { endpoint: string } }>('/table', {
+      token,
+      body: { connectionId: pair.sourceId, endpoint: endpoint.id, name: 'orders' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     table = created.body.data;
   }
   for (const rule of [
-    { name: 'Known order status', functionName: 'in_set', columnName: 'status', params: { values: ['pending', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded'] } },
+    {
+      name: 'Known order status',
+      functionName: 'in_set',
+      columnName: 'status',
+      params: { values: ['pending', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded'] },
+    },
     { name: 'Order has a customer', functionName: 'not_null', columnName: 'customer_id', params: {} },
   ]) {
     const saved = await api(`/table/dataQuality/${table.id}`, { token, body: { ...rule, severity: 'fail', tolerance: 0 } });
@@ -72,14 +80,19 @@ test.afterEach(async () => {
   closeSlack = undefined;
 });
 
-test('an admin creates a workflow, runs it, follows it live to its end, reads its data-quality results and finds it on the dashboard', async ({ page }) => {
+test('an admin creates a workflow, runs it, follows it live to its end, reads its data-quality results and finds it on the dashboard', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const token = await adminToken();
   await ordersTableWithRules(token);
   const slack = await slowSlack(4_000);
   closeSlack = slack.close;
   const slackName = `Data team channel ${Date.now().toString(36)}`;
-  const channel = await api('/connections', { token, body: { name: slackName, type: 'slack', settings: { mode: 'webhook', webhookUrl: slack.url } } });
+  const channel = await api('/connections', {
+    token,
+    body: { name: slackName, type: 'slack', settings: { mode: 'webhook', webhookUrl: slack.url } },
+  });
   expect(channel.status, JSON.stringify(channel.body)).toBe(201);
   const name = `Orders to the warehouse ${Date.now().toString(36)}`;
   const copyTable = `orders_copy_${Date.now().toString(36)}`;
@@ -118,7 +131,10 @@ test('an admin creates a workflow, runs it, follows it live to its end, reads it
   await expect(page).toHaveURL(/\/workflows\/[^/]+\/show$/);
 
   // Run it: the run's page opens and follows the run, without a reload, until it ends.
-  await page.getByRole('button', { name: `Run ${name}` }).first().click();
+  await page
+    .getByRole('button', { name: `Run ${name}` })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/job-runs\/[^/]+\/show/);
   await page.evaluate(() => Object.assign(window, { stillThisPage: true }));
   const following = page.getByText('Following the run: it is read again every few seconds until it ends');
@@ -147,11 +163,19 @@ test('an admin creates a workflow, runs it, follows it live to its end, reads it
   const bar = page.getByRole('link', { name: new RegExp(`^Failed on ${today}: \\d+$`) });
   await expect(bar).toBeVisible({ timeout: 15_000 });
   // The pies count it too: a failed run, and failed checks.
-  await expect(page.getByRole('group', { name: 'Job runs by status, last 30 days' }).getByRole('link', { name: /^Failed: \d+ / })).toBeVisible();
-  await expect(page.getByRole('group', { name: 'Data-quality checks by result, last 30 days' }).getByRole('link', { name: /^Failed: \d+ / })).toBeVisible();
+  await expect(
+    page.getByRole('group', { name: 'Job runs by status, last 30 days' }).getByRole('link', { name: /^Failed: \d+ / }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('group', { name: 'Data-quality checks by result, last 30 days' }).getByRole('link', { name: /^Failed: \d+ / }),
+  ).toBeVisible();
   await bar.click();
   await expect(page).toHaveURL(/\/job-runs\?filter=/);
-  expect(JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}')).toEqual({ status: ['failed'], startDate: today, endDate: today });
+  expect(JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}')).toEqual({
+    status: ['failed'],
+    startDate: today,
+    endDate: today,
+  });
   const runs = page.getByRole('table');
   await expect(runs.getByText(name).first()).toBeVisible();
   await expect(runs.getByRole('row').filter({ hasText: name }).first()).toContainText('Failed');

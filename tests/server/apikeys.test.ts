@@ -25,7 +25,9 @@ beforeAll(async () => {
   adminToken = admin.accessToken!;
   adminId = admin.id;
   member = await createActiveUser(server, adminToken, { email: 'key.member@acme.test', firstName: 'Mona' });
-  keyManager = await userWithPolicies(server, adminToken, 'key.manager@acme.test', [{ resource: 'apikeys', actions: ['read', 'create', 'update', 'delete'] }]);
+  keyManager = await userWithPolicies(server, adminToken, 'key.manager@acme.test', [
+    { resource: 'apikeys', actions: ['read', 'create', 'update', 'delete'] },
+  ]);
   keyReader = await userWithPolicies(server, adminToken, 'key.reader@acme.test', [{ resource: 'apikeys', actions: ['read'] }]);
   outsider = await userWithPolicies(server, adminToken, 'key.outsider@acme.test', []);
   other = await createOtherCompany(server);
@@ -141,8 +143,14 @@ describe('POST /apikey', () => {
     [{ name: 'Odd', expiresAt: 'next tuesday' }, 'expiresAt: must be a date such as 2030-01-31'],
     [{ name: 'Ops', operations: 'get_workspaces' }, 'operations: must be a list of operation ids'],
     [{ name: 'Ops', operations: ['drop table'] }, 'operations.0: must be operation ids'],
-    [{ name: 'Ops', operations: ['get_workspaces', 'get_nothing_here'] }, 'operations: not operations a key may be granted: get_nothing_here'],
-    [{ name: 'Ops', operations: ['post_apikey', 'put_session_logout'] }, 'operations: not operations a key may be granted: post_apikey, put_session_logout'],
+    [
+      { name: 'Ops', operations: ['get_workspaces', 'get_nothing_here'] },
+      'operations: not operations a key may be granted: get_nothing_here',
+    ],
+    [
+      { name: 'Ops', operations: ['post_apikey', 'put_session_logout'] },
+      'operations: not operations a key may be granted: post_apikey, put_session_logout',
+    ],
     [{ name: 'Who', accessUserId: 'nobody' }, 'accessUserId: must be a valid id'],
   ])('refuses %j with 400 naming the field, storing nothing', async (body, message) => {
     const before = await tally();
@@ -287,7 +295,7 @@ describe('PUT /apikey/{id}', () => {
   });
 });
 
-describe("keys acting as someone else", () => {
+describe('keys acting as someone else', () => {
   it('may be changed, reactivated or granted operations only by an admin', async () => {
     const adminsKey = await createKey({ name: 'Admin reporting', operations: [] });
     await call(server, 'PUT', `/apikey/deactivate/${adminsKey.id}`, { token: adminToken });
@@ -312,7 +320,11 @@ describe('activation and deletion', () => {
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json().data).toMatchObject({ id: key.id, isActive: false });
     expect((await keyRow(key.id)).isActive).toBe(false);
-    expect(await lastAudit(key.id)).toMatchObject({ operation: 'deactivate', userId: keyManager.id, changes: { before: { isActive: true }, after: { isActive: false } } });
+    expect(await lastAudit(key.id)).toMatchObject({
+      operation: 'deactivate',
+      userId: keyManager.id,
+      changes: { before: { isActive: true }, after: { isActive: false } },
+    });
     const on = await call(server, 'PUT', `/apikey/activate/${key.id}`, { token: keyManager.token });
     expect(on.statusCode).toBe(200);
     expect((await keyRow(key.id)).isActive).toBe(true);
@@ -347,7 +359,11 @@ describe('activation and deletion', () => {
     secretsSeen.push(theirs.json().data.key);
     const id = theirs.json().data.id;
     const before = await keyRow(id);
-    for (const [method, path] of [['PUT', `/apikey/deactivate/${id}`], ['PUT', `/apikey/activate/${id}`], ['DELETE', `/apikey/${id}`]] as const) {
+    for (const [method, path] of [
+      ['PUT', `/apikey/deactivate/${id}`],
+      ['PUT', `/apikey/activate/${id}`],
+      ['DELETE', `/apikey/${id}`],
+    ] as const) {
       const res = await call(server, method, path, { token: adminToken });
       expect(res.statusCode, path).toBe(404);
     }
@@ -356,7 +372,11 @@ describe('activation and deletion', () => {
 
   it('needs the update policy to toggle and the delete policy to delete', async () => {
     const key = await createKey({ name: 'Protected' });
-    for (const [method, path] of [['PUT', `/apikey/deactivate/${key.id}`], ['PUT', `/apikey/activate/${key.id}`], ['DELETE', `/apikey/${key.id}`]] as const) {
+    for (const [method, path] of [
+      ['PUT', `/apikey/deactivate/${key.id}`],
+      ['PUT', `/apikey/activate/${key.id}`],
+      ['DELETE', `/apikey/${key.id}`],
+    ] as const) {
       const res = await call(server, method, path, { token: keyReader.token });
       expect(res.statusCode, path).toBe(403);
       expect(res.json().message).toBe('Resource Access not provided');
@@ -372,7 +392,11 @@ describe('filters and cards', () => {
 
   beforeAll(async () => {
     co = await createOtherCompany(server, 'filterco');
-    coMember = await createActiveUser(server, co.adminToken, { email: 'worker@filterco.test', firstName: 'Wanda', roleId: co.memberRoleId });
+    coMember = await createActiveUser(server, co.adminToken, {
+      email: 'worker@filterco.test',
+      firstName: 'Wanda',
+      roleId: co.memberRoleId,
+    });
     const make = async (name: string, body: Record<string, unknown> = {}) => {
       const res = await call(server, 'POST', '/apikey', { token: co.adminToken, body: { name, ...body } });
       expect(res.statusCode, res.body).toBe(201);
@@ -388,10 +412,22 @@ describe('filters and cards', () => {
     await make('Eta stale');
     await call(server, 'PUT', `/apikey/deactivate/${ids['Gamma off']}`, { token: co.adminToken });
     await call(server, 'DELETE', `/apikey/${ids['Delta gone']}`, { token: co.adminToken });
-    await server.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(apiKeys.id, ids['Epsilon expired']));
-    await server.db.update(apiKeys).set({ lastUsedAt: new Date(Date.now() - 86_400_000) }).where(eq(apiKeys.id, ids['Zeta recent']));
-    await server.db.update(apiKeys).set({ lastUsedAt: new Date(Date.now() - 30 * 86_400_000) }).where(eq(apiKeys.id, ids['Eta stale']));
-    await server.db.update(apiKeys).set({ createdAt: new Date('2030-01-15T12:00:00Z') }).where(eq(apiKeys.id, ids['Alpha']));
+    await server.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(apiKeys.id, ids['Epsilon expired']));
+    await server.db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(Date.now() - 86_400_000) })
+      .where(eq(apiKeys.id, ids['Zeta recent']));
+    await server.db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(Date.now() - 30 * 86_400_000) })
+      .where(eq(apiKeys.id, ids['Eta stale']));
+    await server.db
+      .update(apiKeys)
+      .set({ createdAt: new Date('2030-01-15T12:00:00Z') })
+      .where(eq(apiKeys.id, ids['Alpha']));
   });
 
   const names = (rows: Array<{ id: string }>) => rows.map((r) => Object.keys(ids).find((n) => ids[n] === r.id)).sort();
@@ -526,11 +562,18 @@ describe('calling the API with a key', () => {
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().data).toMatchObject({ createdBy: writer.id });
     const [audit] = await server.db.select().from(systemAudits).where(eq(systemAudits.recordId, created.json().data.id));
-    expect(audit).toMatchObject({ model: 'workspace', operation: 'create', userId: writer.id, apiKeyId: writerKey.id, companyId: server.company.companyId });
+    expect(audit).toMatchObject({
+      model: 'workspace',
+      operation: 'create',
+      userId: writer.id,
+      apiKeyId: writerKey.id,
+      companyId: server.company.companyId,
+    });
 
     // The audit list says which key made the change; a change made in a session names none.
     const bySession = await call(server, 'POST', '/workspaces', { token: writer.token, body: { name: 'Made in a session' } });
-    const entries = (await call(server, 'POST', '/system/audits/filter/0/50', { token: adminToken, body: { model: 'workspace' } })).json().data.rows;
+    const entries = (await call(server, 'POST', '/system/audits/filter/0/50', { token: adminToken, body: { model: 'workspace' } })).json()
+      .data.rows;
     const entryOf = (recordId: string) => entries.find((row: { recordId: string }) => row.recordId === recordId);
     expect(entryOf(created.json().data.id)).toMatchObject({ userId: writer.id, apiKeyId: writerKey.id, apiKeyName: 'Writer' });
     expect(entryOf(bySession.json().data.id)).toMatchObject({ userId: writer.id, apiKeyId: null, apiKeyName: null });
@@ -548,7 +591,10 @@ describe('calling the API with a key', () => {
     await call(server, 'PUT', `/apikey/activate/${key.id}`, { token: adminToken });
     expect((await works()).statusCode).toBe(200);
 
-    await server.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, key.id));
+    await server.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, key.id));
     expect((await works()).statusCode).toBe(401);
     await server.db.update(apiKeys).set({ expiresAt: null }).where(eq(apiKeys.id, key.id));
     expect((await works()).statusCode).toBe(200);

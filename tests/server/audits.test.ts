@@ -47,7 +47,14 @@ beforeAll(async () => {
   );
   // Another company's entries, with the same models, never shown to this one.
   await server.db.insert(systemAudits).values(
-    Array.from({ length: 6 }, (_, i) => ({ companyId: other.companyId, model: 'secretmodel', operation: 'create', userId: other.adminUserId, recordId: `theirs-${i}`, createdAt: day(5) })),
+    Array.from({ length: 6 }, (_, i) => ({
+      companyId: other.companyId,
+      model: 'secretmodel',
+      operation: 'create',
+      userId: other.adminUserId,
+      recordId: `theirs-${i}`,
+      createdAt: day(5),
+    })),
   );
 });
 afterAll(async () => {
@@ -68,7 +75,8 @@ async function storedEvents(): Promise<EventStored[]> {
 
 /** The search as the server means it: a case-insensitive substring of any of the columns. */
 const holds = (term: string, ...texts: Array<string | null>) => texts.some((t) => t?.toLowerCase().includes(term.toLowerCase()));
-const auditHolds = (term: string) => (r: AuditStored) => holds(term, r.model, r.operation, r.recordId, r.changes ? JSON.stringify(r.changes) : null);
+const auditHolds = (term: string) => (r: AuditStored) =>
+  holds(term, r.model, r.operation, r.recordId, r.changes ? JSON.stringify(r.changes) : null);
 const eventHolds = (term: string) => (r: EventStored) => holds(term, r.email, r.event, r.reason, r.ip, r.userAgent);
 
 const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
@@ -159,9 +167,15 @@ describe('POST /system/audits/filter/{o}/{l}', () => {
       [{ search: 'apike' }, auditHolds('apike')],
       [{ search: 'activ' }, auditHolds('activ')],
       [{ search: '%' }, () => false],
-      [{ model: ['apikey', 'role'], user: [adminId, member.id] }, (r) => (r.model === 'apikey' || r.model === 'role') && (r.userId === adminId || r.userId === member.id)],
+      [
+        { model: ['apikey', 'role'], user: [adminId, member.id] },
+        (r) => (r.model === 'apikey' || r.model === 'role') && (r.userId === adminId || r.userId === member.id),
+      ],
       [{ model: ['role', 'role', ''] }, (r) => r.model === 'role'],
-      [{ model: 'workspace', operation: 'create', user: adminId }, (r) => r.model === 'workspace' && r.operation === 'create' && r.userId === adminId],
+      [
+        { model: 'workspace', operation: 'create', user: adminId },
+        (r) => r.model === 'workspace' && r.operation === 'create' && r.userId === adminId,
+      ],
       [{ model: '', operation: [], user: null, startDate: '', endDate: null, search: '' }, () => true],
     ];
     for (const [body, keep] of cases) {
@@ -254,7 +268,9 @@ describe('GET /system/audits/filter/props and /cards', () => {
     const res = await call(server, 'GET', '/system/audits/filter/props', { token: adminToken });
     expect(res.statusCode).toBe(200);
     const { model, operation, user } = res.json().data;
-    expect(model).toEqual([...new Set(stored.map((r) => r.model))].sort().map((id) => ({ id, name: id.charAt(0).toUpperCase() + id.slice(1) })));
+    expect(model).toEqual(
+      [...new Set(stored.map((r) => r.model))].sort().map((id) => ({ id, name: id.charAt(0).toUpperCase() + id.slice(1) })),
+    );
     expect(model.map((c: { id: string }) => c.id)).not.toContain('secretmodel');
     expect(operation.map((c: { id: string }) => c.id)).toEqual([...new Set(stored.map((r) => r.operation))].sort());
     expect(user).toEqual(
@@ -277,7 +293,11 @@ describe('GET /system/audits/filter/props and /cards', () => {
       { key: 'total', label: 'Audit entries', value: stored.length },
       { key: 'today', label: 'Entries today', value: stored.filter((r) => r.createdAt.getTime() >= midnight).length },
       { key: 'last7Days', label: 'Entries in the last 7 days', value: week.length },
-      { key: 'users7Days', label: 'Users who made changes in the last 7 days', value: new Set(week.map((r) => r.userId).filter(Boolean)).size },
+      {
+        key: 'users7Days',
+        label: 'Users who made changes in the last 7 days',
+        value: new Set(week.map((r) => r.userId).filter(Boolean)).size,
+      },
     ]);
     // The fixture's March 2025 entries are in the total only.
     expect(res.json().data.cards[0].value).toBeGreaterThan(res.json().data.cards[2].value + 40);
@@ -293,7 +313,9 @@ describe('GET /system/audits/filter/props and /cards', () => {
       insert into system_audits (company_id, model, operation, record_id, created_at)
       select ${big.companyId}::uuid, 'bulk', case when g % 2 = 0 then 'update' else 'create' end, 'bulk-' || g, now() - (g || ' seconds')::interval
       from generate_series(1, 10050) g`);
-    const token = (await signInFully(server, { email: 'admin@bigco.test', password: server.company.adminPassword, companyHostname: 'bigco' })).accessToken!;
+    const token = (
+      await signInFully(server, { email: 'admin@bigco.test', password: server.company.adminPassword, companyHostname: 'bigco' })
+    ).accessToken!;
     const list = await call(server, 'GET', '/system/audits/0/10', { token });
     expect(list.json().data).toMatchObject({ count: 10_000, countExact: false });
     expect(list.json().data.rows).toHaveLength(10);
@@ -306,7 +328,10 @@ describe('GET /system/audits/filter/props and /cards', () => {
     const cards = (await call(server, 'GET', '/system/audits/cards', { token })).json().data.cards;
     expect(cards[0]).toEqual({ key: 'total', label: 'Audit entries (10,000 or more)', value: 10_000 });
     expect(cards[1].value).toBeGreaterThan(0);
-    expect((await call(server, 'GET', '/system/audits/filter/props', { token })).json().data.model).toEqual([{ id: 'bulk', name: 'Bulk' }, { id: 'company', name: 'Company' }]);
+    expect((await call(server, 'GET', '/system/audits/filter/props', { token })).json().data.model).toEqual([
+      { id: 'bulk', name: 'Bulk' },
+      { id: 'company', name: 'Company' },
+    ]);
   });
 });
 
@@ -335,12 +360,20 @@ describe('who may read audits and access events', () => {
       expect((await call(server, method, path, { body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(401);
     }
     for (const [method, path] of auditRoutes) {
-      expect((await call(server, method, path, { token: auditor.token, body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(200);
-      expect((await call(server, method, path, { token: watcher.token, body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(403);
+      expect((await call(server, method, path, { token: auditor.token, body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(
+        200,
+      );
+      expect((await call(server, method, path, { token: watcher.token, body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(
+        403,
+      );
     }
     for (const [method, path] of eventRoutes) {
-      expect((await call(server, method, path, { token: watcher.token, body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(200);
-      expect((await call(server, method, path, { token: auditor.token, body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(403);
+      expect((await call(server, method, path, { token: watcher.token, body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(
+        200,
+      );
+      expect((await call(server, method, path, { token: auditor.token, body: method === 'POST' ? {} : undefined })).statusCode, path).toBe(
+        403,
+      );
     }
     const [target] = await storedAudits();
     for (const [method, path] of [
@@ -348,7 +381,9 @@ describe('who may read audits and access events', () => {
       ['PUT', `/system/audits/${target.id}`],
       ['POST', '/system/audits'],
     ] as const) {
-      expect((await call(server, method, path, { token: adminToken, body: method === 'DELETE' ? undefined : {} })).statusCode, path).toBe(404);
+      expect((await call(server, method, path, { token: adminToken, body: method === 'DELETE' ? undefined : {} })).statusCode, path).toBe(
+        404,
+      );
     }
     expect((await storedAudits()).map((r) => r.id)).toContain(target.id);
   });
@@ -375,8 +410,12 @@ describe('access events', () => {
       })),
     );
     // A sign-in naming an unknown company, with the member's address: never any tenant's.
-    await server.db.insert(accessEvents).values({ companyId: null, email: 'mia.member@acme.test', event: 'signin', status: 'failure', reason: 'unknown_company' });
-    await server.db.insert(accessEvents).values({ companyId: other.companyId, email: 'spy@globex.test', event: 'signin', status: 'failure', reason: 'bad_password' });
+    await server.db
+      .insert(accessEvents)
+      .values({ companyId: null, email: 'mia.member@acme.test', event: 'signin', status: 'failure', reason: 'unknown_company' });
+    await server.db
+      .insert(accessEvents)
+      .values({ companyId: other.companyId, email: 'spy@globex.test', event: 'signin', status: 'failure', reason: 'bad_password' });
   });
 
   it('lists the company’s events newest first with names, never a company-less or foreign one', async () => {
@@ -442,7 +481,10 @@ describe('access events', () => {
     }
     const foreign = await call(server, 'POST', '/access/events/filter/0/10', { token: adminToken, body: { search: 'spy@globex' } });
     expect(foreign.json().data).toEqual({ rows: [], count: 0, countExact: true });
-    const unknownCompany = await call(server, 'POST', '/access/events/filter/0/100', { token: adminToken, body: { search: 'unknown_company' } });
+    const unknownCompany = await call(server, 'POST', '/access/events/filter/0/100', {
+      token: adminToken,
+      body: { search: 'unknown_company' },
+    });
     expect(unknownCompany.json().data.rows).toEqual([]);
   });
 
@@ -471,7 +513,12 @@ describe('access events', () => {
       { id: 'failure', name: 'Failure' },
       { id: 'success', name: 'Success' },
     ]);
-    expect(props.json().data.user.map((u: { id: string }) => u.id).sort()).toEqual([...new Set(stored.map((r) => r.userId).filter(Boolean))].sort());
+    expect(
+      props
+        .json()
+        .data.user.map((u: { id: string }) => u.id)
+        .sort(),
+    ).toEqual([...new Set(stored.map((r) => r.userId).filter(Boolean))].sort());
     const distinct = await call(server, 'GET', '/fetchDistinctEventStatus', { token: adminToken });
     expect(distinct.json()).toEqual({ message: 'Access event statuses', statusValues: ['blocked', 'failure', 'success'] });
 
@@ -481,12 +528,39 @@ describe('access events', () => {
   });
 
   it('counts sign-ins and failures today, blocked and impersonations over 7 days', async () => {
-    const failed = await call(server, 'POST', '/signin', { body: { email: 'mia.member@acme.test', password: 'Wrong-password-1', companyHostname: 'acme' }, ip: '198.51.100.77' });
+    const failed = await call(server, 'POST', '/signin', {
+      body: { email: 'mia.member@acme.test', password: 'Wrong-password-1', companyHostname: 'acme' },
+      ip: '198.51.100.77',
+    });
     expect(failed.statusCode).toBe(401);
     await server.db.insert(accessEvents).values([
-      { companyId, userId: member.id, email: 'mia.member@acme.test', event: 'signin', status: 'blocked', reason: 'throttled', createdAt: new Date(Date.now() - 3 * 86400_000) },
-      { companyId, userId: member.id, email: 'mia.member@acme.test', event: 'impersonation', status: 'success', impersonatorUserId: adminId, createdAt: new Date(Date.now() - 6 * 86400_000) },
-      { companyId, userId: member.id, email: 'mia.member@acme.test', event: 'impersonation', status: 'success', impersonatorUserId: adminId, createdAt: new Date(Date.now() - 8 * 86400_000) },
+      {
+        companyId,
+        userId: member.id,
+        email: 'mia.member@acme.test',
+        event: 'signin',
+        status: 'blocked',
+        reason: 'throttled',
+        createdAt: new Date(Date.now() - 3 * 86400_000),
+      },
+      {
+        companyId,
+        userId: member.id,
+        email: 'mia.member@acme.test',
+        event: 'impersonation',
+        status: 'success',
+        impersonatorUserId: adminId,
+        createdAt: new Date(Date.now() - 6 * 86400_000),
+      },
+      {
+        companyId,
+        userId: member.id,
+        email: 'mia.member@acme.test',
+        event: 'impersonation',
+        status: 'success',
+        impersonatorUserId: adminId,
+        createdAt: new Date(Date.now() - 8 * 86400_000),
+      },
     ]);
     const stored = await storedEvents();
     const midnight = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z').getTime();

@@ -77,7 +77,10 @@ describe('guessing passwords', () => {
     expect(slowed.statusCode).toBe(429);
     const wait = Number(slowed.headers['retry-after']);
     expect(wait).toBeGreaterThan(0);
-    expect(slowed.json()).toMatchObject({ message: expect.stringMatching(/^Too many failed sign-in attempts\. Try again in/), retryAfterSeconds: wait });
+    expect(slowed.json()).toMatchObject({
+      message: expect.stringMatching(/^Too many failed sign-in attempts\. Try again in/),
+      retryAfterSeconds: wait,
+    });
 
     // While blocked, the right password tells the attacker nothing: the same 429, no token.
     const right = await guess(victim.password);
@@ -117,7 +120,9 @@ describe('guessing passwords', () => {
     expect(fromThere).toHaveLength(targets.length + 1);
     expect(fromThere.filter((e) => e.status === 'blocked')).toHaveLength(2);
     // The block is the address's: the admin still signs in from elsewhere.
-    expect((await signIn({ email: server.company.adminEmail, password: server.company.adminPassword, ip: freshIp() })).statusCode).toBe(200);
+    expect((await signIn({ email: server.company.adminEmail, password: server.company.adminPassword, ip: freshIp() })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -190,7 +195,10 @@ describe('a stolen or stale token', () => {
     const user = await createActiveUser(server, adminToken, { email: 'changed@acme.test' });
     const stolen = (await signInFully(server, user)).token;
     const own = (await signInFully(server, user)).token;
-    const changed = await call('POST', '/user/password', { token: own, body: { oldPassword: user.password, newPassword: 'Fresh-password-77' } });
+    const changed = await call('POST', '/user/password', {
+      token: own,
+      body: { oldPassword: user.password, newPassword: 'Fresh-password-77' },
+    });
     expect(changed.statusCode).toBe(200);
     for (const token of [stolen, own]) expect((await profile(token)).statusCode).toBe(401);
   });
@@ -239,7 +247,16 @@ describe('a stolen or stale token', () => {
     const hs512Header = b64({ alg: 'HS512', typ: 'JWT' });
     const hs512 = `${hs512Header}.${body}.${hmac(key, `${hs512Header}.${body}`, 'sha512')}`;
     const guessedSecret = `${header}.${body}.${hmac('secret', `${header}.${body}`)}`;
-    for (const [name, forged] of Object.entries({ expired, otherSecret, algNone, algNoneSigned, edited, hs512, guessedSecret, garbage: 'a.b.c' })) {
+    for (const [name, forged] of Object.entries({
+      expired,
+      otherSecret,
+      algNone,
+      algNoneSigned,
+      edited,
+      hs512,
+      guessedSecret,
+      garbage: 'a.b.c',
+    })) {
       const res = await profile(forged);
       expect(res.statusCode, name).toBe(401);
       expect(res.json(), name).toEqual(INVALID_TOKEN);
@@ -250,7 +267,9 @@ describe('a stolen or stale token', () => {
 
 describe('impersonation', () => {
   it('is refused to anyone but an admin, even one who may manage users', async () => {
-    const manager = await userWithPolicies(server, adminToken, 'user.manager@acme.test', [{ resource: 'users', actions: ['read', 'create', 'update', 'delete'] }]);
+    const manager = await userWithPolicies(server, adminToken, 'user.manager@acme.test', [
+      { resource: 'users', actions: ['read', 'create', 'update', 'delete'] },
+    ]);
     for (const target of [server.company.adminUserId, (await createActiveUser(server, adminToken, { email: 'target@acme.test' })).id]) {
       const res = await call('POST', '/user/impersonate', { token: manager.token, body: { userId: target } });
       expect(res.statusCode).toBe(403);
@@ -310,7 +329,10 @@ describe('API keys', () => {
     }
     // Even a grant written straight into the database opens none of them.
     const planted = await key(['get_users_offset_limit']);
-    await server.db.update(apiKeys).set({ operations: ['get_users_offset_limit', ...never] }).where(eq(apiKeys.id, planted.id));
+    await server.db
+      .update(apiKeys)
+      .set({ operations: ['get_users_offset_limit', ...never] })
+      .where(eq(apiKeys.id, planted.id));
     const tries: Array<[Method, string, unknown]> = [
       ['POST', '/user/impersonate', { userId: server.company.adminUserId }],
       ['PUT', '/session/logout', {}],
@@ -332,7 +354,10 @@ describe('API keys', () => {
     const deleted = await key(['get_users_offset_limit']);
     expect((await call('DELETE', `/apikey/${deleted.id}`, { token: adminToken })).statusCode).toBe(200);
     const expired = await key(['get_users_offset_limit']);
-    await server.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expired.id));
+    await server.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, expired.id));
     for (const k of [revoked, deleted, expired]) {
       const res = await call('GET', '/users/0/10', withKey(k.key));
       expect(res.statusCode).toBe(401);

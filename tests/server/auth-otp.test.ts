@@ -68,7 +68,10 @@ describe('two-factor enrolment from a full session', () => {
     expect(row.otpPendingSecretEnc).not.toContain(secret); // encrypted at rest
     expect(row.otpEnabled).toBe(false);
 
-    const wrong = await call(server, 'POST', '/user/otp/register', { token, body: { otp: otherCode(await totpAt(secret, currentStep())) } });
+    const wrong = await call(server, 'POST', '/user/otp/register', {
+      token,
+      body: { otp: otherCode(await totpAt(secret, currentStep())) },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe('The code is not valid');
     expect((await userRow(server.db, member.id)).otpEnabled).toBe(false);
@@ -88,7 +91,10 @@ describe('two-factor enrolment from a full session', () => {
     expect(row.otpSecretEnc).not.toContain(secret);
     expect(row.otpPendingSecretEnc).toBeNull();
     expect(row.otpLastStep).toBe(step);
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'enable_two_factor')));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'enable_two_factor')));
     expect(audit).toMatchObject({ model: 'user', userId: member.id });
     const events = await accessEventsOf(server.db, member.email);
     expect(events.filter((e) => e.event === 'otp_setup').map((e) => [e.status, e.reason])).toEqual([
@@ -101,7 +107,10 @@ describe('two-factor enrolment from a full session', () => {
     const member = await enrolledMember('tf.twice@acme.test');
     const res = await signIn(server, member);
     const otpToken = res.json().user.token;
-    const full = await call(server, 'POST', '/user/otp/verify', { token: otpToken, body: { otp: await totpAt(member.secret, member.step + 1) } });
+    const full = await call(server, 'POST', '/user/otp/verify', {
+      token: otpToken,
+      body: { otp: await totpAt(member.secret, member.step + 1) },
+    });
     const token = full.json().user.token;
     const again = await call(server, 'GET', '/user/otp/setup', { token });
     expect(again.statusCode).toBe(400);
@@ -143,14 +152,21 @@ describe('signing in with two-factor on', () => {
     expect(minutes).toBeLessThanOrEqual(10);
 
     // The half token opens nothing but the code check.
-    for (const [method, path] of [['GET', '/user/profile'], ['GET', '/user/otp/setup'], ['GET', '/dashboard/topCards']] as const) {
+    for (const [method, path] of [
+      ['GET', '/user/profile'],
+      ['GET', '/user/otp/setup'],
+      ['GET', '/dashboard/topCards'],
+    ] as const) {
       const blocked = await call(server, method, path, { token: half.token });
       expect(blocked.statusCode, path).toBe(401);
       expect(blocked.json().message).toBe('Invalid JWT token');
     }
 
     // The enrolment code's step is spent.
-    const replay = await call(server, 'POST', '/user/otp/verify', { token: half.token, body: { otp: await totpAt(member.secret, member.step) } });
+    const replay = await call(server, 'POST', '/user/otp/verify', {
+      token: half.token,
+      body: { otp: await totpAt(member.secret, member.step) },
+    });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().message).toBe('This code has already been used');
 
@@ -162,14 +178,20 @@ describe('signing in with two-factor on', () => {
     expect(full.navItems.userNavItemJson.items.length).toBeGreaterThan(0);
     expect((await call(server, 'GET', '/user/profile', { token: full.token })).statusCode).toBe(200);
     expect(await sessionRow(server.db, sessionIdOf(half.token))).toMatchObject({ endReason: 'replaced' });
-    expect((await call(server, 'POST', '/user/otp/verify', { token: half.token, body: { otp: await totpAt(member.secret, next + 1) } })).statusCode).toBe(401);
+    expect(
+      (await call(server, 'POST', '/user/otp/verify', { token: half.token, body: { otp: await totpAt(member.secret, next + 1) } }))
+        .statusCode,
+    ).toBe(401);
     const row = await userRow(server.db, member.id);
     expect(row.otpLastStep).toBe(next);
     expect(row.lastLoginAt!.getTime()).toBeGreaterThan(Date.now() - 10_000);
 
     // That code cannot open a second session either.
     const again = await signIn(server, member);
-    const reuse = await call(server, 'POST', '/user/otp/verify', { token: again.json().user.token, body: { otp: await totpAt(member.secret, next) } });
+    const reuse = await call(server, 'POST', '/user/otp/verify', {
+      token: again.json().user.token,
+      body: { otp: await totpAt(member.secret, next) },
+    });
     expect(reuse.statusCode).toBe(400);
     expect(reuse.json().message).toBe('This code has already been used');
 
@@ -196,7 +218,10 @@ describe('signing in with two-factor on', () => {
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
     expect(last!.json().message).toMatch(/^Too many failed codes\. Try again in \d+ seconds?\.$/);
     expect(last!.headers['retry-after']).toBeDefined();
-    const blocked = await call(server, 'POST', '/user/otp/verify', { token, body: { otp: await totpAt(member.secret, currentStep() + 1) } });
+    const blocked = await call(server, 'POST', '/user/otp/verify', {
+      token,
+      body: { otp: await totpAt(member.secret, currentStep() + 1) },
+    });
     expect(blocked.statusCode).toBe(429);
     const events = await accessEventsOf(server.db, member.email);
     expect(events.filter((e) => e.event === 'otp' && e.reason === 'bad_code')).toHaveLength(6);
@@ -249,7 +274,10 @@ describe('two-factor required by the company or by an admin', () => {
     const setup = await call(server, 'GET', '/user/otp/setup', { token: half.token });
     expect(setup.statusCode).toBe(200);
     const { secret } = setup.json().data;
-    const done = await call(server, 'POST', '/user/otp/register', { token: half.token, body: { otp: await totpAt(secret, currentStep()) } });
+    const done = await call(server, 'POST', '/user/otp/register', {
+      token: half.token,
+      body: { otp: await totpAt(secret, currentStep()) },
+    });
     expect(done.statusCode).toBe(200);
     const full = done.json().user;
     expect(full).toMatchObject({ auth: true, setupOTP: false, otpEnabled: true, companyHostname: 'strict' });
@@ -277,7 +305,9 @@ describe('POST /user/otp/disable', () => {
   it('needs the password, then turns two-factor off', async () => {
     const member = await enrolledMember('tf.off@acme.test');
     const half = (await signIn(server, member)).json().user.token;
-    const token = (await call(server, 'POST', '/user/otp/verify', { token: half, body: { otp: await totpAt(member.secret, member.step + 1) } })).json().user.token;
+    const token = (
+      await call(server, 'POST', '/user/otp/verify', { token: half, body: { otp: await totpAt(member.secret, member.step + 1) } })
+    ).json().user.token;
 
     const wrong = await call(server, 'POST', '/user/otp/disable', { token, body: { password: 'Not-my-password-1' } });
     expect(wrong.statusCode).toBe(400);
@@ -292,7 +322,10 @@ describe('POST /user/otp/disable', () => {
     expect(ok.json().message).toBe('Two-factor authentication is off');
     const row = await userRow(server.db, member.id);
     expect(row).toMatchObject({ otpEnabled: false, otpSecretEnc: null, otpPendingSecretEnc: null });
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'disable_two_factor')));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'disable_two_factor')));
     expect(audit).toBeDefined();
 
     // Sign-in is one step again.

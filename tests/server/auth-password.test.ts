@@ -64,7 +64,10 @@ describe('POST /user/password/forgot', () => {
     expect(mail.text).toMatch(/^Choose a new password: http:\/\/localhost:5173\/auth\/reset-password\?token=[A-Za-z0-9_-]{43}$/m);
     expect(mail.html).toContain('href="http://localhost:5173/auth/reset-password?token=');
     const token = tokenFromMail(mail, '/auth/reset-password');
-    const [row] = await server.db.select().from(authTokens).where(and(eq(authTokens.userId, member.id), eq(authTokens.kind, 'reset')));
+    const [row] = await server.db
+      .select()
+      .from(authTokens)
+      .where(and(eq(authTokens.userId, member.id), eq(authTokens.kind, 'reset')));
     expect(row.tokenHash).not.toContain(token);
     expect(row.usedAt).toBeNull();
     const minutes = (row.expiresAt.getTime() - Date.now()) / 60_000;
@@ -183,7 +186,10 @@ describe('POST /user/password/token/verify', () => {
     const newer = await resetTokenFor(member.email);
     expect((await call(server, 'POST', '/user/password/token/verify', { body: { token: older } })).statusCode).toBe(400);
     expect((await call(server, 'POST', '/user/password/token/verify', { body: { token: newer } })).statusCode).toBe(200);
-    await server.db.update(authTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authTokens.userId, member.id));
+    await server.db
+      .update(authTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authTokens.userId, member.id));
     const expired = await call(server, 'POST', '/user/password/token/verify', { body: { token: newer } });
     expect(expired.statusCode).toBe(400);
     expect(expired.json().message).toBe(LINK_INVALID);
@@ -196,9 +202,12 @@ describe('POST /user/password/reset', () => {
     const sessionA = (await signInFully(server, member)).token;
     const sessionB = (await signInFully(server, member)).token;
     const token = await resetTokenFor(member.email);
-    const clientId = (await call(server, 'POST', '/user/password/token/verify', { body: { resetPasswordToken: token } })).json().data.clientId;
+    const clientId = (await call(server, 'POST', '/user/password/token/verify', { body: { resetPasswordToken: token } })).json().data
+      .clientId;
 
-    const res = await call(server, 'POST', '/user/password/reset', { body: { email: member.email, newPassword: 'Brand-new-pass-7', clientId } });
+    const res = await call(server, 'POST', '/user/password/reset', {
+      body: { email: member.email, newPassword: 'Brand-new-pass-7', clientId },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toMatch(/Sign in with your new password/);
 
@@ -212,13 +221,18 @@ describe('POST /user/password/reset', () => {
     expect((await signIn(server, { email: member.email, password: 'Brand-new-pass-7' })).statusCode).toBe(200);
     expect((await userRow(server.db, member.id)).passwordChangedAt!.getTime()).toBeGreaterThan(Date.now() - 10_000);
 
-    const again = await call(server, 'POST', '/user/password/reset', { body: { email: member.email, newPassword: 'Another-pass-77', clientId } });
+    const again = await call(server, 'POST', '/user/password/reset', {
+      body: { email: member.email, newPassword: 'Another-pass-77', clientId },
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(LINK_INVALID);
 
     const [event] = (await accessEventsOf(server.db, member.email)).filter((e) => e.event === 'password_reset');
     expect(event).toMatchObject({ status: 'success', userId: member.id });
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'password_reset')));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'password_reset')));
     expect(audit).toMatchObject({ model: 'user', userId: member.id });
     expect(JSON.stringify(audit.changes ?? {})).not.toContain('Brand-new');
     expect((await readLastMail(server.db, member.email)).kind).toBe('password_changed');
@@ -238,9 +252,17 @@ describe('POST /user/password/reset', () => {
     const clientId = await resetTokenFor(member.email);
     const before = await snapshot(server.db);
     const cases: [unknown, number, RegExp][] = [
-      [{ email: 'admin@acme.test', newPassword: 'Good-password-1', clientId }, 400, /^email: is not the address this reset link was sent to$/],
+      [
+        { email: 'admin@acme.test', newPassword: 'Good-password-1', clientId },
+        400,
+        /^email: is not the address this reset link was sent to$/,
+      ],
       [{ email: member.email, newPassword: 'short1', clientId }, 400, /^newPassword: Password must be at least 10 characters long$/],
-      [{ email: member.email, newPassword: 'onlyletterslong', clientId }, 400, /^newPassword: Password must contain both letters and digits$/],
+      [
+        { email: member.email, newPassword: 'onlyletterslong', clientId },
+        400,
+        /^newPassword: Password must contain both letters and digits$/,
+      ],
       [{ email: member.email, newPassword: member.password, clientId }, 400, /^newPassword: must be different from the current password$/],
       [{ email: member.email, newPassword: 'Good-password-1', clientId: 'B'.repeat(43) }, 400, new RegExp(`^${LINK_INVALID}$`)],
       [{ email: member.email, newPassword: 'Good-password-1', clientId: HOSTILE.sql }, 400, /^clientId: is not a link token/],
@@ -264,12 +286,18 @@ describe('POST /user/password (change, signed in)', () => {
     const member = await createActiveUser(server, adminToken, { email: 'changer@acme.test' });
     const token = (await signInFully(server, member)).token;
     const other = (await signInFully(server, member)).token;
-    const res = await call(server, 'POST', '/user/password', { token, body: { oldPassword: member.password, newPassword: 'Changed-pass-42' } });
+    const res = await call(server, 'POST', '/user/password', {
+      token,
+      body: { oldPassword: member.password, newPassword: 'Changed-pass-42' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: PASSWORD_UPDATED_MESSAGE });
     expect(res.json().message).toBe('Password Updated SuccessFully');
     for (const old of [token, other]) expect((await call(server, 'GET', '/user/profile', { token: old })).statusCode).toBe(401);
-    const open = await server.db.select().from(sessions).where(and(eq(sessions.userId, member.id), eq(sessions.isDeleted, false)));
+    const open = await server.db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, member.id), eq(sessions.isDeleted, false)));
     expect(open).toHaveLength(0);
     expect((await signIn(server, { email: member.email, password: 'Changed-pass-42' })).statusCode).toBe(200);
     const mail = await readLastMail(server.db, member.email);
@@ -277,7 +305,10 @@ describe('POST /user/password (change, signed in)', () => {
     expect(mail.text).not.toContain('Changed-pass-42');
     const events = (await accessEventsOf(server.db, member.email)).filter((e) => e.event === 'password_change');
     expect(events.map((e) => e.status)).toEqual(['success']);
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'password_change')));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'password_change')));
     expect(audit.userId).toBe(member.id);
   });
 
@@ -285,7 +316,10 @@ describe('POST /user/password (change, signed in)', () => {
     const member = await createActiveUser(server, adminToken, { email: 'wrongold@acme.test' });
     const token = (await signInFully(server, member)).token;
     const before = await userRow(server.db, member.id);
-    const res = await call(server, 'POST', '/user/password', { token, body: { oldPassword: 'Not-the-old-one-1', newPassword: 'Changed-pass-42' } });
+    const res = await call(server, 'POST', '/user/password', {
+      token,
+      body: { oldPassword: 'Not-the-old-one-1', newPassword: 'Changed-pass-42' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('The current password is not correct');
     expect(await userRow(server.db, member.id)).toEqual(before);
@@ -299,10 +333,16 @@ describe('POST /user/password (change, signed in)', () => {
     const token = (await signInFully(server, member)).token;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await call(server, 'POST', '/user/password', { token, body: { oldPassword: `Guess-${i}-pass`, newPassword: 'Changed-pass-42' } })).statusCode);
+      statuses.push(
+        (await call(server, 'POST', '/user/password', { token, body: { oldPassword: `Guess-${i}-pass`, newPassword: 'Changed-pass-42' } }))
+          .statusCode,
+      );
     }
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
-    const right = await call(server, 'POST', '/user/password', { token, body: { oldPassword: member.password, newPassword: 'Changed-pass-42' } });
+    const right = await call(server, 'POST', '/user/password', {
+      token,
+      body: { oldPassword: member.password, newPassword: 'Changed-pass-42' },
+    });
     expect(right.statusCode).toBe(429);
   });
 
@@ -312,7 +352,11 @@ describe('POST /user/password (change, signed in)', () => {
     const before = await snapshot(server.db);
     const cases: [unknown, number, RegExp][] = [
       [{ oldPassword: member.password, newPassword: member.password }, 400, /^newPassword: must be different from the current password$/],
-      [{ oldPassword: member.password, newPassword: 'tiny' }, 400, /^newPassword: Password must be at least 10 characters long and contain both letters and digits$/],
+      [
+        { oldPassword: member.password, newPassword: 'tiny' },
+        400,
+        /^newPassword: Password must be at least 10 characters long and contain both letters and digits$/,
+      ],
       [{ oldPassword: member.password }, 400, /^newPassword: is required$/],
       [{ newPassword: 'Changed-pass-42' }, 400, /^oldPassword: is required$/],
       [{ oldPassword: 7, newPassword: 8 }, 400, /oldPassword: is required; newPassword: is required/],

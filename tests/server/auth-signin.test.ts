@@ -103,7 +103,14 @@ describe('POST /signin', () => {
       expect.arrayContaining(['bad_password', 'unknown_company']),
     );
     const [unknownEvent] = await accessEventsOf(server.db, 'nobody@acme.test');
-    expect(unknownEvent).toMatchObject({ event: 'signin', status: 'failure', reason: 'unknown_account', companyId: server.company.companyId, userId: null, ip });
+    expect(unknownEvent).toMatchObject({
+      event: 'signin',
+      status: 'failure',
+      reason: 'unknown_account',
+      companyId: server.company.companyId,
+      userId: null,
+      ip,
+    });
     const successes = adminEvents.filter((e) => e.event === 'signin' && e.status === 'success');
     expect(successes.length).toBeGreaterThan(0);
   });
@@ -201,7 +208,10 @@ describe('POST /signin throttling', () => {
     expect(events.filter((e) => e.event === 'signin' && e.status === 'failure' && e.reason === 'bad_password')).toHaveLength(6);
 
     // When the block has passed, the right password works and the counter starts afresh.
-    await server.db.update(throttles).set({ blockedUntil: new Date(Date.now() - 1000) }).where(eq(throttles.key, 'signin:acct:acme:slow@acme.test'));
+    await server.db
+      .update(throttles)
+      .set({ blockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(throttles.key, 'signin:acct:acme:slow@acme.test'));
     const later = await signIn(server, { ...member, ip: freshIp() });
     expect(later.statusCode).toBe(200);
     expect(await server.db.select().from(throttles).where(eq(throttles.key, 'signin:acct:acme:slow@acme.test'))).toHaveLength(0);
@@ -245,7 +255,10 @@ describe('POST /signin input', () => {
     const text = await call(server, 'POST', '/signin', { body: 'email=a', headers: { 'content-type': 'text/plain' } });
     expect(text.statusCode).toBe(400);
     expect(text.json().message).toMatch(/^body: /);
-    const form = await call(server, 'POST', '/signin', { body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await call(server, 'POST', '/signin', {
+      body: 'email=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.statusCode).toBe(415);
   });
 
@@ -300,7 +313,10 @@ describe('access tokens', () => {
 
   it('refuses a token once its session has expired', async () => {
     const { token } = await signInAdmin(server);
-    await server.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, sessionIdOf(token)));
+    await server.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, sessionIdOf(token)));
     expect((await call(server, 'GET', '/user/profile', { token })).statusCode).toBe(401);
   });
 

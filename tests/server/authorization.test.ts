@@ -73,7 +73,7 @@ describe('GET /authorization/policies', () => {
 });
 
 describe('GET /authorization/policies/{userId}', () => {
-  it('answers one\'s own policies without users/read', async () => {
+  it("answers one's own policies without users/read", async () => {
     const res = await call(server, 'GET', `/authorization/policies/${member.id}`, { token: member.token });
     expect(res.statusCode).toBe(200);
     const policies = [
@@ -91,7 +91,7 @@ describe('GET /authorization/policies/{userId}', () => {
     });
   });
 
-  it('answers someone else\'s with users/read only', async () => {
+  it("answers someone else's with users/read only", async () => {
     const denied = await call(server, 'GET', `/authorization/policies/${viewer.id}`, { token: member.token });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().message).toBe(DENIED);
@@ -102,7 +102,14 @@ describe('GET /authorization/policies/{userId}', () => {
 
   it('shows an admin holding everything', async () => {
     const res = await call(server, 'GET', `/authorization/policies/${server.company.adminUserId}`, { token: viewer.token });
-    expect(res.json().data).toMatchObject({ isAdmin: true, roleId: server.company.adminRoleId, roleName: 'Admin', role: EVERYTHING, user: [], effective: EVERYTHING });
+    expect(res.json().data).toMatchObject({
+      isAdmin: true,
+      roleId: server.company.adminRoleId,
+      roleName: 'Admin',
+      role: EVERYTHING,
+      user: [],
+      effective: EVERYTHING,
+    });
   });
 
   it('is a 404 for a user of another company and a 400 for a bad id', async () => {
@@ -116,7 +123,7 @@ describe('GET /authorization/policies/{userId}', () => {
 });
 
 describe('POST /authorization/policies/{userId}', () => {
-  it('replaces a user\'s own policies, which then replace the role\'s per resource; audited and told', async () => {
+  it("replaces a user's own policies, which then replace the role's per resource; audited and told", async () => {
     const target = await userWithPolicies(server, adminToken, 'target.one@acme.test', [
       { resource: 'users', actions: ['read'] },
       { resource: 'sessions', actions: ['read', 'delete'] },
@@ -157,7 +164,11 @@ describe('POST /authorization/policies/{userId}', () => {
       .from(systemAudits)
       .where(and(eq(systemAudits.model, 'user_policies'), eq(systemAudits.recordId, target.id)))
       .orderBy(desc(systemAudits.createdAt));
-    expect(audit).toMatchObject({ operation: 'update', userId: server.company.adminUserId, changes: { before: { policies: [] }, after: { policies: own } } });
+    expect(audit).toMatchObject({
+      operation: 'update',
+      userId: server.company.adminUserId,
+      changes: { before: { policies: [] }, after: { policies: own } },
+    });
 
     const told = await server.db.select().from(notifications).where(eq(notifications.userId, target.id));
     expect(told.map((n) => [n.type, n.link, n.createdBy])).toEqual([['policies_changed', '/', server.company.adminUserId]]);
@@ -179,7 +190,10 @@ describe('POST /authorization/policies/{userId}', () => {
     const res = await setPolicies(target.id, [{ resource: 'audits', actions: ['read'] }], manager.token);
     expect(res.statusCode, res.body).toBe(200);
     expect(await ownPolicies(target.id)).toEqual([{ resource: 'audits', actions: ['read'] }]);
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.model, 'user_policies'), eq(systemAudits.recordId, target.id)));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.model, 'user_policies'), eq(systemAudits.recordId, target.id)));
     expect(audit.userId).toBe(manager.id);
   });
 
@@ -194,7 +208,13 @@ describe('POST /authorization/policies/{userId}', () => {
 
   it.each([
     [[{ resource: 'planets', actions: ['read'] }], /^policies\.0\.resource: "planets" is not a resource/],
-    [[{ resource: 'users', actions: ['read'] }, { resource: 'outbox', actions: ['delete'] }], 'policies.1.actions: outbox allows only read'],
+    [
+      [
+        { resource: 'users', actions: ['read'] },
+        { resource: 'outbox', actions: ['delete'] },
+      ],
+      'policies.1.actions: outbox allows only read',
+    ],
     ['everything', /^policies: must be a list/],
     [[{ actions: ['read'] }], 'policies.0.resource: is required'],
   ])('refuses %j with 400 naming the field, storing nothing', async (policies, message) => {
@@ -208,7 +228,7 @@ describe('POST /authorization/policies/{userId}', () => {
     expect(await tallies()).toEqual(before);
   });
 
-  it('refuses one\'s own policies and those of an admin', async () => {
+  it("refuses one's own policies and those of an admin", async () => {
     const before = await tallies();
     const own = await setPolicies(manager.id, [{ resource: 'roles', actions: ['read', 'create', 'update', 'delete'] }], manager.token);
     expect(own.statusCode).toBe(400);
@@ -242,7 +262,7 @@ describe('POST /authorization/policies/{userId}', () => {
 });
 
 describe('GET /authorization/user/policies', () => {
-  it('answers the caller\'s effective policies', async () => {
+  it("answers the caller's effective policies", async () => {
     const res = await call(server, 'GET', '/authorization/user/policies', { token: viewer.token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({

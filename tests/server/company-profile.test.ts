@@ -46,7 +46,9 @@ function form(parts: Part[]): { body: Buffer; headers: Record<string, string> } 
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
     } else {
       chunks.push(
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+        ),
         part.data,
         Buffer.from('\r\n'),
       );
@@ -57,7 +59,11 @@ function form(parts: Part[]): { body: Buffer; headers: Record<string, string> } 
 }
 
 const png = (size = 200) =>
-  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), crypto.randomBytes(size)]);
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    Buffer.from('IHDR'),
+    crypto.randomBytes(size),
+  ]);
 const jpeg = () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), crypto.randomBytes(200)]);
 const gif = () => Buffer.concat([Buffer.from('GIF89a'), crypto.randomBytes(100)]);
 const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
@@ -94,7 +100,12 @@ async function state() {
   return { company, logo: logo && { sha256: logo.sha256, contentType: logo.contentType }, audits: n };
 }
 
-async function expectRefused(res: { statusCode: number; json(): { message: string } }, status: number, message: string | RegExp, before: Awaited<ReturnType<typeof state>>) {
+async function expectRefused(
+  res: { statusCode: number; json(): { message: string } },
+  status: number,
+  message: string | RegExp,
+  before: Awaited<ReturnType<typeof state>>,
+) {
   expect(res.statusCode).toBe(status);
   if (typeof message === 'string') expect(res.json().message).toBe(message);
   else expect(res.json().message).toMatch(message);
@@ -173,7 +184,17 @@ describe('PUT /company (JSON)', () => {
     expect(audits).toHaveLength(auditsBefore + 1);
     expect(audits.at(-1)).toMatchObject({ operation: 'update_profile', recordId: companyId, userId: editor.id });
     expect(audits.at(-1)!.changes).toEqual({
-      before: { name: 'Acme', contactEmail: null, phone: null, website: null, addressLine: null, city: null, postalCode: null, country: null, timezone: 'UTC' },
+      before: {
+        name: 'Acme',
+        contactEmail: null,
+        phone: null,
+        website: null,
+        addressLine: null,
+        city: null,
+        postalCode: null,
+        country: null,
+        timezone: 'UTC',
+      },
       after: {
         name: 'Acme Industries',
         contactEmail: 'hello@acme.test',
@@ -192,7 +213,10 @@ describe('PUT /company (JSON)', () => {
     const res = await putJson(adminToken, { city: '', phone: null });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ city: null, phone: null, name: 'Acme Industries', country: 'GB' });
-    expect((await companyAudits()).at(-1)!.changes).toEqual({ before: { city: 'London', phone: '+44 20 7946 0958' }, after: { city: null, phone: null } });
+    expect((await companyAudits()).at(-1)!.changes).toEqual({
+      before: { city: 'London', phone: '+44 20 7946 0958' },
+      after: { city: null, phone: null },
+    });
 
     const before = await state();
     const same = await putJson(adminToken, { name: 'Acme Industries', country: 'GB', city: null });
@@ -220,8 +244,18 @@ describe('PUT /company (JSON)', () => {
     expect(await state()).toEqual(before);
 
     await expectRefused(await putJson(adminToken, { timezone: 'Mars/Olympus_Mons' }), 400, /^timezone: must be an IANA time zone/, before);
-    await expectRefused(await putJson(adminToken, { postalCode: '<b>1</b>' }), 400, 'postalCode: may only contain letters, digits, spaces and hyphens', before);
-    await expectRefused(await putJson(adminToken, { city: 'Line\nbreak' }), 400, 'city: may not contain line breaks or control characters', before);
+    await expectRefused(
+      await putJson(adminToken, { postalCode: '<b>1</b>' }),
+      400,
+      'postalCode: may only contain letters, digits, spaces and hyphens',
+      before,
+    );
+    await expectRefused(
+      await putJson(adminToken, { city: 'Line\nbreak' }),
+      400,
+      'city: may not contain line breaks or control characters',
+      before,
+    );
     await expectRefused(await putJson(adminToken, { name: 'x'.repeat(201) }), 400, 'name: must be at most 200 characters', before);
     await expectRefused(
       await putJson(adminToken, { hostname: 'stolen' }),
@@ -229,7 +263,12 @@ describe('PUT /company (JSON)', () => {
       'hostname: cannot be changed: it is the name users type to sign in',
       before,
     );
-    await expectRefused(await putJson(adminToken, { name: 'Fine', colour: 'red' }), 400, 'colour: is not a field of the company profile', before);
+    await expectRefused(
+      await putJson(adminToken, { name: 'Fine', colour: 'red' }),
+      400,
+      'colour: is not a field of the company profile',
+      before,
+    );
     await expectRefused(await putJson(adminToken, ['name']), 400, 'body: must be an object of company profile fields', before);
     await expectRefused(
       await putJson(adminToken, { logo: 'iVBORw0KGgo=' }),
@@ -250,8 +289,14 @@ describe('PUT /company (JSON)', () => {
     expect(res.json().data).toMatchObject({ id: other.companyId, name: 'Globex Corporation' });
     expect(await state()).toEqual(before);
     expect((await getProfile(adminToken)).json().data.name).toBe('Acme Industries');
-    const [globexAudit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.companyId, other.companyId), eq(systemAudits.operation, 'update_profile')));
-    expect(globexAudit).toMatchObject({ recordId: other.companyId, changes: { before: { name: 'Globex' }, after: { name: 'Globex Corporation' } } });
+    const [globexAudit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.companyId, other.companyId), eq(systemAudits.operation, 'update_profile')));
+    expect(globexAudit).toMatchObject({
+      recordId: other.companyId,
+      changes: { before: { name: 'Globex' }, after: { name: 'Globex Corporation' } },
+    });
   });
 });
 
@@ -283,7 +328,12 @@ describe('PUT /company with a logo (multipart)', () => {
   it('refuses a file of another kind whatever its name or declared type, and a file too large, changing nothing', async () => {
     const before = await state();
     const wrongType = 'logo: must be a PNG, JPEG or SVG image';
-    await expectRefused(await putForm(adminToken, [{ name: 'city', value: 'Leeds' }, logoPart(gif(), 'logo.png', 'image/png')]), 415, wrongType, before);
+    await expectRefused(
+      await putForm(adminToken, [{ name: 'city', value: 'Leeds' }, logoPart(gif(), 'logo.png', 'image/png')]),
+      415,
+      wrongType,
+      before,
+    );
     await expectRefused(await uploadLogo(Buffer.from('just some words, not a picture'), 'logo.png', 'image/png'), 415, wrongType, before);
     // The PNG signature alone is not a PNG.
     await expectRefused(await uploadLogo(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])), 415, wrongType, before);
@@ -355,8 +405,21 @@ describe('SVG logos', () => {
     const res = await upload(svg);
     expect(res.statusCode, res.body).toBe(200);
     const stored = await storedSvg();
-    expect(stored).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" xmlns:xlink="http:\/\/www\.w3\.org\/1999\/xlink" viewBox="0 0 120 40"/);
-    for (const kept of ['<linearGradient id="sky"', '<stop offset="0" stop-color="#0af"/>', '<clipPath id="round">', 'fill="url(#sky)"', 'clip-path="url(#round)"', '<use xlink:href="#dot" x="50" y="5"/>', 'style="fill:#f80;stroke:#333"', '<title>Acme &amp; Sons</title>', '>A©me</text>', '.brand { font-family: sans-serif; fill: url(#sky) }']) {
+    expect(stored).toMatch(
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" xmlns:xlink="http:\/\/www\.w3\.org\/1999\/xlink" viewBox="0 0 120 40"/,
+    );
+    for (const kept of [
+      '<linearGradient id="sky"',
+      '<stop offset="0" stop-color="#0af"/>',
+      '<clipPath id="round">',
+      'fill="url(#sky)"',
+      'clip-path="url(#round)"',
+      '<use xlink:href="#dot" x="50" y="5"/>',
+      'style="fill:#f80;stroke:#333"',
+      '<title>Acme &amp; Sons</title>',
+      '>A©me</text>',
+      '.brand { font-family: sans-serif; fill: url(#sky) }',
+    ]) {
       expect(stored).toContain(kept);
     }
     expect(stored).not.toContain('<?xml');
@@ -365,15 +428,51 @@ describe('SVG logos', () => {
   });
 
   it.each([
-    ['a <script> element', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script><rect width="5" height="5"/></svg>', ['<script', 'alert(']],
-    ['a script hidden in CDATA', '<svg xmlns="http://www.w3.org/2000/svg"><script><![CDATA[alert(1)]]></script><rect width="5" height="5"/></svg>', ['script', 'alert(']],
-    ['onload= and other event handlers', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5" onclick="alert(2)" ONMOUSEOVER="alert(3)"/></svg>', ['onload', 'onclick', 'ONMOUSEOVER', 'alert(']],
-    ['a javascript: link', '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="javascript:alert(1)"><rect width="5" height="5"/></a><a href="&#106;avascript:alert(2)"><rect width="5" height="5"/></a></svg>', ['javascript', 'avascript', '<a', 'href']],
-    ['a foreignObject', '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml"><iframe src="https://evil.example"/></div></foreignObject><rect width="5" height="5"/></svg>', ['foreignObject', 'iframe', 'evil.example']],
-    ['an external <use href>', '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><use href="http://evil.example/sprite.svg#a"/><use xlink:href="https://evil.example/x.svg#b"/><rect width="5" height="5"/></svg>', ['<use', 'evil.example']],
-    ['external images, styles and url()s', '<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.example/p.png"/><style>@import url(https://evil.example/a.css);</style><rect width="5" height="5" fill="url(https://evil.example/f.svg#g)" style="fill:u&#114;l(https://evil.example/s)"/><rect width="5" height="5" style="fill:exp/**/ression(alert(1))"/></svg>', ['<image', 'evil.example', '@import', 'expression', 'ression', '<style']],
-    ['CSS that loads images without url()', '<svg xmlns="http://www.w3.org/2000/svg"><style type="text/css">rect { fill: red; background: image-set("https://evil.example/a.png" 1x) }</style><style type="text/javascript">rect { fill: blue }</style><rect width="5" height="5" style="background:-webkit-image-set(\'https://evil.example/b.png\' 1x)"/></svg>', ['image-set', 'evil.example', 'text/javascript']],
-    ['animation that could set a link', '<svg xmlns="http://www.w3.org/2000/svg"><set attributeName="href" to="javascript:alert(1)"/><animate attributeName="href" values="javascript:alert(1)"/><rect width="5" height="5"/></svg>', ['<set', '<animate', 'javascript']],
+    [
+      'a <script> element',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script><rect width="5" height="5"/></svg>',
+      ['<script', 'alert('],
+    ],
+    [
+      'a script hidden in CDATA',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script><![CDATA[alert(1)]]></script><rect width="5" height="5"/></svg>',
+      ['script', 'alert('],
+    ],
+    [
+      'onload= and other event handlers',
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5" onclick="alert(2)" ONMOUSEOVER="alert(3)"/></svg>',
+      ['onload', 'onclick', 'ONMOUSEOVER', 'alert('],
+    ],
+    [
+      'a javascript: link',
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="javascript:alert(1)"><rect width="5" height="5"/></a><a href="&#106;avascript:alert(2)"><rect width="5" height="5"/></a></svg>',
+      ['javascript', 'avascript', '<a', 'href'],
+    ],
+    [
+      'a foreignObject',
+      '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="10" height="10"><div xmlns="http://www.w3.org/1999/xhtml"><iframe src="https://evil.example"/></div></foreignObject><rect width="5" height="5"/></svg>',
+      ['foreignObject', 'iframe', 'evil.example'],
+    ],
+    [
+      'an external <use href>',
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><use href="http://evil.example/sprite.svg#a"/><use xlink:href="https://evil.example/x.svg#b"/><rect width="5" height="5"/></svg>',
+      ['<use', 'evil.example'],
+    ],
+    [
+      'external images, styles and url()s',
+      '<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.example/p.png"/><style>@import url(https://evil.example/a.css);</style><rect width="5" height="5" fill="url(https://evil.example/f.svg#g)" style="fill:u&#114;l(https://evil.example/s)"/><rect width="5" height="5" style="fill:exp/**/ression(alert(1))"/></svg>',
+      ['<image', 'evil.example', '@import', 'expression', 'ression', '<style'],
+    ],
+    [
+      'CSS that loads images without url()',
+      '<svg xmlns="http://www.w3.org/2000/svg"><style type="text/css">rect { fill: red; background: image-set("https://evil.example/a.png" 1x) }</style><style type="text/javascript">rect { fill: blue }</style><rect width="5" height="5" style="background:-webkit-image-set(\'https://evil.example/b.png\' 1x)"/></svg>',
+      ['image-set', 'evil.example', 'text/javascript'],
+    ],
+    [
+      'animation that could set a link',
+      '<svg xmlns="http://www.w3.org/2000/svg"><set attributeName="href" to="javascript:alert(1)"/><animate attributeName="href" values="javascript:alert(1)"/><rect width="5" height="5"/></svg>',
+      ['<set', '<animate', 'javascript'],
+    ],
   ])('cleans %s out and keeps the rest', async (_name, svg, gone) => {
     const res = await upload(svg);
     expect(res.statusCode, res.body).toBe(200);
@@ -384,12 +483,36 @@ describe('SVG logos', () => {
   });
 
   it.each([
-    ['a DOCTYPE with an external entity', '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&xxe;</text></svg>', 'logo: an SVG with a DOCTYPE or entity declarations is not accepted'],
-    ['entity expansion', '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>', 'logo: an SVG with a DOCTYPE or entity declarations is not accepted'],
-    ['an undefined entity', '<svg xmlns="http://www.w3.org/2000/svg"><text>&nbsp;</text></svg>', 'logo: the SVG uses an entity that is not defined: &nbsp;'],
-    ['XML that is not well-formed', '<svg xmlns="http://www.w3.org/2000/svg"><g></svg>', /^logo: the SVG is not well-formed XML \(line 1, column \d+: /],
-    ['XML that is not an SVG', '<html><body onload="alert(1)"/></html>', 'logo: the file is XML but not an SVG image (its root element must be <svg>)'],
-    ['markup in another encoding', Buffer.from([0x3c, 0x73, 0x76, 0x67, 0x3e, 0xe9, 0x3c, 0x2f, 0x73, 0x76, 0x67, 0x3e]), 'logo: an SVG must be UTF-8 text'],
+    [
+      'a DOCTYPE with an external entity',
+      '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&xxe;</text></svg>',
+      'logo: an SVG with a DOCTYPE or entity declarations is not accepted',
+    ],
+    [
+      'entity expansion',
+      '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>',
+      'logo: an SVG with a DOCTYPE or entity declarations is not accepted',
+    ],
+    [
+      'an undefined entity',
+      '<svg xmlns="http://www.w3.org/2000/svg"><text>&nbsp;</text></svg>',
+      'logo: the SVG uses an entity that is not defined: &nbsp;',
+    ],
+    [
+      'XML that is not well-formed',
+      '<svg xmlns="http://www.w3.org/2000/svg"><g></svg>',
+      /^logo: the SVG is not well-formed XML \(line 1, column \d+: /,
+    ],
+    [
+      'XML that is not an SVG',
+      '<html><body onload="alert(1)"/></html>',
+      'logo: the file is XML but not an SVG image (its root element must be <svg>)',
+    ],
+    [
+      'markup in another encoding',
+      Buffer.from([0x3c, 0x73, 0x76, 0x67, 0x3e, 0xe9, 0x3c, 0x2f, 0x73, 0x76, 0x67, 0x3e]),
+      'logo: an SVG must be UTF-8 text',
+    ],
   ])('refuses %s with a 400 and keeps the logo it had', async (_name, svg, message) => {
     const before = await state();
     expect(before.logo?.contentType).toBe('image/svg+xml');
@@ -400,7 +523,12 @@ describe('SVG logos', () => {
   it('refuses a file nested to strain the parser, without falling over', async () => {
     const before = await state();
     const deep = `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(100)}${'</g>'.repeat(100)}</svg>`;
-    await expectRefused(await upload(deep), 400, /^logo: the SVG nests elements more than 64 deep|^logo: the SVG could not be read/, before);
+    await expectRefused(
+      await upload(deep),
+      400,
+      /^logo: the SVG nests elements more than 64 deep|^logo: the SVG could not be read/,
+      before,
+    );
   });
 });
 
@@ -461,7 +589,9 @@ describe('GET /company/logo', () => {
   });
 
   it('answers the same 404 for an unknown host name, a malformed one and a company without a logo', async () => {
-    const answers = await Promise.all(['?hostname=nosuchcompany', '?hostname=globex', '?hostname=..%2F..', '?hostname='].map((query) => getLogo(query)));
+    const answers = await Promise.all(
+      ['?hostname=nosuchcompany', '?hostname=globex', '?hostname=..%2F..', '?hostname='].map((query) => getLogo(query)),
+    );
     for (const res of answers) {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'No logo' });

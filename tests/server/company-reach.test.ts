@@ -128,7 +128,12 @@ beforeAll(async () => {
     response.writeHead(302, { location: `${inside.url}/api/auth.test` }).end();
   });
   // An internal service's answer: 596 characters of JSON that must never come back in a message.
-  const internal = JSON.stringify({ service: 'billing-internal', build: 'x'.repeat(420), token: 'internal-token-0001', note: 'should never leave the network' });
+  const internal = JSON.stringify({
+    service: 'billing-internal',
+    build: 'x'.repeat(420),
+    token: 'internal-token-0001',
+    note: 'should never leave the network',
+  });
   chatty = await startLocalServer((_request, response) => {
     response.writeHead(500, { 'content-type': 'application/json' }).end(internal);
   });
@@ -147,7 +152,10 @@ beforeAll(async () => {
   server = await createTestServer(
     {
       // The operator allowed four ports of this machine (the fakes), nothing else of it; sign-up is open.
-      reach: { allowedHosts: parseHostRules('CONNECTION_ALLOWED_HOSTS', allowedPorts.map((port) => `127.0.0.1:${port}`).join(',')), deniedHosts: [] },
+      reach: {
+        allowedHosts: parseHostRules('CONNECTION_ALLOWED_HOSTS', allowedPorts.map((port) => `127.0.0.1:${port}`).join(',')),
+        deniedHosts: [],
+      },
       filesRoots: [granted],
     },
     { reach: { resolve: testResolver(NAMES), onDial: (target) => dials.push(target) } },
@@ -155,13 +163,27 @@ beforeAll(async () => {
   token = (await signInAdmin(server)).accessToken!;
 
   victim = await createOtherCompany(server, 'globex');
-  const shop = await call(server, 'POST', '/connections', { token: victim.adminToken, body: { name: 'Sample shop', type: 'embedded', settings: { database: 'sample-shop' } } });
+  const shop = await call(server, 'POST', '/connections', {
+    token: victim.adminToken,
+    body: { name: 'Sample shop', type: 'embedded', settings: { database: 'sample-shop' } },
+  });
   expect(shop.statusCode, shop.body).toBe(201);
-  const source = server.app.ctx.connectors.open({ companyId: victim.companyId, type: 'embedded', settings: { database: 'sample-shop' }, secrets: {} });
+  const source = server.app.ctx.connectors.open({
+    companyId: victim.companyId,
+    type: 'embedded',
+    settings: { database: 'sample-shop' },
+    secrets: {},
+  });
   if (!isTableSource(source)) throw new Error('an embedded database is a table source');
-  await source.query("create table public.customers as select n as id, 'customer ' || n as name from generate_series(1, 50) n", [], { timeoutMs: 30_000 });
+  await source.query("create table public.customers as select n as id, 'customer ' || n as name from generate_series(1, 50) n", [], {
+    timeoutMs: 30_000,
+  });
   victimShop = async () => {
-    const [row] = await source.query<{ digest: string }>("select md5(string_agg(id || ':' || name, ',' order by id)) as digest from public.customers", [], { timeoutMs: 30_000 });
+    const [row] = await source.query<{ digest: string }>(
+      "select md5(string_agg(id || ':' || name, ',' order by id)) as digest from public.customers",
+      [],
+      { timeoutMs: 30_000 },
+    );
     return String(row?.digest);
   };
   fs.mkdirSync(path.join(granted, victim.companyId), { recursive: true });
@@ -181,23 +203,88 @@ afterAll(async () => {
 
 describe('hosts a connection names', () => {
   it.each(SPECIAL_HOSTS)('refuses a PostgreSQL server at %s before dialling it', async (host, what) => {
-    await expectRefusedSave({ name: `PG ${host}`, type: 'postgresql', settings: { host, port: 6543, database: 'test', user: 'postgres' } }, refusal('settings.host', what));
+    await expectRefusedSave(
+      { name: `PG ${host}`, type: 'postgresql', settings: { host, port: 6543, database: 'test', user: 'postgres' } },
+      refusal('settings.host', what),
+    );
     await expectVictimUntouched();
   });
 
   it('refuses every host-bearing type, in the setting that names it', async () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
-      [{ type: 'mysql', settings: { host: '127.1', port: 3306, database: 'test', user: 'root' } }, 'settings.host', '127.0.0.1 (a loopback address)'],
-      [{ type: 's3', settings: { endpoint: 'http://127.1:9000', bucket: 'data', accessKeyId: 'AKID', secretAccessKey: 'secret', pathStyle: true } }, 'settings.endpoint', '127.0.0.1 (a loopback address)'],
-      [{ type: 's3', settings: { endpoint: 'http://evil.test:9000', bucket: 'data', accessKeyId: 'AKID', secretAccessKey: 'secret', pathStyle: true } }, 'settings.endpoint', 'evil.test (it resolves to 127.0.0.1, a loopback address)'],
-      [{ type: 'gcs', settings: { bucket: 'data', endpoint: 'http://[::1]:4443', serviceAccountKey: keyJson('https://oauth2.googleapis.com/token') } }, 'settings.endpoint', '::1 (a loopback address)'],
-      [{ type: 'gcs', settings: { bucket: 'data', serviceAccountKey: keyJson('http://127.0.0.1:8080/token') } }, 'settings.serviceAccountKey', '127.0.0.1 (a loopback address)'],
-      [{ type: 'azure_blob', settings: { accountName: 'lake', container: 'data', authMethod: 'sas', sasToken: 'sv=1&sig=x', endpoint: 'http://localhost:10000' } }, 'settings.endpoint', 'localhost (it resolves to 127.0.0.1, a loopback address)'],
-      [{ type: 'databricks', settings: { host: 'http://0x7f000001:8080', token: 'dapi-1' } }, 'settings.host', '127.0.0.1 (a loopback address)'],
-      [{ type: 'slack', settings: { mode: 'webhook', webhookUrl: 'http://127.0.0.1:9/hooks/x' } }, 'settings.webhookUrl', '127.0.0.1 (a loopback address)'],
-      [{ type: 'slack', settings: { mode: 'bot', botToken: 'xoxb-1', apiUrl: 'https://metadata.test/api' } }, 'settings.apiUrl', 'metadata.test (it resolves to 169.254.169.254, a cloud metadata address)'],
-      [{ type: 'bitbucket', settings: { workspace: 'acme', username: 'ci', appPassword: 'pw', apiUrl: 'https://private.test/2.0' } }, 'settings.apiUrl', 'private.test (it resolves to 10.20.30.40, a private address)'],
-      [{ type: 'git', settings: { url: 'http://[::ffff:127.0.0.1]:3000/team/sql.git' } }, 'settings.url', '::ffff:127.0.0.1 (a loopback address)'],
+      [
+        { type: 'mysql', settings: { host: '127.1', port: 3306, database: 'test', user: 'root' } },
+        'settings.host',
+        '127.0.0.1 (a loopback address)',
+      ],
+      [
+        {
+          type: 's3',
+          settings: { endpoint: 'http://127.1:9000', bucket: 'data', accessKeyId: 'AKID', secretAccessKey: 'secret', pathStyle: true },
+        },
+        'settings.endpoint',
+        '127.0.0.1 (a loopback address)',
+      ],
+      [
+        {
+          type: 's3',
+          settings: { endpoint: 'http://evil.test:9000', bucket: 'data', accessKeyId: 'AKID', secretAccessKey: 'secret', pathStyle: true },
+        },
+        'settings.endpoint',
+        'evil.test (it resolves to 127.0.0.1, a loopback address)',
+      ],
+      [
+        {
+          type: 'gcs',
+          settings: { bucket: 'data', endpoint: 'http://[::1]:4443', serviceAccountKey: keyJson('https://oauth2.googleapis.com/token') },
+        },
+        'settings.endpoint',
+        '::1 (a loopback address)',
+      ],
+      [
+        { type: 'gcs', settings: { bucket: 'data', serviceAccountKey: keyJson('http://127.0.0.1:8080/token') } },
+        'settings.serviceAccountKey',
+        '127.0.0.1 (a loopback address)',
+      ],
+      [
+        {
+          type: 'azure_blob',
+          settings: {
+            accountName: 'lake',
+            container: 'data',
+            authMethod: 'sas',
+            sasToken: 'sv=1&sig=x',
+            endpoint: 'http://localhost:10000',
+          },
+        },
+        'settings.endpoint',
+        'localhost (it resolves to 127.0.0.1, a loopback address)',
+      ],
+      [
+        { type: 'databricks', settings: { host: 'http://0x7f000001:8080', token: 'dapi-1' } },
+        'settings.host',
+        '127.0.0.1 (a loopback address)',
+      ],
+      [
+        { type: 'slack', settings: { mode: 'webhook', webhookUrl: 'http://127.0.0.1:9/hooks/x' } },
+        'settings.webhookUrl',
+        '127.0.0.1 (a loopback address)',
+      ],
+      [
+        { type: 'slack', settings: { mode: 'bot', botToken: 'xoxb-1', apiUrl: 'https://metadata.test/api' } },
+        'settings.apiUrl',
+        'metadata.test (it resolves to 169.254.169.254, a cloud metadata address)',
+      ],
+      [
+        { type: 'bitbucket', settings: { workspace: 'acme', username: 'ci', appPassword: 'pw', apiUrl: 'https://private.test/2.0' } },
+        'settings.apiUrl',
+        'private.test (it resolves to 10.20.30.40, a private address)',
+      ],
+      [
+        { type: 'git', settings: { url: 'http://[::ffff:127.0.0.1]:3000/team/sql.git' } },
+        'settings.url',
+        '::ffff:127.0.0.1 (a loopback address)',
+      ],
     ];
     for (const [body, field, what] of cases) {
       await expectRefusedSave({ name: `Attack ${crypto.randomBytes(3).toString('hex')}`, ...body }, refusal(field, what));
@@ -206,14 +293,23 @@ describe('hosts a connection names', () => {
   });
 
   it('refuses the same when the settings are edited or only tested, and keeps the stored ones', async () => {
-    const made = await call(server, 'POST', '/connections', { token, body: { name: 'Warehouse', type: 'postgresql', settings: { host: 'db.example.test', port: 5432, database: 'dw', user: 'etl' } } });
+    const made = await call(server, 'POST', '/connections', {
+      token,
+      body: { name: 'Warehouse', type: 'postgresql', settings: { host: 'db.example.test', port: 5432, database: 'dw', user: 'etl' } },
+    });
     expect(made.statusCode, made.body).toBe(201);
     const { id } = made.json().data;
-    const edited = await call(server, 'PUT', `/connection/${id}`, { token, body: { settings: { host: '127.1', port: 6543, database: 'dw', user: 'etl' } } });
+    const edited = await call(server, 'PUT', `/connection/${id}`, {
+      token,
+      body: { settings: { host: '127.1', port: 6543, database: 'dw', user: 'etl' } },
+    });
     expect(edited.statusCode).toBe(400);
     expect(edited.json().message).toBe(refusal('settings.host', '127.0.0.1 (a loopback address)'));
     expect((await call(server, 'GET', `/connection/${id}`, { token })).json().data.settings.host).toBe('db.example.test');
-    const tested = await call(server, 'POST', `/connection/${id}/configure`, { token, body: { settings: { host: 'evil.test', port: 6543, database: 'dw', user: 'etl' } } });
+    const tested = await call(server, 'POST', `/connection/${id}/configure`, {
+      token,
+      body: { settings: { host: 'evil.test', port: 6543, database: 'dw', user: 'etl' } },
+    });
     expect(tested.statusCode).toBe(400);
     expect(tested.json().message).toBe(refusal('settings.host', 'evil.test (it resolves to 127.0.0.1, a loopback address)'));
     expect(dials.filter((target) => target.host !== 'db.example.test')).toEqual([]);
@@ -222,8 +318,13 @@ describe('hosts a connection names', () => {
   it('refuses the email settings and a test mail through a mail server it may not reach', async () => {
     const saved = await call(server, 'PUT', '/settings/email', { token, body: { host: '127.1', port: 25, fromAddress: 'ops@acme.test' } });
     expect(saved.statusCode, saved.body).toBe(400);
-    expect(saved.json().message).toBe('host: This server does not let companies connect to 127.0.0.1 (a loopback address). An operator can allow it with CONNECTION_ALLOWED_HOSTS.');
-    const tested = await call(server, 'POST', '/settings/email/test', { token, body: { settings: { host: 'metadata.test', port: 587, fromAddress: 'ops@acme.test' } } });
+    expect(saved.json().message).toBe(
+      'host: This server does not let companies connect to 127.0.0.1 (a loopback address). An operator can allow it with CONNECTION_ALLOWED_HOSTS.',
+    );
+    const tested = await call(server, 'POST', '/settings/email/test', {
+      token,
+      body: { settings: { host: 'metadata.test', port: 587, fromAddress: 'ops@acme.test' } },
+    });
     expect(tested.statusCode, tested.body).toBe(400);
     expect(tested.json().message).toContain('metadata.test (it resolves to 169.254.169.254, a cloud metadata address)');
     expect(dials).toEqual([]);
@@ -257,22 +358,36 @@ describe('a connection stored before the policy refused it', () => {
     const tested = await call(server, 'POST', `/connection/${pgId}/configure`, { token });
     expect(tested.statusCode).toBe(400);
     expect(tested.json().message).toBe(refusal('settings.host', STORED_REFUSAL));
-    expect((await call(server, 'GET', `/connection/${pgId}`, { token })).json().data).toMatchObject({ lastTestOk: false, lastTestMessage: tested.json().message });
+    expect((await call(server, 'GET', `/connection/${pgId}`, { token })).json().data).toMatchObject({
+      lastTestOk: false,
+      lastTestMessage: tested.json().message,
+    });
     const endpoints = await call(server, 'GET', `/connection/${pgId}/endpoints`, { token });
     expect(endpoints.statusCode).toBe(400);
-    expect(endpoints.json().message).toBe(`This server does not let companies connect to ${STORED_REFUSAL}. An operator can allow it with CONNECTION_ALLOWED_HOSTS.`);
+    expect(endpoints.json().message).toBe(
+      `This server does not let companies connect to ${STORED_REFUSAL}. An operator can allow it with CONNECTION_ALLOWED_HOSTS.`,
+    );
     expect(dials).toEqual([]);
   });
 
   it('fails a copy that would read or write it, with the same words, and touches no other company', async () => {
-    const lake = await call(server, 'POST', '/connections', { token, body: { name: 'Lake', type: 'embedded', isSource: true, isDestination: true, settings: { database: 'lake' } } });
+    const lake = await call(server, 'POST', '/connections', {
+      token,
+      body: { name: 'Lake', type: 'embedded', isSource: true, isDestination: true, settings: { database: 'lake' } },
+    });
     expect(lake.statusCode, lake.body).toBe(201);
     const pairId = await createPair(server, token, lake.json().data.id, pgId);
     const workflow = await createWorkflow(server, { name: 'Plant an admin', pairId });
     const message = await failureOf(
       runTask(
         server,
-        { id: 'copy', name: 'Copy', type: 'copy', from: { query: 'select 1 as id' }, to: { table: 'public.users', mode: 'append' } } as never,
+        {
+          id: 'copy',
+          name: 'Copy',
+          type: 'copy',
+          from: { query: 'select 1 as id' },
+          to: { table: 'public.users', mode: 'append' },
+        } as never,
         recordingContext(server, workflow),
       ),
     );
@@ -284,7 +399,10 @@ describe('a connection stored before the policy refused it', () => {
 
 describe("another company's local things", () => {
   it("opens another company's embedded database name as a new, empty one of this company", async () => {
-    const mine = await call(server, 'POST', '/connections', { token, body: { name: 'Their shop?', type: 'embedded', settings: { database: 'sample-shop' } } });
+    const mine = await call(server, 'POST', '/connections', {
+      token,
+      body: { name: 'Their shop?', type: 'embedded', settings: { database: 'sample-shop' } },
+    });
     expect(mine.statusCode, mine.body).toBe(201);
     const endpoints = await call(server, 'GET', `/connection/${mine.json().data.id}/endpoints`, { token });
     expect(endpoints.statusCode, endpoints.body).toBe(200);
@@ -299,27 +417,39 @@ describe("another company's local things", () => {
     ['../../', '../../'],
     ['exports/../../..', 'exports/../../..'],
   ])('refuses a files connection at %s', async (folder) => {
-    const res = await call(server, 'POST', '/connections', { token, body: { name: `Files ${crypto.randomBytes(3).toString('hex')}`, type: 'files', settings: { path: folder } } });
+    const res = await call(server, 'POST', '/connections', {
+      token,
+      body: { name: `Files ${crypto.randomBytes(3).toString('hex')}`, type: 'files', settings: { path: folder } },
+    });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().message).toMatch(/^settings\.path: this server does not let companies (read|use) /);
     await expectVictimUntouched();
   });
 
   it("refuses the other company's folder of a granted root, and a link out of this company's own", async () => {
-    const theirs = await call(server, 'POST', '/connections', { token, body: { name: 'Their salaries', type: 'files', settings: { path: path.join(granted, victim.companyId) } } });
+    const theirs = await call(server, 'POST', '/connections', {
+      token,
+      body: { name: 'Their salaries', type: 'files', settings: { path: path.join(granted, victim.companyId) } },
+    });
     expect(theirs.statusCode, theirs.body).toBe(400);
     // Whether it exists or not, it reads as a folder of this company that does not exist.
     expect(theirs.json().message).toBe(`settings.path: the folder ${path.join(granted, victim.companyId)} does not exist`);
     const own = path.join(granted, server.company.companyId);
     fs.mkdirSync(own, { recursive: true });
     fs.symlinkSync(path.join(granted, victim.companyId), path.join(own, 'shortcut'));
-    const linked = await call(server, 'POST', '/connections', { token, body: { name: 'Shortcut', type: 'files', settings: { path: path.join(own, 'shortcut') } } });
+    const linked = await call(server, 'POST', '/connections', {
+      token,
+      body: { name: 'Shortcut', type: 'files', settings: { path: path.join(own, 'shortcut') } },
+    });
     expect(linked.statusCode, linked.body).toBe(400);
     await expectVictimUntouched();
   });
 
   it.each([['/work'], ['file:///tmp'], ['../git-cache']])('refuses a git repository at %s on this machine', async (url) => {
-    const res = await call(server, 'POST', '/connections', { token, body: { name: `Repo ${crypto.randomBytes(3).toString('hex')}`, type: 'git', settings: { url } } });
+    const res = await call(server, 'POST', '/connections', {
+      token,
+      body: { name: `Repo ${crypto.randomBytes(3).toString('hex')}`, type: 'git', settings: { url } },
+    });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().message).toMatch(/^settings\.url: /);
   });
@@ -327,7 +457,10 @@ describe("another company's local things", () => {
 
 describe('what remote services answer', () => {
   const testOf = async (body: Record<string, unknown>) => {
-    const made = await call(server, 'POST', '/connections', { token, body: { name: `Remote ${crypto.randomBytes(3).toString('hex')}`, ...body } });
+    const made = await call(server, 'POST', '/connections', {
+      token,
+      body: { name: `Remote ${crypto.randomBytes(3).toString('hex')}`, ...body },
+    });
     expect(made.statusCode, made.body).toBe(201);
     const tested = await call(server, 'POST', `/connection/${made.json().data.id}/configure`, { token });
     expect(tested.statusCode, tested.body).toBe(200);
@@ -377,15 +510,32 @@ describe('embedded databases a company may have', () => {
     const small = await createTestServer({ embedded: { maxPerCompany: 1, idleSeconds: 300 } }, { embeddedOnDisk: true });
     try {
       const admin = (await signInAdmin(small)).accessToken!;
-      const first = await call(small, 'POST', '/connections', { token: admin, body: { name: 'First', type: 'embedded', settings: { database: 'first' } } });
+      const first = await call(small, 'POST', '/connections', {
+        token: admin,
+        body: { name: 'First', type: 'embedded', settings: { database: 'first' } },
+      });
       expect(first.statusCode, first.body).toBe(201);
       expect((await call(small, 'POST', `/connection/${first.json().data.id}/configure`, { token: admin })).json().data.ok).toBe(true);
       // The same database again is no new one.
-      expect((await call(small, 'POST', '/connections', { token: admin, body: { name: 'First again', type: 'embedded', settings: { database: 'first' } } })).statusCode).toBe(201);
-      const second = await call(small, 'POST', '/connections', { token: admin, body: { name: 'Second', type: 'embedded', settings: { database: 'second' } } });
+      expect(
+        (
+          await call(small, 'POST', '/connections', {
+            token: admin,
+            body: { name: 'First again', type: 'embedded', settings: { database: 'first' } },
+          })
+        ).statusCode,
+      ).toBe(201);
+      const second = await call(small, 'POST', '/connections', {
+        token: admin,
+        body: { name: 'Second', type: 'embedded', settings: { database: 'second' } },
+      });
       expect(second.statusCode, second.body).toBe(400);
       expect(second.json().message).toMatch(/EMBEDDED_DATABASES_PER_COMPANY/);
-      expect(((await call(small, 'GET', '/connections/0/50', { token: admin })).json().data.rows as Array<{ name: string }>).map((row) => row.name)).not.toContain('Second');
+      expect(
+        ((await call(small, 'GET', '/connections/0/50', { token: admin })).json().data.rows as Array<{ name: string }>).map(
+          (row) => row.name,
+        ),
+      ).not.toContain('Second');
     } finally {
       await small.close();
     }
@@ -406,15 +556,28 @@ describe("the console's own database", () => {
       const admin = (await signInAdmin(network)).accessToken!;
       const next = await createOtherCompany(network, 'neighbour');
       const before = await tenantDigester(network.db, await companyTables(network.db), next.companyId)();
-      const attack = await call(network, 'POST', '/connections', { token: admin, body: { name: 'Next door', type: 'postgresql', settings: { host, port, database: own.pathname.slice(1) || 'test', user: 'postgres' } } });
+      const attack = await call(network, 'POST', '/connections', {
+        token: admin,
+        body: {
+          name: 'Next door',
+          type: 'postgresql',
+          settings: { host, port, database: own.pathname.slice(1) || 'test', user: 'postgres' },
+        },
+      });
       expect(attack.statusCode, attack.body).toBe(400);
       expect(attack.json().message).toBe(
         host === '127.0.0.1'
-          ? "settings.host: This server does not let companies connect to 127.0.0.1:5432 (the console's own database). An operator can allow it with CONNECTION_ALLOWED_HOSTS.".replace('5432', String(port))
+          ? "settings.host: This server does not let companies connect to 127.0.0.1:5432 (the console's own database). An operator can allow it with CONNECTION_ALLOWED_HOSTS.".replace(
+              '5432',
+              String(port),
+            )
           : expect.stringContaining("(the console's own database)"),
       );
       // Another port of the same allowed network is the operator's choice to give.
-      const beside = await call(network, 'POST', '/connections', { token: admin, body: { name: 'Beside it', type: 'postgresql', settings: { host, port: port + 1, database: 'test', user: 'postgres' } } });
+      const beside = await call(network, 'POST', '/connections', {
+        token: admin,
+        body: { name: 'Beside it', type: 'postgresql', settings: { host, port: port + 1, database: 'test', user: 'postgres' } },
+      });
       expect(beside.statusCode, beside.body).toBe(201);
       expect(changedTables(before, await tenantDigester(network.db, await companyTables(network.db), next.companyId)())).toEqual([]);
     } finally {

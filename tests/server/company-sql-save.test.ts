@@ -36,7 +36,12 @@ const pair = async (sourceId: string, destinationId: string) => {
 };
 
 const addRule = (tableId: string, body: Record<string, unknown>) => call(server, 'POST', `/table/dataQuality/${tableId}`, { token, body });
-const customRule = (sql: string, extra: Record<string, unknown> = {}) => ({ name: 'Custom check', functionName: 'custom_sql', params: { sql }, ...extra });
+const customRule = (sql: string, extra: Record<string, unknown> = {}) => ({
+  name: 'Custom check',
+  functionName: 'custom_sql',
+  params: { sql },
+  ...extra,
+});
 
 /** What a refused save must leave as it was: the rules, the workflows and the audit trail. */
 async function stored() {
@@ -57,9 +62,17 @@ beforeAll(async () => {
   const shop = `shop-${crypto.randomBytes(4).toString('hex')}`;
   shopId = await connection({ name: 'Shop', type: 'embedded', settings: { database: shop } });
   lakeId = await connection({ name: 'Lake', type: 'embedded', settings: { database: `lake-${crypto.randomBytes(4).toString('hex')}` } });
-  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database: shop }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database: shop },
+    secrets: {},
+  });
   if (!canRunStatements(connector)) throw new Error('an embedded database runs statements');
-  await connector.runStatements(['create table public.orders (id int primary key, amount numeric)', 'insert into public.orders values (1, 10), (2, -5)']);
+  await connector.runStatements([
+    'create table public.orders (id int primary key, amount numeric)',
+    'insert into public.orders values (1, 10), (2, -5)',
+  ]);
 });
 afterAll(async () => server?.close());
 
@@ -73,9 +86,15 @@ describe('saving a custom data-quality rule', () => {
     const before = await stored();
     const cases: Array<[string, string]> = [
       ["select pg_read_file('/etc/passwd') as secret", 'params.sql: pg_read_file is not allowed: it reads files of the database server'],
-      ['with gone as (delete from public.orders returning *) select * from gone', 'params.sql: A WITH query here may not change data (DELETE in "gone")'],
+      [
+        'with gone as (delete from public.orders returning *) select * from gone',
+        'params.sql: A WITH query here may not change data (DELETE in "gone")',
+      ],
       ['select * from public.orders for update', 'params.sql: FOR UPDATE is not allowed: a query here may not lock rows'],
-      ["select * from public.orders where query_to_xml('delete from public.orders', true, true, '') is not null", 'params.sql: query_to_xml is not allowed: it runs SQL of its own, given as text or built by the server, which this check cannot see'],
+      [
+        "select * from public.orders where query_to_xml('delete from public.orders', true, true, '') is not null",
+        'params.sql: query_to_xml is not allowed: it runs SQL of its own, given as text or built by the server, which this check cannot see',
+      ],
       ['select * from public.orders where )', 'params.sql: The query cannot be read: syntax error at or near ")" (line 1, position 35)'],
     ];
     for (const [sql, message] of cases) {
@@ -93,7 +112,9 @@ describe('saving a custom data-quality rule', () => {
     const before = await stored();
     const changed = await addRule(tableId, customRule("select lo_import('/etc/passwd')", { id: rule.id }));
     expect(changed.statusCode).toBe(400);
-    expect(changed.json().message).toBe('params.sql: lo_import is not allowed: large objects read and write files of the database server and outlast the query');
+    expect(changed.json().message).toBe(
+      'params.sql: lo_import is not allowed: large objects read and write files of the database server and outlast the query',
+    );
     expect(await stored()).toEqual(before);
     const list = (await call(server, 'GET', `/table/dataQuality/${tableId}/0/10`, { token })).json().data.rows;
     expect(list.find((row: { id: string }) => row.id === rule.id).params).toEqual({ sql: 'select * from public.orders where amount < 0' });
@@ -121,7 +142,10 @@ describe.skipIf(skipMysql)('saving a custom rule of a MariaDB table', () => {
     const cases: Array<[string, string | RegExp]> = [
       [`select @@datadir as dir from ${database}.orders`, 'params.sql: @@datadir is not allowed: it reads settings of the database server'],
       [`select load_file('/etc/passwd') as secret`, 'params.sql: load_file is not allowed: it reads files of the database server'],
-      [`select * from ${database}.orders where id ~ '^1'`, /^params\.sql: The query cannot be read: unexpected "~" \(line 1, position \d+\)$/],
+      [
+        `select * from ${database}.orders where id ~ '^1'`,
+        /^params\.sql: The query cannot be read: unexpected "~" \(line 1, position \d+\)$/,
+      ],
     ];
     for (const [sql, message] of cases) {
       const res = await addRule(tableId, customRule(sql));
@@ -135,7 +159,13 @@ describe.skipIf(skipMysql)('saving a custom rule of a MariaDB table', () => {
 });
 
 describe('saving a workflow whose copy reads a query', () => {
-  const copy = (query: string, id = 'copy') => ({ id, name: `Copy ${id}`, type: 'copy', from: { query }, to: { table: `public.${id}`, mode: 'replace' } });
+  const copy = (query: string, id = 'copy') => ({
+    id,
+    name: `Copy ${id}`,
+    type: 'copy',
+    from: { query },
+    to: { table: `public.${id}`, mode: 'replace' },
+  });
   let pairId: string;
   beforeAll(async () => {
     pairId = await pair(shopId, lakeId);
@@ -152,7 +182,10 @@ describe('saving a workflow whose copy reads a query', () => {
       [[copy('select 1; select 2')], 'tasks.0.from.query: Only one statement may run here; this text holds 2'],
     ];
     for (const [tasks, message] of cases) {
-      const res = await call(server, 'POST', '/workflow', { token, body: { name: `Nightly ${crypto.randomBytes(3).toString('hex')}`, pairId, tasks } });
+      const res = await call(server, 'POST', '/workflow', {
+        token,
+        body: { name: `Nightly ${crypto.randomBytes(3).toString('hex')}`, pairId, tasks },
+      });
       expect(res.statusCode, message).toBe(400);
       expect(res.json().message).toBe(message);
     }
@@ -160,12 +193,20 @@ describe('saving a workflow whose copy reads a query', () => {
   });
 
   it('keeps a workflow as it was when an edit brings in a query that may not run', async () => {
-    const made = await call(server, 'POST', '/workflow', { token, body: { name: 'Orders nightly', pairId, tasks: [copy('select id, amount from public.orders -- all of them\n')] } });
+    const made = await call(server, 'POST', '/workflow', {
+      token,
+      body: { name: 'Orders nightly', pairId, tasks: [copy('select id, amount from public.orders -- all of them\n')] },
+    });
     expect(made.statusCode, made.body).toBe(201);
     const before = await stored();
-    const edited = await call(server, 'PUT', `/workflow/${made.json().data.id}`, { token, body: { tasks: [copy("select set_config('work_mem', '1GB', false)")] } });
+    const edited = await call(server, 'PUT', `/workflow/${made.json().data.id}`, {
+      token,
+      body: { tasks: [copy("select set_config('work_mem', '1GB', false)")] },
+    });
     expect(edited.statusCode).toBe(400);
-    expect(edited.json().message).toBe('tasks.0.from.query: set_config is not allowed: it reads or changes settings of the database server or the session');
+    expect(edited.json().message).toBe(
+      'tasks.0.from.query: set_config is not allowed: it reads or changes settings of the database server or the session',
+    );
     expect(await stored()).toEqual(before);
   });
 });

@@ -23,7 +23,12 @@ let postgresReachable = false;
 
 const postgresSettings = () => {
   const url = new URL(POSTGRES_URL);
-  return { host: url.hostname, port: Number(url.port || 5432), database: url.pathname.slice(1), user: decodeURIComponent(url.username || 'postgres') };
+  return {
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    database: url.pathname.slice(1),
+    user: decodeURIComponent(url.username || 'postgres'),
+  };
 };
 
 /** A port nothing listens on: a connection there is refused at once. */
@@ -114,13 +119,29 @@ describe('POST /connections and GET /connection/{id}', () => {
     const cases: Array<[Record<string, unknown>, number, RegExp]> = [
       [{ name: 'x', type: 'oracle', settings: {} }, 400, /^type: must be one of postgresql/],
       [{ name: '', type: 'embedded', settings: { database: 'a' } }, 400, /^name: is required/],
-      [{ name: 'Bad port', type: 'postgresql', settings: { ...postgresSettings(), port: 70000 } }, 400, /settings\.port: must be at most 65535/],
+      [
+        { name: 'Bad port', type: 'postgresql', settings: { ...postgresSettings(), port: 70000 } },
+        400,
+        /settings\.port: must be at most 65535/,
+      ],
       [{ name: 'No host', type: 'postgresql', settings: { database: 'd', user: 'u' } }, 400, /settings\.host: is required/],
-      [{ name: 'Extra', type: 'embedded', settings: { database: 'a', colour: 'red' } }, 400, /settings\.colour: is not a setting of Embedded database/],
+      [
+        { name: 'Extra', type: 'embedded', settings: { database: 'a', colour: 'red' } },
+        400,
+        /settings\.colour: is not a setting of Embedded database/,
+      ],
       [{ name: 'Bad name', type: 'embedded', settings: { database: '../etc' } }, 400, /settings\.database: may hold only letters, digits/],
-      [{ name: 'Chat', type: 'slack', isDestination: true, settings: { webhookUrl: 'https://hooks.example/x' } }, 400, /^isDestination: a Slack connection cannot be a destination/],
+      [
+        { name: 'Chat', type: 'slack', isDestination: true, settings: { webhookUrl: 'https://hooks.example/x' } },
+        400,
+        /^isDestination: a Slack connection cannot be a destination/,
+      ],
       [{ name: 'Hook', type: 'slack', settings: { mode: 'webhook' } }, 400, /settings\.webhookUrl: is required/],
-      [{ name: 'Ws', type: 'embedded', workspaceId: crypto.randomUUID(), settings: { database: 'a' } }, 400, /^workspaceId: no such workspace/],
+      [
+        { name: 'Ws', type: 'embedded', workspaceId: crypto.randomUUID(), settings: { database: 'a' } },
+        400,
+        /^workspaceId: no such workspace/,
+      ],
       [{ name: 'Sample shop', type: 'embedded', settings: { database: 'a' } }, 409, /^name: a connection with this name already exists/],
       [{ name: 'sample SHOP', type: 'embedded', settings: { database: 'a' } }, 409, /^name: a connection with this name already exists/],
     ];
@@ -164,14 +185,23 @@ describe('PUT /connection/{id}', () => {
       const [row] = await server.db.select().from(connections).where(eq(connections.id, id));
       return JSON.parse(server.app.ctx.secrets.decrypt(row.secretsEnc!)) as Record<string, string>;
     };
-    const kept = await call(server, 'PUT', `/connection/${id}`, { token: adminToken, body: { description: 'Orders', settings: { ...postgresSettings(), port: 5433, password: '' } } });
+    const kept = await call(server, 'PUT', `/connection/${id}`, {
+      token: adminToken,
+      body: { description: 'Orders', settings: { ...postgresSettings(), port: 5433, password: '' } },
+    });
     expect(kept.statusCode, kept.body).toBe(200);
     expect(kept.json().data).toMatchObject({ description: 'Orders', settings: { port: 5433 }, secretsSet: ['password'] });
     expect(await read()).toEqual({ password: 'first-secret' });
     const audit = await lastAudit(id);
-    expect(audit.changes).toEqual({ before: { description: '', settings: expect.objectContaining({ port: postgresSettings().port }) }, after: { description: 'Orders', settings: expect.objectContaining({ port: 5433 }) } });
+    expect(audit.changes).toEqual({
+      before: { description: '', settings: expect.objectContaining({ port: postgresSettings().port }) },
+      after: { description: 'Orders', settings: expect.objectContaining({ port: 5433 }) },
+    });
 
-    const replaced = await call(server, 'PUT', `/connection/${id}`, { token: adminToken, body: { settings: { ...postgresSettings(), password: 'second-secret' } } });
+    const replaced = await call(server, 'PUT', `/connection/${id}`, {
+      token: adminToken,
+      body: { settings: { ...postgresSettings(), password: 'second-secret' } },
+    });
     expect(replaced.statusCode).toBe(200);
     expect(await read()).toEqual({ password: 'second-secret' });
     expect((await lastAudit(id)).changes).toMatchObject({ after: { password: '(changed)' } });
@@ -185,10 +215,17 @@ describe('PUT /connection/{id}', () => {
   });
 
   it('drops a secret whose setting no longer applies', async () => {
-    const made = await create({ name: 'Alerts', type: 'slack', settings: { mode: 'webhook', webhookUrl: 'https://hooks.example.test/T1' } });
+    const made = await create({
+      name: 'Alerts',
+      type: 'slack',
+      settings: { mode: 'webhook', webhookUrl: 'https://hooks.example.test/T1' },
+    });
     const { id } = made.json().data;
     expect(made.json().data.secretsSet).toEqual(['webhookUrl']);
-    const toBot = await call(server, 'PUT', `/connection/${id}`, { token: adminToken, body: { settings: { mode: 'bot', botToken: 'xoxb-1', channel: '#alerts' } } });
+    const toBot = await call(server, 'PUT', `/connection/${id}`, {
+      token: adminToken,
+      body: { settings: { mode: 'bot', botToken: 'xoxb-1', channel: '#alerts' } },
+    });
     expect(toBot.statusCode, toBot.body).toBe(200);
     expect(toBot.json().data).toMatchObject({ secretsSet: ['botToken'], settings: { mode: 'bot', channel: '#alerts' } });
   });
@@ -207,7 +244,12 @@ describe('POST /connection/{id}/configure (test) and GET /connection/{id}/endpoi
     expect(row).toMatchObject({ lastTestOk: true, lastTestLatencyMs: outcome.latencyMs, lastTestMessage: outcome.message });
     expect(await lastAudit(id)).toMatchObject({ operation: 'test', changes: { after: { ok: true } } });
 
-    const source = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database: 'scratch' }, secrets: {} });
+    const source = server.app.ctx.connectors.open({
+      companyId: server.company.companyId,
+      type: 'embedded',
+      settings: { database: 'scratch' },
+      secrets: {},
+    });
     try {
       if (!isTableSource(source)) throw new Error('an embedded database is a table source');
       await source.query('create table if not exists public.visits (id int primary key, page text)', [], { timeoutMs: 10_000 });
@@ -225,7 +267,11 @@ describe('POST /connection/{id}/configure (test) and GET /connection/{id}/endpoi
     const { id } = made.json().data;
     const res = await call(server, 'POST', `/connection/${id}/configure`, { token: adminToken });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ ok: false, latencyMs: null, message: `PostgreSQL could not reach the database at 127.0.0.1:${port}` });
+    expect(res.json().data).toMatchObject({
+      ok: false,
+      latencyMs: null,
+      message: `PostgreSQL could not reach the database at 127.0.0.1:${port}`,
+    });
     const row = (await call(server, 'GET', `/connection/${id}`, { token: adminToken })).json().data;
     expect(row).toMatchObject({ lastTestOk: false, lastTestMessage: res.json().data.message });
     const endpoints = await call(server, 'GET', `/connection/${id}/endpoints`, { token: adminToken });
@@ -240,11 +286,17 @@ describe('POST /connection/{id}/configure (test) and GET /connection/{id}/endpoi
     const port = await closedPort();
     const made = await create({ name: 'Form test', type: 'postgresql', settings: { ...postgresSettings(), host: '127.0.0.1', port } });
     const { id } = made.json().data;
-    const res = await call(server, 'POST', `/connection/${id}/configure`, { token: adminToken, body: { settings: { ...postgresSettings(), host: '127.0.0.1', port: port } } });
+    const res = await call(server, 'POST', `/connection/${id}/configure`, {
+      token: adminToken,
+      body: { settings: { ...postgresSettings(), host: '127.0.0.1', port: port } },
+    });
     expect(res.json().data.ok).toBe(false);
     const [row] = await server.db.select().from(connections).where(eq(connections.id, id));
     expect(row.lastTestedAt).toBeNull();
-    const bad = await call(server, 'POST', `/connection/${id}/configure`, { token: adminToken, body: { settings: { host: 'x', port: 'many' } } });
+    const bad = await call(server, 'POST', `/connection/${id}/configure`, {
+      token: adminToken,
+      body: { settings: { host: 'x', port: 'many' } },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/settings\.port: must be a number/);
   });
@@ -274,7 +326,9 @@ describe('lists, filters, search, cards, activation and integrations', () => {
     expect(rows.map((r) => r.name)).not.toContain('Theirs');
 
     const names = async (body: Record<string, unknown>) =>
-      ((await call(server, 'POST', '/connections/filter/0/100', { token: reader.token, body })).json().data.rows as Array<{ name: string }>).map((r) => r.name).sort();
+      ((await call(server, 'POST', '/connections/filter/0/100', { token: reader.token, body })).json().data.rows as Array<{ name: string }>)
+        .map((r) => r.name)
+        .sort();
     expect(await names({ type: 'slack' })).toEqual(['Alerts']);
     expect(await names({ workspace: workspaceId })).toEqual(['Sample shop']);
     expect(await names({ destination: true })).toEqual(['Warehouse']);
@@ -292,39 +346,60 @@ describe('lists, filters, search, cards, activation and integrations', () => {
     const props = await call(server, 'GET', '/connections/filters', { token: reader.token });
     expect(props.json().data).toMatchObject({
       workspace: [{ id: workspaceId, name: 'Data team' }],
-      type: expect.arrayContaining([{ id: 'slack', name: 'Slack' }, { id: 'embedded', name: 'Embedded database' }]),
+      type: expect.arrayContaining([
+        { id: 'slack', name: 'Slack' },
+        { id: 'embedded', name: 'Embedded database' },
+      ]),
       status: expect.arrayContaining([{ id: 'failing', name: 'Last test failed' }]),
     });
     expect(props.json().data.user.map((u: { name: string }) => u.name)).toEqual(['Ada Admin']);
   });
 
   it('counts in cards, lists a workspace’s live connections, and (de)activates with an audit', async () => {
-    const cards = (await call(server, 'GET', '/connections/topCards', { token: reader.token })).json().data.cards as Array<{ key: string; value: number }>;
+    const cards = (await call(server, 'GET', '/connections/topCards', { token: reader.token })).json().data.cards as Array<{
+      key: string;
+      value: number;
+    }>;
     const byKey = Object.fromEntries(cards.map((c) => [c.key, c.value]));
-    const ours = await server.db.select({ id: connections.id }).from(connections).where(eq(connections.companyId, server.company.companyId));
+    const ours = await server.db
+      .select({ id: connections.id })
+      .from(connections)
+      .where(eq(connections.companyId, server.company.companyId));
     expect(byKey.total).toBe(ours.length);
     expect(byKey.failing).toBeGreaterThanOrEqual(1);
 
-    const shop = (await call(server, 'POST', '/connections/filter/0/10', { token: adminToken, body: { search: 'Sample shop' } })).json().data.rows[0];
+    const shop = (await call(server, 'POST', '/connections/filter/0/10', { token: adminToken, body: { search: 'Sample shop' } })).json()
+      .data.rows[0];
     const off = await call(server, 'PUT', `/connections/activate/${shop.id}`, { token: adminToken, body: { isActive: false } });
     expect(off.statusCode).toBe(200);
     expect(off.json()).toMatchObject({ message: 'Connection "Sample shop" is deactivated', data: { isActive: false } });
     expect(await lastAudit(shop.id)).toMatchObject({ operation: 'deactivate' });
     expect((await call(server, 'GET', `/connection/workspace/${workspaceId}`, { token: adminToken })).json().data).toEqual([]);
     await call(server, 'PUT', `/connections/activate/${shop.id}`, { token: adminToken, body: { isActive: true } });
-    expect((await call(server, 'GET', `/connection/workspace/${workspaceId}`, { token: adminToken })).json().data.map((c: { id: string }) => c.id)).toEqual([shop.id]);
+    expect(
+      (await call(server, 'GET', `/connection/workspace/${workspaceId}`, { token: adminToken }))
+        .json()
+        .data.map((c: { id: string }) => c.id),
+    ).toEqual([shop.id]);
     const bad = await call(server, 'PUT', `/connections/activate/${shop.id}`, { token: adminToken, body: { isActive: 'maybe' } });
     expect(bad.statusCode).toBe(400);
   });
 
   it('tells whether the Slack and code-repository integrations are configured', async () => {
     const slack = await call(server, 'GET', '/connection/slack/integration', { token: reader.token });
-    expect(slack.json().data).toMatchObject({ configured: true, active: true, connections: [{ name: 'Alerts', mode: 'bot', channel: '#alerts', isActive: true }] });
+    expect(slack.json().data).toMatchObject({
+      configured: true,
+      active: true,
+      connections: [{ name: 'Alerts', mode: 'bot', channel: '#alerts', isActive: true }],
+    });
     const code = await call(server, 'GET', '/connection/bitbucket/integration', { token: reader.token });
     expect(code.json().data).toEqual({ configured: false, active: false, connections: [] });
     await create({ name: 'SQL repository', type: 'git', settings: { url: 'https://git.example.test/team/sql.git' } });
     const after = await call(server, 'GET', '/connection/bitbucket/integration', { token: reader.token });
-    expect(after.json().data).toMatchObject({ configured: true, connections: [{ name: 'SQL repository', type: 'git', url: 'https://git.example.test/team/sql.git' }] });
+    expect(after.json().data).toMatchObject({
+      configured: true,
+      connections: [{ name: 'SQL repository', type: 'git', url: 'https://git.example.test/team/sql.git' }],
+    });
   });
 });
 
@@ -343,10 +418,19 @@ describe('source/destination pairs', () => {
     const id = crypto.randomUUID();
     const made = await call(server, 'PUT', `/source/destination/${id}`, { token: adminToken, body: { sourceId, destinationId } });
     expect(made.statusCode, made.body).toBe(201);
-    expect(made.json().data).toMatchObject({ id, name: 'Pair source → Pair destination', sourceName: 'Pair source', destinationName: 'Pair destination', isActive: true });
+    expect(made.json().data).toMatchObject({
+      id,
+      name: 'Pair source → Pair destination',
+      sourceName: 'Pair source',
+      destinationName: 'Pair destination',
+      isActive: true,
+    });
     expect(await lastAudit(id)).toMatchObject({ model: 'source_destination', operation: 'create' });
 
-    const renamed = await call(server, 'PUT', `/source/destination/${id}`, { token: adminToken, body: { sourceId, destinationId, name: 'Nightly copy' } });
+    const renamed = await call(server, 'PUT', `/source/destination/${id}`, {
+      token: adminToken,
+      body: { sourceId, destinationId, name: 'Nightly copy' },
+    });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().data.name).toBe('Nightly copy');
     for (const connectionId of [sourceId, destinationId]) {
@@ -359,7 +443,9 @@ describe('source/destination pairs', () => {
 
     // A deactivated connection takes its pairs out of the active list, and keeps them.
     await call(server, 'PUT', `/connections/activate/${destinationId}`, { token: adminToken, body: { isActive: false } });
-    expect((await call(server, 'GET', '/active/source/destination', { token: reader.token })).json().data.map((p: { id: string }) => p.id)).not.toContain(id);
+    expect(
+      (await call(server, 'GET', '/active/source/destination', { token: reader.token })).json().data.map((p: { id: string }) => p.id),
+    ).not.toContain(id);
     await call(server, 'PUT', `/connections/activate/${destinationId}`, { token: adminToken, body: { isActive: true } });
 
     const removed = await call(server, 'DELETE', `/source/destination/${id}`, { token: adminToken });
@@ -370,7 +456,9 @@ describe('source/destination pairs', () => {
 
   it('refuses pairs that make no sense, each with its reason, and stores nothing', async () => {
     const before = await snapshot(server.db);
-    const theirs = (await create({ name: 'Their source', type: 'embedded', settings: { database: 'their-source' } }, other.adminToken)).json().data.id;
+    const theirs = (
+      await create({ name: 'Their source', type: 'embedded', settings: { database: 'their-source' } }, other.adminToken)
+    ).json().data.id;
     const afterTheirs = await snapshot(server.db);
     const cases: Array<[Record<string, unknown>, number, RegExp]> = [
       [{ sourceId, destinationId: sourceId }, 400, /^destinationId: must differ from the source/],
@@ -388,29 +476,50 @@ describe('source/destination pairs', () => {
     expect(before).not.toEqual(afterTheirs);
 
     const first = crypto.randomUUID();
-    expect((await call(server, 'PUT', `/source/destination/${first}`, { token: adminToken, body: { sourceId, destinationId } })).statusCode).toBe(201);
-    const twice = await call(server, 'PUT', `/source/destination/${crypto.randomUUID()}`, { token: adminToken, body: { sourceId, destinationId } });
+    expect(
+      (await call(server, 'PUT', `/source/destination/${first}`, { token: adminToken, body: { sourceId, destinationId } })).statusCode,
+    ).toBe(201);
+    const twice = await call(server, 'PUT', `/source/destination/${crypto.randomUUID()}`, {
+      token: adminToken,
+      body: { sourceId, destinationId },
+    });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('destinationId: "Pair source" is already paired with "Pair destination"');
   });
 
   it("does not let a company take or touch another company's pair", async () => {
-    const theirSource = (await create({ name: 'T source', type: 'embedded', settings: { database: 't-source' } }, other.adminToken)).json().data.id;
+    const theirSource = (await create({ name: 'T source', type: 'embedded', settings: { database: 't-source' } }, other.adminToken)).json()
+      .data.id;
     const theirDestination = (
-      await create({ name: 'T destination', type: 'embedded', isSource: false, isDestination: true, settings: { database: 't-destination' } }, other.adminToken)
+      await create(
+        { name: 'T destination', type: 'embedded', isSource: false, isDestination: true, settings: { database: 't-destination' } },
+        other.adminToken,
+      )
     ).json().data.id;
     const pairId = crypto.randomUUID();
-    expect((await call(server, 'PUT', `/source/destination/${pairId}`, { token: other.adminToken, body: { sourceId: theirSource, destinationId: theirDestination } })).statusCode).toBe(201);
+    expect(
+      (
+        await call(server, 'PUT', `/source/destination/${pairId}`, {
+          token: other.adminToken,
+          body: { sourceId: theirSource, destinationId: theirDestination },
+        })
+      ).statusCode,
+    ).toBe(201);
     const taken = await call(server, 'PUT', `/source/destination/${pairId}`, { token: adminToken, body: { sourceId, destinationId } });
     expect(taken.statusCode).toBe(404);
     expect((await call(server, 'DELETE', `/source/destination/${pairId}`, { token: adminToken })).statusCode).toBe(404);
-    const [still] = await server.db.select().from(sourceDestinations).where(and(eq(sourceDestinations.id, pairId)));
+    const [still] = await server.db
+      .select()
+      .from(sourceDestinations)
+      .where(and(eq(sourceDestinations.id, pairId)));
     expect(still).toMatchObject({ companyId: other.companyId, sourceId: theirSource });
   });
 
   it('needs connections/update to change pairs and connections/delete to delete them', async () => {
     const id = crypto.randomUUID();
-    expect((await call(server, 'PUT', `/source/destination/${id}`, { token: reader.token, body: { sourceId, destinationId } })).statusCode).toBe(403);
+    expect(
+      (await call(server, 'PUT', `/source/destination/${id}`, { token: reader.token, body: { sourceId, destinationId } })).statusCode,
+    ).toBe(403);
     expect((await call(server, 'DELETE', `/source/destination/${id}`, { token: reader.token })).statusCode).toBe(403);
     expect((await call(server, 'GET', '/active/source/destination', { token: nobody.token })).statusCode).toBe(403);
   });

@@ -18,14 +18,14 @@ afterAll(async () => {
 });
 
 describe('tightening what is in the data directory', () => {
-  it('takes group and other rights from folders and files, keeps the owner\'s, and neither changes nor follows links', async () => {
+  it("takes group and other rights from folders and files, keeps the owner's, and neither changes nor follows links", async () => {
     const dataDir = path.join(base, 'tighten', 'data');
     const outside = path.join(base, 'tighten', 'outside');
     await mkdir(path.join(dataDir, 'pglite', 'base'), { recursive: true });
     await mkdir(outside, { recursive: true });
     await writeFile(path.join(dataDir, 'pglite', 'base', 'wal'), 'password hashes');
     await writeFile(path.join(dataDir, 'run.sh'), '#!/bin/sh\n');
-    await writeFile(path.join(outside, 'theirs.txt'), 'not the server\'s');
+    await writeFile(path.join(outside, 'theirs.txt'), "not the server's");
     await symlink(outside, path.join(dataDir, 'link-out'));
     await chmod(path.join(dataDir, 'pglite', 'base', 'wal'), 0o666);
     await chmod(path.join(dataDir, 'run.sh'), 0o755);
@@ -76,7 +76,7 @@ describe('preparing the data directory at start', () => {
     expect(await dataDirectoryPrivacy(dataDir)).toEqual({ path: dataDir, private: true });
   });
 
-  it('warns when a folder of the server\'s account that holds it can be written by others', async () => {
+  it("warns when a folder of the server's account that holds it can be written by others", async () => {
     const parent = path.join(base, 'shared-parent');
     const dataDir = path.join(parent, 'data');
     await mkdir(dataDir, { recursive: true });
@@ -125,14 +125,25 @@ describe('the server process', () => {
     let output = '';
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
       cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, DATABASE_URL: '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', CONSOLE_DIR: path.join(base, 'no-console'), BOOTSTRAP_SAMPLE_DATA: 'false', BOOTSTRAP_ADMIN_PASSWORD: 'Chosen-password-1' },
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        CONSOLE_DIR: path.join(base, 'no-console'),
+        BOOTSTRAP_SAMPLE_DATA: 'false',
+        BOOTSTRAP_ADMIN_PASSWORD: 'Chosen-password-1',
+      },
     });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
       const deadline = Date.now() + 90_000;
-      while (!output.includes('the value of BOOTSTRAP_ADMIN_PASSWORD') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (!output.includes('the value of BOOTSTRAP_ADMIN_PASSWORD') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(output).toContain('is running at');
       expect(output).not.toContain('Warning: the data directory');
       expect(await openToOthers(dataDir)).toEqual([]);

@@ -18,7 +18,12 @@ beforeAll(async () => {
   // On disk, by company, as a server keeps them.
   server = await createTestServer({}, { embeddedOnDisk: true });
   otherToken = (await createOtherCompany(server)).adminToken;
-  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database: 'slow' }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database: 'slow' },
+    secrets: {},
+  });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   slow = connector;
   // Created before the clock starts.

@@ -60,7 +60,9 @@ export function parseStripeForm(text: string): Json {
 }
 
 function stripeError(response: ServerResponse, status: number, message: string, extra: Json = {}) {
-  sendJson(response, status, { error: { type: status === 401 ? 'invalid_request_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message, ...extra } });
+  sendJson(response, status, {
+    error: { type: status === 401 ? 'invalid_request_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message, ...extra },
+  });
 }
 
 function priceObject(id: string): Json {
@@ -87,7 +89,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         url: `/v1/checkout/sessions/${session.id}/line_items`,
       };
     }
-    if (expand.includes('subscription') && typeof session.subscription === 'string') out.subscription = subscriptions.get(session.subscription) ?? session.subscription;
+    if (expand.includes('subscription') && typeof session.subscription === 'string')
+      out.subscription = subscriptions.get(session.subscription) ?? session.subscription;
     return out;
   };
 
@@ -111,9 +114,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     let match: RegExpExecArray | null;
     if (request.method === 'POST' && request.path === '/v1/checkout/sessions') {
       const items = form.line_items as Array<{ price?: string; quantity?: string }> | undefined;
-      if (form.mode !== 'subscription') return stripeError(response, 400, 'This test server only starts subscription sessions', { param: 'mode' });
+      if (form.mode !== 'subscription')
+        return stripeError(response, 400, 'This test server only starts subscription sessions', { param: 'mode' });
       if (!items?.[0]?.price) return stripeError(response, 400, 'Missing required param: line_items[0][price].', { param: 'line_items' });
-      if (!Object.values(FAKE_PRICES).includes(items[0].price as never)) return stripeError(response, 400, `No such price: '${items[0].price}'`, { param: 'line_items[0][price]', code: 'resource_missing' });
+      if (!Object.values(FAKE_PRICES).includes(items[0].price as never))
+        return stripeError(response, 400, `No such price: '${items[0].price}'`, {
+          param: 'line_items[0][price]',
+          code: 'resource_missing',
+        });
       if (!form.success_url) return stripeError(response, 400, 'Missing required param: success_url.', { param: 'success_url' });
       const id = `cs_test_${crypto.randomBytes(16).toString('hex')}`;
       const session: Json = {
@@ -141,12 +149,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     if (request.method === 'GET' && (match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(request.path))) {
       const session = sessions.get(match[1]);
-      if (!session) return stripeError(response, 404, `No such checkout.session: '${match[1]}'`, { code: 'resource_missing', param: 'session' });
+      if (!session)
+        return stripeError(response, 404, `No such checkout.session: '${match[1]}'`, { code: 'resource_missing', param: 'session' });
       return sendJson(response, 200, expanded(session, expansions(request)));
     }
     if ((match = /^\/v1\/subscriptions\/([^/]+)$/.exec(request.path))) {
       const subscription = subscriptions.get(match[1]);
-      if (!subscription) return stripeError(response, 404, `No such subscription: '${match[1]}'`, { code: 'resource_missing', param: 'id' });
+      if (!subscription)
+        return stripeError(response, 404, `No such subscription: '${match[1]}'`, { code: 'resource_missing', param: 'id' });
       if (request.method === 'POST') {
         const items = subscription.items as { data: Json[] };
         for (const change of (form.items as Array<{ id?: string; price?: string }> | undefined) ?? []) {
@@ -182,7 +192,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         metadata: subscriptionMetadata.get(sessionId) ?? {},
         items: {
           object: 'list',
-          data: [{ id: newId('si'), object: 'subscription_item', price: priceObject(lineItems.get(sessionId)!), quantity: 1, current_period_start: now(), current_period_end: periodEnd }],
+          data: [
+            {
+              id: newId('si'),
+              object: 'subscription_item',
+              price: priceObject(lineItems.get(sessionId)!),
+              quantity: 1,
+              current_period_start: now(),
+              current_period_end: periodEnd,
+            },
+          ],
           has_more: false,
         },
         created: now(),
@@ -199,7 +218,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     signedEvent(type, object, options = {}) {
       const id = options.id ?? newId('evt');
-      const payload = JSON.stringify({ id, object: 'event', type, data: { object }, created: now(), livemode: false, api_version: Stripe.API_VERSION ?? null, pending_webhooks: 1 });
+      const payload = JSON.stringify({
+        id,
+        object: 'event',
+        type,
+        data: { object },
+        created: now(),
+        livemode: false,
+        api_version: Stripe.API_VERSION ?? null,
+        pending_webhooks: 1,
+      });
       const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? FAKE_WEBHOOK_SECRET });
       return { payload, signature, id };
     },

@@ -68,8 +68,14 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
   await syncPageCatalogue(operator.db);
   const secrets = createSecrets(crypto.randomBytes(32).toString('base64url'));
   // Embedded databases of connections live in memory, by company and name, for the life of the test process (unless embeddedOnDisk).
-  const connectorContext = { ...serverConnectorContext(config, database.db, { resolve: testResolver(), ...options.reach }), dataDir: options.embeddedOnDisk ? config.dataDir : undefined };
-  const mailer = createMailer(database.db, { from: config.mailFrom, companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route });
+  const connectorContext = {
+    ...serverConnectorContext(config, database.db, { resolve: testResolver(), ...options.reach }),
+    dataDir: options.embeddedOnDisk ? config.dataDir : undefined,
+  };
+  const mailer = createMailer(database.db, {
+    from: config.mailFrom,
+    companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route,
+  });
   const hostname = 'acme';
   const adminEmail = 'admin@acme.test';
   const company = await provisionCompany(operator.db, {

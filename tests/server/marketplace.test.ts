@@ -60,8 +60,12 @@ beforeAll(async () => {
   adminToken = (await signInAdmin(server)).accessToken!;
   other = await createOtherCompany(server);
   reader = await userWithPolicies(server, adminToken, 'market.reader@acme.test', [{ resource: 'marketplace', actions: ['read'] }]);
-  configurer = await userWithPolicies(server, adminToken, 'market.maker@acme.test', [{ resource: 'marketplace', actions: ['read', 'create'] }]);
-  connectionsOnly = await userWithPolicies(server, adminToken, 'conn.maker@acme.test', [{ resource: 'connections', actions: ['read', 'create'] }]);
+  configurer = await userWithPolicies(server, adminToken, 'market.maker@acme.test', [
+    { resource: 'marketplace', actions: ['read', 'create'] },
+  ]);
+  connectionsOnly = await userWithPolicies(server, adminToken, 'conn.maker@acme.test', [
+    { resource: 'connections', actions: ['read', 'create'] },
+  ]);
   nobody = await userWithPolicies(server, adminToken, 'market.nobody@acme.test', []);
   azure = await startAzureBlobService();
   azure.putBlob('lake', 'exports/orders.csv', 'id,total\n1,10\n2,32\n');
@@ -116,15 +120,26 @@ describe('GET /marketplace', () => {
     ]);
     expect(settings.find((setting) => setting.key === 'endpoint')!.default).toBe('https://storage.googleapis.com');
     const azureCard = cardOf(cards, 'azure_blob');
-    expect((azureCard.settings as Array<{ key: string; when?: unknown }>).find((setting) => setting.key === 'sasToken')!.when).toEqual({ authMethod: ['sas'] });
+    expect((azureCard.settings as Array<{ key: string; when?: unknown }>).find((setting) => setting.key === 'sasToken')!.when).toEqual({
+      authMethod: ['sas'],
+    });
     expect(cardOf(cards, 'mysql').name).toBe('MySQL / MariaDB');
   });
 
-  it('counts the company\'s connections of each integration and says which are in use, never another company\'s', async () => {
-    const made = await call(server, 'POST', '/connections', { token: adminToken, body: { name: 'Old lake', type: 'azure_blob', settings: azureSettings() } });
+  it("counts the company's connections of each integration and says which are in use, never another company's", async () => {
+    const made = await call(server, 'POST', '/connections', {
+      token: adminToken,
+      body: { name: 'Old lake', type: 'azure_blob', settings: azureSettings() },
+    });
     expect(made.statusCode, made.body).toBe(201);
-    expect((await call(server, 'PUT', `/connections/activate/${made.json().data.id}`, { token: adminToken, body: { isActive: false } })).statusCode).toBe(200);
-    const theirs = await call(server, 'POST', '/connections', { token: other.adminToken, body: { name: 'Their alerts', type: 'slack', settings: { webhookUrl: 'https://hooks.slack.com/services/T/B/x' } } });
+    expect(
+      (await call(server, 'PUT', `/connections/activate/${made.json().data.id}`, { token: adminToken, body: { isActive: false } }))
+        .statusCode,
+    ).toBe(200);
+    const theirs = await call(server, 'POST', '/connections', {
+      token: other.adminToken,
+      body: { name: 'Their alerts', type: 'slack', settings: { webhookUrl: 'https://hooks.slack.com/services/T/B/x' } },
+    });
     expect(theirs.statusCode, theirs.body).toBe(201);
 
     const cards = (await call(server, 'GET', '/marketplace', { token: adminToken })).json().data;
@@ -139,11 +154,18 @@ describe('GET /marketplace', () => {
 describe('POST /marketplace/configure', () => {
   it('makes the connection, tests it at once against the service, records the test and audits both', async () => {
     const before = await tally();
-    const res = await configure({ integrationId: 'azure_blob', name: 'Data lake', description: 'Exports from the shop', settings: azureSettings() }, configurer.token);
+    const res = await configure(
+      { integrationId: 'azure_blob', name: 'Data lake', description: 'Exports from the shop', settings: azureSettings() },
+      configurer.token,
+    );
     expect(res.statusCode, res.body).toBe(201);
     const { message, data } = res.json();
     expect(message).toMatch(/^Connection "Data lake" created and tested: connected in \d+ ms$/);
-    expect(data.test).toMatchObject({ ok: true, detail: 'Container "lake": the first page under "exports/" listed 1 blob', message: expect.stringMatching(/^Connected in \d+ ms$/) });
+    expect(data.test).toMatchObject({
+      ok: true,
+      detail: 'Container "lake": the first page under "exports/" listed 1 blob',
+      message: expect.stringMatching(/^Connected in \d+ ms$/),
+    });
     expect(typeof data.test.latencyMs).toBe('number');
     expect(data.connection).toMatchObject({
       name: 'Data lake',
@@ -163,13 +185,24 @@ describe('POST /marketplace/configure', () => {
 
     const [created, tested] = await auditsOf(data.connection.id);
     expect(created).toMatchObject({ model: 'connection', operation: 'create', userId: configurer.id });
-    expect(created!.changes).toMatchObject({ after: { name: 'Data lake', type: 'azure_blob', integrationId: 'azure_blob', accountKey: '(changed)' } });
+    expect(created!.changes).toMatchObject({
+      after: { name: 'Data lake', type: 'azure_blob', integrationId: 'azure_blob', accountKey: '(changed)' },
+    });
     expect(JSON.stringify(created!.changes)).not.toContain(azure.accountKey);
     expect(tested).toMatchObject({ model: 'connection', operation: 'test', changes: { after: { ok: true, message: data.test.message } } });
 
     // It is a connection like any other: what it reaches is the container's data files.
     const endpoints = await call(server, 'GET', `/connection/${data.connection.id}/endpoints`, { token: adminToken });
-    expect(endpoints.json().data).toEqual([{ id: 'exports/orders.csv', name: 'orders.csv', kind: 'file', format: 'csv', size: azure.blob('lake', 'exports/orders.csv')!.body.length, group: 'exports' }]);
+    expect(endpoints.json().data).toEqual([
+      {
+        id: 'exports/orders.csv',
+        name: 'orders.csv',
+        kind: 'file',
+        format: 'csv',
+        size: azure.blob('lake', 'exports/orders.csv')!.body.length,
+        group: 'exports',
+      },
+    ]);
     const card = cardOf((await call(server, 'GET', '/marketplace', { token: adminToken })).json().data, 'azure_blob');
     expect(card).toMatchObject({ active: true, connections: 2, activeConnections: 1 });
   });
@@ -181,9 +214,13 @@ describe('POST /marketplace/configure', () => {
     expect(res.json().data.connection).toMatchObject({ type: 'git', isSource: false, isDestination: false, lastTestOk: true });
   });
 
-  it('keeps a connection whose test fails, and says so with the service\'s own words', async () => {
+  it("keeps a connection whose test fails, and says so with the service's own words", async () => {
     const port = await closedPort();
-    const res = await configure({ integrationId: 'azure_blob', name: 'Lake behind a firewall', settings: azureSettings({ endpoint: `http://127.0.0.1:${port}` }) });
+    const res = await configure({
+      integrationId: 'azure_blob',
+      name: 'Lake behind a firewall',
+      settings: azureSettings({ endpoint: `http://127.0.0.1:${port}` }),
+    });
     expect(res.statusCode, res.body).toBe(201);
     const failure = `Azure Blob Storage could not reach the service at 127.0.0.1:${port}`;
     expect(res.json().message).toBe(`Connection "Lake behind a firewall" created, but its test failed: ${failure}`);
@@ -192,7 +229,11 @@ describe('POST /marketplace/configure', () => {
   });
 
   it('reports a key the service refuses as a failed test', async () => {
-    const res = await configure({ integrationId: 'azure_blob', name: 'Lake with an old key', settings: azureSettings({ accountKey: Buffer.alloc(64, 7).toString('base64') }) });
+    const res = await configure({
+      integrationId: 'azure_blob',
+      name: 'Lake with an old key',
+      settings: azureSettings({ accountKey: Buffer.alloc(64, 7).toString('base64') }),
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.test.message).toBe(
       'Azure Blob Storage: Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature. (AuthenticationFailed) (HTTP 403)',
@@ -206,23 +247,38 @@ describe('POST /marketplace/configure', () => {
       expect(res.statusCode, res.body).toBe(status);
       return res.json().message as string;
     };
-    expect(await refused({ integrationId: 'ftp', name: 'X', settings: {} })).toBe('integrationId: must be one of s3, gcs, azure_blob, slack, bitbucket, git, databricks, postgresql, mysql');
+    expect(await refused({ integrationId: 'ftp', name: 'X', settings: {} })).toBe(
+      'integrationId: must be one of s3, gcs, azure_blob, slack, bitbucket, git, databricks, postgresql, mysql',
+    );
     expect(await refused({ integrationId: 'gcs', settings: {} })).toBe('name: is required');
     // The integration stands for the type; a body cannot name another.
     expect(await refused({ integrationId: 'gcs', name: 'Bucket', type: 'files', settings: {} })).toBe('body: Unrecognized key: "type"');
     expect(await refused({ integrationId: 'gcs', name: 'Bucket', settings: { bucket: 'Not A Bucket' } })).toBe(
       'settings.bucket: must be a bucket name: 3 to 222 lowercase letters, digits, -, _ and .; settings.serviceAccountKey: is required',
     );
-    expect(await refused({ integrationId: 'gcs', name: 'Bucket', settings: { bucket: 'data', serviceAccountKey: 'AIzaSy-not-a-key' } })).toBe(
-      'settings.serviceAccountKey: must be the JSON key file of a service account (with client_email and private_key)',
+    expect(
+      await refused({ integrationId: 'gcs', name: 'Bucket', settings: { bucket: 'data', serviceAccountKey: 'AIzaSy-not-a-key' } }),
+    ).toBe('settings.serviceAccountKey: must be the JSON key file of a service account (with client_email and private_key)');
+    expect(await refused({ integrationId: 'azure_blob', name: 'Lake', settings: azureSettings({ region: 'westeurope' }) })).toBe(
+      'settings.region: is not a setting of Azure Blob Storage',
     );
-    expect(await refused({ integrationId: 'azure_blob', name: 'Lake', settings: azureSettings({ region: 'westeurope' }) })).toBe('settings.region: is not a setting of Azure Blob Storage');
     expect(await refused({ integrationId: 'azure_blob', name: 'Lake', isDestination: true, settings: azureSettings() })).toBe(
       'isDestination: a Azure Blob Storage connection cannot be a destination',
     );
-    expect(await refused({ integrationId: 'azure_blob', name: 'Lake', settings: azureSettings({ authMethod: 'sas' }) })).toBe('settings.sasToken: is required');
-    expect(await refused({ integrationId: 'azure_blob', name: 'Lake', workspaceId: '00000000-0000-4000-8000-000000000000', settings: azureSettings() })).toMatch(/^workspaceId: /);
-    expect(await refused({ integrationId: 'azure_blob', name: 'data LAKE', settings: azureSettings() }, 409)).toBe('name: a connection with this name already exists');
+    expect(await refused({ integrationId: 'azure_blob', name: 'Lake', settings: azureSettings({ authMethod: 'sas' }) })).toBe(
+      'settings.sasToken: is required',
+    );
+    expect(
+      await refused({
+        integrationId: 'azure_blob',
+        name: 'Lake',
+        workspaceId: '00000000-0000-4000-8000-000000000000',
+        settings: azureSettings(),
+      }),
+    ).toMatch(/^workspaceId: /);
+    expect(await refused({ integrationId: 'azure_blob', name: 'data LAKE', settings: azureSettings() }, 409)).toBe(
+      'name: a connection with this name already exists',
+    );
     expect(await tally()).toEqual(before);
   });
 
@@ -239,13 +295,33 @@ describe('POST /marketplace/configure', () => {
 });
 
 describe('GET /marketplace/{id}/integration', () => {
-  it('answers one integration with its settings form and the company\'s connections of it, secrets never', async () => {
+  it("answers one integration with its settings form and the company's connections of it, secrets never", async () => {
     const res = await call(server, 'GET', '/marketplace/azure_blob/integration', { token: reader.token });
     expect(res.statusCode, res.body).toBe(200);
     const { integration, connections: rows } = res.json().data;
-    expect(integration).toMatchObject({ id: 'azure_blob', name: 'Azure Blob Storage', category: 'cloud_storage', active: true, connections: 4, activeConnections: 3 });
-    expect(integration.settings.map((setting: { key: string }) => setting.key)).toEqual(['accountName', 'container', 'prefix', 'authMethod', 'accountKey', 'sasToken', 'endpoint']);
-    expect(rows.map((row: { name: string }) => row.name)).toEqual(['Data lake', 'Lake behind a firewall', 'Lake with an old key', 'Old lake']);
+    expect(integration).toMatchObject({
+      id: 'azure_blob',
+      name: 'Azure Blob Storage',
+      category: 'cloud_storage',
+      active: true,
+      connections: 4,
+      activeConnections: 3,
+    });
+    expect(integration.settings.map((setting: { key: string }) => setting.key)).toEqual([
+      'accountName',
+      'container',
+      'prefix',
+      'authMethod',
+      'accountKey',
+      'sasToken',
+      'endpoint',
+    ]);
+    expect(rows.map((row: { name: string }) => row.name)).toEqual([
+      'Data lake',
+      'Lake behind a firewall',
+      'Lake with an old key',
+      'Old lake',
+    ]);
     expect(rows.every((row: { secretsSet: string[] }) => row.secretsSet.join() === 'accountKey')).toBe(true);
     expect(res.body).not.toContain(azure.accountKey);
 
@@ -293,28 +369,53 @@ describe('a cloud-storage connection made in the marketplace, at work', () => {
   });
 
   it('holds tables whose data-quality rules run on the file', async () => {
-    const table = await call(server, 'POST', '/table', { token: adminToken, body: { connectionId: lakeId, endpoint: 'exports/payments.csv', name: 'payments' } });
+    const table = await call(server, 'POST', '/table', {
+      token: adminToken,
+      body: { connectionId: lakeId, endpoint: 'exports/payments.csv', name: 'payments' },
+    });
     expect(table.statusCode, table.body).toBe(201);
     const tableId = table.json().data.id;
-    const rule = await call(server, 'POST', `/table/dataQuality/${tableId}`, { token: adminToken, body: { name: 'Amount given', functionName: 'not_null', columnName: 'amount', severity: 'fail' } });
+    const rule = await call(server, 'POST', `/table/dataQuality/${tableId}`, {
+      token: adminToken,
+      body: { name: 'Amount given', functionName: 'not_null', columnName: 'amount', severity: 'fail' },
+    });
     expect(rule.statusCode, rule.body).toBe(201);
     const run = await call(server, 'POST', `/table/${tableId}/configure`, { token: adminToken });
     expect(run.statusCode, run.body).toBe(200);
-    expect(run.json().data.results).toEqual([expect.objectContaining({ ruleName: 'Amount given', status: 'failed', rowsScanned: 3, rowsFailed: 1 })]);
+    expect(run.json().data.results).toEqual([
+      expect.objectContaining({ ruleName: 'Amount given', status: 'failed', rowsScanned: 3, rowsFailed: 1 }),
+    ]);
   });
 
   it('is a source a workflow copies from', async () => {
     const warehouse = `market-wh-${Date.now().toString(36)}`;
-    const warehouseId = await createConnection(server, adminToken, { name: 'Market warehouse', type: 'embedded', settings: { database: warehouse } });
+    const warehouseId = await createConnection(server, adminToken, {
+      name: 'Market warehouse',
+      type: 'embedded',
+      settings: { database: warehouse },
+    });
     const pairId = await createPair(server, adminToken, lakeId, warehouseId);
-    const copy = { id: 'copy-payments', name: 'Copy payments', type: 'copy' as const, from: { table: 'exports/payments.csv' }, to: { table: 'public.payments', mode: 'create' } };
+    const copy = {
+      id: 'copy-payments',
+      name: 'Copy payments',
+      type: 'copy' as const,
+      from: { table: 'exports/payments.csv' },
+      to: { table: 'public.payments', mode: 'create' },
+    };
     const saved = await call(server, 'POST', '/workflow', { token: adminToken, body: { name: 'Load payments', pairId, tasks: [copy] } });
     expect(saved.statusCode, saved.body).toBe(201);
     const workflow = await createWorkflow(server, { name: 'Load payments, run by hand', pairId });
     expect(await runTask(server, copy, recordingContext(server, workflow))).toEqual({ rowsRead: 3, rowsWritten: 3 });
-    const destination = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database: warehouse }, secrets: {} });
+    const destination = server.app.ctx.connectors.open({
+      companyId: server.company.companyId,
+      type: 'embedded',
+      settings: { database: warehouse },
+      secrets: {},
+    });
     if (!isTableSource(destination)) throw new Error('an embedded database is a table source');
-    expect(await destination.query('select id, amount::text, paid_on::text from public.payments order by id', [], { timeoutMs: 10_000 })).toEqual([
+    expect(
+      await destination.query('select id, amount::text, paid_on::text from public.payments order by id', [], { timeoutMs: 10_000 }),
+    ).toEqual([
       { id: 1, amount: '12.50', paid_on: '2026-10-01' },
       { id: 2, amount: null, paid_on: '2026-10-02' },
       { id: 3, amount: '99.99', paid_on: '2026-10-03' },

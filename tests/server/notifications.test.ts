@@ -72,7 +72,13 @@ beforeAll(async () => {
   await server.db.insert(notifications).values(rows);
   const [theirs] = await server.db
     .insert(notifications)
-    .values({ companyId: other.companyId, userId: other.adminUserId, type: 'secret_type', title: 'orchid for Globex only', createdAt: day(6) })
+    .values({
+      companyId: other.companyId,
+      userId: other.adminUserId,
+      type: 'secret_type',
+      title: 'orchid for Globex only',
+      createdAt: day(6),
+    })
     .returning();
   theirNotificationId = theirs.id;
 });
@@ -167,7 +173,10 @@ describe('POST /notification/filter/{o}/{l}/{order}/{field}', () => {
       [{ search: 'orchid' }, holds('orchid')],
       [{ search: 'C TITLE' }, holds('c title')],
       [{ user: mia.id }, () => true],
-      [{ status: 'unread', type: 'role_changed', createdBy: adminId }, (r) => r.status === 'unread' && r.type === 'role_changed' && r.createdBy === adminId],
+      [
+        { status: 'unread', type: 'role_changed', createdBy: adminId },
+        (r) => r.status === 'unread' && r.type === 'role_changed' && r.createdBy === adminId,
+      ],
     ];
     for (const [body, keep] of cases) {
       const res = await filter(mia.token, body);
@@ -331,7 +340,9 @@ describe('GET /notification/options', () => {
     expect(data.type.map((c: { id: string }) => c.id)).toEqual([...new Set(everyone.map((r) => r.type))].sort());
     expect(data.type.map((c: { id: string }) => c.id)).not.toContain('secret_type');
     expect(data.user.map((c: { id: string }) => c.id).sort()).toEqual([...new Set(everyone.map((r) => r.userId))].sort());
-    expect(data.createdBy.map((c: { id: string }) => c.id).sort()).toEqual([...new Set(everyone.map((r) => r.createdBy).filter(Boolean))].sort());
+    expect(data.createdBy.map((c: { id: string }) => c.id).sort()).toEqual(
+      [...new Set(everyone.map((r) => r.createdBy).filter(Boolean))].sort(),
+    );
     expect(data.createdBy).toContainEqual({ id: noah.id, name: 'Noah Invitee' });
   });
 });

@@ -57,11 +57,22 @@ describe('GET /openapi', () => {
   it("lists the server's own operations with ids, paths, summaries and tags", () => {
     const byId = new Map(catalogue.map((o) => [o.id, o]));
     expect(byId.size).toBe(catalogue.length);
-    expect(byId.get('get_workspaces')).toEqual({ id: 'get_workspaces', method: 'GET', path: '/workspaces', summary: 'List the workspaces', tag: 'Workspaces' });
+    expect(byId.get('get_workspaces')).toEqual({
+      id: 'get_workspaces',
+      method: 'GET',
+      path: '/workspaces',
+      summary: 'List the workspaces',
+      tag: 'Workspaces',
+    });
     expect(byId.get('put_workspace_id')).toMatchObject({ method: 'PUT', path: '/workspace/{id}', tag: 'Workspaces' });
     expect(byId.get('post_workspaces')).toMatchObject({ method: 'POST', path: '/workspaces' });
     // A route of another area, without a summary of its own, gets a readable one.
-    expect(byId.get('get_users_active')).toMatchObject({ method: 'GET', path: '/users/active', summary: 'Read users active', tag: 'Users' });
+    expect(byId.get('get_users_active')).toMatchObject({
+      method: 'GET',
+      path: '/users/active',
+      summary: 'Read users active',
+      tag: 'Users',
+    });
     for (const op of catalogue) {
       expect(op.id).toBe(operationIdOf(op.method, `/api/v1${op.path.replace(/\{(\w+)\}/g, ':$1')}`));
       expect(op.summary.length).toBeGreaterThan(3);
@@ -72,10 +83,29 @@ describe('GET /openapi', () => {
 
   it('leaves out public routes, sign-in stages, key management and personal settings', () => {
     const ids = catalogue.map((o) => o.id);
-    for (const absent of ['post_signin', 'get_health', 'post_company', 'post_user_otp_verify', 'put_session_logout', 'post_user_impersonate', 'post_user_password', 'get_lists_columns', 'get_user_preferences']) {
+    for (const absent of [
+      'post_signin',
+      'get_health',
+      'post_company',
+      'post_user_otp_verify',
+      'put_session_logout',
+      'post_user_impersonate',
+      'post_user_password',
+      'get_lists_columns',
+      'get_user_preferences',
+    ]) {
       expect(ids, absent).not.toContain(absent);
     }
-    const forbidden = [/^\/session(\/|$)/, /^\/user\/impersonate/, /^\/user\/password/, /^\/user\/otp\//, /^\/user\/preferences/, /^\/lists\//, /^\/apikey/, /^\/openapi/];
+    const forbidden = [
+      /^\/session(\/|$)/,
+      /^\/user\/impersonate/,
+      /^\/user\/password/,
+      /^\/user\/otp\//,
+      /^\/user\/preferences/,
+      /^\/lists\//,
+      /^\/apikey/,
+      /^\/openapi/,
+    ];
     for (const op of catalogue) {
       for (const pattern of forbidden) expect(op.path, op.id).not.toMatch(pattern);
       if (op.method === 'POST') expect(op.path, op.id).not.toMatch(/^\/authorization\/policies/);
@@ -111,8 +141,14 @@ describe('GET /openapi/{id}', () => {
     const { body, parameters } = res.json().data;
     expect(parameters).toEqual([]);
     expect(body.required).toBe(true);
-    expect(body.contentTypes).toEqual(expect.arrayContaining(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']));
-    expect(body.schema).toMatchObject({ type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 80 } } });
+    expect(body.contentTypes).toEqual(
+      expect.arrayContaining(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']),
+    );
+    expect(body.schema).toMatchObject({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 1, maxLength: 80 } },
+    });
   });
 
   it('answers 404 for an operation a key may not be granted, 400 for a malformed id', async () => {
@@ -145,7 +181,10 @@ describe('POST /openapi/assign/{id}', () => {
   it("replaces a key's grants and audits the change", async () => {
     const key = await createKey(adminToken, ['get_workspaces']);
     // The key acts as the admin, so only an admin may change its grants.
-    const borrowed = await call(server, 'POST', `/openapi/assign/${key.id}`, { token: keyUpdater.token, body: { operations: ['post_workspaces'] } });
+    const borrowed = await call(server, 'POST', `/openapi/assign/${key.id}`, {
+      token: keyUpdater.token,
+      body: { operations: ['post_workspaces'] },
+    });
     expect(borrowed.statusCode).toBe(403);
     expect((await keyRow(key.id)).operations).toEqual(['get_workspaces']);
     const res = await call(server, 'POST', `/openapi/assign/${key.id}`, {
@@ -163,7 +202,10 @@ describe('POST /openapi/assign/{id}', () => {
       .where(and(eq(systemAudits.recordId, key.id), eq(systemAudits.operation, 'assign_operations')))
       .orderBy(desc(systemAudits.createdAt));
     expect(audit).toMatchObject({ model: 'apikey', userId: server.company.adminUserId });
-    expect(audit.changes).toEqual({ before: { operations: ['get_workspaces'] }, after: { operations: ['get_workspaces_active', 'post_workspaces'] } });
+    expect(audit.changes).toEqual({
+      before: { operations: ['get_workspaces'] },
+      after: { operations: ['get_workspaces_active', 'post_workspaces'] },
+    });
 
     // The grant takes effect at once: the old operation is closed, the new one open.
     expect((await call(server, 'GET', '/workspaces', { headers: { 'x-api-key': key.key } })).statusCode).toBe(403);
@@ -179,7 +221,10 @@ describe('POST /openapi/assign/{id}', () => {
     const key = await createKey(adminToken, ['get_workspaces']);
     const audits = await auditCount();
     for (const [body, message] of [
-      [{ operations: ['get_workspaces', 'get_made_up', 'delete_apikey_id'] }, 'operations: not operations a key may be granted: get_made_up, delete_apikey_id'],
+      [
+        { operations: ['get_workspaces', 'get_made_up', 'delete_apikey_id'] },
+        'operations: not operations a key may be granted: get_made_up, delete_apikey_id',
+      ],
       [{ operations: ['post_user_password'] }, 'operations: not operations a key may be granted: post_user_password'],
       [{ operations: 'get_workspaces' }, 'operations: is required: a list of operation ids'],
       [{}, 'operations: is required: a list of operation ids'],
@@ -195,14 +240,20 @@ describe('POST /openapi/assign/{id}', () => {
 
   it("answers 404 for another company's key and 400 for a deleted one, changing nothing", async () => {
     const theirs = await createKey(other.adminToken, ['get_workspaces']);
-    const res = await call(server, 'POST', `/openapi/assign/${theirs.id}`, { token: adminToken, body: { operations: ['post_workspaces'] } });
+    const res = await call(server, 'POST', `/openapi/assign/${theirs.id}`, {
+      token: adminToken,
+      body: { operations: ['post_workspaces'] },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe('API key not found');
     expect((await keyRow(theirs.id)).operations).toEqual(['get_workspaces']);
 
     const gone = await createKey(adminToken, ['get_workspaces']);
     await call(server, 'DELETE', `/apikey/${gone.id}`, { token: adminToken });
-    const deleted = await call(server, 'POST', `/openapi/assign/${gone.id}`, { token: adminToken, body: { operations: ['post_workspaces'] } });
+    const deleted = await call(server, 'POST', `/openapi/assign/${gone.id}`, {
+      token: adminToken,
+      body: { operations: ['post_workspaces'] },
+    });
     expect(deleted.statusCode).toBe(400);
     expect((await keyRow(gone.id)).operations).toEqual(['get_workspaces']);
   });

@@ -71,12 +71,16 @@ describe('npm run plan', { timeout: 60_000 }, () => {
     const shown = await plan(['acme']);
     expect(shown.stderr).toBe('');
     expect(shown.code).toBe(0);
-    expect(shown.stdout.trim()).toBe("acme (Acme) is on the Unlimited plan: this server's default plan (DEFAULT_PLAN); unlimited users, unlimited workflows, unlimited runs.");
+    expect(shown.stdout.trim()).toBe(
+      "acme (Acme) is on the Unlimited plan: this server's default plan (DEFAULT_PLAN); unlimited users, unlimited workflows, unlimited runs.",
+    );
 
     const assigned = await plan(['ACME', 'team']);
     expect(assigned.stderr).toBe('');
     expect(assigned.code).toBe(0);
-    expect(assigned.stdout.trim()).toBe('acme (Acme) is now on the Team plan (25 users, 50 workflows, 5,000 runs a month); it was on no plan of its own (the default, Unlimited).');
+    expect(assigned.stdout.trim()).toBe(
+      'acme (Acme) is now on the Team plan (25 users, 50 workflows, 5,000 runs a month); it was on no plan of its own (the default, Unlimited).',
+    );
     const again = await plan(['acme', 'team']);
     expect(again.stdout.trim()).toBe('acme (Acme) is already on the Team plan; nothing changed.');
 
@@ -85,7 +89,11 @@ describe('npm run plan', { timeout: 60_000 }, () => {
       expect(row).toMatchObject({ plan: 'team', provider: 'self', status: 'active', updatedBy: null });
       const audits = await db.select().from(systemAudits).where(eq(systemAudits.model, 'subscription'));
       expect(audits).toHaveLength(1);
-      expect(audits[0]).toMatchObject({ operation: 'plan_assigned', userId: null, changes: { before: null, after: { plan: 'team', provider: 'self' } } });
+      expect(audits[0]).toMatchObject({
+        operation: 'plan_assigned',
+        userId: null,
+        changes: { before: null, after: { plan: 'team', provider: 'self' } },
+      });
     });
   });
 
@@ -120,7 +128,9 @@ describe('npm run plan', { timeout: 60_000 }, () => {
     expect(granted.code).toBe(0);
     const lines = granted.stdout.trim().split('\n');
     expect(lines[0]).toBe('A grant of the Business plan (500 users, unlimited workflows, 100,000 runs a month) for the company "acme".');
-    expect(lines[1]).toMatch(/^Its admin pastes it on the Subscription page \("Paste a plan grant"\) before \d{4}-\d\d-\d\d \d\d:\d\d UTC:$/);
+    expect(lines[1]).toMatch(
+      /^Its admin pastes it on the Subscription page \("Paste a plan grant"\) before \d{4}-\d\d-\d\d \d\d:\d\d UTC:$/,
+    );
     const token = lines.at(-1)!;
     const grant = await readPlanGrant(createSecrets(loadInstanceSecret(dataDir, undefined)), token);
     expect(grant).toMatchObject({ hostname: 'acme', plan: 'business' });

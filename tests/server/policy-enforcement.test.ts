@@ -54,7 +54,7 @@ describe('a role with roles/read', () => {
   });
 });
 
-describe('a user policy for roles replaces the role\'s', () => {
+describe("a user policy for roles replaces the role's", () => {
   it('grants, restricts, and gives way to the role again when removed — each from the next call', async () => {
     const user = await userWithPolicies(server, adminToken, 'switching@acme.test', [{ resource: 'roles', actions: ['read'] }]);
     const setOwn = async (policies: unknown) => {
@@ -95,7 +95,7 @@ describe('a user policy for roles replaces the role\'s', () => {
   });
 });
 
-describe('a change to a role\'s policies', () => {
+describe("a change to a role's policies", () => {
   it('applies to its users from their next call, without signing in again', async () => {
     const first = await userWithPolicies(server, adminToken, 'first.holder@acme.test', []);
     // A second user of the same role, signed in before the change.
@@ -150,11 +150,16 @@ describe('an admin role', () => {
     const created = await tryCreate(admin.token!);
     expect(created.statusCode).toBe(201);
     const id = created.json().data.id;
-    expect((await call(server, 'PUT', `/roles/${id}`, { token: admin.token!, body: { description: 'Still allowed' } })).statusCode).toBe(200);
+    expect((await call(server, 'PUT', `/roles/${id}`, { token: admin.token!, body: { description: 'Still allowed' } })).statusCode).toBe(
+      200,
+    );
     expect((await call(server, 'PUT', `/roles/activate/${id}`, { token: admin.token!, body: { isActive: false } })).statusCode).toBe(200);
     expect((await call(server, 'DELETE', `/roles/${id}`, { token: admin.token! })).statusCode).toBe(200);
     const mine = await myPolicies(admin.token!);
     expect(mine.isAdmin).toBe(true);
-    expect(mine.policies.find((p: { resource: string }) => p.resource === 'roles')).toEqual({ resource: 'roles', actions: ['read', 'create', 'update', 'delete'] });
+    expect(mine.policies.find((p: { resource: string }) => p.resource === 'roles')).toEqual({
+      resource: 'roles',
+      actions: ['read', 'create', 'update', 'delete'],
+    });
   });
 });

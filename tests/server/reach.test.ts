@@ -77,25 +77,37 @@ describe('addresses', () => {
     expect(specialKind(parseIp(spelling)!)).toBe(kind);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '2606:4700::1111', '172.32.0.1', '100.128.0.1', '::ffff:8.8.8.8'])('knows %s as an address on the internet', (spelling) => {
-    expect(specialKind(parseIp(spelling)!)).toBeUndefined();
-  });
+  it.each(['8.8.8.8', '93.184.216.34', '2606:4700::1111', '172.32.0.1', '100.128.0.1', '::ffff:8.8.8.8'])(
+    'knows %s as an address on the internet',
+    (spelling) => {
+      expect(specialKind(parseIp(spelling)!)).toBeUndefined();
+    },
+  );
 
-  it.each(['example.com', 'db.internal', '1.2.3.4.5', '256.1.1.1', '127.0.0.1.evil.test', '0x', ''])('reads %j as a name, not an address', (text) => {
-    expect(parseIp(text)).toBeUndefined();
-  });
+  it.each(['example.com', 'db.internal', '1.2.3.4.5', '256.1.1.1', '127.0.0.1.evil.test', '0x', ''])(
+    'reads %j as a name, not an address',
+    (text) => {
+      expect(parseIp(text)).toBeUndefined();
+    },
+  );
 });
 
 describe("the operator's lists", () => {
   it('reads names, wildcards, addresses and ranges, each with an optional port', () => {
-    const rules = parseHostRules('CONNECTION_ALLOWED_HOSTS', ' db.internal:5432, *.corp.example ,10.0.0.0/8, [fd00::/8]:9000,127.0.0.1:6543,::1 ');
+    const rules = parseHostRules(
+      'CONNECTION_ALLOWED_HOSTS',
+      ' db.internal:5432, *.corp.example ,10.0.0.0/8, [fd00::/8]:9000,127.0.0.1:6543,::1 ',
+    );
     expect(rules.map((rule) => rule.kind)).toEqual(['name', 'name', 'range', 'range', 'range', 'range']);
     expect(rules.map((rule) => rule.port)).toEqual([5432, undefined, undefined, 9000, 6543, undefined]);
   });
 
-  it.each(['db internal', 'http://db.internal', '10.0.0.0/33', 'db.internal:0', 'db.internal:70000', '[::1', '*'])('stops the server at start on %j, naming the setting', (entry) => {
-    expect(() => parseHostRules('CONNECTION_DENIED_HOSTS', entry)).toThrow(/^CONNECTION_DENIED_HOSTS: /);
-  });
+  it.each(['db internal', 'http://db.internal', '10.0.0.0/33', 'db.internal:0', 'db.internal:70000', '[::1', '*'])(
+    'stops the server at start on %j, naming the setting',
+    (entry) => {
+      expect(() => parseHostRules('CONNECTION_DENIED_HOSTS', entry)).toThrow(/^CONNECTION_DENIED_HOSTS: /);
+    },
+  );
 });
 
 describe('the policy', () => {
@@ -106,7 +118,10 @@ describe('the policy', () => {
 
   it('keeps the companies of a server that hosts many off every special address, and lets them reach the internet', () => {
     expect(judgeDial(rules(), many, dial('127.0.0.1'))).toMatchObject({ allowed: false, reason: 'a loopback address' });
-    expect(judgeDial(rules(), many, dial('db.example.test', 5432, '10.0.0.9'))).toMatchObject({ allowed: false, reason: 'a private address' });
+    expect(judgeDial(rules(), many, dial('db.example.test', 5432, '10.0.0.9'))).toMatchObject({
+      allowed: false,
+      reason: 'a private address',
+    });
     expect(judgeDial(rules(), many, dial('93.184.216.34'))).toEqual({ allowed: true });
   });
 
@@ -121,14 +136,23 @@ describe('the policy', () => {
     expect(judgeDial(rules('db.internal'), many, dial('DB.Internal.', 5432, '10.1.1.1'))).toEqual({ allowed: true });
     expect(judgeDial(rules('*.corp.example'), many, dial('pg.corp.example', 5432, '10.1.1.1'))).toEqual({ allowed: true });
     expect(judgeDial(rules('*.corp.example'), many, dial('corp.example.evil.test', 5432, '10.1.1.1'))).toMatchObject({ allowed: false });
-    expect(judgeDial(rules('10.0.0.0/8', '10.9.9.9'), many, dial('10.9.9.9'))).toMatchObject({ allowed: false, operatorSetting: 'CONNECTION_DENIED_HOSTS' });
-    expect(judgeDial(rules('', '93.184.216.0/24'), single, dial('93.184.216.34'))).toMatchObject({ allowed: false, reason: 'the operator denies it' });
+    expect(judgeDial(rules('10.0.0.0/8', '10.9.9.9'), many, dial('10.9.9.9'))).toMatchObject({
+      allowed: false,
+      operatorSetting: 'CONNECTION_DENIED_HOSTS',
+    });
+    expect(judgeDial(rules('', '93.184.216.0/24'), single, dial('93.184.216.34'))).toMatchObject({
+      allowed: false,
+      reason: 'the operator denies it',
+    });
   });
 
   it("keeps companies off the console's own database unless an allowed entry names its port", () => {
     const own = { manyCompanies: true, ownDatabase: { names: ['pg.internal'], addresses: [parseIp('10.0.0.5')!], port: 5432 } };
     expect(judgeDial(rules('10.0.0.0/8'), own, dial('10.0.0.5'))).toMatchObject({ allowed: false, reason: "the console's own database" });
-    expect(judgeDial(rules('10.0.0.0/8'), own, dial('pg.internal', 5432, '10.0.0.6'))).toMatchObject({ allowed: false, reason: "the console's own database" });
+    expect(judgeDial(rules('10.0.0.0/8'), own, dial('pg.internal', 5432, '10.0.0.6'))).toMatchObject({
+      allowed: false,
+      reason: "the console's own database",
+    });
     expect(judgeDial(rules('10.0.0.0/8'), own, dial('10.0.0.5', 5433))).toEqual({ allowed: true });
     expect(judgeDial(rules('10.0.0.5:5432'), own, dial('10.0.0.5'))).toEqual({ allowed: true });
     // A public address is its own database too.
@@ -144,7 +168,12 @@ describe('the guard', () => {
       allowed: [],
       denied: [],
       manyCompanies: async () => true,
-      resolve: testResolver({ 'evil.test': '127.0.0.1', 'mixed.test': ['93.184.216.34', '10.0.0.7'], 'meta.test': '169.254.169.254', 'six.test': '::1' }),
+      resolve: testResolver({
+        'evil.test': '127.0.0.1',
+        'mixed.test': ['93.184.216.34', '10.0.0.7'],
+        'meta.test': '169.254.169.254',
+        'six.test': '::1',
+      }),
       onDial: (target) => dials.push(target),
       ...options,
     });
@@ -162,7 +191,9 @@ describe('the guard', () => {
     for (const host of LOOPBACK_SPELLINGS) {
       const error = await refusal(reach.check({ host, port: 5432 }));
       expect(error.kind, host).toBe('refused');
-      expect(error.message, host).toMatch(/^This server does not let companies connect to \S+ \(a loopback address\)\. An operator can allow it with CONNECTION_ALLOWED_HOSTS\.$/);
+      expect(error.message, host).toMatch(
+        /^This server does not let companies connect to \S+ \(a loopback address\)\. An operator can allow it with CONNECTION_ALLOWED_HOSTS\.$/,
+      );
     }
     expect((await refusal(reach.check({ host: '127.1', port: 5432 }))).message).toBe(
       'This server does not let companies connect to 127.0.0.1 (a loopback address). An operator can allow it with CONNECTION_ALLOWED_HOSTS.',
@@ -175,7 +206,9 @@ describe('the guard', () => {
     expect((await refusal(reach.check({ host: 'evil.test', port: 443 }))).message).toBe(
       'This server does not let companies connect to evil.test (it resolves to 127.0.0.1, a loopback address). An operator can allow it with CONNECTION_ALLOWED_HOSTS.',
     );
-    expect((await refusal(reach.check({ host: 'mixed.test', port: 443 }))).message).toContain('(it resolves to 10.0.0.7, a private address)');
+    expect((await refusal(reach.check({ host: 'mixed.test', port: 443 }))).message).toContain(
+      '(it resolves to 10.0.0.7, a private address)',
+    );
     expect((await refusal(reach.check({ host: 'meta.test', port: 80 }))).message).toContain('a cloud metadata address');
     for (const host of ['localhost', 'localhost.', 'LOCALHOST', 'db.localhost', 'six.test']) {
       expect((await refusal(reach.check({ host, port: 80 }))).kind, host).toBe('refused');
@@ -185,7 +218,10 @@ describe('the guard', () => {
 
   it('answers a name it cannot resolve as unreachable, and a malformed one as invalid', async () => {
     const reach = reachOf();
-    expect(await refusal(reach.check({ host: 'nowhere.test', port: 443 }))).toMatchObject({ kind: 'unreachable', message: 'The host nowhere.test could not be found (no such host)' });
+    expect(await refusal(reach.check({ host: 'nowhere.test', port: 443 }))).toMatchObject({
+      kind: 'unreachable',
+      message: 'The host nowhere.test could not be found (no such host)',
+    });
     expect((await refusal(reach.check({ host: 'db internal', port: 443 }))).kind).toBe('invalid');
     expect((await refusal(reach.check({ host: 'db.example.test', port: 0 }))).kind).toBe('invalid');
   });
@@ -193,8 +229,15 @@ describe('the guard', () => {
   it('lets through what the operator allows, and gives drivers only the checked addresses', async () => {
     const reach = reachOf({ allowed: parseHostRules('A', 'evil.test:5432') });
     const target = await reach.check({ host: 'evil.test', port: 5432 });
-    expect(target).toMatchObject({ host: 'evil.test', port: 5432, addresses: [{ address: '127.0.0.1', family: 4 }], servername: 'evil.test' });
-    const looked = await new Promise<unknown>((resolve) => target.lookup('anything.else', { all: true }, (_error, addresses) => resolve(addresses)));
+    expect(target).toMatchObject({
+      host: 'evil.test',
+      port: 5432,
+      addresses: [{ address: '127.0.0.1', family: 4 }],
+      servername: 'evil.test',
+    });
+    const looked = await new Promise<unknown>((resolve) =>
+      target.lookup('anything.else', { all: true }, (_error, addresses) => resolve(addresses)),
+    );
     expect(looked).toEqual([{ address: '127.0.0.1', family: 4 }]);
     await expect(reach.check({ host: 'evil.test', port: 5433 })).rejects.toMatchObject({ kind: 'refused' });
   });
@@ -216,8 +259,8 @@ describe('the guard', () => {
     beforeAll(async () => {
       target = await startLocalServer((_request, response) => sendJson(response, 200, { reached: true }));
       redirecting = await startLocalServer((_request, response) => {
-    response.writeHead(302, { location: `${target.url}/inside` }).end();
-  });
+        response.writeHead(302, { location: `${target.url}/inside` }).end();
+      });
       counter = net.createServer((socket: Socket) => {
         connections += 1;
         socket.destroy();
@@ -236,7 +279,7 @@ describe('the guard', () => {
       const reach = reachOf();
       const error = await refusal(reach.fetch(`http://127.1:${port}/`));
       expect((error as Error & { cause?: unknown }).cause).toBeInstanceOf(ConnectorError);
-      expect(((error as Error & { cause: ConnectorError }).cause).message).toContain('connect to 127.0.0.1 (a loopback address)');
+      expect((error as Error & { cause: ConnectorError }).cause.message).toContain('connect to 127.0.0.1 (a loopback address)');
       expect(connections).toBe(0);
     });
 
@@ -244,7 +287,7 @@ describe('the guard', () => {
       const reach = reachOf({ allowed: parseHostRules('A', `127.0.0.1:${redirecting.port}`) });
       const before = target.requests.length;
       const error = await refusal(reach.fetch(`${redirecting.url}/start`));
-      expect(((error as Error & { cause: ConnectorError }).cause).kind).toBe('refused');
+      expect((error as Error & { cause: ConnectorError }).cause.kind).toBe('refused');
       expect(redirecting.requests.length).toBeGreaterThan(0);
       expect(target.requests.length).toBe(before);
       // Allowed, the same redirect is followed.

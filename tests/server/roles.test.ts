@@ -40,7 +40,10 @@ let made = 0;
 /** A custom role made through the API, with a name no other test uses. */
 async function newRole(body: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
   made += 1;
-  const res = await call(server, 'POST', '/roles', { token: adminToken, body: { name: `Team ${made}`, description: `Role number ${made}`, ...body } });
+  const res = await call(server, 'POST', '/roles', {
+    token: adminToken,
+    body: { name: `Team ${made}`, description: `Role number ${made}`, ...body },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data;
 }
@@ -84,7 +87,11 @@ async function state() {
   };
 }
 
-async function expectRefused(promise: Promise<{ statusCode: number; json(): { message: string } }>, status: number, message: string | RegExp) {
+async function expectRefused(
+  promise: Promise<{ statusCode: number; json(): { message: string } }>,
+  status: number,
+  message: string | RegExp,
+) {
   const before = await state();
   const res = await promise;
   expect(res.statusCode).toBe(status);
@@ -154,7 +161,10 @@ describe('POST /roles', () => {
 
   it('gives a new role the dashboard when no pages are named, and none for an empty list', async () => {
     const plain = await newRole();
-    expect((await call(server, 'GET', `/role/${plain.id}`, { token: adminToken })).json().data).toMatchObject({ pageIds: ['dashboard'], policies: [] });
+    expect((await call(server, 'GET', `/role/${plain.id}`, { token: adminToken })).json().data).toMatchObject({
+      pageIds: ['dashboard'],
+      policies: [],
+    });
     const bare = await newRole({ pageIds: [] });
     expect(await storedPages(bare.id)).toEqual([]);
   });
@@ -164,8 +174,20 @@ describe('POST /roles', () => {
     [{ name: '   ' }, 'name: is required'],
     [{ name: 'x'.repeat(61) }, 'name: must be at most 60 characters'],
     [{ name: 'Long text', description: 'd'.repeat(501) }, 'description: must be at most 500 characters'],
-    [{ name: 'Bad policy', policies: [{ resource: 'spaceships', actions: ['read'] }] }, /^policies\.0\.resource: "spaceships" is not a resource/],
-    [{ name: 'Bad action', policies: [{ resource: 'roles', actions: ['read'] }, { resource: 'audits', actions: ['delete'] }] }, 'policies.1.actions: audits allows only read'],
+    [
+      { name: 'Bad policy', policies: [{ resource: 'spaceships', actions: ['read'] }] },
+      /^policies\.0\.resource: "spaceships" is not a resource/,
+    ],
+    [
+      {
+        name: 'Bad action',
+        policies: [
+          { resource: 'roles', actions: ['read'] },
+          { resource: 'audits', actions: ['delete'] },
+        ],
+      },
+      'policies.1.actions: audits allows only read',
+    ],
     [{ name: 'Bad shape', policies: [{ resource: 'roles' }] }, /^policies\.0\.actions: /],
     [{ name: 'Not a list', policies: 'all' }, /^policies: must be a list/],
     [{ name: 'Bad page', pageIds: ['dashboard', 'nope'] }, 'pageIds: "nope" is not a page of the console'],
@@ -181,7 +203,11 @@ describe('POST /roles', () => {
       409,
       `A role named "${first.name.toUpperCase()}" already exists`,
     );
-    await expectRefused(call(server, 'POST', '/roles', { token: adminToken, body: { name: 'member' } }), 409, 'A role named "member" already exists');
+    await expectRefused(
+      call(server, 'POST', '/roles', { token: adminToken, body: { name: 'member' } }),
+      409,
+      'A role named "member" already exists',
+    );
   });
 
   it('lets the unique index decide between two creations racing for one name', async () => {
@@ -261,7 +287,8 @@ describe('role lists', () => {
   });
 
   it('filters by type, status, creator, dates and search', async () => {
-    const filter = (body: unknown, sort = 'DESC/updatedAt') => call(server, 'POST', `/roles/filter/0/100/${sort}`, { token: reader.token, body });
+    const filter = (body: unknown, sort = 'DESC/updatedAt') =>
+      call(server, 'POST', `/roles/filter/0/100/${sort}`, { token: reader.token, body });
     const names = async (body: unknown, sort?: string) => {
       const res = await filter(body, sort);
       expect(res.statusCode, res.body).toBe(200);
@@ -316,7 +343,10 @@ describe('role lists', () => {
 
   it('searches with the path offset and limit winning over the body', async () => {
     for (const n of [1, 2, 3]) await newRole({ name: `Searchable ${n}` });
-    const res = await call(server, 'POST', '/roles/search/1/1', { token: reader.token, body: { search: 'searchable', offset: 0, limit: 50 } });
+    const res = await call(server, 'POST', '/roles/search/1/1', {
+      token: reader.token,
+      body: { search: 'searchable', offset: 0, limit: 50 },
+    });
     expect(res.statusCode).toBe(200);
     const { rows, count: total } = res.json().data;
     expect(total).toBe(3);
@@ -343,9 +373,15 @@ describe('role lists', () => {
     const res = await call(server, 'GET', '/roles/filter/props/', { token: reader.token });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({
-      type: [{ id: 'system', name: 'System' }, { id: 'custom', name: 'Custom' }],
+      type: [
+        { id: 'system', name: 'System' },
+        { id: 'custom', name: 'Custom' },
+      ],
       user: [{ id: server.company.adminUserId, name: 'Ada Admin' }],
-      status: [{ id: 'active', name: 'Active' }, { id: 'inactive', name: 'Inactive' }],
+      status: [
+        { id: 'active', name: 'Active' },
+        { id: 'inactive', name: 'Inactive' },
+      ],
     });
   });
 
@@ -374,7 +410,9 @@ describe('GET /role/{id} and /roles/policy/{id}', () => {
     expect(data.role).toMatchObject({ id: role.id, name: role.name, userCount: 0, type: 'custom' });
     expect(data.role.policies).toBeUndefined();
     expect(data.policies).toEqual([{ resource: 'sessions', actions: ['read'] }]);
-    expect(data.pages).toEqual([{ id: 'sessions', title: 'Sessions', url: '/sessions', group: 'administration', icon: 'devices', adminOnly: false }]);
+    expect(data.pages).toEqual([
+      { id: 'sessions', title: 'Sessions', url: '/sessions', group: 'administration', icon: 'devices', adminOnly: false },
+    ]);
   });
 
   it('shows an admin role holding every policy', async () => {
@@ -384,18 +422,21 @@ describe('GET /role/{id} and /roles/policy/{id}', () => {
     expect(res.json().data.pageIds).toEqual(PAGE_CATALOGUE.map((p) => p.id));
   });
 
-  it.each(['/role', '/roles/policy', '/policies', '/roles/policies/pages'])('%s/{id}: another company\'s role is 404, a bad id 400, no policy 403', async (path) => {
-    const foreign = await call(server, 'GET', `${path}/${otherRoleId}`, { token: adminToken });
-    expect(foreign.statusCode).toBe(404);
-    expect(foreign.json().message).toBe('Role not found');
-    const missing = await call(server, 'GET', `${path}/${crypto.randomUUID()}`, { token: adminToken });
-    expect(missing.json()).toEqual({ message: 'Role not found' });
-    const bad = await call(server, 'GET', `${path}/42`, { token: adminToken });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe('id: must be a valid id');
-    const denied = await call(server, 'GET', `${path}/${reader.roleId}`, { token: nobody.token });
-    expect(denied.statusCode).toBe(403);
-  });
+  it.each(['/role', '/roles/policy', '/policies', '/roles/policies/pages'])(
+    "%s/{id}: another company's role is 404, a bad id 400, no policy 403",
+    async (path) => {
+      const foreign = await call(server, 'GET', `${path}/${otherRoleId}`, { token: adminToken });
+      expect(foreign.statusCode).toBe(404);
+      expect(foreign.json().message).toBe('Role not found');
+      const missing = await call(server, 'GET', `${path}/${crypto.randomUUID()}`, { token: adminToken });
+      expect(missing.json()).toEqual({ message: 'Role not found' });
+      const bad = await call(server, 'GET', `${path}/42`, { token: adminToken });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toBe('id: must be a valid id');
+      const denied = await call(server, 'GET', `${path}/${reader.roleId}`, { token: nobody.token });
+      expect(denied.statusCode).toBe(403);
+    },
+  );
 });
 
 // ---- edit -----------------------------------------------------------------------------------------
@@ -404,7 +445,10 @@ describe('PUT /roles/{id}', () => {
   it('renames and redescribes, auditing only what changed', async () => {
     const role = await newRole({ description: 'Before' });
     const before = await roleRow(role.id);
-    const res = await call(server, 'PUT', `/roles/${role.id}`, { token: editor.token, body: { name: 'Renamed team', description: 'Before', id: role.id, userCount: 99 } });
+    const res = await call(server, 'PUT', `/roles/${role.id}`, {
+      token: editor.token,
+      body: { name: 'Renamed team', description: 'Before', id: role.id, userCount: 99 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ id: role.id, name: 'Renamed team', description: 'Before', userCount: 0 });
     const after = await roleRow(role.id);
@@ -432,7 +476,11 @@ describe('PUT /roles/{id}', () => {
 
   it('refuses a name another role has (409), leaving the role as it was', async () => {
     const role = await newRole();
-    await expectRefused(call(server, 'PUT', `/roles/${role.id}`, { token: adminToken, body: { name: 'ADMIN' } }), 409, 'A role named "ADMIN" already exists');
+    await expectRefused(
+      call(server, 'PUT', `/roles/${role.id}`, { token: adminToken, body: { name: 'ADMIN' } }),
+      409,
+      'A role named "ADMIN" already exists',
+    );
   });
 
   it('will not rename a system role, but edits its description', async () => {
@@ -441,7 +489,10 @@ describe('PUT /roles/{id}', () => {
       400,
       'name: Member is a system role and cannot be renamed',
     );
-    const res = await call(server, 'PUT', `/roles/${server.company.memberRoleId}`, { token: adminToken, body: { name: 'Member', description: 'Everyone' } });
+    const res = await call(server, 'PUT', `/roles/${server.company.memberRoleId}`, {
+      token: adminToken,
+      body: { name: 'Member', description: 'Everyone' },
+    });
     expect(res.statusCode).toBe(200);
     expect((await roleRow(server.company.memberRoleId)).description).toBe('Everyone');
   });
@@ -457,10 +508,14 @@ describe('PUT /roles/{id}', () => {
     await expectRefused(call(server, 'PUT', `/roles/${role.id}`, { token: adminToken, body }), 400, message);
   });
 
-  it('needs roles/update, and never reaches another company\'s role', async () => {
+  it("needs roles/update, and never reaches another company's role", async () => {
     const role = await newRole();
     await expectRefused(call(server, 'PUT', `/roles/${role.id}`, { token: reader.token, body: { name: 'Nope' } }), 403, DENIED);
-    await expectRefused(call(server, 'PUT', `/roles/${otherRoleId}`, { token: adminToken, body: { name: 'Hijacked' } }), 404, 'Role not found');
+    await expectRefused(
+      call(server, 'PUT', `/roles/${otherRoleId}`, { token: adminToken, body: { name: 'Hijacked' } }),
+      404,
+      'Role not found',
+    );
     expect((await roleRow(otherRoleId)).name).toBe('Globex analysts');
   });
 });
@@ -474,12 +529,20 @@ describe('PUT /roles/activate/{id}', () => {
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json().data).toMatchObject({ id: role.id, isActive: false });
     expect((await roleRow(role.id)).isActive).toBe(false);
-    expect((await auditsOf(role.id, 'role'))[0]).toMatchObject({ operation: 'deactivate', changes: { before: { isActive: true }, after: { isActive: false } } });
+    expect((await auditsOf(role.id, 'role'))[0]).toMatchObject({
+      operation: 'deactivate',
+      changes: { before: { isActive: true }, after: { isActive: false } },
+    });
 
     // A deactivated role cannot be given to anyone.
-    const invite = await call(server, 'POST', '/user', { token: adminToken, body: { email: 'late@acme.test', firstName: 'Late', roleId: role.id } });
+    const invite = await call(server, 'POST', '/user', {
+      token: adminToken,
+      body: { email: 'late@acme.test', firstName: 'Late', roleId: role.id },
+    });
     expect(invite.json().message).toBe('roleId: this role is deactivated');
-    expect((await call(server, 'GET', '/roles/active', { token: nobody.token })).json().data.map((r: { id: string }) => r.id)).not.toContain(role.id);
+    expect(
+      (await call(server, 'GET', '/roles/active', { token: nobody.token })).json().data.map((r: { id: string }) => r.id),
+    ).not.toContain(role.id);
 
     const on = await call(server, 'PUT', `/roles/activate/${role.id}`, { token: editor.token, body: { isActive: 'true' } });
     expect(on.json().data.isActive).toBe(true);
@@ -517,13 +580,21 @@ describe('PUT /roles/activate/{id}', () => {
 
   it.each([[{}], [{ isActive: 'maybe' }], [{ isActive: 1 }]])('refuses %j with 400 naming isActive', async (body) => {
     const role = await newRole();
-    await expectRefused(call(server, 'PUT', `/roles/activate/${role.id}`, { token: adminToken, body }), 400, 'isActive: must be true or false');
+    await expectRefused(
+      call(server, 'PUT', `/roles/activate/${role.id}`, { token: adminToken, body }),
+      400,
+      'isActive: must be true or false',
+    );
   });
 
-  it('needs roles/update, and never reaches another company\'s role', async () => {
+  it("needs roles/update, and never reaches another company's role", async () => {
     const role = await newRole();
     await expectRefused(call(server, 'PUT', `/roles/activate/${role.id}`, { token: reader.token, body: { isActive: false } }), 403, DENIED);
-    await expectRefused(call(server, 'PUT', `/roles/activate/${otherRoleId}`, { token: adminToken, body: { isActive: false } }), 404, 'Role not found');
+    await expectRefused(
+      call(server, 'PUT', `/roles/activate/${otherRoleId}`, { token: adminToken, body: { isActive: false } }),
+      404,
+      'Role not found',
+    );
     expect((await roleRow(otherRoleId)).isActive).toBe(true);
   });
 });
@@ -556,11 +627,19 @@ describe('DELETE /roles/{id}', () => {
   });
 
   it('refuses system roles and roles users hold', async () => {
-    await expectRefused(call(server, 'DELETE', `/roles/${server.company.memberRoleId}`, { token: adminToken }), 400, 'id: Member is a system role and cannot be deleted');
-    await expectRefused(call(server, 'DELETE', `/roles/${reader.roleId}`, { token: adminToken }), 400, '1 user has this role; give them another role first');
+    await expectRefused(
+      call(server, 'DELETE', `/roles/${server.company.memberRoleId}`, { token: adminToken }),
+      400,
+      'id: Member is a system role and cannot be deleted',
+    );
+    await expectRefused(
+      call(server, 'DELETE', `/roles/${reader.roleId}`, { token: adminToken }),
+      400,
+      '1 user has this role; give them another role first',
+    );
   });
 
-  it('needs roles/delete (an editor may not), and never reaches another company\'s role', async () => {
+  it("needs roles/delete (an editor may not), and never reaches another company's role", async () => {
     const role = await newRole();
     await expectRefused(call(server, 'DELETE', `/roles/${role.id}`, { token: editor.token }), 403, DENIED);
     await expectRefused(call(server, 'DELETE', `/roles/${otherRoleId}`, { token: adminToken }), 404, 'Role not found');
@@ -571,26 +650,44 @@ describe('DELETE /roles/{id}', () => {
 // ---- policies -------------------------------------------------------------------------------------
 
 describe('role policies', () => {
-  it('GET /policies/{id} answers a role\'s policies', async () => {
+  it("GET /policies/{id} answers a role's policies", async () => {
     const role = await newRole({ policies: [{ resource: 'apikeys', actions: ['delete', 'read'] }] });
     const res = await call(server, 'GET', `/policies/${role.id}`, { token: reader.token });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ roleId: role.id, roleName: role.name, isAdmin: false, policies: [{ resource: 'apikeys', actions: ['read', 'delete'] }] });
+    expect(res.json().data).toEqual({
+      roleId: role.id,
+      roleName: role.name,
+      isAdmin: false,
+      policies: [{ resource: 'apikeys', actions: ['read', 'delete'] }],
+    });
     const admin = await call(server, 'GET', `/policies/${server.company.adminRoleId}`, { token: reader.token });
     expect(admin.json().data.isAdmin).toBe(true);
     expect(admin.json().data.policies).toHaveLength(POLICY_RESOURCES.length);
   });
 
-  it('PUT /policies/assign/{id} replaces them, audits, and tells the role\'s users', async () => {
-    const role = await newRole({ policies: [{ resource: 'users', actions: ['read'] }, { resource: 'sessions', actions: ['read'] }] });
+  it("PUT /policies/assign/{id} replaces them, audits, and tells the role's users", async () => {
+    const role = await newRole({
+      policies: [
+        { resource: 'users', actions: ['read'] },
+        { resource: 'sessions', actions: ['read'] },
+      ],
+    });
     const holder = await createActiveUser(server, adminToken, { email: 'policy.holder@acme.test', roleId: role.id });
-    await call(server, 'POST', '/user', { token: adminToken, body: { email: 'policy.invitee@acme.test', firstName: 'Invitee', roleId: role.id } });
+    await call(server, 'POST', '/user', {
+      token: adminToken,
+      body: { email: 'policy.invitee@acme.test', firstName: 'Invitee', roleId: role.id },
+    });
     const invitee = (await server.db.select().from(users).where(eq(users.email, 'policy.invitee@acme.test')))[0];
     const updatedBefore = (await roleRow(role.id)).updatedAt;
 
     const res = await call(server, 'PUT', `/policies/assign/${role.id}`, {
       token: editor.token,
-      body: { policies: [{ resource: 'workspaces', actions: ['create', 'read'] }, { resource: 'users', actions: ['read', 'update'] }] },
+      body: {
+        policies: [
+          { resource: 'workspaces', actions: ['create', 'read'] },
+          { resource: 'users', actions: ['read', 'update'] },
+        ],
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const expected = [
@@ -604,7 +701,12 @@ describe('role policies', () => {
     const [audit] = await auditsOf(role.id, 'role_policies');
     expect(audit).toMatchObject({ operation: 'update', userId: editor.id });
     expect(audit.changes).toEqual({
-      before: { policies: [{ resource: 'users', actions: ['read'] }, { resource: 'sessions', actions: ['read'] }] },
+      before: {
+        policies: [
+          { resource: 'users', actions: ['read'] },
+          { resource: 'sessions', actions: ['read'] },
+        ],
+      },
       after: { policies: expected },
     });
 
@@ -627,7 +729,15 @@ describe('role policies', () => {
 
   it.each([
     [{}, /^policies: /],
-    [{ policies: [{ resource: 'users', actions: ['read'] }, { resource: 'galaxies', actions: ['read'] }] }, /^policies\.1\.resource: "galaxies" is not a resource/],
+    [
+      {
+        policies: [
+          { resource: 'users', actions: ['read'] },
+          { resource: 'galaxies', actions: ['read'] },
+        ],
+      },
+      /^policies\.1\.resource: "galaxies" is not a resource/,
+    ],
     [{ policies: [{ resource: 'sessions', actions: ['update'] }] }, 'policies.0.actions: sessions allows only read, delete'],
     [{ policies: [{ resource: 'users', actions: 'read' }] }, /^policies\.0\.actions: must be a list/],
     [{ policies: Array.from({ length: 101 }, () => ({ resource: 'users', actions: ['read'] })) }, 'policies: may hold at most 100 entries'],
@@ -637,7 +747,7 @@ describe('role policies', () => {
     expect(await storedPolicies(role.id)).toEqual([{ resource: 'users', actions: ['read'] }]);
   });
 
-  it('refuses to edit an admin role\'s policies: it holds everything', async () => {
+  it("refuses to edit an admin role's policies: it holds everything", async () => {
     await expectRefused(
       call(server, 'PUT', `/policies/assign/${server.company.adminRoleId}`, { token: adminToken, body: { policies: [] } }),
       400,
@@ -645,7 +755,7 @@ describe('role policies', () => {
     );
   });
 
-  it('needs roles/update, and never reaches another company\'s role', async () => {
+  it("needs roles/update, and never reaches another company's role", async () => {
     const role = await newRole();
     const body = { policies: [{ resource: 'users', actions: ['read'] }] };
     await expectRefused(call(server, 'PUT', `/policies/assign/${role.id}`, { token: reader.token, body }), 403, DENIED);
@@ -662,17 +772,30 @@ describe('role pages', () => {
     expect(res.statusCode).toBe(200);
     const pages = res.json().data;
     expect(pages.map((p: { id: string }) => p.id)).toEqual(PAGE_CATALOGUE.map((p) => p.id));
-    expect(pages.find((p: { id: string }) => p.id === 'outbox')).toMatchObject({ adminOnly: true, url: '/outbox', groupTitle: 'Administration' });
+    expect(pages.find((p: { id: string }) => p.id === 'outbox')).toMatchObject({
+      adminOnly: true,
+      url: '/outbox',
+      groupTitle: 'Administration',
+    });
     expect(pages.find((p: { id: string }) => p.id === 'users')).toEqual({
-      id: 'users', title: 'Users', url: '/users', group: 'access', groupTitle: 'Access control', icon: 'people', adminOnly: false,
+      id: 'users',
+      title: 'Users',
+      url: '/users',
+      group: 'access',
+      groupTitle: 'Access control',
+      icon: 'people',
+      adminOnly: false,
     });
   });
 
-  it('assigns and unassigns pages, auditing and telling the role\'s users; the menu follows at the next sign-in', async () => {
+  it("assigns and unassigns pages, auditing and telling the role's users; the menu follows at the next sign-in", async () => {
     const role = await newRole({ pageIds: ['dashboard'] });
     const holder = await createActiveUser(server, adminToken, { email: 'page.holder@acme.test', roleId: role.id });
 
-    const added = await call(server, 'PUT', `/roles/policies/pages/assign/${role.id}`, { token: editor.token, body: { pageIds: ['audits', 'users', 'users'] } });
+    const added = await call(server, 'PUT', `/roles/policies/pages/assign/${role.id}`, {
+      token: editor.token,
+      body: { pageIds: ['audits', 'users', 'users'] },
+    });
     expect(added.statusCode, added.body).toBe(200);
     expect(added.json().data.pageIds).toEqual(['dashboard', 'users', 'audits']);
     expect(added.json().data.pages.map((p: { url: string }) => p.url)).toEqual(['/dashboard', '/users', '/audits']);
@@ -689,7 +812,10 @@ describe('role pages', () => {
     expect(urls).toEqual(['/dashboard', '/users', '/audits']);
 
     // The dashboard may go too.
-    const removed = await call(server, 'PUT', `/roles/policies/pages/unassign/${role.id}`, { token: editor.token, body: { pageIds: ['dashboard', 'audits', 'apikeys'] } });
+    const removed = await call(server, 'PUT', `/roles/policies/pages/unassign/${role.id}`, {
+      token: editor.token,
+      body: { pageIds: ['dashboard', 'audits', 'apikeys'] },
+    });
     expect(removed.statusCode).toBe(200);
     expect(removed.json().data.pageIds).toEqual(['users']);
     expect(await storedPages(role.id)).toEqual(['users']);
@@ -720,20 +846,40 @@ describe('role pages', () => {
   });
 
   it('lets an admin role hold admin-only pages but keeps its way back to the roles page', async () => {
-    const ok = await call(server, 'PUT', `/roles/policies/pages/assign/${server.company.adminRoleId}`, { token: adminToken, body: { pageIds: ['outbox'] } });
+    const ok = await call(server, 'PUT', `/roles/policies/pages/assign/${server.company.adminRoleId}`, {
+      token: adminToken,
+      body: { pageIds: ['outbox'] },
+    });
     expect(ok.statusCode).toBe(200);
     await expectRefused(
-      call(server, 'PUT', `/roles/policies/pages/unassign/${server.company.adminRoleId}`, { token: adminToken, body: { pageIds: ['roles'] } }),
+      call(server, 'PUT', `/roles/policies/pages/unassign/${server.company.adminRoleId}`, {
+        token: adminToken,
+        body: { pageIds: ['roles'] },
+      }),
       400,
       'pageIds: Admin is an admin role and keeps the Roles and policies page, the way back to this editor',
     );
   });
 
-  it('needs roles/update, and never reaches another company\'s role', async () => {
+  it("needs roles/update, and never reaches another company's role", async () => {
     for (const operation of ['assign', 'unassign']) {
       const role = await newRole({ pageIds: ['dashboard'] });
-      await expectRefused(call(server, 'PUT', `/roles/policies/pages/${operation}/${role.id}`, { token: reader.token, body: { pageIds: ['dashboard', 'users'] } }), 403, DENIED);
-      await expectRefused(call(server, 'PUT', `/roles/policies/pages/${operation}/${otherRoleId}`, { token: adminToken, body: { pageIds: ['dashboard', 'users'] } }), 404, 'Role not found');
+      await expectRefused(
+        call(server, 'PUT', `/roles/policies/pages/${operation}/${role.id}`, {
+          token: reader.token,
+          body: { pageIds: ['dashboard', 'users'] },
+        }),
+        403,
+        DENIED,
+      );
+      await expectRefused(
+        call(server, 'PUT', `/roles/policies/pages/${operation}/${otherRoleId}`, {
+          token: adminToken,
+          body: { pageIds: ['dashboard', 'users'] },
+        }),
+        404,
+        'Role not found',
+      );
     }
     expect(await storedPages(otherRoleId)).toEqual(['dashboard']);
   });

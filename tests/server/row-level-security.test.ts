@@ -113,10 +113,15 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
   it("shows a company's statements only its own rows, even without a company condition", async () => {
     for (const table of await tenantTables()) {
       const column = table === 'companies' ? 'id' : 'company_id';
-      const foreign = await withTenant(a.companyId, () => countOf(app, table, sql`${sql.identifier(column)} is distinct from ${a.companyId}::uuid`));
+      const foreign = await withTenant(a.companyId, () =>
+        countOf(app, table, sql`${sql.identifier(column)} is distinct from ${a.companyId}::uuid`),
+      );
       expect({ table, foreign }).toEqual({ table, foreign: 0 });
       const own = await withTenant(a.companyId, () => countOf(app, table));
-      expect({ table, own }).toEqual({ table, own: await countOf(server.db, table, sql`${sql.identifier(column)} = ${a.companyId}::uuid`) });
+      expect({ table, own }).toEqual({
+        table,
+        own: await countOf(server.db, table, sql`${sql.identifier(column)} = ${a.companyId}::uuid`),
+      });
     }
     // A select with no where clause at all: only A's users, then only B's.
     const everyoneAsA = await withTenant(a.companyId, async () => await app.select({ companyId: users.companyId }).from(users));
@@ -130,29 +135,50 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
 
   it("refuses to write another company's rows and leaves them as they were", async () => {
     const [bWorkspace] = await server.db.select().from(workspaces).where(eq(workspaces.companyId, b.companyId));
-    expect(await refusal(withTenant(a.companyId, async () => await app.insert(workspaces).values({ companyId: b.companyId, name: 'Planted by A' })))).toMatch(/row-level security/);
-    const updated = await withTenant(a.companyId, async () => await app.update(workspaces).set({ name: 'Renamed by A' }).where(eq(workspaces.id, bWorkspace.id)).returning());
+    expect(
+      await refusal(
+        withTenant(a.companyId, async () => await app.insert(workspaces).values({ companyId: b.companyId, name: 'Planted by A' })),
+      ),
+    ).toMatch(/row-level security/);
+    const updated = await withTenant(
+      a.companyId,
+      async () => await app.update(workspaces).set({ name: 'Renamed by A' }).where(eq(workspaces.id, bWorkspace.id)).returning(),
+    );
     expect(updated).toEqual([]);
-    const deleted = await withTenant(a.companyId, async () => await app.delete(systemAudits).where(eq(systemAudits.companyId, b.companyId)).returning());
+    const deleted = await withTenant(
+      a.companyId,
+      async () => await app.delete(systemAudits).where(eq(systemAudits.companyId, b.companyId)).returning(),
+    );
     expect(deleted).toEqual([]);
     // Moving one's own row to the other company is refused too.
     const [aWorkspace] = await server.db.select().from(workspaces).where(eq(workspaces.companyId, a.companyId));
-    expect(await refusal(withTenant(a.companyId, async () => await app.update(workspaces).set({ companyId: b.companyId }).where(eq(workspaces.id, aWorkspace.id))))).toMatch(/row-level security/);
+    expect(
+      await refusal(
+        withTenant(
+          a.companyId,
+          async () => await app.update(workspaces).set({ companyId: b.companyId }).where(eq(workspaces.id, aWorkspace.id)),
+        ),
+      ),
+    ).toMatch(/row-level security/);
     const [after] = await server.db.select().from(workspaces).where(eq(workspaces.id, bWorkspace.id));
     expect(after).toEqual(bWorkspace);
     expect(await countOf(server.db, 'workspaces', sql`name = 'Planted by A'`)).toBe(0);
   });
 
   it("answers a search from the trigram index with the ids of the session's company only", async () => {
-    const search = (pattern: string) => selectRows<{ ids: string[] }>(app, sql`select company_search_ids('users', ${pattern}, ${pattern}) as ids`);
+    const search = (pattern: string) =>
+      selectRows<{ ids: string[] }>(app, sql`select company_search_ids('users', ${pattern}, ${pattern}) as ids`);
     const [asA] = await withTenant(a.companyId, () => search('%admin@%'));
     const [asB] = await withTenant(b.companyId, () => search('%admin@%'));
     const [asNobody] = await withoutTenant(() => search('%admin@%'));
-    const idsOf = async (companyId: string) => (await server.db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId))).map((row) => row.id);
+    const idsOf = async (companyId: string) =>
+      (await server.db.select({ id: users.id }).from(users).where(eq(users.companyId, companyId))).map((row) => row.id);
     expect(new Set(asA.ids)).toEqual(new Set(await idsOf(a.companyId)));
     expect(new Set(asB.ids)).toEqual(new Set(await idsOf(b.companyId)));
     expect(asNobody.ids).toEqual([]);
-    expect(await refusal(withTenant(a.companyId, () => selectRows(app, sql`select company_search_ids('companies', '%', '%')`)))).toMatch(/no search for list/);
+    expect(await refusal(withTenant(a.companyId, () => selectRows(app, sql`select company_search_ids('companies', '%', '%')`)))).toMatch(
+      /no search for list/,
+    );
   });
 
   it("finds through the API only the caller's users, by the index, when the search matches both companies", async () => {
@@ -177,9 +203,14 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
       const emails = (res.json().data.rows as Array<{ email: string }>).map((row) => row.email);
       expect(emails).toEqual([`zephyrine.quill@${company === a ? 'acme' : 'globex'}.test`]);
       // A common text is walked in the list's order instead: still only the caller's.
-      const common = await call(server, 'POST', '/users/filter/25/0/DESC/createdAt', { token: company.token, body: { search: 'shared.test' } });
+      const common = await call(server, 'POST', '/users/filter/25/0/DESC/createdAt', {
+        token: company.token,
+        body: { search: 'shared.test' },
+      });
       expect(common.statusCode, common.body).toBe(200);
-      const own = new Set((await server.db.select({ id: users.id }).from(users).where(eq(users.companyId, company.companyId))).map((row) => row.id));
+      const own = new Set(
+        (await server.db.select({ id: users.id }).from(users).where(eq(users.companyId, company.companyId))).map((row) => row.id),
+      );
       const found = common.json().data.rows as Array<{ id: string; email: string }>;
       expect(found).toHaveLength(25);
       expect(found.filter((row) => !own.has(row.id) || !row.email.endsWith('@shared.test'))).toEqual([]);
@@ -193,7 +224,10 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
         expect(res.statusCode, res.body).toBe(200);
         const rows = res.json().data.rows as Array<{ id: string; email: string }>;
         expect(rows.map((row) => row.email.replace(/^member(\d+)@shared\.test$/, '$1')).sort(), search).toEqual([...expected].sort());
-        expect(rows.filter((row) => !own.has(row.id)), search).toEqual([]);
+        expect(
+          rows.filter((row) => !own.has(row.id)),
+          search,
+        ).toEqual([]);
       }
     }
   });
@@ -206,7 +240,12 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
       Client: scopedClientClass(pg.Client),
       options: `-c search_path=${server.database.postgres!.schema} -c role=${SERVER_ROLE}`,
     });
-    const setting = async () => (await pool.query<{ company: string; system: string }>("select current_setting('app.company_id', true) as company, current_setting('app.system', true) as system")).rows[0];
+    const setting = async () =>
+      (
+        await pool.query<{ company: string; system: string }>(
+          "select current_setting('app.company_id', true) as company, current_setting('app.system', true) as system",
+        )
+      ).rows[0];
     try {
       expect(await withTenant(a.companyId, setting)).toEqual({ company: a.companyId, system: 'off' });
       expect(await withTenant(b.companyId, setting)).toEqual({ company: b.companyId, system: 'off' });
@@ -216,12 +255,18 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
       try {
         await withTenant(a.companyId, () => client.query('BEGIN'));
         // Set inside the transaction: PostgreSQL undoes it on rollback, back to A.
-        expect(await withTenant(b.companyId, async () => (await client.query("select current_setting('app.company_id') as company")).rows[0])).toEqual({ company: b.companyId });
+        expect(
+          await withTenant(b.companyId, async () => (await client.query("select current_setting('app.company_id') as company")).rows[0]),
+        ).toEqual({ company: b.companyId });
         await withTenant(b.companyId, () => client.query('ROLLBACK'));
-        expect(await withTenant(b.companyId, async () => (await client.query("select current_setting('app.company_id') as company")).rows[0])).toEqual({ company: b.companyId });
+        expect(
+          await withTenant(b.companyId, async () => (await client.query("select current_setting('app.company_id') as company")).rows[0]),
+        ).toEqual({ company: b.companyId });
         // A failed statement forgets the scope too, and the next one sets it again.
         expect(await refusal(withTenant(a.companyId, () => client.query('select 1/0')))).toMatch(/division by zero/);
-        expect(await withTenant(a.companyId, async () => (await client.query("select current_setting('app.company_id') as company")).rows[0])).toEqual({ company: a.companyId });
+        expect(
+          await withTenant(a.companyId, async () => (await client.query("select current_setting('app.company_id') as company")).rows[0]),
+        ).toEqual({ company: a.companyId });
       } finally {
         client.release();
       }
@@ -232,7 +277,8 @@ describe.runIf(Boolean(databaseUrl))('row-level security on PostgreSQL', () => {
       withTenant(a.companyId, () => held.release());
       expect(await waiting).toEqual({ company: b.companyId, system: 'off' });
       // Through the pool's own query (callback style inside pg-pool), the rows follow the scope.
-      const usersOf = async () => (await pool.query<{ company_id: string }>('select distinct company_id from users')).rows.map((row) => row.company_id);
+      const usersOf = async () =>
+        (await pool.query<{ company_id: string }>('select distinct company_id from users')).rows.map((row) => row.company_id);
       expect(await withTenant(a.companyId, usersOf)).toEqual([a.companyId]);
       expect(await withTenant(b.companyId, usersOf)).toEqual([b.companyId]);
       expect(await withoutTenant(usersOf)).toEqual([]);

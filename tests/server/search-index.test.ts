@@ -33,7 +33,10 @@ const search = async (text: string) => {
 
 /** The plan of a search when neither a sequential scan nor a plain index scan may serve it: only an index that answers `ilike` can. */
 async function planOf(table: PgTable, text: SQL): Promise<string> {
-  const query = server.db.select({ one: sql`1` }).from(table).where(searching([text], 'hopper'));
+  const query = server.db
+    .select({ one: sql`1` })
+    .from(table)
+    .where(searching([text], 'hopper'));
   return server.db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
     await tx.execute(sql`set local enable_indexscan = off`);

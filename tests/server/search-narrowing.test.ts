@@ -39,17 +39,40 @@ describe('the rare part of a search', () => {
 
 describe('walking the list or asking the index, where rows are held to their company', () => {
   /** A sample as the server keeps it under row-level security: groups, the texts lower-cased, the company's rows. */
-  const securedSample = (texts: string[], companyRows: number) => ({ ...sampleOf(texts), texts: texts.map((t) => t.toLowerCase()), companyRows });
+  const securedSample = (texts: string[], companyRows: number) => ({
+    ...sampleOf(texts),
+    texts: texts.map((t) => t.toLowerCase()),
+    companyRows,
+  });
   const numbered = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i));
 
   it('walks a small company, and a text with no three letters in a word for the index to read', () => {
-    expect(rowSecuredWay('user4', securedSample(numbered(99, (i) => `user${i}`), 99))).toEqual({ walk: true });
-    expect(rowSecuredWay('n4', securedSample(numbered(1000, (i) => `user${i}`), 100_000))).toEqual({ walk: true });
+    expect(
+      rowSecuredWay(
+        'user4',
+        securedSample(
+          numbered(99, (i) => `user${i}`),
+          99,
+        ),
+      ),
+    ).toEqual({ walk: true });
+    expect(
+      rowSecuredWay(
+        'n4',
+        securedSample(
+          numbered(1000, (i) => `user${i}`),
+          100_000,
+        ),
+      ),
+    ).toEqual({ walk: true });
   });
 
   it('asks the index for a text no sampled row holds, even when each of its letter groups is common', () => {
     // "abc" and "bcd" are each in half the rows; "abcd" in none: a walk would read the whole list for it.
-    const sample = securedSample(numbered(1000, (i) => (i % 2 ? `abcx${i}` : `xbcd${i}`)), 1_000_000);
+    const sample = securedSample(
+      numbered(1000, (i) => (i % 2 ? `abcx${i}` : `xbcd${i}`)),
+      1_000_000,
+    );
     expect(rarePart('abcd', sample)).toBeNull();
     expect(rowSecuredWay('abcd', sample)).toEqual({ walk: false, part: 'abcd' });
     // The index is asked with ilike: the part keeps the letters as typed.
@@ -57,22 +80,35 @@ describe('walking the list or asking the index, where rows are held to their com
   });
 
   it('asks the index for the rare part of a rare text', () => {
-    const sample = securedSample(numbered(1000, (i) => `user${i}@acme.test`), 100_000);
+    const sample = securedSample(
+      numbered(1000, (i) => `user${i}@acme.test`),
+      100_000,
+    );
     expect(rowSecuredWay('user424@acme.test', sample)).toEqual({ walk: false, part: 'r424' });
   });
 
   it('walks a text so common that its page fills at once and its count stops early', () => {
-    const users = securedSample(numbered(1000, (i) => `user${i}@acme.test`), 100_000);
+    const users = securedSample(
+      numbered(1000, (i) => `user${i}@acme.test`),
+      100_000,
+    );
     expect(rowSecuredWay('acme', users)).toEqual({ walk: true });
     expect(rowSecuredWay('USER', users)).toEqual({ walk: true });
   });
 
   it('weighs a text held by a few rows in a hundred by the company’s size', () => {
     // In 1% of the rows: walking a million rows to count 10,000 costs more than reading 10,000 through the index.
-    const onePercent = (rows: number) => securedSample(numbered(1000, (i) => (i % 100 === 0 ? `needle ${i}` : `hay ${i}`)), rows);
+    const onePercent = (rows: number) =>
+      securedSample(
+        numbered(1000, (i) => (i % 100 === 0 ? `needle ${i}` : `hay ${i}`)),
+        rows,
+      );
     expect(rowSecuredWay('needle', onePercent(1_000_000))).toEqual({ walk: false, part: 'needle' });
     // In 20%: 50,000 rows walked against 600,000 read through the index.
-    const fifth = securedSample(numbered(1000, (i) => (i % 5 === 0 ? `needle ${i}` : `hay ${i}`)), 1_000_000);
+    const fifth = securedSample(
+      numbered(1000, (i) => (i % 5 === 0 ? `needle ${i}` : `hay ${i}`)),
+      1_000_000,
+    );
     expect(rowSecuredWay('needle', fifth)).toEqual({ walk: true });
   });
 });
@@ -89,23 +125,41 @@ describe('searching users through the rare part', () => {
       people.push({ email: `person${i}@acme.test`, username: `acme.person${i}`, firstName: `Person`, lastName: `Number${i % 37}` });
     }
     people.push({ email: 'zoë.smith@acme.test', username: 'zoe', firstName: 'Zoë', lastName: 'Smith' });
-    await server.db.insert(users).values(people.map((p) => ({ ...p, companyId: server.company.companyId, roleId: server.company.memberRoleId, status: 'active' })));
+    await server.db
+      .insert(users)
+      .values(people.map((p) => ({ ...p, companyId: server.company.companyId, roleId: server.company.memberRoleId, status: 'active' })));
   });
   afterAll(async () => server?.close());
 
   const emailsFound = async (search: string) => {
     const res = await call(server, 'POST', '/users/filter/1000/0/ASC/email', { token: adminToken, body: { search } });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.rows.map((row: { email: string }) => row.email).filter((email: string) => email !== server.company.adminEmail);
+    return res
+      .json()
+      .data.rows.map((row: { email: string }) => row.email)
+      .filter((email: string) => email !== server.company.adminEmail);
   };
   const expected = (search: string) =>
     people
-      .filter((p) => [p.email, p.username, `${p.firstName} ${p.lastName}`].some((field) => field.toLowerCase().includes(search.toLowerCase())))
+      .filter((p) =>
+        [p.email, p.username, `${p.firstName} ${p.lastName}`].some((field) => field.toLowerCase().includes(search.toLowerCase())),
+      )
       .map((p) => p.email)
       .sort();
 
   it('answers exactly what a plain substring search answers', async () => {
-    for (const search of ['person42@acme', 'PERSON42', 'acme.person7', 'person1@acme.test', 'Number3', 'Person Number12', 'zoë', 'acme.test', 'n4', 'nobody@acme']) {
+    for (const search of [
+      'person42@acme',
+      'PERSON42',
+      'acme.person7',
+      'person1@acme.test',
+      'Number3',
+      'Person Number12',
+      'zoë',
+      'acme.test',
+      'n4',
+      'nobody@acme',
+    ]) {
       expect(await emailsFound(search), search).toEqual(expected(search));
     }
   });

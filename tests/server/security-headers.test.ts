@@ -107,20 +107,28 @@ describe('API answers', () => {
     const body = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="logo.svg"\r\nContent-Type: image/svg+xml\r\n\r\n${svg}\r\n--${boundary}--\r\n`,
     );
-    const saved = await call(server, 'PUT', '/company', { token: adminToken, body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const saved = await call(server, 'PUT', '/company', {
+      token: adminToken,
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     const logo = await call(server, 'GET', `/company/logo?hostname=${server.company.hostname}`);
     expect(logo.statusCode).toBe(200);
     expect(logo.headers['content-type']).toBe('image/svg+xml');
     expect(logo.headers['content-security-policy']).toBe(SVG_CONTENT_SECURITY_POLICY);
     expectCommonHeaders(logo);
-    const again = await call(server, 'GET', `/company/logo?hostname=${server.company.hostname}`, { headers: { 'if-none-match': String(logo.headers.etag) } });
+    const again = await call(server, 'GET', `/company/logo?hostname=${server.company.hostname}`, {
+      headers: { 'if-none-match': String(logo.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.headers['content-security-policy']).toBe(SVG_CONTENT_SECURITY_POLICY);
   });
 
   it('never set a cookie, not even on sign-in', async () => {
-    const res = await call(server, 'POST', '/signin', { body: { email: server.company.adminEmail, password: server.company.adminPassword, companyHostname: 'acme' } });
+    const res = await call(server, 'POST', '/signin', {
+      body: { email: server.company.adminEmail, password: server.company.adminPassword, companyHostname: 'acme' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['set-cookie']).toBeUndefined();
     expectCommonHeaders(res);
@@ -161,7 +169,10 @@ describe('the console', () => {
 
   it('answers its files with the headers and the closed policy', async () => {
     const app = await consoleApp$();
-    for (const [url, type] of [[`/${ASSET}`, /javascript/], [`/${STYLES}`, /^text\/css/]] as const) {
+    for (const [url, type] of [
+      [`/${ASSET}`, /javascript/],
+      [`/${STYLES}`, /^text\/css/],
+    ] as const) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(type);
@@ -261,11 +272,17 @@ describe('CORS', () => {
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(String(pre.headers['access-control-allow-methods'])).toMatch(/\bDELETE\b/);
-    expect(String(pre.headers['access-control-allow-headers']).split(/,\s*/)).toEqual(expect.arrayContaining(['x-access-token', 'x-api-key', 'content-type']));
+    expect(String(pre.headers['access-control-allow-headers']).split(/,\s*/)).toEqual(
+      expect.arrayContaining(['x-access-token', 'x-api-key', 'content-type']),
+    );
     // Credentials travel in headers, never in cookies: nothing asks the browser to send cookies.
     expect(pre.headers['access-control-allow-credentials']).toBeUndefined();
 
-    const read = await app.inject({ method: 'GET', url: '/api/v1/user/profile', headers: { origin: ALLOWED, 'x-access-token': adminToken } });
+    const read = await app.inject({
+      method: 'GET',
+      url: '/api/v1/user/profile',
+      headers: { origin: ALLOWED, 'x-access-token': adminToken },
+    });
     expect(read.statusCode).toBe(200);
     expect(read.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(String(read.headers['access-control-expose-headers'])).toMatch(/retry-after/);
@@ -339,17 +356,33 @@ describe("the policy's reports", () => {
 
   it('log the same report once a minute, and at most 30 a minute from one address', async () => {
     const before = violations().length;
-    for (let i = 0; i < 5; i++) expect((await report({ 'effective-directive': 'img-src', 'blocked-uri': 'https://same.example/a.png' }, '198.51.100.1')).statusCode).toBe(204);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await report({ 'effective-directive': 'img-src', 'blocked-uri': 'https://same.example/a.png' }, '198.51.100.1')).statusCode,
+      ).toBe(204);
     expect(violations().length - before).toBe(1);
-    for (let i = 0; i < 40; i++) expect((await report({ 'effective-directive': 'img-src', 'blocked-uri': `https://many.example/${i}.png` }, '198.51.100.2')).statusCode).toBe(204);
+    for (let i = 0; i < 40; i++)
+      expect(
+        (await report({ 'effective-directive': 'img-src', 'blocked-uri': `https://many.example/${i}.png` }, '198.51.100.2')).statusCode,
+      ).toBe(204);
     expect(violations().length - before).toBe(1 + 30);
   });
 
   it('refuse what is not a report, saying why', async () => {
-    const notJson = await app.inject({ method: 'POST', url: '/api/v1/csp-reports', headers: { 'content-type': 'application/csp-report' }, payload: '{not json' });
+    const notJson = await app.inject({
+      method: 'POST',
+      url: '/api/v1/csp-reports',
+      headers: { 'content-type': 'application/csp-report' },
+      payload: '{not json',
+    });
     expect(notJson.statusCode).toBe(400);
     expect(notJson.json().message).toMatch(/not JSON/);
-    const noReport = await app.inject({ method: 'POST', url: '/api/v1/csp-reports', headers: { 'content-type': 'application/csp-report' }, payload: '{"something":1}' });
+    const noReport = await app.inject({
+      method: 'POST',
+      url: '/api/v1/csp-reports',
+      headers: { 'content-type': 'application/csp-report' },
+      payload: '{"something":1}',
+    });
     expect(noReport.statusCode).toBe(400);
     expect(noReport.json().message).toMatch(/csp-report/);
     const huge = await app.inject({

@@ -47,12 +47,44 @@ beforeAll(async () => {
   await server.db.insert(sessions).values([
     // Mia: open, ended, waiting for a code, expired, ended by an admin (recently and long ago).
     { ...base, userId: mia.id, createdAt: ago(1 * HOUR), lastSeenAt: ago(HOUR / 2), expiresAt: ago(-7 * HOUR) },
-    { ...base, userId: mia.id, createdAt: ago(2 * HOUR), expiresAt: ago(-6 * HOUR), endedAt: ago(HOUR), endReason: 'logout', isDeleted: true },
+    {
+      ...base,
+      userId: mia.id,
+      createdAt: ago(2 * HOUR),
+      expiresAt: ago(-6 * HOUR),
+      endedAt: ago(HOUR),
+      endReason: 'logout',
+      isDeleted: true,
+    },
     { ...base, userId: mia.id, stage: 'otp', createdAt: ago(2 * 60_000), expiresAt: ago(-8 * 60_000) },
     { ...base, userId: mia.id, createdAt: ago(30 * HOUR), lastSeenAt: ago(29 * HOUR), expiresAt: ago(22 * HOUR) },
-    { ...base, userId: mia.id, createdAt: ago(48 * HOUR), expiresAt: ago(40 * HOUR), endedAt: ago(47 * HOUR), endReason: 'ended_by_admin', isDeleted: true },
-    { ...base, userId: mia.id, createdAt: ago(240 * HOUR), expiresAt: ago(232 * HOUR), endedAt: ago(239 * HOUR), endReason: 'ended_by_admin', isDeleted: true },
-    { ...base, userId: mia.id, createdAt: old(10), expiresAt: old(10, 17), endedAt: old(10, 10), endReason: 'ended_by_admin', isDeleted: true },
+    {
+      ...base,
+      userId: mia.id,
+      createdAt: ago(48 * HOUR),
+      expiresAt: ago(40 * HOUR),
+      endedAt: ago(47 * HOUR),
+      endReason: 'ended_by_admin',
+      isDeleted: true,
+    },
+    {
+      ...base,
+      userId: mia.id,
+      createdAt: ago(240 * HOUR),
+      expiresAt: ago(232 * HOUR),
+      endedAt: ago(239 * HOUR),
+      endReason: 'ended_by_admin',
+      isDeleted: true,
+    },
+    {
+      ...base,
+      userId: mia.id,
+      createdAt: old(10),
+      expiresAt: old(10, 17),
+      endedAt: old(10, 10),
+      endReason: 'ended_by_admin',
+      isDeleted: true,
+    },
     // Noah: an impersonation by the admin, another open session, and a long history.
     {
       companyId,
@@ -101,7 +133,14 @@ describe('GET /session/{o}/{l}', () => {
 
     const rows = rowsOf(res);
     const mine = rows.find((r) => r.id === sessionIdOf(adminToken))!;
-    expect(mine).toMatchObject({ current: true, active: true, isDeleted: false, userId: adminId, email: 'admin@acme.test', userName: 'Ada Admin' });
+    expect(mine).toMatchObject({
+      current: true,
+      active: true,
+      isDeleted: false,
+      userId: adminId,
+      email: 'admin@acme.test',
+      userName: 'Ada Admin',
+    });
     expect(rows.filter((r) => r.current)).toHaveLength(1);
     const impersonation = rows.find((r) => r.userAgent === 'Firefox walrus')!;
     expect(impersonation).toEqual({
@@ -373,9 +412,15 @@ describe('who may see and end sessions', () => {
     const cardsAfter = (await list(adminToken, '/session/cards')).json().data.cards;
     expect(cardsAfter[0].value).toBe(cardsBefore[0].value - 1);
     expect(cardsAfter[2].value).toBe(cardsBefore[2].value + 1);
-    const endedOnly = await call(server, 'POST', '/session/filter/0/1000/ASC/isDeleted', { token: adminToken, body: { status: 'ended', user: noah.id } });
+    const endedOnly = await call(server, 'POST', '/session/filter/0/1000/ASC/isDeleted', {
+      token: adminToken,
+      body: { status: 'ended', user: noah.id },
+    });
     expect(ids(rowsOf(endedOnly))).toContain(targetId);
-    const activeOnly = await call(server, 'POST', '/session/filter/0/1000/ASC/isDeleted', { token: adminToken, body: { status: 'active', user: noah.id } });
+    const activeOnly = await call(server, 'POST', '/session/filter/0/1000/ASC/isDeleted', {
+      token: adminToken,
+      body: { status: 'active', user: noah.id },
+    });
     expect(ids(rowsOf(activeOnly))).not.toContain(targetId);
   });
 });

@@ -72,7 +72,10 @@ describe('PUT /session/logout', () => {
     expect(await sessionRow(server.db, sessionId)).toMatchObject({ endReason: 'ended_by_admin', isDeleted: true });
     const [event] = (await accessEventsOf(server.db, member.email)).filter((e) => e.event === 'session_end');
     expect(event).toMatchObject({ status: 'success', userId: member.id, reason: 'ended_by_admin' });
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, sessionId), eq(systemAudits.model, 'session')));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.recordId, sessionId), eq(systemAudits.model, 'session')));
     expect(audit).toMatchObject({ operation: 'end', userId: server.company.adminUserId });
 
     const again = await logout(adminToken, { sessionId });
@@ -86,7 +89,8 @@ describe('PUT /session/logout', () => {
       hostname: 'rival',
       admin: { email: 'boss@rival.test', password: 'Rival-password-1', firstName: 'Ri', lastName: 'Val' },
     });
-    const rival = (await signIn(server, { email: 'boss@rival.test', password: 'Rival-password-1', companyHostname: 'rival' })).json().user.token;
+    const rival = (await signIn(server, { email: 'boss@rival.test', password: 'Rival-password-1', companyHostname: 'rival' })).json().user
+      .token;
     const foreign = await logout(adminToken, { sessionId: sessionIdOf(rival) });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().message).toBe('Session not found');
@@ -135,13 +139,26 @@ describe('POST /user/impersonate', () => {
     expect((await call(server, 'GET', '/user/profile', { token: adminToken })).json().user.id).toBe(server.company.adminUserId);
 
     const session = await sessionRow(server.db, sessionIdOf(user.token));
-    expect(session).toMatchObject({ userId: member.id, stage: 'full', impersonatorUserId: server.company.adminUserId, impersonatorSessionId: sessionIdOf(adminToken) });
+    expect(session).toMatchObject({
+      userId: member.id,
+      stage: 'full',
+      impersonatorUserId: server.company.adminUserId,
+      impersonatorSessionId: sessionIdOf(adminToken),
+    });
     expect(session.expiresAt.getTime()).toBeLessThanOrEqual((await sessionRow(server.db, sessionIdOf(adminToken))).expiresAt.getTime());
 
-    const [event] = await server.db.select().from(accessEvents).where(and(eq(accessEvents.event, 'impersonation'), eq(accessEvents.userId, member.id)));
+    const [event] = await server.db
+      .select()
+      .from(accessEvents)
+      .where(and(eq(accessEvents.event, 'impersonation'), eq(accessEvents.userId, member.id)));
     expect(event).toMatchObject({ status: 'success', impersonatorUserId: server.company.adminUserId });
     const [audit] = await server.db.select().from(systemAudits).where(eq(systemAudits.recordId, session.id));
-    expect(audit).toMatchObject({ model: 'session', operation: 'impersonate', userId: member.id, impersonatorUserId: server.company.adminUserId });
+    expect(audit).toMatchObject({
+      model: 'session',
+      operation: 'impersonate',
+      userId: member.id,
+      impersonatorUserId: server.company.adminUserId,
+    });
   });
 
   it('skips the two-factor step of the user', async () => {
@@ -164,7 +181,10 @@ describe('POST /user/impersonate', () => {
     const [audit] = await server.db.select().from(systemAudits).where(eq(systemAudits.recordId, invited.json().data.id));
     expect(audit).toMatchObject({ userId: second.id, impersonatorUserId: server.company.adminUserId });
 
-    const password = await call(server, 'POST', '/user/password', { token: acting, body: { oldPassword: second.password, newPassword: 'Hijacked-pass-1' } });
+    const password = await call(server, 'POST', '/user/password', {
+      token: acting,
+      body: { oldPassword: second.password, newPassword: 'Hijacked-pass-1' },
+    });
     expect(password.statusCode).toBe(403);
     expect(password.json().message).toBe('This is not allowed while impersonating another user');
     expect((await call(server, 'GET', '/user/otp/setup', { token: acting })).statusCode).toBe(403);
@@ -175,7 +195,10 @@ describe('POST /user/impersonate', () => {
 
     // Ending it is an impersonation_end event; the admin stays signed in.
     expect((await logout(acting)).statusCode).toBe(200);
-    const [ended] = await server.db.select().from(accessEvents).where(and(eq(accessEvents.event, 'impersonation_end'), eq(accessEvents.userId, second.id)));
+    const [ended] = await server.db
+      .select()
+      .from(accessEvents)
+      .where(and(eq(accessEvents.event, 'impersonation_end'), eq(accessEvents.userId, second.id)));
     expect(ended).toMatchObject({ impersonatorUserId: server.company.adminUserId });
     expect((await call(server, 'GET', '/user/profile', { token: adminToken })).statusCode).toBe(200);
   });
@@ -234,7 +257,10 @@ describe('POST /user/impersonate', () => {
     await server.db.update(users).set({ isActive: true }).where(eq(users.id, boss.id));
 
     const second = (await impersonate(bossToken, member.id)).json().user.token;
-    const changed = await call(server, 'POST', '/user/password', { token: bossToken, body: { oldPassword: boss.password, newPassword: 'Boss-new-pass-9' } });
+    const changed = await call(server, 'POST', '/user/password', {
+      token: bossToken,
+      body: { oldPassword: boss.password, newPassword: 'Boss-new-pass-9' },
+    });
     expect(changed.statusCode).toBe(200);
     expect((await call(server, 'GET', '/user/profile', { token: second })).statusCode).toBe(401);
     expect(await sessionRow(server.db, sessionIdOf(second))).toMatchObject({ endReason: 'password_changed' });

@@ -177,7 +177,12 @@ describe('PUT /settings/service', () => {
     const audit = await lastSettingsAudit();
     expect(audit).toMatchObject({ operation: 'update', recordId: 'service', userId: server.company.adminUserId });
     expect(audit.changes).toEqual({
-      before: { sessionLifetimeMinutes: server.config.sessionTtlMinutes, passwordPolicy: DEFAULT_PASSWORD_POLICY, allowedEmailDomains: [], auditRetentionDays: null },
+      before: {
+        sessionLifetimeMinutes: server.config.sessionTtlMinutes,
+        passwordPolicy: DEFAULT_PASSWORD_POLICY,
+        allowedEmailDomains: [],
+        auditRetentionDays: null,
+      },
       after: {
         sessionLifetimeMinutes: 90,
         passwordPolicy: { ...DEFAULT_PASSWORD_POLICY, minLength: 12, requireSymbol: true },
@@ -195,7 +200,11 @@ describe('PUT /settings/service', () => {
     expect((await settingsRows())[0].values).not.toHaveProperty('sessionLifetimeMinutes');
 
     const theirs = await getSettings(other.adminToken);
-    expect(theirs.json().data[0].values).toMatchObject({ sessionLifetimeMinutes: server.config.sessionTtlMinutes, allowedEmailDomains: [], runRetentionDays: null });
+    expect(theirs.json().data[0].values).toMatchObject({
+      sessionLifetimeMinutes: server.config.sessionTtlMinutes,
+      allowedEmailDomains: [],
+      runRetentionDays: null,
+    });
     expect(await settingsRows(other.companyId)).toEqual([]);
   });
 
@@ -209,7 +218,10 @@ describe('PUT /settings/service', () => {
       [{ passwordPolicy: { minLength: 7 } }, /^passwordPolicy\.minLength: must be at least 8$/],
       [{ passwordPolicy: { requireDigit: 'yes' } }, /^passwordPolicy\.requireDigit: must be true or false$/],
       [{ passwordPolicy: { mustRhyme: true } }, /^passwordPolicy\.mustRhyme: is not a setting$/],
-      [{ allowedEmailDomains: ['acme.test', 'not a domain'] }, /^allowedEmailDomains: "not a domain" is not a domain name such as example\.com$/],
+      [
+        { allowedEmailDomains: ['acme.test', 'not a domain'] },
+        /^allowedEmailDomains: "not a domain" is not a domain name such as example\.com$/,
+      ],
       [{ allowedEmailDomains: 'acme.test' }, /^allowedEmailDomains: must be a list of domain names$/],
       [{ auditRetentionDays: 7 }, /^auditRetentionDays: must be at least 30$/],
       [{ runRetentionDays: 4000 }, /^runRetentionDays: must be at most 3,650$/],
@@ -309,8 +321,13 @@ describe('POST /settings/email/test', () => {
     const stored = await settingsRows();
     const wrong = await testMail({ to: 'ops@acme.test', settings: { password: 'Not-the-password-1' } });
     expect(wrong.statusCode).toBe(200);
-    expect(wrong.json().data).toMatchObject({ ok: false, detail: 'The mail server did not accept the sign-in: 535 Invalid username or password' });
-    expect(wrong.json().message).toMatch(/^The test mail could not be sent through 127\.0\.0\.1:\d+: The mail server did not accept the sign-in: 535/);
+    expect(wrong.json().data).toMatchObject({
+      ok: false,
+      detail: 'The mail server did not accept the sign-in: 535 Invalid username or password',
+    });
+    expect(wrong.json().message).toMatch(
+      /^The test mail could not be sent through 127\.0\.0\.1:\d+: The mail server did not accept the sign-in: 535/,
+    );
 
     // A blank password in the unsaved settings is the stored one.
     const blank = await testMail({ to: 'ops@acme.test', settings: { ...smtpSettings(), password: '', fromName: 'Unsaved Name' } });
@@ -346,8 +363,13 @@ describe("the company's mail goes out through its own SMTP server", () => {
     expect(await readLastMail(server.db, 'routed@acme.test')).toMatchObject({ status: 'sent', error: null });
 
     // Another company has no settings: its mail stays in the outbox as before.
-    const roleId = (await call(server, 'GET', '/roles/active', { token: other.adminToken })).json().data.find((r: { name: string }) => r.name === 'Member').id;
-    const theirs = await call(server, 'POST', '/user', { token: other.adminToken, body: { email: 'kept@globex.test', firstName: 'Kim', roleId } });
+    const roleId = (await call(server, 'GET', '/roles/active', { token: other.adminToken }))
+      .json()
+      .data.find((r: { name: string }) => r.name === 'Member').id;
+    const theirs = await call(server, 'POST', '/user', {
+      token: other.adminToken,
+      body: { email: 'kept@globex.test', firstName: 'Kim', roleId },
+    });
     expect(theirs.statusCode).toBe(201);
     expect(await readLastMail(server.db, 'kept@globex.test')).toMatchObject({ status: 'stored' });
 
@@ -385,7 +407,11 @@ describe('enforcement of the service settings', () => {
     expect(minutes).toBeLessThanOrEqual(30);
 
     // Another company keeps the server's lifetime.
-    const theirs = await signInFully(server, { email: other.adminEmail, password: server.company.adminPassword, companyHostname: other.hostname });
+    const theirs = await signInFully(server, {
+      email: other.adminEmail,
+      password: server.company.adminPassword,
+      companyHostname: other.hostname,
+    });
     expect((new Date(theirs.expiresAt!).getTime() - Date.now()) / 60_000).toBeGreaterThan(server.config.sessionTtlMinutes - 2);
 
     // An impersonation lasts no longer than the company's lifetime either.
@@ -424,7 +450,9 @@ describe('enforcement of the service settings', () => {
   });
 
   it('holds every new password to the company’s rules, naming what is missing', async () => {
-    await putSettings('service', { passwordPolicy: { minLength: 12, requireUppercase: true, requireLowercase: true, requireDigit: true, requireSymbol: true } });
+    await putSettings('service', {
+      passwordPolicy: { minLength: 12, requireUppercase: true, requireLowercase: true, requireDigit: true, requireSymbol: true },
+    });
     const weak = 'lower123';
     const lacking = /^newPassword: Password must be at least 12 characters long and contain an uppercase letter and a symbol$/;
     const strong = 'Strong-enough-pass-42';
@@ -432,7 +460,13 @@ describe('enforcement of the service settings', () => {
     // Activation.
     const invitation = await inviteUser(server, adminToken, { email: 'policy.invitee@acme.test' });
     const verify = await call(server, 'POST', '/user/verify', { body: { token: invitation.token } });
-    expect(verify.json().data.passwordPolicy).toEqual({ minLength: 12, requireUppercase: true, requireLowercase: true, requireDigit: true, requireSymbol: true });
+    expect(verify.json().data.passwordPolicy).toEqual({
+      minLength: 12,
+      requireUppercase: true,
+      requireLowercase: true,
+      requireDigit: true,
+      requireSymbol: true,
+    });
     const weakActivation = await call(server, 'POST', '/user/password/create', {
       body: { defaultPasswordToken: invitation.token, oldPassword: invitation.temporaryPassword, newPassword: weak },
     });
@@ -445,42 +479,81 @@ describe('enforcement of the service settings', () => {
 
     // Change of one's own password.
     const session = await signInFully(server, { email: invitation.email, password: strong });
-    const weakChange = await call(server, 'POST', '/user/password', { token: session.accessToken, body: { oldPassword: strong, newPassword: weak } });
+    const weakChange = await call(server, 'POST', '/user/password', {
+      token: session.accessToken,
+      body: { oldPassword: strong, newPassword: weak },
+    });
     expect(weakChange.statusCode).toBe(400);
     expect(weakChange.json().message).toMatch(lacking);
-    expect((await call(server, 'POST', '/user/password', { token: session.accessToken, body: { oldPassword: strong, newPassword: 'Changed-pass-4242' } })).statusCode).toBe(200);
+    expect(
+      (
+        await call(server, 'POST', '/user/password', {
+          token: session.accessToken,
+          body: { oldPassword: strong, newPassword: 'Changed-pass-4242' },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     // Reset through the mailed link.
     await call(server, 'POST', '/user/password/forgot', { body: { email: invitation.email, companyHostname: 'acme' }, ip: freshIp() });
     const clientId = tokenFromMail(await readLastMail(server.db, invitation.email), '/auth/reset-password');
     const check = await call(server, 'POST', '/user/password/token/verify', { body: { token: clientId } });
     expect(check.json().data.passwordPolicy.minLength).toBe(12);
-    const weakReset = await call(server, 'POST', '/user/password/reset', { body: { email: invitation.email, newPassword: 'Short-1', clientId } });
+    const weakReset = await call(server, 'POST', '/user/password/reset', {
+      body: { email: invitation.email, newPassword: 'Short-1', clientId },
+    });
     expect(weakReset.statusCode).toBe(400);
     expect(weakReset.json().message).toBe('newPassword: Password must be at least 12 characters long');
-    expect((await call(server, 'POST', '/user/password/reset', { body: { email: invitation.email, newPassword: 'Reset-pass-2024', clientId } })).statusCode).toBe(200);
+    expect(
+      (await call(server, 'POST', '/user/password/reset', { body: { email: invitation.email, newPassword: 'Reset-pass-2024', clientId } }))
+        .statusCode,
+    ).toBe(200);
 
     // A demo account an admin creates.
-    const demo = { email: 'policy.demo@acme.test', username: 'policy.demo', firstName: 'Demo', password: 'demopass1234', roleId: server.company.memberRoleId };
+    const demo = {
+      email: 'policy.demo@acme.test',
+      username: 'policy.demo',
+      firstName: 'Demo',
+      password: 'demopass1234',
+      roleId: server.company.memberRoleId,
+    };
     const weakDemo = await call(server, 'POST', '/client/createUser', { token: adminToken, body: demo });
     expect(weakDemo.statusCode).toBe(400);
     expect(weakDemo.json().message).toBe('password: Password must contain an uppercase letter and a symbol');
-    expect((await call(server, 'POST', '/client/createUser', { token: adminToken, body: { ...demo, password: 'Demo-pass-1234' } })).statusCode).toBe(201);
+    expect(
+      (await call(server, 'POST', '/client/createUser', { token: adminToken, body: { ...demo, password: 'Demo-pass-1234' } })).statusCode,
+    ).toBe(201);
 
     // The rules every signed-in user's forms show.
     const mine = await signInFully(server, { email: invitation.email, password: 'Reset-pass-2024' });
-    expect((await call(server, 'GET', '/settings/password-policy', { token: mine.accessToken })).json().data).toMatchObject({ minLength: 12, requireSymbol: true });
+    expect((await call(server, 'GET', '/settings/password-policy', { token: mine.accessToken })).json().data).toMatchObject({
+      minLength: 12,
+      requireSymbol: true,
+    });
 
     // Onboarding another company keeps the instance default, whatever this company chose.
     const onboarded = await call(server, 'POST', '/company', {
-      body: { companyName: 'Initech', companyHostname: 'initech', adminEmail: 'admin@initech.test', adminPassword: 'plainpass12', firstName: 'Ina', lastName: 'Tech' },
+      body: {
+        companyName: 'Initech',
+        companyHostname: 'initech',
+        adminEmail: 'admin@initech.test',
+        adminPassword: 'plainpass12',
+        firstName: 'Ina',
+        lastName: 'Tech',
+      },
       ip: freshIp(),
     });
     expect(onboarded.statusCode, onboarded.body).toBe(201);
   });
 
   it('lets a company loosen the rules as well as tighten them', async () => {
-    const demo = { email: 'loose.demo@acme.test', username: 'loose.demo', firstName: 'Loose', password: 'lettersonly', roleId: server.company.memberRoleId };
+    const demo = {
+      email: 'loose.demo@acme.test',
+      username: 'loose.demo',
+      firstName: 'Loose',
+      password: 'lettersonly',
+      roleId: server.company.memberRoleId,
+    };
     const refused = await call(server, 'POST', '/client/createUser', { token: adminToken, body: demo });
     expect(refused.json().message).toBe('password: Password must contain both letters and digits');
     await putSettings('service', { passwordPolicy: { minLength: 8, requireDigit: false } });
@@ -496,10 +569,18 @@ describe('enforcement of the service settings', () => {
       body: { email: 'someone@elsewhere.example', firstName: 'Out', roleId: server.company.memberRoleId },
     });
     expect(outside.statusCode).toBe(400);
-    expect(outside.json().message).toBe("email: elsewhere.example is not one of the company's allowed domains (acme.test, partner.example)");
+    expect(outside.json().message).toBe(
+      "email: elsewhere.example is not one of the company's allowed domains (acme.test, partner.example)",
+    );
     const demo = await call(server, 'POST', '/client/createUser', {
       token: adminToken,
-      body: { email: 'demo@sub.acme.test', username: 'outside.demo', firstName: 'Out', password: 'Outside-pass-1', roleId: server.company.memberRoleId },
+      body: {
+        email: 'demo@sub.acme.test',
+        username: 'outside.demo',
+        firstName: 'Out',
+        password: 'Outside-pass-1',
+        roleId: server.company.memberRoleId,
+      },
     });
     expect(demo.statusCode).toBe(400);
     expect(demo.json().message).toMatch(/^email: sub\.acme\.test is not one of the company's allowed domains/);
@@ -512,8 +593,13 @@ describe('enforcement of the service settings', () => {
     expect(inside.statusCode, inside.body).toBe(201);
 
     // The other company has no list: any domain.
-    const roleId = (await call(server, 'GET', '/roles/active', { token: other.adminToken })).json().data.find((r: { name: string }) => r.name === 'Member').id;
-    const theirs = await call(server, 'POST', '/user', { token: other.adminToken, body: { email: 'anyone@elsewhere.example', firstName: 'Any', roleId } });
+    const roleId = (await call(server, 'GET', '/roles/active', { token: other.adminToken }))
+      .json()
+      .data.find((r: { name: string }) => r.name === 'Member').id;
+    const theirs = await call(server, 'POST', '/user', {
+      token: other.adminToken,
+      body: { email: 'anyone@elsewhere.example', firstName: 'Any', roleId },
+    });
     expect(theirs.statusCode).toBe(201);
   });
 });
@@ -540,12 +626,22 @@ describe('retention', () => {
     });
     const runs = await server.db
       .insert(jobRuns)
-      .values([run(90, 'succeeded', true), run(80, 'failed', true), run(70, 'canceled', true), run(90, 'running', false), run(5, 'succeeded', true)])
+      .values([
+        run(90, 'succeeded', true),
+        run(80, 'failed', true),
+        run(70, 'canceled', true),
+        run(90, 'running', false),
+        run(5, 'succeeded', true),
+      ])
       .returning({ id: jobRuns.id });
-    await server.db.insert(jobRunSteps).values(runs.map((r, position) => ({ companyId, runId: r.id, position, taskId: 't1', name: 'Copy', type: 'copy' })));
+    await server.db
+      .insert(jobRunSteps)
+      .values(runs.map((r, position) => ({ companyId, runId: r.id, position, taskId: 't1', name: 'Copy', type: 'copy' })));
     const checks = await server.db
       .insert(qualityRuns)
-      .values([runs[0], runs[4]].map((r) => ({ companyId, tableId, jobRunId: r.id, trigger: 'workflow', status: 'passed', endedAt: new Date() })))
+      .values(
+        [runs[0], runs[4]].map((r) => ({ companyId, tableId, jobRunId: r.id, trigger: 'workflow', status: 'passed', endedAt: new Date() })),
+      )
       .returning({ id: qualityRuns.id });
     await server.db.insert(qualityResults).values(
       checks.map((c) => ({
@@ -565,8 +661,9 @@ describe('retention', () => {
   }
 
   const tally = async (companyId: string) => {
-    const n = async (table: typeof systemAudits | typeof accessEvents | typeof jobRuns | typeof jobRunSteps | typeof qualityRuns | typeof qualityResults) =>
-      (await server.db.select({ n: count() }).from(table).where(eq(table.companyId, companyId)))[0].n;
+    const n = async (
+      table: typeof systemAudits | typeof accessEvents | typeof jobRuns | typeof jobRunSteps | typeof qualityRuns | typeof qualityResults,
+    ) => (await server.db.select({ n: count() }).from(table).where(eq(table.companyId, companyId)))[0].n;
     return {
       audits: await n(systemAudits),
       accessEvents: await n(accessEvents),
@@ -597,7 +694,10 @@ describe('retention', () => {
       qualityResults: before.mine.qualityResults - 1,
     });
     // The running one and the recent one stay, with their steps and checks.
-    const left = await server.db.select({ id: jobRuns.id, status: jobRuns.status }).from(jobRuns).where(eq(jobRuns.companyId, third.companyId));
+    const left = await server.db
+      .select({ id: jobRuns.id, status: jobRuns.status })
+      .from(jobRuns)
+      .where(eq(jobRuns.companyId, third.companyId));
     expect(left.map((r) => r.id).sort()).toEqual([mine.runs[3], mine.runs[4]].sort());
     const checksLeft = await server.db.select({ id: qualityRuns.id }).from(qualityRuns).where(eq(qualityRuns.companyId, third.companyId));
     expect(checksLeft.map((c) => c.id)).toEqual([mine.checks[1]]);

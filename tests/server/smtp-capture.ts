@@ -64,7 +64,10 @@ export async function startCapturingSmtp(credentials?: { username: string; passw
     received,
     nextMail(timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no mail reached the SMTP server on port ${listening} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no mail reached the SMTP server on port ${listening} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiting.push((mail) => {
           clearTimeout(timer);
           resolve(mail);

@@ -18,7 +18,8 @@ describe.runIf(Boolean(databaseUrl))('statements kept per PostgreSQL connection'
     return client;
   };
   const kept = async (c: StatementCachingClient) =>
-    (await c.query('select name, statement, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements')).rows as Array<{
+    (await c.query('select name, statement, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements'))
+      .rows as Array<{
       name: string;
       statement: string;
       generic: number;
@@ -47,7 +48,7 @@ describe.runIf(Boolean(databaseUrl))('statements kept per PostgreSQL connection'
 
   it('leaves text searches unnamed, so that each pattern is planned for itself', async () => {
     const c = await connect();
-    const text = "select n from generate_series(1, 100) n where n::text ilike $1";
+    const text = 'select n from generate_series(1, 100) n where n::text ilike $1';
     for (const pattern of ['%1%', '%42%']) await c.query(text, [pattern]);
     await c.query("select $1::text as plain where 'x' like $1", ['x']);
     const statements = await kept(c);
@@ -65,6 +66,7 @@ describe.runIf(Boolean(databaseUrl))('statements kept per PostgreSQL connection'
 describe('page bounds written into the statement', () => {
   it('takes whole numbers of rows only', () => {
     expect(() => inlined(10)).not.toThrow();
-    for (const bad of [-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) expect(() => inlined(bad), String(bad)).toThrow(/not a number of rows/);
+    for (const bad of [-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1])
+      expect(() => inlined(bad), String(bad)).toThrow(/not a number of rows/);
   });
 });

@@ -4,7 +4,16 @@ import { TestClock } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config';
 import { createSecrets } from '../../server/auth/secrets';
-import { checkoutSessions, jobRuns, notifications, stripeEvents, subscriptions, systemAudits, users, workflows } from '../../server/db/schema';
+import {
+  checkoutSessions,
+  jobRuns,
+  notifications,
+  stripeEvents,
+  subscriptions,
+  systemAudits,
+  users,
+  workflows,
+} from '../../server/db/schema';
 import { GRANT_INVALID_MESSAGE, signPlanGrant } from '../../server/subscription/grants';
 import { CHECKOUT_UNAVAILABLE_MESSAGE } from '../../server/subscription/checkout';
 import { SCHEDULE_SKIPPED_NOTICE } from '../../server/subscription/limits';
@@ -25,9 +34,18 @@ const PUBLIC_URL = 'https://console.acme.test';
 
 const monthName = (at: Date) => at.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const firstOfNextMonth = (at: Date) =>
-  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)).toLocaleString('en-US', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)).toLocaleString('en-US', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
-async function tally(server: TestServer, table: typeof users | typeof workflows | typeof systemAudits | typeof stripeEvents, where?: ReturnType<typeof eq>) {
+async function tally(
+  server: TestServer,
+  table: typeof users | typeof workflows | typeof systemAudits | typeof stripeEvents,
+  where?: ReturnType<typeof eq>,
+) {
   return (await server.db.select({ n: count() }).from(table).where(where))[0].n;
 }
 
@@ -48,11 +66,20 @@ async function subscriptionAudits(server: TestServer, companyId: string) {
 describe('configuration', () => {
   it('puts companies without a subscription on Unlimited without Stripe, on Free with it, or on DEFAULT_PLAN', () => {
     expect(readConfig({}).plans).toEqual({ defaultPlan: 'unlimited', stripe: null });
-    const withStripe = readConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_TEAM: 'price_team', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).plans;
-    expect(withStripe).toMatchObject({ defaultPlan: 'free', stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1', prices: { team: 'price_team' } } });
+    const withStripe = readConfig({
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_PRICE_TEAM: 'price_team',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+    }).plans;
+    expect(withStripe).toMatchObject({
+      defaultPlan: 'free',
+      stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1', prices: { team: 'price_team' } },
+    });
     expect(readConfig({ DEFAULT_PLAN: 'Team' }).plans.defaultPlan).toBe('team');
     expect(() => readConfig({ DEFAULT_PLAN: 'gold' })).toThrow('DEFAULT_PLAN must be one of free, team, business, unlimited, got "gold"');
-    expect(() => readConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_BUSINESS: 'business' })).toThrow('STRIPE_PRICE_BUSINESS must be a Stripe price id');
+    expect(() => readConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_BUSINESS: 'business' })).toThrow(
+      'STRIPE_PRICE_BUSINESS must be a Stripe price id',
+    );
     expect(() => readConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_API_BASE: 'not a url' })).toThrow('STRIPE_API_BASE must be a URL');
   });
 });
@@ -93,7 +120,10 @@ describe('a self-hosted server (no Stripe, the default plan)', () => {
     expect(checkout.json().message).toBe(CHECKOUT_UNAVAILABLE_MESSAGE);
     const back = await call(plain, 'GET', '/checkoutSession?sessionId=cs_test_123', { token: adminToken });
     expect(back.statusCode).toBe(400);
-    const hook = await call(plain, 'POST', '/subscription/webhook', { body: '{}', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' } });
+    const hook = await call(plain, 'POST', '/subscription/webhook', {
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' },
+    });
     expect(hook.statusCode).toBe(404);
   });
 
@@ -125,32 +155,68 @@ describe('a hosted server selling plans through Stripe', () => {
   let pairId: string;
   let globex: Awaited<ReturnType<typeof createOtherCompany>>;
 
-  const grant = async (plan: PlanId, options: { hostname?: string; validDays?: number; now?: Date; secrets?: ReturnType<typeof createSecrets> } = {}) =>
-    (await signPlanGrant(options.secrets ?? server.app.ctx.secrets, { hostname: options.hostname ?? 'acme', plan, validDays: options.validDays }, options.now)).token;
+  const grant = async (
+    plan: PlanId,
+    options: { hostname?: string; validDays?: number; now?: Date; secrets?: ReturnType<typeof createSecrets> } = {},
+  ) =>
+    (
+      await signPlanGrant(
+        options.secrets ?? server.app.ctx.secrets,
+        { hostname: options.hostname ?? 'acme', plan, validDays: options.validDays },
+        options.now,
+      )
+    ).token;
   const redeem = (token: string, as = adminToken) => call(server, 'POST', '/subscription/verify', { token: as, body: { token } });
   const webhook = (payload: string, signature?: string) =>
-    call(server, 'POST', '/subscription/webhook', { body: payload, headers: { 'content-type': 'application/json; charset=utf-8', ...(signature ? { 'stripe-signature': signature } : {}) } });
+    call(server, 'POST', '/subscription/webhook', {
+      body: payload,
+      headers: { 'content-type': 'application/json; charset=utf-8', ...(signature ? { 'stripe-signature': signature } : {}) },
+    });
   const newWorkflow = (name: string) =>
     call(server, 'POST', '/workflow', {
       token: adminToken,
-      body: { name, pairId, tasks: [{ id: 'copy', name: 'Copy events', type: 'copy', from: { table: 'public.events' }, to: { table: 'public.events', mode: 'replace' } }] },
+      body: {
+        name,
+        pairId,
+        tasks: [
+          {
+            id: 'copy',
+            name: 'Copy events',
+            type: 'copy',
+            from: { table: 'public.events' },
+            to: { table: 'public.events', mode: 'replace' },
+          },
+        ],
+      },
     });
 
   beforeAll(async () => {
     fake = await startFakeStripe();
     server = await createTestServer({
       publicUrl: PUBLIC_URL,
-      plans: { defaultPlan: 'free', stripe: { secretKey: FAKE_STRIPE_KEY, webhookSecret: FAKE_WEBHOOK_SECRET, prices: { ...FAKE_PRICES }, apiBase: new URL(fake.url) } },
+      plans: {
+        defaultPlan: 'free',
+        stripe: { secretKey: FAKE_STRIPE_KEY, webhookSecret: FAKE_WEBHOOK_SECRET, prices: { ...FAKE_PRICES }, apiBase: new URL(fake.url) },
+      },
     });
     adminToken = (await signInAdmin(server)).accessToken!;
     companyId = server.company.companyId;
     globex = await createOtherCompany(server);
     const tag = crypto.randomBytes(4).toString('hex');
-    const made = async (body: Record<string, unknown>) => (await call(server, 'POST', '/connections', { token: adminToken, body })).json().data.id as string;
+    const made = async (body: Record<string, unknown>) =>
+      (await call(server, 'POST', '/connections', { token: adminToken, body })).json().data.id as string;
     const sourceId = await made({ name: 'Events', type: 'embedded', settings: { database: `plans-source-${tag}` } });
-    const destinationId = await made({ name: 'Lake', type: 'embedded', isSource: false, isDestination: true, settings: { database: `plans-destination-${tag}` } });
+    const destinationId = await made({
+      name: 'Lake',
+      type: 'embedded',
+      isSource: false,
+      isDestination: true,
+      settings: { database: `plans-destination-${tag}` },
+    });
     pairId = crypto.randomUUID();
-    expect((await call(server, 'PUT', `/source/destination/${pairId}`, { token: adminToken, body: { sourceId, destinationId } })).statusCode).toBe(201);
+    expect(
+      (await call(server, 'PUT', `/source/destination/${pairId}`, { token: adminToken, body: { sourceId, destinationId } })).statusCode,
+    ).toBe(201);
   });
   afterAll(async () => {
     await server?.close();
@@ -167,7 +233,10 @@ describe('a hosted server selling plans through Stripe', () => {
         isDefault: true,
         checkoutAvailable: true,
       });
-      expect(data.plans.filter((plan: { checkout: boolean }) => plan.checkout).map((plan: { id: string }) => plan.id)).toEqual(['team', 'business']);
+      expect(data.plans.filter((plan: { checkout: boolean }) => plan.checkout).map((plan: { id: string }) => plan.id)).toEqual([
+        'team',
+        'business',
+      ]);
     });
 
     it('refuses the sixth user, invited or made as a demo account, with the reason, and stores nothing', async () => {
@@ -187,7 +256,14 @@ describe('a hosted server selling plans through Stripe', () => {
       });
       const demo = await call(server, 'POST', '/client/createUser', {
         token: adminToken,
-        body: { email: 'demo.6@acme.test', username: 'demo6', firstName: 'Demo', lastName: 'Six', password: 'Demo-pass-1234', roleId: server.company.memberRoleId },
+        body: {
+          email: 'demo.6@acme.test',
+          username: 'demo6',
+          firstName: 'Demo',
+          lastName: 'Six',
+          password: 'Demo-pass-1234',
+          roleId: server.company.memberRoleId,
+        },
       });
       expect(demo.statusCode).toBe(402);
       expect(demo.json().message).toBe(refused.json().message);
@@ -215,11 +291,18 @@ describe('a hosted server selling plans through Stripe', () => {
       const [workflow] = await server.db.select().from(workflows).where(eq(workflows.companyId, companyId)).limit(1);
       const now = new Date();
       const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 3_600_000);
-      const finishedRun = (queuedAt: Date) => ({ companyId, workflowId: workflow.id, trigger: 'manual', status: 'succeeded', queuedAt, startedAt: queuedAt, endedAt: queuedAt });
-      await server.db.insert(jobRuns).values([
-        ...Array.from({ length: 100 }, () => finishedRun(now)),
-        ...Array.from({ length: 7 }, () => finishedRun(lastMonth)),
-      ]);
+      const finishedRun = (queuedAt: Date) => ({
+        companyId,
+        workflowId: workflow.id,
+        trigger: 'manual',
+        status: 'succeeded',
+        queuedAt,
+        startedAt: queuedAt,
+        endedAt: queuedAt,
+      });
+      await server.db
+        .insert(jobRuns)
+        .values([...Array.from({ length: 100 }, () => finishedRun(now)), ...Array.from({ length: 7 }, () => finishedRun(lastMonth))]);
       expect((await subscriptionOf(server, adminToken)).usage.runsPerMonth).toBe(100);
 
       const countRuns = async () => (await server.db.select({ n: count() }).from(jobRuns).where(eq(jobRuns.companyId, companyId)))[0].n;
@@ -235,13 +318,23 @@ describe('a hosted server selling plans through Stripe', () => {
         used: 100,
       });
 
-      const key = await call(server, 'POST', '/apikey', { token: adminToken, body: { name: 'Nightly', operations: ['post_workflow_run_jobId'] } });
+      const key = await call(server, 'POST', '/apikey', {
+        token: adminToken,
+        body: { name: 'Nightly', operations: ['post_workflow_run_jobId'] },
+      });
       expect(key.statusCode, key.body).toBe(201);
       const byKey = await call(server, 'POST', `/workflow/run/${workflow.id}`, { headers: { 'x-api-key': key.json().data.key } });
       expect(byKey.statusCode).toBe(402);
       expect(byKey.json().message).toBe(refused.json().message);
       expect(await countRuns()).toBe(stored);
-      expect((await server.db.select().from(systemAudits).where(and(eq(systemAudits.model, 'workflow'), eq(systemAudits.operation, 'run')))).length).toBe(0);
+      expect(
+        (
+          await server.db
+            .select()
+            .from(systemAudits)
+            .where(and(eq(systemAudits.model, 'workflow'), eq(systemAudits.operation, 'run')))
+        ).length,
+      ).toBe(0);
     });
   });
 
@@ -278,10 +371,27 @@ describe('a hosted server selling plans through Stripe', () => {
       const res = await redeem(token);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().message).toBe('The company is now on the Team plan');
-      expect(res.json().data).toMatchObject({ plan: 'team', isDefault: false, provider: 'self', status: 'active', limits: { users: 25, workflows: 50, runsPerMonth: 5000 } });
+      expect(res.json().data).toMatchObject({
+        plan: 'team',
+        isDefault: false,
+        provider: 'self',
+        status: 'active',
+        limits: { users: 25, workflows: 50, runsPerMonth: 5000 },
+      });
       const [audit] = await subscriptionAudits(server, companyId);
-      expect(audit).toMatchObject({ operation: 'plan_grant', userId: server.company.adminUserId, changes: { before: null, after: { plan: 'team', provider: 'self', status: 'active' } } });
-      expect((await call(server, 'POST', '/user', { token: adminToken, body: { email: 'seat.5@acme.test', firstName: 'Now', lastName: 'Welcome', roleId: server.company.memberRoleId } })).statusCode).toBe(201);
+      expect(audit).toMatchObject({
+        operation: 'plan_grant',
+        userId: server.company.adminUserId,
+        changes: { before: null, after: { plan: 'team', provider: 'self', status: 'active' } },
+      });
+      expect(
+        (
+          await call(server, 'POST', '/user', {
+            token: adminToken,
+            body: { email: 'seat.5@acme.test', firstName: 'Now', lastName: 'Welcome', roleId: server.company.memberRoleId },
+          })
+        ).statusCode,
+      ).toBe(201);
       expect((await newWorkflow('Fourth')).statusCode).toBe(201);
 
       const again = await redeem(token);
@@ -291,7 +401,9 @@ describe('a hosted server selling plans through Stripe', () => {
       const older = await grant('business', { now: new Date(Date.now() - 3_600_000) });
       const stale = await redeem(older);
       expect(stale.statusCode).toBe(400);
-      expect(stale.json().message).toMatch(/^token: this plan grant was issued before the company's plan last changed \(\d{4}-\d\d-\d\d\); ask your operator for a new one$/);
+      expect(stale.json().message).toMatch(
+        /^token: this plan grant was issued before the company's plan last changed \(\d{4}-\d\d-\d\d\); ask your operator for a new one$/,
+      );
       expect((await subscriptionOf(server, adminToken)).plan).toBe('team');
     });
   });
@@ -310,7 +422,9 @@ describe('a hosted server selling plans through Stripe', () => {
         expect(res.statusCode, plan).toBe(400);
         expect(res.json().message).toBe(message);
       }
-      expect((await call(server, 'POST', '/subscription/checkout', { token: adminToken, body: { plan: 'gold' } })).json().message).toMatch(/^plan: must be one of free, team, business, unlimited/);
+      expect((await call(server, 'POST', '/subscription/checkout', { token: adminToken, body: { plan: 'gold' } })).json().message).toMatch(
+        /^plan: must be one of free, team, business, unlimited/,
+      );
       expect(fake.calls()).toEqual([]);
 
       const res = await call(server, 'POST', '/subscription/checkout', { token: adminToken, body: { plan: 'business' } });
@@ -336,13 +450,22 @@ describe('a hosted server selling plans through Stripe', () => {
         },
       });
       const [stored] = await server.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
-      expect(stored).toMatchObject({ companyId, plan: 'business', status: 'open', createdBy: server.company.adminUserId, completedAt: null });
+      expect(stored).toMatchObject({
+        companyId,
+        plan: 'business',
+        status: 'open',
+        createdBy: server.company.adminUserId,
+        completedAt: null,
+      });
     });
 
     it('answers an unpaid session as open, and applies the plan, customer and period once it is paid', async () => {
       const open = await call(server, 'GET', `/checkoutSession?sessionId=${sessionId}`, { token: adminToken });
       expect(open.statusCode, open.body).toBe(200);
-      expect(open.json()).toMatchObject({ message: 'This checkout is not paid yet; finish it on the Stripe page, or start it again', data: { status: 'open', applied: false, subscription: { plan: 'team' } } });
+      expect(open.json()).toMatchObject({
+        message: 'This checkout is not paid yet; finish it on the Stripe page, or start it again',
+        data: { status: 'open', applied: false, subscription: { plan: 'team' } },
+      });
 
       const periodEnd = new Date(Date.now() + 30 * 86_400_000);
       ({ customer: customerId } = fake.complete(sessionId, { periodEnd }));
@@ -350,7 +473,14 @@ describe('a hosted server selling plans through Stripe', () => {
       expect(paid.statusCode, paid.body).toBe(200);
       expect(paid.json()).toMatchObject({
         message: 'Thank you: the company is now on the Business plan',
-        data: { sessionId, status: 'complete', paymentStatus: 'paid', plan: 'business', applied: true, subscription: { plan: 'business', provider: 'stripe', status: 'active', customerId } },
+        data: {
+          sessionId,
+          status: 'complete',
+          paymentStatus: 'paid',
+          plan: 'business',
+          applied: true,
+          subscription: { plan: 'business', provider: 'stripe', status: 'active', customerId },
+        },
       });
       expect(new Date(paid.json().data.subscription.currentPeriodEnd).getTime()).toBe(Math.floor(periodEnd.getTime() / 1000) * 1000);
       // The retrieval asked for the session's price and subscription.
@@ -381,7 +511,10 @@ describe('a hosted server selling plans through Stripe', () => {
       const sessionsBefore = fake.sessions.size;
       const res = await call(server, 'POST', '/subscription/checkout', { token: adminToken, body: { plan: 'team' } });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ message: 'The company is now on the Team plan', data: { url: null, subscription: { plan: 'team', provider: 'stripe', customerId } } });
+      expect(res.json()).toMatchObject({
+        message: 'The company is now on the Team plan',
+        data: { url: null, subscription: { plan: 'team', provider: 'stripe', customerId } },
+      });
       expect(fake.sessions.size).toBe(sessionsBefore);
       const update = fake.calls().at(-1)!;
       expect(update.path).toMatch(/^\/v1\/subscriptions\/sub_/);
@@ -394,7 +527,9 @@ describe('a hosted server selling plans through Stripe', () => {
       expect(refused.json().message).toBe('Stripe refused to read the subscription: This subscription is locked by a pending update.');
       const granted = await redeem(await grant('business'));
       expect(granted.statusCode).toBe(409);
-      expect(granted.json().message).toBe('The company pays for the Team plan through Stripe; cancel that subscription before applying a plan grant');
+      expect(granted.json().message).toBe(
+        'The company pays for the Team plan through Stripe; cancel that subscription before applying a plan grant',
+      );
     });
   });
 
@@ -404,7 +539,11 @@ describe('a hosted server selling plans through Stripe', () => {
       const missing = await webhook(event.payload);
       expect(missing.statusCode).toBe(400);
       expect(missing.json().message).toBe('Stripe-Signature: the header is missing');
-      const forged = fake.signedEvent('customer.subscription.deleted', { id: 'sub_x', object: 'subscription' }, { secret: 'whsec_someone_else' });
+      const forged = fake.signedEvent(
+        'customer.subscription.deleted',
+        { id: 'sub_x', object: 'subscription' },
+        { secret: 'whsec_someone_else' },
+      );
       const wrong = await webhook(forged.payload, forged.signature);
       expect(wrong.statusCode).toBe(400);
       expect(wrong.json().message).toMatch(/^Stripe-Signature: No signatures found matching the expected signature for payload/);
@@ -413,7 +552,7 @@ describe('a hosted server selling plans through Stripe', () => {
       expect(await tally(server, stripeEvents)).toBe(0);
     });
 
-    it("applies a checkout completed elsewhere once, however often Stripe delivers it", async () => {
+    it('applies a checkout completed elsewhere once, however often Stripe delivers it', async () => {
       const started = await call(server, 'POST', '/subscription/checkout', { token: globex.adminToken, body: { plan: 'team' } });
       expect(started.statusCode, started.body).toBe(201);
       const session = fake.sessions.get(started.json().data.sessionId)!;
@@ -434,11 +573,23 @@ describe('a hosted server selling plans through Stripe', () => {
       const [row] = await server.db.select().from(subscriptions).where(eq(subscriptions.companyId, companyId));
       const stripeSubscription = fake.subscriptions.get(row.subscriptionId!)!;
 
-      const failed = fake.signedEvent('invoice.payment_failed', { id: 'in_1', object: 'invoice', customer: row.customerId, status: 'open' });
+      const failed = fake.signedEvent('invoice.payment_failed', {
+        id: 'in_1',
+        object: 'invoice',
+        customer: row.customerId,
+        status: 'open',
+      });
       expect((await webhook(failed.payload, failed.signature)).json().message).toBe('Invoice in_1 failed; the subscription is past due');
       expect(await subscriptionOf(server, adminToken)).toMatchObject({ plan: 'team', status: 'past_due', isDefault: false });
-      const [notice] = await server.db.select().from(notifications).where(and(eq(notifications.companyId, companyId), eq(notifications.type, 'payment_failed')));
-      expect(notice).toMatchObject({ userId: server.company.adminUserId, title: 'The payment for the Team plan failed', link: '/subscription' });
+      const [notice] = await server.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.companyId, companyId), eq(notifications.type, 'payment_failed')));
+      expect(notice).toMatchObject({
+        userId: server.company.adminUserId,
+        title: 'The payment for the Team plan failed',
+        link: '/subscription',
+      });
 
       const items = stripeSubscription.items as { data: Array<Record<string, unknown>> };
       items.data[0].price = { id: FAKE_PRICES.business, object: 'price' };
@@ -447,15 +598,30 @@ describe('a hosted server selling plans through Stripe', () => {
       expect(await subscriptionOf(server, adminToken)).toMatchObject({ plan: 'business', status: 'active' });
 
       const ended = fake.signedEvent('customer.subscription.deleted', { ...stripeSubscription, status: 'canceled' });
-      expect((await webhook(ended.payload, ended.signature)).json().message).toBe(`Subscription ${row.subscriptionId} ended; the company is on the default plan`);
-      expect(await subscriptionOf(server, adminToken)).toMatchObject({ plan: 'free', isDefault: true, subscribedPlan: 'business', status: 'canceled', provider: 'stripe' });
+      expect((await webhook(ended.payload, ended.signature)).json().message).toBe(
+        `Subscription ${row.subscriptionId} ended; the company is on the default plan`,
+      );
+      expect(await subscriptionOf(server, adminToken)).toMatchObject({
+        plan: 'free',
+        isDefault: true,
+        subscribedPlan: 'business',
+        status: 'canceled',
+        provider: 'stripe',
+      });
       // Back on Free, the company over its limits keeps what it has but adds nothing.
-      const refused = await call(server, 'POST', '/user', { token: adminToken, body: { email: 'seat.7@acme.test', firstName: 'Late', lastName: 'Comer', roleId: server.company.memberRoleId } });
+      const refused = await call(server, 'POST', '/user', {
+        token: adminToken,
+        body: { email: 'seat.7@acme.test', firstName: 'Late', lastName: 'Comer', roleId: server.company.memberRoleId },
+      });
       expect(refused.statusCode).toBe(402);
-      expect(refused.json().message).toBe('Your plan (Free) allows 5 users and the company has 6. Delete a user or upgrade on the Subscription page.');
+      expect(refused.json().message).toBe(
+        'Your plan (Free) allows 5 users and the company has 6. Delete a user or upgrade on the Subscription page.',
+      );
 
       const other = fake.signedEvent('customer.created', { id: 'cus_new', object: 'customer' });
-      expect((await webhook(other.payload, other.signature)).json().message).toBe('Event type customer.created is not used by this server; ignored');
+      expect((await webhook(other.payload, other.signature)).json().message).toBe(
+        'Event type customer.created is not used by this server; ignored',
+      );
     });
   });
 });
@@ -473,18 +639,35 @@ describe('scheduled runs over the monthly allowance', () => {
     const workflowId = await insertWorkflow(world, { name: 'Every minute', taskIds: [task], scheduleCron: '* * * * *' });
     const now = new Date();
     await world.db.insert(jobRuns).values(
-      Array.from({ length: 100 }, () => ({ companyId: world.company.companyId, workflowId, trigger: 'schedule', status: 'succeeded', queuedAt: now, endedAt: now })),
+      Array.from({ length: 100 }, () => ({
+        companyId: world.company.companyId,
+        workflowId,
+        trigger: 'schedule',
+        status: 'succeeded',
+        queuedAt: now,
+        endedAt: now,
+      })),
     );
     await runner.syncSchedule(world.company.companyId, workflowId);
-    const notices = () => world.db.select().from(notifications).where(and(eq(notifications.companyId, world.company.companyId), eq(notifications.type, SCHEDULE_SKIPPED_NOTICE)));
+    const notices = () =>
+      world.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.companyId, world.company.companyId), eq(notifications.type, SCHEDULE_SKIPPED_NOTICE)));
 
     await clock.tick(61_000);
     const [notice] = await eventually(async () => {
       const rows = await notices();
       return rows.length > 0 && rows;
     }, 'the notice of a skipped scheduled run');
-    expect(notice).toMatchObject({ userId: world.company.adminUserId, title: `Scheduled runs are skipped until ${firstOfNextMonth(now)}`, link: '/subscription' });
-    expect(notice.message).toMatch(/^The schedule of workflow "Every minute" did not start a run, nor will other schedules this month\. Your plan \(Free\) allows 100 runs a month/);
+    expect(notice).toMatchObject({
+      userId: world.company.adminUserId,
+      title: `Scheduled runs are skipped until ${firstOfNextMonth(now)}`,
+      link: '/subscription',
+    });
+    expect(notice.message).toMatch(
+      /^The schedule of workflow "Every minute" did not start a run, nor will other schedules this month\. Your plan \(Free\) allows 100 runs a month/,
+    );
 
     await clock.tick(61_000);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -23,13 +23,27 @@ describe('the table watch', () => {
   });
 
   it('takes reads as reads, a CTE that only reads included', () => {
-    for (const statement of ['select * from "users"', 'with x as (select 1) select * from x', 'begin', 'rollback', 'set search_path = a', 'analyze "users"']) {
+    for (const statement of [
+      'select * from "users"',
+      'with x as (select 1) select * from x',
+      'begin',
+      'rollback',
+      'set search_path = a',
+      'analyze "users"',
+    ]) {
       expect(written(statement), statement).toBe(false);
     }
   });
 
   it('outdates everything on a commit, a writing CTE, DDL or anything it does not know', () => {
-    for (const statement of ['commit', 'with gone as (delete from "users" returning id) select count(*) from gone', 'truncate "roles"', 'alter table "users" add column x int', 'copy users from stdin', 'do $$ begin end $$']) {
+    for (const statement of [
+      'commit',
+      'with gone as (delete from "users" returning id) select count(*) from gone',
+      'truncate "roles"',
+      'alter table "users" add column x int',
+      'copy users from stdin',
+      'do $$ begin end $$',
+    ]) {
       expect(written(statement, ['anything']), statement).toBe(true);
     }
   });

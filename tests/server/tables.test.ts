@@ -19,7 +19,12 @@ let database: string;
 
 /** The embedded database behind the test's connection, to shape its data directly. */
 function source(): TableSource {
-  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database },
+    secrets: {},
+  });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector;
 }
@@ -27,14 +32,19 @@ function source(): TableSource {
 async function sql(statements: string) {
   const s = source();
   try {
-    for (const statement of statements.split(/;\s*(?:\n|$)/).map((t) => t.trim()).filter(Boolean)) await s.query(statement, [], { timeoutMs: 30_000 });
+    for (const statement of statements
+      .split(/;\s*(?:\n|$)/)
+      .map((t) => t.trim())
+      .filter(Boolean))
+      await s.query(statement, [], { timeoutMs: 30_000 });
   } finally {
     await s.close();
   }
 }
 
 const register = (body: Record<string, unknown>, token = adminToken) => call(server, 'POST', '/table', { token, body });
-const addRule = (tableId: string, body: Record<string, unknown>) => call(server, 'POST', `/table/dataQuality/${tableId}`, { token: adminToken, body });
+const addRule = (tableId: string, body: Record<string, unknown>) =>
+  call(server, 'POST', `/table/dataQuality/${tableId}`, { token: adminToken, body });
 
 async function upload(tableId: string, text: string, { name = 'dictionary.csv', token = adminToken } = {}) {
   const form = new FormData();
@@ -54,7 +64,10 @@ beforeAll(async () => {
   other = await createOtherCompany(server);
   reader = await userWithPolicies(server, adminToken, 'tables.reader@acme.test', [{ resource: 'tables', actions: ['read'] }]);
   database = `shop-${crypto.randomBytes(4).toString('hex')}`;
-  const made = await call(server, 'POST', '/connections', { token: adminToken, body: { name: 'Shop', type: 'embedded', settings: { database } } });
+  const made = await call(server, 'POST', '/connections', {
+    token: adminToken,
+    body: { name: 'Shop', type: 'embedded', settings: { database } },
+  });
   expect(made.statusCode, made.body).toBe(201);
   connectionId = made.json().data.id;
   await sql(`
@@ -97,14 +110,22 @@ describe('registering a table', () => {
       ['country', true],
       ['signed_up_at', false],
     ]);
-    expect(dictionary.json().data.rows[0]).toMatchObject({ dataType: expect.stringMatching(/int/), sensitivity: 'internal', present: true, description: '' });
+    expect(dictionary.json().data.rows[0]).toMatchObject({
+      dataType: expect.stringMatching(/int/),
+      sensitivity: 'internal',
+      present: true,
+      description: '',
+    });
     const [audit] = await server.db.select().from(systemAudits).where(eq(systemAudits.recordId, tableId));
     expect(audit).toMatchObject({ model: 'table', operation: 'create' });
   });
 
   it('refuses what cannot be registered, naming why, and stores nothing', async () => {
     const before = await snapshot(server.db);
-    const slack = await call(server, 'POST', '/connections', { token: adminToken, body: { name: 'Chat', type: 'slack', settings: { webhookUrl: 'https://hooks.example.test/x' } } });
+    const slack = await call(server, 'POST', '/connections', {
+      token: adminToken,
+      body: { name: 'Chat', type: 'slack', settings: { webhookUrl: 'https://hooks.example.test/x' } },
+    });
     const afterSlack = await snapshot(server.db);
     const cases: Array<[Record<string, unknown>, number, RegExp]> = [
       [{ connectionId, endpoint: 'public.customers' }, 409, /^endpoint: this table is already registered from this connection/],
@@ -123,7 +144,10 @@ describe('registering a table', () => {
   });
 
   it('reads new, changed and dropped columns again, keeping what people wrote', async () => {
-    await call(server, 'PUT', `/table/${tableId}`, { token: adminToken, body: { columns: [{ name: 'country', description: 'ISO country code' }] } });
+    await call(server, 'PUT', `/table/${tableId}`, {
+      token: adminToken,
+      body: { columns: [{ name: 'country', description: 'ISO country code' }] },
+    });
     await sql('alter table public.customers add column vip boolean;\nalter table public.customers alter column country type varchar(2)');
     const refreshed = await call(server, 'POST', `/table/configure/${tableId}`, { token: adminToken });
     expect(refreshed.statusCode, refreshed.body).toBe(200);
@@ -133,7 +157,10 @@ describe('registering a table', () => {
     expect(again.json().data).toEqual({ added: [], removed: ['vip'], changed: [] });
     const entries = (await call(server, 'GET', `/tables/dataDictionary/tableId/${tableId}/0/20`, { token: adminToken })).json().data.rows;
     expect(entries.find((e: { name: string }) => e.name === 'vip')).toMatchObject({ present: false });
-    expect(entries.find((e: { name: string }) => e.name === 'country')).toMatchObject({ description: 'ISO country code', dataType: expect.stringMatching(/char/) });
+    expect(entries.find((e: { name: string }) => e.name === 'country')).toMatchObject({
+      description: 'ISO country code',
+      dataType: expect.stringMatching(/char/),
+    });
     const table = (await call(server, 'GET', `/table/${tableId}`, { token: adminToken })).json().data;
     expect(table.columnCount).toBe(5);
   });
@@ -142,16 +169,26 @@ describe('registering a table', () => {
     await register({ connectionId, endpoint: 'public.orders', name: 'Orders' });
     const list = await call(server, 'GET', '/tables/0/10', { token: reader.token });
     expect(list.json().data.rows.map((t: { name: string }) => t.name)).toEqual(['Orders', 'customers']);
-    const filtered = await call(server, 'POST', '/tables/filters/0/10', { token: reader.token, body: { endpoint: 'public.orders', source: 'embedded', connection: connectionId } });
+    const filtered = await call(server, 'POST', '/tables/filters/0/10', {
+      token: reader.token,
+      body: { endpoint: 'public.orders', source: 'embedded', connection: connectionId },
+    });
     expect(filtered.json().data.rows.map((t: { name: string }) => t.name)).toEqual(['Orders']);
     const none = await call(server, 'POST', '/tables/filters/0/10', { token: reader.token, body: { source: 'mysql' } });
     expect(none.json().data).toMatchObject({ rows: [], count: 0 });
     const search = await call(server, 'GET', '/tables/search/0/10?searchText=bought', { token: reader.token });
     expect(search.json().data.rows.map((t: { name: string }) => t.name)).toEqual(['customers']);
     const props = (await call(server, 'GET', '/tables/filters', { token: reader.token })).json().data;
-    expect(props).toMatchObject({ connection: [{ id: connectionId, name: 'Shop' }], source: [{ id: 'embedded', name: 'Embedded database' }] });
+    expect(props).toMatchObject({
+      connection: [{ id: connectionId, name: 'Shop' }],
+      source: [{ id: 'embedded', name: 'Embedded database' }],
+    });
     const cards = (await call(server, 'GET', '/tables/topCards', { token: reader.token })).json().data.cards;
-    expect(Object.fromEntries(cards.map((c: { key: string; value: number }) => [c.key, c.value]))).toMatchObject({ total: 2, active: 2, columns: 7 });
+    expect(Object.fromEntries(cards.map((c: { key: string; value: number }) => [c.key, c.value]))).toMatchObject({
+      total: 2,
+      active: 2,
+      columns: 7,
+    });
     const ofConnection = await call(server, 'GET', `/table/connection/${connectionId}`, { token: reader.token });
     expect(ofConnection.json().data).toHaveLength(2);
 
@@ -186,17 +223,28 @@ describe('the data dictionary', () => {
   it('edits entries inline, changing only what is given, and audits it', async () => {
     const res = await call(server, 'PUT', `/table/${tableId}`, {
       token: adminToken,
-      body: { columns: [{ name: 'sku', description: 'Stock keeping unit', owner: 'Catalogue team' }, { name: 'price', sensitivity: 'confidential' }] },
+      body: {
+        columns: [
+          { name: 'sku', description: 'Stock keeping unit', owner: 'Catalogue team' },
+          { name: 'price', sensitivity: 'confidential' },
+        ],
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Table "products" saved (2 dictionary entries)');
     expect(res.json().data.describedCount).toBe(1);
     const [sku] = await server.db.select().from(tableColumns).where(eq(tableColumns.name, 'sku'));
     expect(sku).toMatchObject({ description: 'Stock keeping unit', owner: 'Catalogue team', businessName: '', sensitivity: 'internal' });
-    const bad = await call(server, 'PUT', `/table/${tableId}`, { token: adminToken, body: { columns: [{ name: 'skew', description: 'x' }] } });
+    const bad = await call(server, 'PUT', `/table/${tableId}`, {
+      token: adminToken,
+      body: { columns: [{ name: 'skew', description: 'x' }] },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('columns: "skew" is not a column of this table');
-    const badSensitivity = await call(server, 'PUT', `/table/${tableId}`, { token: adminToken, body: { columns: [{ name: 'sku', sensitivity: 'secret' }] } });
+    const badSensitivity = await call(server, 'PUT', `/table/${tableId}`, {
+      token: adminToken,
+      body: { columns: [{ name: 'sku', sensitivity: 'secret' }] },
+    });
     expect(badSensitivity.json().message).toMatch(/sensitivity: must be one of public, internal, confidential, pii/);
   });
 
@@ -205,7 +253,10 @@ describe('the data dictionary', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="products-dictionary.csv"');
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('column,position,data_type,nullable,description,business_name,sensitivity,owner,present');
     expect(lines[1]).toMatch(/^sku,1,text,no,Stock keeping unit,,internal,Catalogue team,yes$/);
     expect(lines).toContainEqual(expect.stringMatching(/^"Weird, Name",4,/));
@@ -215,16 +266,26 @@ describe('the data dictionary', () => {
   });
 
   it('applies an upload whole: quoted fields, line breaks in quotes, a byte-order mark, formulas kept as text', async () => {
-    const csv = '\uFEFFcolumn,description,business_name,sensitivity\r\n"Weird, Name","Free text, with a comma\nand a second line",Odd,PII\r\nname,"\'=SUM(A1:A2)",Product name,public\r\n';
+    const csv =
+      '\uFEFFcolumn,description,business_name,sensitivity\r\n"Weird, Name","Free text, with a comma\nand a second line",Odd,PII\r\nname,"\'=SUM(A1:A2)",Product name,public\r\n';
     const res = await upload(tableId, csv);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ message: '2 entries updated, 0 unchanged', data: { updated: 2, unchanged: 0 } });
-    const entries = (await call(server, 'GET', `/tables/dataDictionary/search/tableId/${tableId}/0/10?searchText=weird`, { token: adminToken })).json().data.rows;
-    expect(entries).toEqual([expect.objectContaining({ name: 'Weird, Name', description: 'Free text, with a comma\nand a second line', businessName: 'Odd', sensitivity: 'pii' })]);
+    const entries = (
+      await call(server, 'GET', `/tables/dataDictionary/search/tableId/${tableId}/0/10?searchText=weird`, { token: adminToken })
+    ).json().data.rows;
+    expect(entries).toEqual([
+      expect.objectContaining({
+        name: 'Weird, Name',
+        description: 'Free text, with a comma\nand a second line',
+        businessName: 'Odd',
+        sensitivity: 'pii',
+      }),
+    ]);
     const [name] = await server.db.select().from(tableColumns).where(eq(tableColumns.name, 'name'));
     expect(name.description).toBe('=SUM(A1:A2)');
     const download = await call(server, 'GET', `/table/dictionary/${tableId}`, { token: adminToken });
-    expect(download.body).toContain(`"'=SUM(A1:A2)"`.replace(/"/g, '') );
+    expect(download.body).toContain(`"'=SUM(A1:A2)"`.replace(/"/g, ''));
   });
 
   it('changes nothing when any row is wrong, and says which lines are', async () => {
@@ -238,7 +299,10 @@ describe('the data dictionary', () => {
       ['column,description\nsku,"unterminated\n', /^the file is not valid CSV/],
       ['', /^the file is empty/],
       [`column,description\n${'sku,' + 'x'.repeat(2001)}\n`, /^line 2: description must be at most 2000 characters$/],
-      [`column,description\n${Array.from({ length: 5001 }, () => 'sku,x').join('\n')}\n`, /^the file has 5001 rows; at most 5000 are read$/],
+      [
+        `column,description\n${Array.from({ length: 5001 }, () => 'sku,x').join('\n')}\n`,
+        /^the file has 5001 rows; at most 5000 are read$/,
+      ],
     ];
     for (const [text, message] of cases) {
       const res = await upload(tableId, text);
@@ -260,7 +324,8 @@ describe('the data dictionary', () => {
 describe('data-quality rules and runs', () => {
   let tableId: string;
   beforeAll(async () => {
-    tableId = (await call(server, 'POST', '/tables/filters/0/10', { token: adminToken, body: { endpoint: 'public.customers' } })).json().data.rows[0].id;
+    tableId = (await call(server, 'POST', '/tables/filters/0/10', { token: adminToken, body: { endpoint: 'public.customers' } })).json()
+      .data.rows[0].id;
     await call(server, 'PUT', `/table/${tableId}`, { token: adminToken, body: { columns: [{ name: 'email', sensitivity: 'pii' }] } });
   });
 
@@ -276,13 +341,27 @@ describe('data-quality rules and runs', () => {
     for (const rule of rules) {
       const res = await addRule(tableId, rule);
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json().data).toMatchObject({ name: rule.name, functionType: rule.functionName === 'row_count_between' ? 'table' : 'column', lastResult: null });
+      expect(res.json().data).toMatchObject({
+        name: rule.name,
+        functionType: rule.functionName === 'row_count_between' ? 'table' : 'column',
+        lastResult: null,
+      });
     }
     const list = await call(server, 'GET', `/table/dataQuality/${tableId}/0/10`, { token: reader.token });
     expect(list.json().data.rows.map((r: { name: string }) => r.name)).toEqual(rules.map((r) => r.name).reverse());
-    const filtered = await call(server, 'POST', `/tables/dataQuality/filter/tableId/${tableId}/0/10`, { token: reader.token, body: { functionType: 'column', searchText: 'email' } });
-    expect(filtered.json().data.rows.map((r: { name: string }) => r.name).sort()).toEqual(['Email given', 'Email shape', 'Email unique']);
-    const searched = await call(server, 'GET', `/tables/dataQuality/search/tableId/${tableId}/0/10?searchText=freshness`, { token: reader.token });
+    const filtered = await call(server, 'POST', `/tables/dataQuality/filter/tableId/${tableId}/0/10`, {
+      token: reader.token,
+      body: { functionType: 'column', searchText: 'email' },
+    });
+    expect(
+      filtered
+        .json()
+        .data.rows.map((r: { name: string }) => r.name)
+        .sort(),
+    ).toEqual(['Email given', 'Email shape', 'Email unique']);
+    const searched = await call(server, 'GET', `/tables/dataQuality/search/tableId/${tableId}/0/10?searchText=freshness`, {
+      token: reader.token,
+    });
     expect(searched.json().data.rows.map((r: { name: string }) => r.name)).toEqual(['Recent sign-ups']);
   });
 
@@ -292,9 +371,18 @@ describe('data-quality rules and runs', () => {
       [{ name: 'x', functionName: 'not_null', columnName: 'emial' }, /^columnName: "emial" is not a column of this table/],
       [{ name: 'x', functionName: 'not_null' }, /^columnName: is required for not_null/],
       [{ name: 'x', functionName: 'value_between', columnName: 'id', params: { min: 10, max: 1 } }, /^params\.min: must not be above max/],
-      [{ name: 'x', functionName: 'regex_match', columnName: 'email', params: { pattern: '([a-z' } }, /^params\.pattern: not a valid regular expression/],
-      [{ name: 'x', functionName: 'custom_sql', params: { sql: 'delete from public.customers' } }, /^params\.sql: must be one SELECT or WITH statement/],
-      [{ name: 'x', functionName: 'custom_sql', params: { sql: 'select 1; drop table public.customers' } }, /^params\.sql: must be one SELECT or WITH statement/],
+      [
+        { name: 'x', functionName: 'regex_match', columnName: 'email', params: { pattern: '([a-z' } },
+        /^params\.pattern: not a valid regular expression/,
+      ],
+      [
+        { name: 'x', functionName: 'custom_sql', params: { sql: 'delete from public.customers' } },
+        /^params\.sql: must be one SELECT or WITH statement/,
+      ],
+      [
+        { name: 'x', functionName: 'custom_sql', params: { sql: 'select 1; drop table public.customers' } },
+        /^params\.sql: must be one SELECT or WITH statement/,
+      ],
       [{ name: 'x', functionName: 'not_null', columnName: 'email', tolerance: 2 }, /^tolerance: must be at most 1/],
       [{ name: 'x', functionName: 'sparkles', columnName: 'email' }, /^functionName: must be one of/],
     ];
@@ -320,15 +408,24 @@ describe('data-quality rules and runs', () => {
     expect(byName['Some rows']).toMatchObject({ status: 'passed', observed: '5' });
     expect(byName['Recent sign-ups']).toMatchObject({ status: 'passed' });
     expect(byName['Email given'].query).toMatch(/select/i);
-    const rule = (await call(server, 'GET', `/table/dataQuality/${tableId}/0/10`, { token: reader.token })).json().data.rows.find((r: { name: string }) => r.name === 'Known country');
+    const rule = (await call(server, 'GET', `/table/dataQuality/${tableId}/0/10`, { token: reader.token }))
+      .json()
+      .data.rows.find((r: { name: string }) => r.name === 'Known country');
     expect(rule.lastResult).toMatchObject({ runId: run.id, status: 'failed', rowsFailed: 1 });
-    expect((await call(server, 'GET', `/table/${tableId}`, { token: reader.token })).json().data.lastRun).toMatchObject({ id: run.id, status: 'failed' });
+    expect((await call(server, 'GET', `/table/${tableId}`, { token: reader.token })).json().data.lastRun).toMatchObject({
+      id: run.id,
+      status: 'failed',
+    });
   });
 
   it('runs custom SQL read-only: a query that writes fails with the source’s message and changes nothing there', async () => {
     await sql('create sequence public.tickets');
     // A data-modifying WITH is refused as the rule is saved: its query is parsed then (server/sql/company-sql.ts).
-    const deleting = await addRule(tableId, { name: 'Deleting', functionName: 'custom_sql', params: { sql: 'with gone as (delete from public.customers returning *) select * from gone' } });
+    const deleting = await addRule(tableId, {
+      name: 'Deleting',
+      functionName: 'custom_sql',
+      params: { sql: 'with gone as (delete from public.customers returning *) select * from gone' },
+    });
     expect(deleting.statusCode, deleting.body).toBe(400);
     expect(deleting.json().message).toBe('params.sql: A WITH query here may not change data (DELETE in "gone")');
     const sneaky = [
@@ -337,14 +434,18 @@ describe('data-quality rules and runs', () => {
     for (const [name, query, message] of sneaky) {
       const writing = await addRule(tableId, { name, functionName: 'custom_sql', params: { sql: query } });
       expect(writing.statusCode, writing.body).toBe(201);
-      const run = (await call(server, 'POST', `/table/${tableId}/configure`, { token: adminToken, body: { ruleIds: [writing.json().data.id] } })).json().data;
-      expect(run.results, name).toEqual([expect.objectContaining({ ruleName: name, status: 'error', message: expect.stringMatching(message) })]);
+      const run = (
+        await call(server, 'POST', `/table/${tableId}/configure`, { token: adminToken, body: { ruleIds: [writing.json().data.id] } })
+      ).json().data;
+      expect(run.results, name).toEqual([
+        expect.objectContaining({ ruleName: name, status: 'error', message: expect.stringMatching(message) }),
+      ]);
       await call(server, 'DELETE', `/table/dataQuality/${writing.json().data.id}`, { token: adminToken });
     }
     const s = source();
     try {
       const [{ n, ticket }] = await s.query<{ n: number; ticket: string | null }>(
-        "select (select count(*)::int from public.customers) as n, (select last_value::text from public.tickets where is_called) as ticket",
+        'select (select count(*)::int from public.customers) as n, (select last_value::text from public.tickets where is_called) as ticket',
         [],
         { timeoutMs: 5000 },
       );
@@ -370,7 +471,8 @@ describe('data-quality rules and runs', () => {
   it('refuses to run with nothing to run, on a deactivated connection, or without tables/update', async () => {
     const empty = (await register({ connectionId, endpoint: 'public.orders', name: 'Orders again' }).then((r) => r)).json();
     expect(empty.message).toMatch(/already registered/);
-    const orders = (await call(server, 'POST', '/tables/filters/0/10', { token: adminToken, body: { endpoint: 'public.orders' } })).json().data.rows[0].id;
+    const orders = (await call(server, 'POST', '/tables/filters/0/10', { token: adminToken, body: { endpoint: 'public.orders' } })).json()
+      .data.rows[0].id;
     const none = await call(server, 'POST', `/table/${orders}/configure`, { token: adminToken });
     expect(none.json().message).toBe('The table "Orders" has no active data-quality rules to run');
     expect((await call(server, 'POST', `/table/${tableId}/configure`, { token: reader.token })).statusCode).toBe(403);
@@ -382,8 +484,16 @@ describe('data-quality rules and runs', () => {
   });
 
   it('changes a rule in place, deletes it with its results kept, and activates tables', async () => {
-    const rule = (await call(server, 'GET', `/tables/dataQuality/search/tableId/${tableId}/0/10?searchText=Known`, { token: adminToken })).json().data.rows[0];
-    const changed = await addRule(tableId, { id: rule.id, name: 'Known country', functionName: 'in_set', columnName: 'country', params: { values: ['GB', 'US', 'NL', 'XX'] } });
+    const rule = (
+      await call(server, 'GET', `/tables/dataQuality/search/tableId/${tableId}/0/10?searchText=Known`, { token: adminToken })
+    ).json().data.rows[0];
+    const changed = await addRule(tableId, {
+      id: rule.id,
+      name: 'Known country',
+      functionName: 'in_set',
+      columnName: 'country',
+      params: { values: ['GB', 'US', 'NL', 'XX'] },
+    });
     expect(changed.statusCode).toBe(200);
     expect(changed.json().data.params).toEqual({ values: ['GB', 'US', 'NL', 'XX'] });
     const removed = await call(server, 'DELETE', `/table/dataQuality/${rule.id}`, { token: adminToken });

@@ -141,7 +141,10 @@ const RECORD_ROUTES: Record<string, RecordCase> = {
   'DELETE /source/destination/:id': { params: { id: 'pair' }, removes: true },
 
   'GET /table/:id': { params: { id: 'table' } },
-  'PUT /table/:id': { params: { id: 'table' }, body: () => ({ description: 'Changed', columns: [{ name: 'id', description: 'Changed' }] }) },
+  'PUT /table/:id': {
+    params: { id: 'table' },
+    body: () => ({ description: 'Changed', columns: [{ name: 'id', description: 'Changed' }] }),
+  },
   'POST /table/activate/:id': { params: { id: 'table' }, body: () => deactivate },
   'POST /table/configure/:id': { params: { id: 'table' } },
   'POST /table/:id/configure': { params: { id: 'table' }, body: () => ({}) },
@@ -187,19 +190,31 @@ interface PlainRoute {
 
 /** Routes whose path parameters name no record of a company, each with why. */
 const NOT_RECORD_ROUTES: Record<string, PlainRoute> = {
-  'GET /settings/:id': { why: 'a settings group ("service", "email") every company has: reading one gives the caller its own (tested below)', values: { id: 'service' } },
-  'PUT /settings/:id': { why: "a settings group every company has: a change is the caller's own (tested below)", values: { id: 'service' } },
+  'GET /settings/:id': {
+    why: 'a settings group ("service", "email") every company has: reading one gives the caller its own (tested below)',
+    values: { id: 'service' },
+  },
+  'PUT /settings/:id': {
+    why: "a settings group every company has: a change is the caller's own (tested below)",
+    values: { id: 'service' },
+  },
   'PUT /lists/:listKey/columns': { why: "a list of the console; the row is the caller's (tested below)", values: { listKey: 'users' } },
   'DELETE /lists/:listKey/columns': { why: "a list of the console; the row is the caller's (tested below)", values: { listKey: 'users' } },
   'GET /user/preferences/:key': { why: "a key of the caller's own preferences (tested below)", values: { key: 'theme' } },
   'PUT /user/preferences/:key': { why: "a key of the caller's own preferences (tested below)", values: { key: 'theme' } },
-  'GET /client/checkDuplicateUserName/:name': { why: 'a username, unique within a company only (tested below)', values: { name: 'globex.member' } },
+  'GET /client/checkDuplicateUserName/:name': {
+    why: 'a username, unique within a company only (tested below)',
+    values: { name: 'globex.member' },
+  },
   'GET /users/username/check/:name': { why: 'a username, unique within a company only (tested below)', values: { name: 'globex.member' } },
   'GET /marketplace/:id/integration': {
     why: "an integration of the marketplace, the same for all; the connections it lists are the caller's (lists below)",
     values: { id: 'git' },
   },
-  'GET /marketplace/active/cloudStorage/:id': { why: 'an integration of the marketplace, the same for all (lists below)', values: { id: 'all' } },
+  'GET /marketplace/active/cloudStorage/:id': {
+    why: 'an integration of the marketplace, the same for all (lists below)',
+    values: { id: 'all' },
+  },
   'GET /openapi/:id': { why: 'an operation of this server, the same for all', values: { id: 'get_workspaces' } },
   'GET /dashboard/dailyJobRunTracker/:from/:to': { why: 'two dates (lists below)', values: { from: daysAgo(300), to: daysAgo(-1) } },
   'GET /notification/search/:offset/:limit/:searchText': { why: 'a search text (lists below)', values: { searchText: 'globex' } },
@@ -228,7 +243,9 @@ const REFERENCE_FIELDS: Record<string, ReferenceCase> = {
   'PUT /apikey/:id accessUserId': { kind: 'user', call: (own, ref) => ({ path: { id: own.apiKey }, body: { accessUserId: ref } }) },
   'POST /client/createUser roleId': {
     kind: 'role',
-    call: (_, ref) => ({ body: { email: 'demo.other@acme.test', username: 'demo.other', firstName: 'Demo', password: 'Correct-horse-42', roleId: ref } }),
+    call: (_, ref) => ({
+      body: { email: 'demo.other@acme.test', username: 'demo.other', firstName: 'Demo', password: 'Correct-horse-42', roleId: ref },
+    }),
   },
   'POST /user roleId': { kind: 'role', call: (_, ref) => ({ body: { email: 'invited.other@acme.test', firstName: 'Ivy', roleId: ref } }) },
   'POST /user workspaceIds': {
@@ -236,15 +253,28 @@ const REFERENCE_FIELDS: Record<string, ReferenceCase> = {
     call: (own, ref) => ({ body: { email: 'invited.other@acme.test', firstName: 'Ivy', roleId: own.role, workspaceIds: [ref] } }),
   },
   'PUT /user/profile/:id roleId': { kind: 'role', call: (own, ref) => ({ path: { id: own.user }, body: { roleId: ref } }) },
-  'PUT /user/profile/:id workspaceIds': { kind: 'workspace', call: (own, ref) => ({ path: { id: own.user }, body: { workspaceIds: [ref] } }) },
+  'PUT /user/profile/:id workspaceIds': {
+    kind: 'workspace',
+    call: (own, ref) => ({ path: { id: own.user }, body: { workspaceIds: [ref] } }),
+  },
   'POST /connections workspaceId': {
     kind: 'workspace',
     call: (_, ref) => ({ body: { name: 'Placed elsewhere', type: 'embedded', settings: { database: 'iso-unused' }, workspaceId: ref } }),
   },
-  'PUT /connection/:id workspaceId': { kind: 'workspace', call: (own, ref) => ({ path: { id: own.connection }, body: { workspaceId: ref } }) },
+  'PUT /connection/:id workspaceId': {
+    kind: 'workspace',
+    call: (own, ref) => ({ path: { id: own.connection }, body: { workspaceId: ref } }),
+  },
   'POST /marketplace/configure workspaceId': {
     kind: 'workspace',
-    call: (_, ref) => ({ body: { integrationId: 'git', name: 'Placed elsewhere', settings: { url: 'https://git.example.test/team/sql.git' }, workspaceId: ref } }),
+    call: (_, ref) => ({
+      body: {
+        integrationId: 'git',
+        name: 'Placed elsewhere',
+        settings: { url: 'https://git.example.test/team/sql.git' },
+        workspaceId: ref,
+      },
+    }),
   },
   'PUT /source/destination/:id sourceId': {
     kind: 'connection',
@@ -255,7 +285,10 @@ const REFERENCE_FIELDS: Record<string, ReferenceCase> = {
     call: (own, ref) => ({ path: { id: freshPairId }, body: { sourceId: own.connection, destinationId: ref } }),
   },
   'POST /table connectionId': { kind: 'connection', call: (_, ref) => ({ body: { connectionId: ref, endpoint: 'public.customers' } }) },
-  'POST /table workspaceId': { kind: 'workspace', call: (own, ref) => ({ body: { connectionId: own.connection, endpoint: 'public.customers', workspaceId: ref } }) },
+  'POST /table workspaceId': {
+    kind: 'workspace',
+    call: (own, ref) => ({ body: { connectionId: own.connection, endpoint: 'public.customers', workspaceId: ref } }),
+  },
   'PUT /table/:id workspaceId': { kind: 'workspace', call: (own, ref) => ({ path: { id: own.table }, body: { workspaceId: ref } }) },
   'POST /table/:id/configure ruleIds': { kind: 'rule', call: (own, ref) => ({ path: { id: own.table }, body: { ruleIds: [ref] } }) },
   'POST /table/dataQuality/:id id': { kind: 'rule', call: (own, ref) => ({ path: { id: own.table }, body: { ...someRule, id: ref } }) },
@@ -384,7 +417,10 @@ const allIds = (company: Company) => [company.companyId, company.adminUserId, ..
  * and hold nothing of B's. `refusedAlike`: a caller that may not call a route at all (an admin-only
  * route for a member, a route no API key may call) may be refused instead, the same way both times.
  */
-async function recordRouteProblems(token: Call['token'], options: { refusedAlike?: boolean } = {}): Promise<string[] & { reached: number }> {
+async function recordRouteProblems(
+  token: Call['token'],
+  options: { refusedAlike?: boolean } = {},
+): Promise<string[] & { reached: number }> {
   const problems = Object.assign([] as string[], { reached: 0 });
   for (const route of routes) {
     const known = RECORD_ROUTES[key(route)];
@@ -392,7 +428,13 @@ async function recordRouteProblems(token: Call['token'], options: { refusedAlike
     for (const [param, kind] of Object.entries(known.params)) {
       // The other record parameters of the route get A's own records.
       const own = Object.fromEntries(Object.entries(known.params).map(([p, k]) => [p, a.records[k]]));
-      const request = (id: string): Call => ({ route, path: { ...own, [param]: id }, body: known.body?.(a.records), upload: known.upload, token });
+      const request = (id: string): Call => ({
+        route,
+        path: { ...own, [param]: id },
+        body: known.body?.(a.records),
+        upload: known.upload,
+        token,
+      });
       const theirs = await send(request(b.records[kind]));
       const where = `${key(route)} with B's ${kind} as :${param}`;
       const leaks = leaksIn(theirs.body, b.records[kind]);
@@ -410,7 +452,8 @@ async function recordRouteProblems(token: Call['token'], options: { refusedAlike
       const expected = known.missing === 'empty' ? 200 : 404;
       if (theirs.statusCode !== expected) problems.push(`${where}: ${theirs.statusCode} ${theirs.body.slice(0, 200)}`);
       else if (!sameAnswer) problems.push(`${where}: answered ${theirs.body.slice(0, 200)}, a missing one ${missing.body.slice(0, 200)}`);
-      else if (known.missing === 'empty' && JSON.stringify(theirs.json().data) !== '[]') problems.push(`${where}: answered ${theirs.body.slice(0, 200)}`);
+      else if (known.missing === 'empty' && JSON.stringify(theirs.json().data) !== '[]')
+        problems.push(`${where}: answered ${theirs.body.slice(0, 200)}`);
     }
   }
   return problems;
@@ -494,7 +537,11 @@ async function seed(company: Omit<Company, 'records' | 'username'>, again = fals
   const token = company.adminToken;
   const tag = company.hostname;
   const label = tag.charAt(0).toUpperCase() + tag.slice(1);
-  const role = (await ok(call(server, 'POST', '/roles', { token, body: { name: `${label} analysts`, policies: [{ resource: 'users', actions: ['read'] }] } }))).data.id;
+  const role = (
+    await ok(
+      call(server, 'POST', '/roles', { token, body: { name: `${label} analysts`, policies: [{ resource: 'users', actions: ['read'] }] } }),
+    )
+  ).data.id;
   const workspace = (await ok(call(server, 'POST', '/workspaces', { token, body: { name: `${label} workspace` } }))).data.id;
   const member = await createActiveUser(server, token, { email: `member@${tag}.test`, roleId: role, firstName: `${label} member` });
   const username = `${tag}.member`;
@@ -503,9 +550,17 @@ async function seed(company: Omit<Company, 'records' | 'username'>, again = fals
     .update(users)
     .set({ avatar: Buffer.from(`${tag} avatar`), avatarType: 'image/png' })
     .where(and(eq(users.companyId, company.companyId), eq(users.id, member.id)));
-  const apiKey = (await ok(call(server, 'POST', '/apikey', { token, body: { name: `${label} key`, operations: ['get_workspaces'] } }))).data.id;
+  const apiKey = (await ok(call(server, 'POST', '/apikey', { token, body: { name: `${label} key`, operations: ['get_workspaces'] } }))).data
+    .id;
 
-  const connection = (await ok(call(server, 'POST', '/connections', { token, body: { name: `${label} shop`, type: 'embedded', workspaceId: workspace, settings: { database } } }))).data.id;
+  const connection = (
+    await ok(
+      call(server, 'POST', '/connections', {
+        token,
+        body: { name: `${label} shop`, type: 'embedded', workspaceId: workspace, settings: { database } },
+      }),
+    )
+  ).data.id;
   const destination = (
     await ok(
       call(server, 'POST', '/connections', {
@@ -514,13 +569,25 @@ async function seed(company: Omit<Company, 'records' | 'username'>, again = fals
       }),
     )
   ).data.id;
-  const gitConnection = (await ok(call(server, 'POST', '/connections', { token, body: { name: `${label} repository`, type: 'git', settings: { url: await makeRepository(company.companyId) } } }))).data.id;
+  const gitConnection = (
+    await ok(
+      call(server, 'POST', '/connections', {
+        token,
+        body: { name: `${label} repository`, type: 'git', settings: { url: await makeRepository(company.companyId) } },
+      }),
+    )
+  ).data.id;
   const pair = crypto.randomUUID();
   await ok(call(server, 'PUT', `/source/destination/${pair}`, { token, body: { sourceId: connection, destinationId: destination } }));
 
-  const table = (await ok(call(server, 'POST', '/table', { token, body: { connectionId: connection, endpoint: 'public.orders', workspaceId: workspace } }))).data.id;
+  const table = (
+    await ok(
+      call(server, 'POST', '/table', { token, body: { connectionId: connection, endpoint: 'public.orders', workspaceId: workspace } }),
+    )
+  ).data.id;
   await ok(call(server, 'PUT', `/table/${table}`, { token, body: { columns: [{ name: 'amount', description: `${label} amount` }] } }), 200);
-  const rule = (await ok(call(server, 'POST', `/table/dataQuality/${table}`, { token, body: { ...someRule, name: `${label} ids` } }))).data.id;
+  const rule = (await ok(call(server, 'POST', `/table/dataQuality/${table}`, { token, body: { ...someRule, name: `${label} ids` } }))).data
+    .id;
 
   const workflow = (
     await ok(
@@ -538,17 +605,31 @@ async function seed(company: Omit<Company, 'records' | 'username'>, again = fals
   const run = await runUntilEnded(token, workflow);
 
   const report = (await ok(call(server, 'POST', '/reports', { token, body: { format: 'csv', recipients: [member.id] } }))).data;
-  await ok(call(server, 'POST', '/shares', { token, body: { kind: 'report', reportId: report.id, userIds: [member.id], message: `${label} share` } }));
+  await ok(
+    call(server, 'POST', '/shares', {
+      token,
+      body: { kind: 'report', reportId: report.id, userIds: [member.id], message: `${label} share` },
+    }),
+  );
   await ok(call(server, 'PUT', '/settings/service', { token, body: { sessionLifetimeMinutes: tag === 'globex' ? 123 : 456 } }), 200);
   await ok(call(server, 'PUT', '/lists/users/columns', { token, body: { scope: 'tenant', hidden: [`${tag}Column`] } }), 200);
   await ok(call(server, 'PUT', '/user/preferences/theme', { token, body: { value: `${tag} theme` } }), 200);
 
   const [mail] = await server.db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.companyId, company.companyId)).limit(1);
-  const [notification] = await server.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.companyId, company.companyId)).limit(1);
+  const [notification] = await server.db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(eq(notifications.companyId, company.companyId))
+    .limit(1);
   const customer = `cus_${tag}`;
-  if (!again) await server.db.insert(subscriptions).values({ companyId: company.companyId, plan: 'unlimited', provider: 'stripe', customerId: customer });
+  if (!again)
+    await server.db
+      .insert(subscriptions)
+      .values({ companyId: company.companyId, plan: 'unlimited', provider: 'stripe', customerId: customer });
   const checkoutSession = `cs_${tag}`;
-  await server.db.insert(checkoutSessions).values({ id: checkoutSession, companyId: company.companyId, plan: 'team', createdBy: company.adminUserId });
+  await server.db
+    .insert(checkoutSessions)
+    .values({ id: checkoutSession, companyId: company.companyId, plan: 'team', createdBy: company.adminUserId });
 
   const records: Records = {
     user: member.id,
@@ -581,17 +662,21 @@ type Rows = { rows: Array<Record<string, unknown>> };
 
 /** A digest of every stored row of one company, table by table (and its companies row). */
 async function digestOf(companyId: string): Promise<Record<string, string>> {
-  const tables = ((await server.db.execute(sql`
+  const tables = (
+    (await server.db.execute(sql`
     select table_name as name from information_schema.columns
     where table_schema = current_schema() and column_name = 'company_id'
-    order by table_name`)) as unknown as Rows).rows.map((row) => String(row.name));
+    order by table_name`)) as unknown as Rows
+  ).rows.map((row) => String(row.name));
   expect(tables.length).toBeGreaterThan(20);
   const digest: Record<string, string> = {};
   for (const table of [...tables, 'companies']) {
     const column = table === 'companies' ? 'id' : 'company_id';
-    const [row] = ((await server.db.execute(sql`
+    const [row] = (
+      (await server.db.execute(sql`
       select count(*)::int as n, md5(coalesce(string_agg(t::text, E'\n' order by t::text), '')) as hash
-      from ${sql.identifier(table)} t where ${sql.identifier(column)} = ${companyId}`)) as unknown as Rows).rows;
+      from ${sql.identifier(table)} t where ${sql.identifier(column)} = ${companyId}`)) as unknown as Rows
+    ).rows;
     digest[table] = `${row.n} rows, ${row.hash}`;
   }
   return digest;
@@ -606,7 +691,12 @@ beforeAll(async () => {
     // Checkout sessions are only looked up when Stripe is configured; nothing here reaches it.
     plans: {
       defaultPlan: 'unlimited',
-      stripe: { secretKey: 'sk_test_isolation', webhookSecret: undefined, prices: { team: 'price_team' }, apiBase: new URL('http://127.0.0.1:9') },
+      stripe: {
+        secretKey: 'sk_test_isolation',
+        webhookSecret: undefined,
+        prices: { team: 'price_team' },
+        apiBase: new URL('http://127.0.0.1:9'),
+      },
     },
   });
   freshPairId = crypto.randomUUID();
@@ -644,16 +734,29 @@ describe('the route table', () => {
     }
     expect(unknown, 'routes whose parameters the test cannot fill: add them to RECORD_ROUTES or NOT_RECORD_ROUTES').toEqual([]);
     const listed = [...Object.keys(RECORD_ROUTES), ...Object.keys(NOT_RECORD_ROUTES)];
-    expect(listed.filter((entry) => !routes.some((route) => key(route) === entry)), 'listed routes the server no longer has').toEqual([]);
+    expect(
+      listed.filter((entry) => !routes.some((route) => key(route) === entry)),
+      'listed routes the server no longer has',
+    ).toEqual([]);
   });
 
   it('lists every query or body field named like an id, or says why it names no record', () => {
     const fields = routes.flatMap((route) =>
-      [...fieldsOf(route.schema.querystring), ...fieldsOf(route.schema.body)].filter((field) => ID_FIELD.test(field)).map((field) => `${key(route)} ${field}`),
+      [...fieldsOf(route.schema.querystring), ...fieldsOf(route.schema.body)]
+        .filter((field) => ID_FIELD.test(field))
+        .map((field) => `${key(route)} ${field}`),
     );
-    expect(fields.filter((field) => !REFERENCE_FIELDS[field] && !NOT_RECORD_FIELDS[field]), 'add them to REFERENCE_FIELDS or NOT_RECORD_FIELDS').toEqual([]);
-    const listed = [...Object.keys(REFERENCE_FIELDS), ...Object.keys(NOT_RECORD_FIELDS)].filter((entry) => !entry.startsWith('POST /reports recipients'));
-    expect(listed.filter((entry) => !fields.includes(entry)), 'listed fields the server no longer has').toEqual([]);
+    expect(
+      fields.filter((field) => !REFERENCE_FIELDS[field] && !NOT_RECORD_FIELDS[field]),
+      'add them to REFERENCE_FIELDS or NOT_RECORD_FIELDS',
+    ).toEqual([]);
+    const listed = [...Object.keys(REFERENCE_FIELDS), ...Object.keys(NOT_RECORD_FIELDS)].filter(
+      (entry) => !entry.startsWith('POST /reports recipients'),
+    );
+    expect(
+      listed.filter((entry) => !fields.includes(entry)),
+      'listed fields the server no longer has',
+    ).toEqual([]);
   });
 });
 
@@ -679,7 +782,7 @@ describe("another company's records are missing records", () => {
     expect(problems.reached).toBeGreaterThan(30);
   });
 
-  it("answers a member of A whose role allows every action on every resource the same way", async () => {
+  it('answers a member of A whose role allows every action on every resource the same way', async () => {
     const policies = POLICY_RESOURCES.map((resource) => ({ resource: resource.resource, actions: [...resource.actions] }));
     const member = await userWithPolicies(server, a.adminToken, 'everything@acme.test', policies);
     const problems = await recordRouteProblems(member.token, { refusedAlike: true });
@@ -743,8 +846,12 @@ describe("another company's records are missing records", () => {
     await ok(call(server, 'PUT', '/user/preferences/theme', { token: a.adminToken, body: { value: 'changed' } }), 200);
 
     // Usernames are unique within a company: B's member's name is free in A, A's own is not.
-    expect((await ok(call(server, 'GET', `/client/checkDuplicateUserName/${b.username}`, { token: a.adminToken }), 200)).data.duplicate).toBe(false);
-    expect((await ok(call(server, 'GET', `/client/checkDuplicateUserName/${a.username}`, { token: a.adminToken }), 200)).data.duplicate).toBe(true);
+    expect(
+      (await ok(call(server, 'GET', `/client/checkDuplicateUserName/${b.username}`, { token: a.adminToken }), 200)).data.duplicate,
+    ).toBe(false);
+    expect(
+      (await ok(call(server, 'GET', `/client/checkDuplicateUserName/${a.username}`, { token: a.adminToken }), 200)).data.duplicate,
+    ).toBe(true);
     expect((await ok(call(server, 'GET', `/users/username/check/${b.username}`, { token: a.adminToken }), 200)).data.available).toBe(true);
   });
 
@@ -774,12 +881,16 @@ describe("another company's records are missing records", () => {
 describe("A's own records, through the same calls", () => {
   it('are found by every route above (so the 404s were not the routes refusing everything)', async () => {
     const problems: string[] = [];
-    const ordered = [...routes.filter((r) => RECORD_ROUTES[key(r)] && !RECORD_ROUTES[key(r)].removes), ...routes.filter((r) => RECORD_ROUTES[key(r)]?.removes)];
+    const ordered = [
+      ...routes.filter((r) => RECORD_ROUTES[key(r)] && !RECORD_ROUTES[key(r)].removes),
+      ...routes.filter((r) => RECORD_ROUTES[key(r)]?.removes),
+    ];
     for (const route of ordered) {
       const known = RECORD_ROUTES[key(route)];
       const own = Object.fromEntries(Object.entries(known.params).map(([p, k]) => [p, a.records[k]]));
       const res = await send({ route, path: own, body: known.body?.(a.records), upload: known.upload, token: a.adminToken });
-      const fine = known.missing === 'empty' ? res.statusCode === 200 && res.json().data.length > 0 : res.statusCode !== 404 && res.statusCode < 500;
+      const fine =
+        known.missing === 'empty' ? res.statusCode === 200 && res.json().data.length > 0 : res.statusCode !== 404 && res.statusCode < 500;
       const found = known.createsAtUnknownId ? res.statusCode === 200 : fine;
       if (!found) problems.push(`${key(route)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
@@ -804,6 +915,8 @@ describe("A's lists, cards and counts, however much B holds", () => {
 
     await seed({ hostname: 'globex-two', companyId: b.companyId, adminUserId: b.adminUserId, adminToken: b.adminToken }, true);
     const after = await answers();
-    expect(steady.filter((route) => after.get(route) !== second.get(route)).map((route) => `${route}: ${after.get(route)?.slice(0, 300)}`)).toEqual([]);
+    expect(
+      steady.filter((route) => after.get(route) !== second.get(route)).map((route) => `${route}: ${after.get(route)?.slice(0, 300)}`),
+    ).toEqual([]);
   });
 });

@@ -57,7 +57,10 @@ async function lastAudit(recordId: string, operation?: string) {
 }
 
 async function membershipsOf(userId: string) {
-  const rows = await server.db.select({ id: workspaceMembers.workspaceId }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId));
+  const rows = await server.db
+    .select({ id: workspaceMembers.workspaceId })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.userId, userId));
   return rows.map((r) => r.id).sort();
 }
 
@@ -88,14 +91,73 @@ beforeAll(async () => {
 
   const day = (d: string) => new Date(`${d}T12:00:00.000Z`);
   const fixture = [
-    { key: 'one', email: 'zeta.one@acme.test', firstName: 'Zed', lastName: 'Alpha', status: 'active', isActive: true, roleId: memberRoleId, createdAt: day('2026-01-01'), lastLoginAt: day('2026-03-01'), otpEnabled: true },
-    { key: 'two', email: 'zeta.two@acme.test', firstName: 'Yan', lastName: 'Beta', status: 'invited', isActive: true, roleId: memberRoleId, createdAt: day('2026-01-02'), lastLoginAt: null, otpEnabled: false },
-    { key: 'three', email: 'zeta.three@acme.test', firstName: 'Xia', lastName: 'Gamma', status: 'active', isActive: false, roleId: customRoleId, createdAt: day('2026-01-03'), lastLoginAt: day('2026-02-01'), otpEnabled: false },
-    { key: 'four', email: 'zeta.four@acme.test', firstName: 'Wil', lastName: 'Delta', status: 'invited', isActive: false, roleId: memberRoleId, createdAt: day('2026-01-04'), lastLoginAt: null, otpEnabled: false },
-    { key: 'five', email: 'zeta.five@acme.test', username: 'zorro', firstName: 'Val', lastName: 'Epsilon', status: 'active', isActive: true, roleId: customRoleId, createdAt: day('2026-01-04'), lastLoginAt: null, otpEnabled: false },
+    {
+      key: 'one',
+      email: 'zeta.one@acme.test',
+      firstName: 'Zed',
+      lastName: 'Alpha',
+      status: 'active',
+      isActive: true,
+      roleId: memberRoleId,
+      createdAt: day('2026-01-01'),
+      lastLoginAt: day('2026-03-01'),
+      otpEnabled: true,
+    },
+    {
+      key: 'two',
+      email: 'zeta.two@acme.test',
+      firstName: 'Yan',
+      lastName: 'Beta',
+      status: 'invited',
+      isActive: true,
+      roleId: memberRoleId,
+      createdAt: day('2026-01-02'),
+      lastLoginAt: null,
+      otpEnabled: false,
+    },
+    {
+      key: 'three',
+      email: 'zeta.three@acme.test',
+      firstName: 'Xia',
+      lastName: 'Gamma',
+      status: 'active',
+      isActive: false,
+      roleId: customRoleId,
+      createdAt: day('2026-01-03'),
+      lastLoginAt: day('2026-02-01'),
+      otpEnabled: false,
+    },
+    {
+      key: 'four',
+      email: 'zeta.four@acme.test',
+      firstName: 'Wil',
+      lastName: 'Delta',
+      status: 'invited',
+      isActive: false,
+      roleId: memberRoleId,
+      createdAt: day('2026-01-04'),
+      lastLoginAt: null,
+      otpEnabled: false,
+    },
+    {
+      key: 'five',
+      email: 'zeta.five@acme.test',
+      username: 'zorro',
+      firstName: 'Val',
+      lastName: 'Epsilon',
+      status: 'active',
+      isActive: true,
+      roleId: customRoleId,
+      createdAt: day('2026-01-04'),
+      lastLoginAt: null,
+      otpEnabled: false,
+    },
   ] as const;
   for (const { key, ...values } of fixture) {
-    const [row] = await server.db.insert(users).values({ companyId, ...values, updatedAt: values.createdAt }).returning();
+    const [row] = await server.db
+      .insert(users)
+      .values({ companyId, ...values, updatedAt: values.createdAt })
+      .returning();
     zeta[key] = row.id;
   }
   await addMembers(server.db, companyId, [
@@ -107,7 +169,14 @@ beforeAll(async () => {
   ]);
   const [foreign] = await server.db
     .insert(users)
-    .values({ companyId: other.companyId, email: 'zeta.foreign@globex.test', firstName: 'Zed', lastName: 'Foreign', status: 'active', roleId: other.memberRoleId })
+    .values({
+      companyId: other.companyId,
+      email: 'zeta.foreign@globex.test',
+      firstName: 'Zed',
+      lastName: 'Foreign',
+      status: 'active',
+      roleId: other.memberRoleId,
+    })
     .returning();
   otherUserId = foreign.id;
 });
@@ -122,7 +191,10 @@ const zetaEmails = (...keys: Array<keyof typeof zeta>) => keys.map((k) => `zeta.
 
 describe('GET /users/{offset}/{limit}', () => {
   it('answers rows of the contract, newest first, without secrets or picture bytes', async () => {
-    await server.db.update(users).set({ mpinHash: 'secret-hash', otpSecretEnc: 'enc', avatar: Buffer.from('img'), avatarType: 'image/png' }).where(eq(users.id, zeta.one));
+    await server.db
+      .update(users)
+      .set({ mpinHash: 'secret-hash', otpSecretEnc: 'enc', avatar: Buffer.from('img'), avatarType: 'image/png' })
+      .where(eq(users.id, zeta.one));
     const res = await call(server, 'GET', '/users/0/1000', { token: adminToken });
     expect(res.statusCode).toBe(200);
     const { message, data } = res.json();
@@ -132,8 +204,26 @@ describe('GET /users/{offset}/{limit}', () => {
     const one = data.rows.find((r: { id: string }) => r.id === zeta.one);
     expect(Object.keys(one).sort()).toEqual(
       [
-        'id', 'email', 'username', 'firstName', 'lastName', 'phone', 'status', 'isActive', 'roleId', 'roleName', 'isAdmin', 'workspaces',
-        'otpEnabled', 'otpRequired', 'aiNotification', 'hasAvatar', 'lastLoginAt', 'createdAt', 'updatedAt', 'createdBy',
+        'id',
+        'email',
+        'username',
+        'firstName',
+        'lastName',
+        'phone',
+        'status',
+        'isActive',
+        'roleId',
+        'roleName',
+        'isAdmin',
+        'workspaces',
+        'otpEnabled',
+        'otpRequired',
+        'aiNotification',
+        'hasAvatar',
+        'lastLoginAt',
+        'createdAt',
+        'updatedAt',
+        'createdBy',
       ].sort(),
     );
     expect(one).toMatchObject({
@@ -160,7 +250,13 @@ describe('GET /users/{offset}/{limit}', () => {
   it('lists workspaces by name, leaving deleted ones out, and lists the status by the rules', async () => {
     const res = await call(server, 'GET', '/users/0/1000', { token: adminToken });
     const byId = new Map(res.json().data.rows.map((r: { id: string }) => [r.id, r]));
-    expect(byId.get(zeta.two)).toMatchObject({ status: 'invited', workspaces: [{ id: ws.analytics, name: 'Analytics' }, { id: ws.billing, name: 'Billing' }] });
+    expect(byId.get(zeta.two)).toMatchObject({
+      status: 'invited',
+      workspaces: [
+        { id: ws.analytics, name: 'Analytics' },
+        { id: ws.billing, name: 'Billing' },
+      ],
+    });
     expect(byId.get(zeta.three)).toMatchObject({ status: 'inactive', isActive: false, roleName: 'Analyst' });
     // An invitation the admin deactivated is inactive, not pending.
     expect(byId.get(zeta.four)).toMatchObject({ status: 'inactive' });
@@ -250,7 +346,12 @@ describe('POST /users/filter/{limit}/{offset}/{order}/{field}', () => {
     ];
     for (const [search, expected] of cases) {
       const res = await filter('100/0/DESC/createdAt', { search });
-      expect(emailsOf(res).filter((e: string) => e.startsWith('zeta.')).sort(), search).toEqual([...expected].sort());
+      expect(
+        emailsOf(res)
+          .filter((e: string) => e.startsWith('zeta.'))
+          .sort(),
+        search,
+      ).toEqual([...expected].sort());
     }
     const foreign = await filter('100/0/DESC/createdAt', { search: 'foreign' });
     expect(emailsOf(foreign)).toEqual([]);
@@ -266,7 +367,13 @@ describe('POST /users/filter/{limit}/{offset}/{order}/{field}', () => {
     expect((await sorted('DESC', 'lastLoginAt')).slice(0, 2)).toEqual(zetaEmails('one', 'three'));
     expect((await sorted('ASC', 'lastLoginAt')).slice(0, 2)).toEqual(zetaEmails('three', 'one'));
     const byStatus = await filter('100/0/ASC/status', { search: 'zeta.' });
-    expect(byStatus.json().data.rows.map((r: { status: string }) => r.status)).toEqual(['active', 'active', 'inactive', 'inactive', 'invited']);
+    expect(byStatus.json().data.rows.map((r: { status: string }) => r.status)).toEqual([
+      'active',
+      'active',
+      'inactive',
+      'inactive',
+      'invited',
+    ]);
     const byUpdate = await sorted('ASC', 'updatedAt');
     expect(byUpdate.slice(0, 3)).toEqual(zetaEmails('one', 'two', 'three'));
 
@@ -288,7 +395,11 @@ describe('POST /users/filter/{limit}/{offset}/{order}/{field}', () => {
         { companyId, name: 'Empty' },
       ])
       .returning();
-    await addMembers(server.db, companyId, [zeta.one, zeta.three, zeta.four, zeta.five].map((userId) => ({ userId, workspaceId: tied.id })));
+    await addMembers(
+      server.db,
+      companyId,
+      [zeta.one, zeta.three, zeta.four, zeta.five].map((userId) => ({ userId, workspaceId: tied.id })),
+    );
     const ids = (res: Awaited<ReturnType<typeof filter>>) => res.json().data.rows.map((r: { id: string }) => r.id);
     // four and five share their creation time: the id decides.
     const [later, earlier] = [zeta.four, zeta.five].sort().reverse();
@@ -305,7 +416,8 @@ describe('POST /users/filter/{limit}/{offset}/{order}/{field}', () => {
         const whole = await filter(`10/0/${sort}`, { workspace, ...body });
         expect(ids(whole), label).toEqual(order);
         const pages = [];
-        for (let offset = 0; offset < order.length; offset++) pages.push(...ids(await filter(`1/${offset}/${sort}`, { workspace, ...body })));
+        for (let offset = 0; offset < order.length; offset++)
+          pages.push(...ids(await filter(`1/${offset}/${sort}`, { workspace, ...body })));
         expect(pages, label).toEqual(order);
         const first = await filter(`1/0/${sort}`, { workspace, ...body });
         expect(first.json().data, label).toMatchObject({ count: order.length, countExact: true });
@@ -368,7 +480,10 @@ describe('GET /users/filter/props and /users/cards', () => {
     const res = await call(server, 'GET', '/users/filter/props', { token: reader.token });
     expect(res.statusCode).toBe(200);
     const { workspace, role, status } = res.json().data;
-    expect(workspace).toEqual([{ id: ws.analytics, name: 'Analytics' }, { id: ws.billing, name: 'Billing' }]);
+    expect(workspace).toEqual([
+      { id: ws.analytics, name: 'Analytics' },
+      { id: ws.billing, name: 'Billing' },
+    ]);
     const roleNames = role.map((r: { name: string }) => r.name);
     expect(roleNames).toEqual(expect.arrayContaining(['Admin', 'Member', 'Analyst']));
     expect(role.find((r: { name: string }) => r.name === 'Analyst').id).toBe(customRoleId);
@@ -416,7 +531,12 @@ describe('GET /users/{id}', () => {
   it('answers one user of the company, and 404 for another company’s', async () => {
     const res = await call(server, 'GET', `/users/${zeta.two}`, { token: reader.token });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ id: zeta.two, email: 'zeta.two@acme.test', status: 'invited', workspaces: [{ name: 'Analytics' }, { name: 'Billing' }] });
+    expect(res.json().data).toMatchObject({
+      id: zeta.two,
+      email: 'zeta.two@acme.test',
+      status: 'invited',
+      workspaces: [{ name: 'Analytics' }, { name: 'Billing' }],
+    });
     const foreign = await call(server, 'GET', `/users/${otherUserId}`, { token: adminToken });
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().message).toBe('User not found');
@@ -452,7 +572,10 @@ describe('PUT /user/profile/{id} (admin edit)', () => {
       phone: '+44 20 7946 0958',
       otpRequired: true,
       status: 'active',
-      workspaces: [{ id: ws.analytics, name: 'Analytics' }, { id: ws.billing, name: 'Billing' }],
+      workspaces: [
+        { id: ws.analytics, name: 'Analytics' },
+        { id: ws.billing, name: 'Billing' },
+      ],
     });
     const row = await userRow(server.db, user.id);
     expect(row).toMatchObject({ email: 'edit.me@acme.test', lastName: 'Editor', username: 'edith.e', otpRequired: true, status: 'active' });
@@ -460,7 +583,13 @@ describe('PUT /user/profile/{id} (admin edit)', () => {
     expect(audit).toMatchObject({ model: 'user', userId: server.company.adminUserId });
     expect(audit.changes).toEqual({
       before: { lastName: 'Invitee', username: null, phone: null, otpRequired: false, workspaceIds: [] },
-      after: { lastName: 'Editor', username: 'edith.e', phone: '+44 20 7946 0958', otpRequired: true, workspaceIds: [ws.analytics, ws.billing].sort() },
+      after: {
+        lastName: 'Editor',
+        username: 'edith.e',
+        phone: '+44 20 7946 0958',
+        otpRequired: true,
+        workspaceIds: [ws.analytics, ws.billing].sort(),
+      },
     });
 
     // Workspaces are replaced, not added to.
@@ -479,7 +608,10 @@ describe('PUT /user/profile/{id} (admin edit)', () => {
 
   it('names bad fields and changes nothing', async () => {
     const user = await createActiveUser(server, adminToken, { email: 'edit.bad@acme.test' });
-    const [retiredRole] = await server.db.insert(roles).values({ companyId: server.company.companyId, name: 'Old role', isActive: false }).returning();
+    const [retiredRole] = await server.db
+      .insert(roles)
+      .values({ companyId: server.company.companyId, name: 'Old role', isActive: false })
+      .returning();
     const before = await snapshot(server.db);
     const links = await allMemberships();
     const cases: [unknown, number, RegExp][] = [
@@ -539,15 +671,27 @@ describe('PUT /user/profile/{id} (admin edit)', () => {
     const res = await edit(user.id, { roleId: customRoleId });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ roleId: customRoleId, roleName: 'Analyst', isAdmin: false });
-    const [notice] = await server.db.select().from(notifications).where(and(eq(notifications.userId, user.id), eq(notifications.type, 'role_changed')));
-    expect(notice).toMatchObject({ title: 'Your role has changed', message: 'Your role is now Analyst (it was Member).', link: '/profile', createdBy: server.company.adminUserId, status: 'unread' });
+    const [notice] = await server.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, user.id), eq(notifications.type, 'role_changed')));
+    expect(notice).toMatchObject({
+      title: 'Your role has changed',
+      message: 'Your role is now Analyst (it was Member).',
+      link: '/profile',
+      createdBy: server.company.adminUserId,
+      status: 'unread',
+    });
     expect((await lastAudit(user.id, 'update')).changes).toEqual({
       before: { roleId: server.company.memberRoleId, roleName: 'Member' },
       after: { roleId: customRoleId, roleName: 'Analyst' },
     });
     // The same role again is no change and no notice.
     await edit(user.id, { roleId: customRoleId });
-    const notices = await server.db.select().from(notifications).where(and(eq(notifications.userId, user.id), eq(notifications.type, 'role_changed')));
+    const notices = await server.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, user.id), eq(notifications.type, 'role_changed')));
     expect(notices).toHaveLength(1);
   });
 
@@ -560,10 +704,16 @@ describe('PUT /user/profile/{id} (admin edit)', () => {
     expect(res.json().data).toMatchObject({ isActive: false, status: 'inactive' });
     const after = await call(server, 'GET', '/user/profile', { token: session.accessToken });
     expect(after.statusCode).toBe(401);
-    const [row] = await server.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(session.accessToken!)));
+    const [row] = await server.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(session.accessToken!)));
     expect(row).toMatchObject({ endReason: 'user_deactivated' });
     expect(row.endedAt).not.toBeNull();
-    const [event] = await server.db.select().from(accessEvents).where(and(eq(accessEvents.userId, user.id), eq(accessEvents.event, 'session_end')));
+    const [event] = await server.db
+      .select()
+      .from(accessEvents)
+      .where(and(eq(accessEvents.userId, user.id), eq(accessEvents.event, 'session_end')));
     expect(event).toMatchObject({ status: 'success', reason: 'user_deactivated' });
     expect((await lastAudit(user.id, 'update')).changes).toEqual({ before: { isActive: true }, after: { isActive: false } });
     expect((await signIn(server, user)).statusCode).toBe(403);
@@ -593,7 +743,10 @@ describe('PUT /user/profile/{id} (admin edit)', () => {
 
   it('refuses to deactivate the last active admin, whoever asks', async () => {
     // An admin whose admin role was since deactivated still passes the guard but no longer counts as an active admin.
-    const [lapsed] = await server.db.insert(roles).values({ companyId: server.company.companyId, name: 'Lapsed admins', isAdmin: true }).returning();
+    const [lapsed] = await server.db
+      .insert(roles)
+      .values({ companyId: server.company.companyId, name: 'Lapsed admins', isAdmin: true })
+      .returning();
     const acting = await createActiveUser(server, adminToken, { email: 'lapsed.admin@acme.test', roleId: lapsed.id });
     const token = (await signInFully(server, acting)).accessToken!;
     await server.db.update(roles).set({ isActive: false }).where(eq(roles.id, lapsed.id));
@@ -650,7 +803,10 @@ describe('DELETE /users/{id}', () => {
     expect(await server.db.select().from(notifications).where(eq(notifications.userId, user.id))).toEqual([]);
     const [keyAfter] = await server.db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
     expect(keyAfter.isActive).toBe(false);
-    const open = await server.db.select().from(sessions).where(and(eq(sessions.userId, user.id), inArray(sessions.endReason, ['user_deactivated'])));
+    const open = await server.db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, user.id), inArray(sessions.endReason, ['user_deactivated'])));
     expect(open.length).toBeGreaterThan(0);
     const audit = await lastAudit(user.id, 'delete');
     expect(audit).toMatchObject({ model: 'user', userId: server.company.adminUserId });
@@ -719,13 +875,22 @@ describe('POST /user (invitation) with workspaces and the users/create policy', 
 
   it('lets a users/create policy invite, but not give an admin role', async () => {
     const creator = await userWithPolicies(server, adminToken, 'creator@acme.test', [{ resource: 'users', actions: ['create'] }]);
-    const ok = await call(server, 'POST', '/user', { token: creator.token, body: { email: 'by.creator@acme.test', firstName: 'Cy', roleId: server.company.memberRoleId } });
+    const ok = await call(server, 'POST', '/user', {
+      token: creator.token,
+      body: { email: 'by.creator@acme.test', firstName: 'Cy', roleId: server.company.memberRoleId },
+    });
     expect(ok.statusCode).toBe(201);
     const before = await snapshot(server.db);
-    const admin = await call(server, 'POST', '/user', { token: creator.token, body: { email: 'boss.by.creator@acme.test', firstName: 'Cy', roleId: server.company.adminRoleId } });
+    const admin = await call(server, 'POST', '/user', {
+      token: creator.token,
+      body: { email: 'boss.by.creator@acme.test', firstName: 'Cy', roleId: server.company.adminRoleId },
+    });
     expect(admin.statusCode).toBe(403);
     expect(admin.json().message).toBe('roleId: only an admin can give an admin role');
-    const denied = await call(server, 'POST', '/user', { token: reader.token, body: { email: 'by.reader@acme.test', firstName: 'Re', roleId: server.company.memberRoleId } });
+    const denied = await call(server, 'POST', '/user', {
+      token: reader.token,
+      body: { email: 'by.reader@acme.test', firstName: 'Re', roleId: server.company.memberRoleId },
+    });
     expect(denied.statusCode).toBe(403);
     expect(denied.json().message).toBe(DENIED);
     expect(await snapshot(server.db)).toEqual(before);
@@ -733,14 +898,31 @@ describe('POST /user (invitation) with workspaces and the users/create policy', 
 });
 
 describe('POST /client/createUser (demo accounts) and GET /client/checkDuplicateUserName/{name}', () => {
-  const demo = { email: 'Demo.User@acme.test', username: 'Demo.User', firstName: 'Demi', lastName: 'User', password: 'Demo-pass-2026', roleId: '' };
+  const demo = {
+    email: 'Demo.User@acme.test',
+    username: 'Demo.User',
+    firstName: 'Demi',
+    lastName: 'User',
+    password: 'Demo-pass-2026',
+    roleId: '',
+  };
 
   it('creates an active user who can sign in at once with the password given', async () => {
     const before = await snapshot(server.db);
-    const res = await call(server, 'POST', '/client/createUser', { token: adminToken, body: { ...demo, roleId: server.company.memberRoleId } });
+    const res = await call(server, 'POST', '/client/createUser', {
+      token: adminToken,
+      body: { ...demo, roleId: server.company.memberRoleId },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const { data } = res.json();
-    expect(data).toMatchObject({ email: 'demo.user@acme.test', username: 'demo.user', status: 'active', isActive: true, roleName: 'Member', createdBy: server.company.adminUserId });
+    expect(data).toMatchObject({
+      email: 'demo.user@acme.test',
+      username: 'demo.user',
+      status: 'active',
+      isActive: true,
+      roleName: 'Member',
+      createdBy: server.company.adminUserId,
+    });
     expect(res.body).not.toMatch(/Demo-pass-2026|argon2/);
     // No invitation mail for a demo account.
     expect((await snapshot(server.db)).mails).toBe(before.mails);
@@ -748,7 +930,16 @@ describe('POST /client/createUser (demo accounts) and GET /client/checkDuplicate
     expect(session.id).toBe(data.id);
     const audit = await lastAudit(data.id, 'create');
     expect(audit.changes).toEqual({
-      after: { email: 'demo.user@acme.test', username: 'demo.user', firstName: 'Demi', lastName: 'User', roleId: server.company.memberRoleId, roleName: 'Member', status: 'active', demo: true },
+      after: {
+        email: 'demo.user@acme.test',
+        username: 'demo.user',
+        firstName: 'Demi',
+        lastName: 'User',
+        roleId: server.company.memberRoleId,
+        roleName: 'Member',
+        status: 'active',
+        demo: true,
+      },
     });
 
     const taken = await call(server, 'GET', '/client/checkDuplicateUserName/DEMO.user', { token: nobody.token });
@@ -765,7 +956,10 @@ describe('POST /client/createUser (demo accounts) and GET /client/checkDuplicate
   });
 
   it('refuses a taken email or username (409), bad fields (400), and users without users/create (403)', async () => {
-    await call(server, 'POST', '/client/createUser', { token: adminToken, body: { ...demo, email: 'first.demo@acme.test', username: 'first.demo', roleId: server.company.memberRoleId } });
+    await call(server, 'POST', '/client/createUser', {
+      token: adminToken,
+      body: { ...demo, email: 'first.demo@acme.test', username: 'first.demo', roleId: server.company.memberRoleId },
+    });
     const before = await snapshot(server.db);
     const good = { ...demo, email: 'second.demo@acme.test', username: 'second.demo', roleId: server.company.memberRoleId };
     const cases: [unknown, number, RegExp][] = [
@@ -793,7 +987,12 @@ describe('POST /client/createUser (demo accounts) and GET /client/checkDuplicate
 
 describe('activation tells the admins', () => {
   it('notifies every active admin but the new user when an invited user activates', async () => {
-    const invitation = await inviteUser(server, adminToken, { email: 'newcomer@acme.test', firstName: 'Nia', lastName: 'Newcomer', roleId: server.company.adminRoleId });
+    const invitation = await inviteUser(server, adminToken, {
+      email: 'newcomer@acme.test',
+      firstName: 'Nia',
+      lastName: 'Newcomer',
+      roleId: server.company.adminRoleId,
+    });
     const res = await call(server, 'POST', '/user/password/create', {
       body: { defaultPasswordToken: invitation.token, oldPassword: invitation.temporaryPassword, newPassword: 'Newcomer-pass-1' },
     });

@@ -37,7 +37,13 @@ beforeAll(async () => {
   other = await createOtherCompany(server);
   const [foreign] = await server.db
     .insert(users)
-    .values({ companyId: other.companyId, email: 'someone@globex.test', username: 'taken.elsewhere', status: 'active', roleId: other.memberRoleId })
+    .values({
+      companyId: other.companyId,
+      email: 'someone@globex.test',
+      username: 'taken.elsewhere',
+      status: 'active',
+      roleId: other.memberRoleId,
+    })
     .returning();
   otherUserId = foreign.id;
   const created = await createActiveUser(server, adminToken, { email: 'me@acme.test', firstName: 'Mia' });
@@ -69,7 +75,9 @@ function form(parts: Part[]): { body: Buffer; headers: Record<string, string> } 
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
     } else {
       chunks.push(
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+        ),
         part.data,
         Buffer.from('\r\n'),
       );
@@ -83,7 +91,8 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), crypto.randomBytes(200)]);
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x10, 0, 0, 0]), Buffer.from('WEBPVP8 '), crypto.randomBytes(200)]);
 
-const putProfile = (token: string, body: unknown, headers?: Record<string, string>) => call(server, 'PUT', '/user/profile', { token, body, headers });
+const putProfile = (token: string, body: unknown, headers?: Record<string, string>) =>
+  call(server, 'PUT', '/user/profile', { token, body, headers });
 const putForm = (token: string, parts: Part[]) => {
   const { body, headers } = form(parts);
   return putProfile(token, body, headers);
@@ -94,7 +103,14 @@ describe('GET /user/profile', () => {
     const res = await call(server, 'GET', '/user/profile', { token: member.token });
     expect(res.statusCode).toBe(200);
     expect(res.json().user).toMatchObject({ id: member.id, email: 'me@acme.test', roleName: 'Member', impersonator: null });
-    expect(res.json().data).toMatchObject({ id: member.id, status: 'active', phone: null, hasAvatar: false, aiNotification: false, workspaces: [] });
+    expect(res.json().data).toMatchObject({
+      id: member.id,
+      status: 'active',
+      phone: null,
+      hasAvatar: false,
+      aiNotification: false,
+      workspaces: [],
+    });
     expect(res.body).not.toMatch(/passwordHash|argon2/);
   });
 });
@@ -117,7 +133,9 @@ describe('PUT /user/profile (own, JSON)', () => {
   });
 
   it('names bad fields, refuses a taken username, and changes nothing', async () => {
-    await createActiveUser(server, adminToken, { email: 'holder@acme.test' }).then((u) => server.db.update(users).set({ username: 'held.name' }).where(eq(users.id, u.id)));
+    await createActiveUser(server, adminToken, { email: 'holder@acme.test' }).then((u) =>
+      server.db.update(users).set({ username: 'held.name' }).where(eq(users.id, u.id)),
+    );
     const before = await snapshot(server.db);
     const cases: [unknown, number, RegExp][] = [
       [{ firstName: '' }, 400, /^firstName: is required$/],
@@ -151,7 +169,11 @@ describe('PUT /user/profile (own, JSON)', () => {
 
 describe('PUT /user/profile (own, multipart) and GET /user/avatar/{id}', () => {
   it('stores a PNG, JPEG or WebP picture by its bytes, whatever type the form claims', async () => {
-    for (const [bytes, type] of [[PNG, 'image/png'], [JPEG, 'image/jpeg'], [WEBP, 'image/webp']] as const) {
+    for (const [bytes, type] of [
+      [PNG, 'image/png'],
+      [JPEG, 'image/jpeg'],
+      [WEBP, 'image/webp'],
+    ] as const) {
       const res = await putForm(member.token, [
         { name: 'firstName', value: 'Mia' },
         { name: 'avatar', filename: 'me.gif', type: 'application/octet-stream', data: bytes },
@@ -200,7 +222,9 @@ describe('PUT /user/profile (own, multipart) and GET /user/avatar/{id}', () => {
   it('answers a form cut short with a 400, changing nothing', async () => {
     const before = await snapshot(server.db);
     const boundary = '----cutshort';
-    const body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const body = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
     const res = await server.app.inject({
       method: 'PUT',
       url: '/api/v1/user/profile',
@@ -215,9 +239,21 @@ describe('PUT /user/profile (own, multipart) and GET /user/avatar/{id}', () => {
   it('refuses a file that is not an accepted image (415), one over 1 MB (413), and other files, changing nothing', async () => {
     const before = await snapshot(server.db);
     const cases: [Part[], number, RegExp][] = [
-      [[{ name: 'avatar', filename: 'evil.png', type: 'image/png', data: Buffer.from('<svg onload="alert(1)"></svg>') }], 415, /^avatar: must be a PNG, JPEG or WebP image$/],
-      [[{ name: 'avatar', filename: 'anim.gif', type: 'image/gif', data: Buffer.from('GIF89a....') }], 415, /^avatar: must be a PNG, JPEG or WebP image$/],
-      [[{ name: 'avatar', filename: 'big.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]) }], 413, /^avatar: must be at most 1 MB$/],
+      [
+        [{ name: 'avatar', filename: 'evil.png', type: 'image/png', data: Buffer.from('<svg onload="alert(1)"></svg>') }],
+        415,
+        /^avatar: must be a PNG, JPEG or WebP image$/,
+      ],
+      [
+        [{ name: 'avatar', filename: 'anim.gif', type: 'image/gif', data: Buffer.from('GIF89a....') }],
+        415,
+        /^avatar: must be a PNG, JPEG or WebP image$/,
+      ],
+      [
+        [{ name: 'avatar', filename: 'big.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]) }],
+        413,
+        /^avatar: must be at most 1 MB$/,
+      ],
       [[{ name: 'avatar', filename: 'empty.png', type: 'image/png', data: Buffer.alloc(0) }], 400, /^avatar: the file is empty$/],
       [[{ name: 'cv', filename: 'cv.png', type: 'image/png', data: PNG }], 400, /^cv: only one file, named "avatar", may be sent$/],
       [
@@ -230,7 +266,14 @@ describe('PUT /user/profile (own, multipart) and GET /user/avatar/{id}', () => {
       ],
       [Array.from({ length: 25 }, (_, i) => ({ name: `f${i}`, value: 'x' })), 413, /too many fields/],
       [[{ name: 'lastName', value: 'y'.repeat(20 * 1024) }], 413, /^lastName: must be at most 16 KB$/],
-      [[{ name: 'avatar', filename: 'a.png', type: 'image/png', data: PNG }, { name: 'removeAvatar', value: 'true' }], 400, /^removeAvatar: cannot be true/],
+      [
+        [
+          { name: 'avatar', filename: 'a.png', type: 'image/png', data: PNG },
+          { name: 'removeAvatar', value: 'true' },
+        ],
+        400,
+        /^removeAvatar: cannot be true/,
+      ],
     ];
     for (const [parts, status, message] of cases) {
       const res = await putForm(member.token, parts);
@@ -239,7 +282,9 @@ describe('PUT /user/profile (own, multipart) and GET /user/avatar/{id}', () => {
     }
     expect(await snapshot(server.db)).toEqual(before);
     // Exactly 1 MB is fine.
-    const edge = await putForm(member.token, [{ name: 'avatar', filename: 'edge.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(1024 * 1024 - PNG.length)]) }]);
+    const edge = await putForm(member.token, [
+      { name: 'avatar', filename: 'edge.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(1024 * 1024 - PNG.length)]) },
+    ]);
     expect(edge.statusCode, edge.body).toBe(200);
   });
 
@@ -363,7 +408,10 @@ describe('PUT /user/notification', () => {
     expect(on.statusCode).toBe(200);
     expect(on.json()).toEqual({ message: 'AI notifications are on', data: { aiNotification: true } });
     expect((await userRow(server.db, member.id)).aiNotification).toBe(true);
-    expect((await lastAudit(member.id, 'update_notification')).changes).toEqual({ before: { aiNotification: false }, after: { aiNotification: true } });
+    expect((await lastAudit(member.id, 'update_notification')).changes).toEqual({
+      before: { aiNotification: false },
+      after: { aiNotification: true },
+    });
     const profile = await call(server, 'GET', '/user/profile', { token: member.token });
     expect(profile.json().data.aiNotification).toBe(true);
     const off = await call(server, 'PUT', '/user/notification', { token: member.token, body: { aiNotification: false } });

@@ -44,15 +44,30 @@ const invite = (body: Record<string, unknown>, token = adminToken) => call(serve
 
 describe('POST /user (invitation)', () => {
   it('creates an invited user with a temporary password and mails the activation link', async () => {
-    const res = await invite({ email: 'New.Person@acme.test', firstName: "Anne-Marie", lastName: "O'Neil", roleId: server.company.memberRoleId });
+    const res = await invite({
+      email: 'New.Person@acme.test',
+      firstName: 'Anne-Marie',
+      lastName: "O'Neil",
+      roleId: server.company.memberRoleId,
+    });
     expect(res.statusCode).toBe(201);
     const { data } = res.json();
     expect(data).toEqual({ id: expect.any(String), email: 'new.person@acme.test', status: 'invited' });
 
     const row = await userRow(server.db, data.id);
-    expect(row).toMatchObject({ email: 'new.person@acme.test', firstName: 'Anne-Marie', lastName: "O'Neil", status: 'invited', createdBy: server.company.adminUserId });
+    expect(row).toMatchObject({
+      email: 'new.person@acme.test',
+      firstName: 'Anne-Marie',
+      lastName: "O'Neil",
+      status: 'invited',
+      createdBy: server.company.adminUserId,
+    });
     const mail = await readLastMail(server.db, 'new.person@acme.test');
-    expect(mail).toMatchObject({ kind: 'activation', subject: 'Your DataOps Console account for Acme', companyId: server.company.companyId });
+    expect(mail).toMatchObject({
+      kind: 'activation',
+      subject: 'Your DataOps Console account for Acme',
+      companyId: server.company.companyId,
+    });
     const temporary = temporaryPasswordFromMail(mail);
     expect(temporary).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
@@ -67,9 +82,14 @@ describe('POST /user (invitation)', () => {
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
 
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, data.id), eq(systemAudits.operation, 'create')));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.recordId, data.id), eq(systemAudits.operation, 'create')));
     expect(audit).toMatchObject({ model: 'user', userId: server.company.adminUserId });
-    expect(audit.changes).toMatchObject({ after: { email: 'new.person@acme.test', roleId: server.company.memberRoleId, status: 'invited' } });
+    expect(audit.changes).toMatchObject({
+      after: { email: 'new.person@acme.test', roleId: server.company.memberRoleId, status: 'invited' },
+    });
     expect(JSON.stringify(audit.changes)).not.toContain(temporary);
   });
 
@@ -94,7 +114,10 @@ describe('POST /user (invitation)', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe('roleId: no such role');
     }
-    const [role] = await server.db.insert(roles).values({ companyId: server.company.companyId, name: 'Retired', isActive: false }).returning();
+    const [role] = await server.db
+      .insert(roles)
+      .values({ companyId: server.company.companyId, name: 'Retired', isActive: false })
+      .returning();
     const retired = await invite({ email: 'role.check@acme.test', firstName: 'Ro', lastName: 'Le', roleId: role.id });
     expect(retired.statusCode).toBe(400);
     expect(retired.json().message).toBe('roleId: this role is deactivated');
@@ -103,7 +126,10 @@ describe('POST /user (invitation)', () => {
 
   it('is for admins only', async () => {
     const before = await snapshot(server.db);
-    const res = await invite({ email: 'sneaky@acme.test', firstName: 'Sn', lastName: 'Eaky', roleId: server.company.adminRoleId }, memberToken);
+    const res = await invite(
+      { email: 'sneaky@acme.test', firstName: 'Sn', lastName: 'Eaky', roleId: server.company.adminRoleId },
+      memberToken,
+    );
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('Resource Access not provided');
     const anonymous = await call(server, 'POST', '/user', { body: { email: 'x@acme.test' } });
@@ -167,7 +193,10 @@ describe('activation', () => {
     expect(reuse.statusCode).toBe(400);
     expect(reuse.json().message).toBe(ACTIVATION_INVALID);
 
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, invitation.id), eq(systemAudits.operation, 'activate')));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.recordId, invitation.id), eq(systemAudits.operation, 'activate')));
     expect(audit).toBeDefined();
     const [event] = (await accessEventsOf(server.db, invitation.email)).filter((e) => e.event === 'password_create');
     expect(event).toMatchObject({ status: 'success' });
@@ -215,7 +244,10 @@ describe('activation', () => {
     await server.db.update(users).set({ isActive: false }).where(eq(users.id, invitation.id));
     expect((await call(server, 'POST', '/user/verify', { body: { token: invitation.token } })).json().message).toBe(ACTIVATION_INVALID);
     await server.db.update(users).set({ isActive: true }).where(eq(users.id, invitation.id));
-    await server.db.update(authTokens).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(authTokens.userId, invitation.id));
+    await server.db
+      .update(authTokens)
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where(eq(authTokens.userId, invitation.id));
     const res = await call(server, 'POST', '/user/verify', { body: { token: invitation.token } });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(ACTIVATION_INVALID);
@@ -225,7 +257,10 @@ describe('activation', () => {
 describe('POST /user/token/resend', () => {
   it('mails an invited user a new temporary password and link; the old ones stop working', async () => {
     const first = await inviteUser(server, adminToken, { email: 'lost.mail@acme.test' });
-    const res = await call(server, 'POST', '/user/token/resend', { body: { email: 'lost.mail@acme.test', companyHostname: 'acme' }, ip: freshIp() });
+    const res = await call(server, 'POST', '/user/token/resend', {
+      body: { email: 'lost.mail@acme.test', companyHostname: 'acme' },
+      ip: freshIp(),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: RESEND_MESSAGE });
     const mail = await readLastMail(server.db, first.email);
@@ -243,7 +278,10 @@ describe('POST /user/token/resend', () => {
       body: { defaultPasswordToken: token, oldPassword: temporary, newPassword: 'Fresh-start-11' },
     });
     expect(ok.statusCode).toBe(200);
-    const [audit] = await server.db.select().from(systemAudits).where(and(eq(systemAudits.recordId, first.id), eq(systemAudits.operation, 'resend_invitation')));
+    const [audit] = await server.db
+      .select()
+      .from(systemAudits)
+      .where(and(eq(systemAudits.recordId, first.id), eq(systemAudits.operation, 'resend_invitation')));
     expect(audit).toBeDefined();
   });
 
@@ -311,7 +349,14 @@ describe('GET /user/profile and /users/active', () => {
     expect(emails).not.toContain('listed.off@acme.test');
     expect(emails).not.toContain('boss@elsewhere.test');
     const admin = res.json().users.find((u: { email: string }) => u.email === 'admin@acme.test');
-    expect(admin).toEqual({ id: server.company.adminUserId, email: 'admin@acme.test', firstName: 'Ada', lastName: 'Admin', roleName: 'Admin', isAdmin: true });
+    expect(admin).toEqual({
+      id: server.company.adminUserId,
+      email: 'admin@acme.test',
+      firstName: 'Ada',
+      lastName: 'Admin',
+      roleName: 'Admin',
+      isAdmin: true,
+    });
   });
 });
 
@@ -355,7 +400,10 @@ describe('preferences', () => {
       expect(res.json().message).toMatch(message);
     }
     expect(await snapshot(server.db)).toEqual(before);
-    const justUnder = await call(server, 'PUT', '/user/preferences/big', { token: memberToken, body: { value: 'x'.repeat(16 * 1024 - 2) } });
+    const justUnder = await call(server, 'PUT', '/user/preferences/big', {
+      token: memberToken,
+      body: { value: 'x'.repeat(16 * 1024 - 2) },
+    });
     expect(justUnder.statusCode).toBe(200);
   });
 

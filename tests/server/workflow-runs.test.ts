@@ -15,7 +15,12 @@ let source: string;
 let destination: string;
 
 function database(name: string): TableSource {
-  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database: name }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database: name },
+    secrets: {},
+  });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector;
 }
@@ -46,10 +51,20 @@ beforeAll(async () => {
   source = `runs-source-${tag}`;
   destination = `runs-destination-${tag}`;
   await sql(source, 'create table public.events (id int primary key, kind text not null, at timestamptz not null)');
-  await sql(source, "insert into public.events select g, case when g % 3 = 0 then 'click' else 'view' end, now() - g * interval '1 minute' from generate_series(1, 25000) g");
-  const made = async (body: Record<string, unknown>) => (await call(server, 'POST', '/connections', { token: adminToken, body })).json().data.id as string;
+  await sql(
+    source,
+    "insert into public.events select g, case when g % 3 = 0 then 'click' else 'view' end, now() - g * interval '1 minute' from generate_series(1, 25000) g",
+  );
+  const made = async (body: Record<string, unknown>) =>
+    (await call(server, 'POST', '/connections', { token: adminToken, body })).json().data.id as string;
   const sourceId = await made({ name: 'Events', type: 'embedded', settings: { database: source } });
-  const destinationId = await made({ name: 'Lake', type: 'embedded', isSource: false, isDestination: true, settings: { database: destination } });
+  const destinationId = await made({
+    name: 'Lake',
+    type: 'embedded',
+    isSource: false,
+    isDestination: true,
+    settings: { database: destination },
+  });
   pairId = crypto.randomUUID();
   await call(server, 'PUT', `/source/destination/${pairId}`, { token: adminToken, body: { sourceId, destinationId } });
 });
@@ -63,19 +78,36 @@ describe('running a workflow', () => {
         body: {
           name: 'Copy events',
           pairId,
-          tasks: [{ id: 'copy', name: 'Copy events', type: 'copy', from: { table: 'public.events' }, to: { table: 'public.events', mode: 'replace' }, batchSize: 5000 }],
+          tasks: [
+            {
+              id: 'copy',
+              name: 'Copy events',
+              type: 'copy',
+              from: { table: 'public.events' },
+              to: { table: 'public.events', mode: 'replace' },
+              batchSize: 5000,
+            },
+          ],
         },
       })
     ).json().data;
     const queued = await call(server, 'POST', `/workflow/run/${workflow.jobId}`, { token: adminToken });
     expect(queued.statusCode, queued.body).toBe(202);
-    expect(queued.json().data).toMatchObject({ workflowId: workflow.id, trigger: 'manual', attempt: 1, steps: [{ name: 'Copy events', status: expect.stringMatching(/pending|running|succeeded/) }] });
+    expect(queued.json().data).toMatchObject({
+      workflowId: workflow.id,
+      trigger: 'manual',
+      attempt: 1,
+      steps: [{ name: 'Copy events', status: expect.stringMatching(/pending|running|succeeded/) }],
+    });
     const run = await finished(queued.json().data.id);
     expect(run).toMatchObject({ status: 'succeeded', error: null, steps: [{ status: 'succeeded', rowsRead: 25000, rowsWritten: 25000 }] });
     expect(run.durationMs).toBeGreaterThanOrEqual(0);
     const [{ n }] = await sql(destination, 'select count(*)::int as n from public.events');
     expect(n).toBe(25000);
-    expect((await call(server, 'GET', `/workflow/${workflow.id}`, { token: adminToken })).json().data.lastRun).toMatchObject({ id: run.id, status: 'succeeded' });
+    expect((await call(server, 'GET', `/workflow/${workflow.id}`, { token: adminToken })).json().data.lastRun).toMatchObject({
+      id: run.id,
+      status: 'succeeded',
+    });
     const ended = await call(server, 'PUT', `/jobRunTracker/${run.id}/cancel`, { token: adminToken });
     expect(ended.statusCode).toBe(400);
     expect(ended.json().message).toBe('This run has already ended (succeeded)');
@@ -85,7 +117,19 @@ describe('running a workflow', () => {
     const workflow = (
       await call(server, 'POST', '/workflow', {
         token: adminToken,
-        body: { name: 'Copy nothing', pairId, tasks: [{ id: 'copy', name: 'Copy a missing table', type: 'copy', from: { table: 'public.missing' }, to: { table: 'public.missing', mode: 'append' } }] },
+        body: {
+          name: 'Copy nothing',
+          pairId,
+          tasks: [
+            {
+              id: 'copy',
+              name: 'Copy a missing table',
+              type: 'copy',
+              from: { table: 'public.missing' },
+              to: { table: 'public.missing', mode: 'append' },
+            },
+          ],
+        },
       })
     ).json().data;
     const run = await finished((await call(server, 'POST', `/workflow/run/${workflow.jobId}`, { token: adminToken })).json().data.id);
@@ -101,10 +145,25 @@ describe('running a workflow', () => {
     const workflow = (
       await call(server, 'POST', '/workflow', {
         token: adminToken,
-        body: { name: 'Copy by key', pairId, tasks: [{ id: 'copy', name: 'Copy clicks', type: 'copy', from: { query: "select id, at from public.events where kind = 'click'" }, to: { table: 'public.clicks', mode: 'replace' } }] },
+        body: {
+          name: 'Copy by key',
+          pairId,
+          tasks: [
+            {
+              id: 'copy',
+              name: 'Copy clicks',
+              type: 'copy',
+              from: { query: "select id, at from public.events where kind = 'click'" },
+              to: { table: 'public.clicks', mode: 'replace' },
+            },
+          ],
+        },
       })
     ).json().data;
-    const made = await call(server, 'POST', '/apikey', { token: adminToken, body: { name: 'Scheduler', operations: ['post_workflow_run_jobId'] } });
+    const made = await call(server, 'POST', '/apikey', {
+      token: adminToken,
+      body: { name: 'Scheduler', operations: ['post_workflow_run_jobId'] },
+    });
     expect(made.statusCode, made.body).toBe(201);
     const key = made.json().data.key as string;
     const queued = await call(server, 'POST', `/workflow/run/${workflow.jobId}`, { headers: { 'x-api-key': key } });

@@ -34,8 +34,19 @@ const connection = async (body: Record<string, unknown>) => {
   return res.json().data.id as string;
 };
 
-const copyTask = { id: 'copy-orders', name: 'Copy orders', type: 'copy', from: { table: 'public.orders' }, to: { table: 'public.orders_copy', mode: 'replace' } };
-const workflowBody = (extra: Record<string, unknown> = {}) => ({ name: `Nightly ${crypto.randomBytes(3).toString('hex')}`, pairId, tasks: [copyTask], ...extra });
+const copyTask = {
+  id: 'copy-orders',
+  name: 'Copy orders',
+  type: 'copy',
+  from: { table: 'public.orders' },
+  to: { table: 'public.orders_copy', mode: 'replace' },
+};
+const workflowBody = (extra: Record<string, unknown> = {}) => ({
+  name: `Nightly ${crypto.randomBytes(3).toString('hex')}`,
+  pairId,
+  tasks: [copyTask],
+  ...extra,
+});
 const create = (body: Record<string, unknown>, token = adminToken) => call(server, 'POST', '/workflow', { token, body });
 
 async function commitFile(dir: string, file: string, text: string, message: string) {
@@ -53,9 +64,17 @@ beforeAll(async () => {
   reader = await userWithPolicies(server, adminToken, 'flows.reader@acme.test', [{ resource: 'workflows', actions: ['read'] }]);
   const tag = crypto.randomBytes(4).toString('hex');
   sourceId = await connection({ name: 'Shop', type: 'embedded', settings: { database: `flow-shop-${tag}` } });
-  const destinationId = await connection({ name: 'Warehouse', type: 'embedded', isSource: false, isDestination: true, settings: { database: `flow-wh-${tag}` } });
+  const destinationId = await connection({
+    name: 'Warehouse',
+    type: 'embedded',
+    isSource: false,
+    isDestination: true,
+    settings: { database: `flow-wh-${tag}` },
+  });
   pairId = crypto.randomUUID();
-  expect((await call(server, 'PUT', `/source/destination/${pairId}`, { token: adminToken, body: { sourceId, destinationId } })).statusCode).toBe(201);
+  expect(
+    (await call(server, 'PUT', `/source/destination/${pairId}`, { token: adminToken, body: { sourceId, destinationId } })).statusCode,
+  ).toBe(201);
   // The repository sits in the company's own sub-folder of a folder the operator grants (FILES_ROOTS).
   repoDir = path.join(grantedRoot, server.company.companyId, 'repository');
   fs.mkdirSync(repoDir, { recursive: true });
@@ -76,7 +95,11 @@ describe('POST /workflow and the workflow row', () => {
       workflowBody({
         name: 'Orders to the warehouse',
         repositoryConnectionId: repositoryId,
-        tasks: [copyTask, { id: 'model', name: 'Build the model', type: 'sql', path: 'models/daily.sql', ref: 'main' }, { id: 'tell', name: 'Tell the team', type: 'notify', message: 'Orders copied', slackConnectionId: slackId }],
+        tasks: [
+          copyTask,
+          { id: 'model', name: 'Build the model', type: 'sql', path: 'models/daily.sql', ref: 'main' },
+          { id: 'tell', name: 'Tell the team', type: 'notify', message: 'Orders copied', slackConnectionId: slackId },
+        ],
         schedule: { cron: '0 2 * * *', timezone: 'Europe/Paris' },
         retries: { max: 2, backoffSeconds: 30 },
         timeoutMinutes: 30,
@@ -114,17 +137,37 @@ describe('POST /workflow and the workflow row', () => {
     const cases: Array<[Record<string, unknown>, number, RegExp]> = [
       [workflowBody({ tasks: [] }), 400, /^tasks: give at least one task/],
       [workflowBody({ pairId: crypto.randomUUID() }), 400, /^pairId: no such source\/destination pair/],
-      [workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'merge' } }] }), 400, /tasks\.0\.to\.mode: must be one of create, replace, append/],
-      [workflowBody({ tasks: [{ id: 'x', name: 'SQL', type: 'sql', path: 'models/daily.sql' }] }), 400, /^repositoryConnectionId: SQL tasks need the repository/],
-      [workflowBody({ tasks: [{ id: 'x', name: 'SQL', type: 'sql', path: '../etc/passwd.sql' }] }), 400, /tasks\.0\.path: must be a relative path/],
+      [
+        workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'merge' } }] }),
+        400,
+        /tasks\.0\.to\.mode: must be one of create, replace, append/,
+      ],
+      [
+        workflowBody({ tasks: [{ id: 'x', name: 'SQL', type: 'sql', path: 'models/daily.sql' }] }),
+        400,
+        /^repositoryConnectionId: SQL tasks need the repository/,
+      ],
+      [
+        workflowBody({ tasks: [{ id: 'x', name: 'SQL', type: 'sql', path: '../etc/passwd.sql' }] }),
+        400,
+        /tasks\.0\.path: must be a relative path/,
+      ],
       [workflowBody({ repositoryConnectionId: slackId }), 400, /^repositoryConnectionId: must be a git or Bitbucket connection/],
       [workflowBody({ tasks: [copyTask, { ...copyTask, id: 'other' }] }), 400, /tasks\.1\.name: "Copy orders" is the name of another task/],
-      [workflowBody({ tasks: [{ id: 'q', name: 'Checks', type: 'quality', tableIds: [crypto.randomUUID()] }] }), 400, /^tableIds: no such table/],
+      [
+        workflowBody({ tasks: [{ id: 'q', name: 'Checks', type: 'quality', tableIds: [crypto.randomUUID()] }] }),
+        400,
+        /^tableIds: no such table/,
+      ],
       [workflowBody({ schedule: { cron: 'every day', timezone: 'UTC' } }), 400, /schedule\.cron: must be a cron expression of five fields/],
       [workflowBody({ schedule: { cron: '0 2 * * *', timezone: 'Mars/Olympus' } }), 400, /schedule\.timezone: must be a time zone/],
       [workflowBody({ schedule: { cron: '99 2 * * *', timezone: 'UTC' } }), 400, /^schedule\.cron: /],
       [workflowBody({ retries: { max: 11 } }), 400, /retries\.max: must be at most 10/],
-      [workflowBody({ databricksConnectionId: sourceId, databricksJobId: '12' }), 400, /^databricksConnectionId: must be a Databricks connection/],
+      [
+        workflowBody({ databricksConnectionId: sourceId, databricksJobId: '12' }),
+        400,
+        /^databricksConnectionId: must be a Databricks connection/,
+      ],
       [workflowBody({ colour: 'red' }), 400, /colour/],
       [workflowBody({ name: 'Orders to the warehouse' }), 409, /^name: a workflow with this name already exists/],
     ];
@@ -140,7 +183,8 @@ describe('POST /workflow and the workflow row', () => {
     const denied = await create(workflowBody(), reader.token);
     expect(denied.statusCode).toBe(403);
     expect(denied.json().message).toBe(DENIED);
-    const mine = (await call(server, 'POST', '/workflow/filter/0/10', { token: adminToken, body: { search: 'Orders to' } })).json().data.rows[0];
+    const mine = (await call(server, 'POST', '/workflow/filter/0/10', { token: adminToken, body: { search: 'Orders to' } })).json().data
+      .rows[0];
     for (const [method, urlPath, body] of [
       ['GET', `/workflow/${mine.id}`],
       ['PUT', `/workflow/${mine.id}`, { name: 'Taken' }],
@@ -162,12 +206,23 @@ describe('POST /workflow and the workflow row', () => {
 describe('editing, activating, listing', () => {
   it('changes what is given, checks the result as a whole, and keeps the rest', async () => {
     const made = (await create(workflowBody({ name: 'Edited' }))).json().data;
-    const res = await call(server, 'PUT', `/workflow/${made.id}`, { token: adminToken, body: { description: 'Every night', schedule: { cron: '30 1 * * 1', timezone: 'UTC' }, concurrency: 2 } });
+    const res = await call(server, 'PUT', `/workflow/${made.id}`, {
+      token: adminToken,
+      body: { description: 'Every night', schedule: { cron: '30 1 * * 1', timezone: 'UTC' }, concurrency: 2 },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ description: 'Every night', schedule: { cron: '30 1 * * 1', timezone: 'UTC' }, concurrency: 2, tasks: [expect.objectContaining({ name: 'Copy orders' })] });
+    expect(res.json().data).toMatchObject({
+      description: 'Every night',
+      schedule: { cron: '30 1 * * 1', timezone: 'UTC' },
+      concurrency: 2,
+      tasks: [expect.objectContaining({ name: 'Copy orders' })],
+    });
     const unscheduled = await call(server, 'PUT', `/workflow/${made.id}`, { token: adminToken, body: { schedule: null } });
     expect(unscheduled.json().data).toMatchObject({ schedule: null, nextRunAt: null });
-    const sqlWithoutRepo = await call(server, 'PUT', `/workflow/${made.id}`, { token: adminToken, body: { tasks: [{ id: 's', name: 'S', type: 'sql', path: 'a.sql' }] } });
+    const sqlWithoutRepo = await call(server, 'PUT', `/workflow/${made.id}`, {
+      token: adminToken,
+      body: { tasks: [{ id: 's', name: 'S', type: 'sql', path: 'a.sql' }] },
+    });
     expect(sqlWithoutRepo.statusCode).toBe(400);
     expect((await call(server, 'PUT', `/workflow/${made.id}`, { token: reader.token, body: { description: 'x' } })).statusCode).toBe(403);
   });
@@ -184,7 +239,9 @@ describe('editing, activating, listing', () => {
 
   it('lists newest first, filters by connection, user, workspace and text, counts in cards', async () => {
     const names = async (body: Record<string, unknown>) =>
-      ((await call(server, 'POST', '/workflow/filter/0/100', { token: reader.token, body })).json().data.rows as Array<{ name: string }>).map((r) => r.name);
+      (
+        (await call(server, 'POST', '/workflow/filter/0/100', { token: reader.token, body })).json().data.rows as Array<{ name: string }>
+      ).map((r) => r.name);
     expect(await names({ search: 'sleep' })).toEqual(['Sleeper']);
     expect((await names({ connection: sourceId })).length).toBeGreaterThanOrEqual(3);
     expect(await names({ connection: crypto.randomUUID() })).toEqual([]);
@@ -195,7 +252,11 @@ describe('editing, activating, listing', () => {
     const props = (await call(server, 'GET', '/filters/workflow', { token: reader.token })).json().data;
     expect(props.connection.map((c: { name: string }) => c.name).sort()).toEqual(['Shop', 'Warehouse']);
     expect(props.user.map((u: { name: string }) => u.name)).toEqual(['Ada Admin']);
-    const cards = Object.fromEntries((await call(server, 'GET', '/workflow/topCards', { token: reader.token })).json().data.cards.map((c: { key: string; value: number }) => [c.key, c.value]));
+    const cards = Object.fromEntries(
+      (await call(server, 'GET', '/workflow/topCards', { token: reader.token }))
+        .json()
+        .data.cards.map((c: { key: string; value: number }) => [c.key, c.value]),
+    );
     expect(cards).toMatchObject({ total: list.length, active: list.length - 1, scheduled: 1 });
   });
 });
@@ -216,7 +277,13 @@ describe('the repository of SQL tasks', () => {
 
   it('checks a workflow against its repository and connections without running it', async () => {
     const made = (
-      await create(workflowBody({ name: 'Checked', repositoryConnectionId: repositoryId, tasks: [{ id: 's', name: 'Gone file', type: 'sql', path: 'models/gone.sql' }, copyTask] }))
+      await create(
+        workflowBody({
+          name: 'Checked',
+          repositoryConnectionId: repositoryId,
+          tasks: [{ id: 's', name: 'Gone file', type: 'sql', path: 'models/gone.sql' }, copyTask],
+        }),
+      )
     ).json().data;
     const res = await call(server, 'POST', `/workflow/configure/${made.id}`, { token: adminToken });
     expect(res.statusCode, res.body).toBe(200);
@@ -240,10 +307,16 @@ describe.skipIf(!hasGitHttpBackend)('the repositories of a Bitbucket workspace',
     // The workspace "acme" holds the repository "analytics", a copy of the one above, served over
     // smart HTTP where the connection's API URL points (its origin, as bitbucket.org's own).
     projectRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'flows-bitbucket-'));
-    const cloned = spawnSync('git', ['clone', '--quiet', '--bare', repoDir, path.join(projectRoot, 'acme', 'analytics.git')], { encoding: 'utf8' });
+    const cloned = spawnSync('git', ['clone', '--quiet', '--bare', repoDir, path.join(projectRoot, 'acme', 'analytics.git')], {
+      encoding: 'utf8',
+    });
     expect(cloned.status, cloned.stderr).toBe(0);
     bitbucket = await startLocalServer(gitHttpBackend(projectRoot, 'ci-bot', 'app-secret', projectRoot));
-    bitbucketId = await connection({ name: 'Bitbucket', type: 'bitbucket', settings: { workspace: 'acme', username: 'ci-bot', appPassword: 'app-secret', apiUrl: `${bitbucket.url}/2.0` } });
+    bitbucketId = await connection({
+      name: 'Bitbucket',
+      type: 'bitbucket',
+      settings: { workspace: 'acme', username: 'ci-bot', appPassword: 'app-secret', apiUrl: `${bitbucket.url}/2.0` },
+    });
   });
   afterAll(async () => {
     await bitbucket?.close();
@@ -253,8 +326,14 @@ describe.skipIf(!hasGitHttpBackend)('the repositories of a Bitbucket workspace',
   it("lists a repository's branches and files, its name first in every path, as SQL tasks name them", async () => {
     const res = await call(server, 'GET', `/workflow/connection/gitRepo/${bitbucketId}?path=analytics`, { token: reader.token });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ defaultBranch: 'main', ref: 'main', files: ['analytics/models/daily.sql', 'analytics/models/weekly.sql'] });
-    const older = await call(server, 'GET', `/workflow/connection/gitRepo/${bitbucketId}?path=analytics/models&ref=${firstCommit}`, { token: reader.token });
+    expect(res.json().data).toMatchObject({
+      defaultBranch: 'main',
+      ref: 'main',
+      files: ['analytics/models/daily.sql', 'analytics/models/weekly.sql'],
+    });
+    const older = await call(server, 'GET', `/workflow/connection/gitRepo/${bitbucketId}?path=analytics/models&ref=${firstCommit}`, {
+      token: reader.token,
+    });
     expect(older.json().data).toMatchObject({ commit: firstCommit, files: ['analytics/models/daily.sql'] });
     const unnamed = await call(server, 'GET', `/workflow/connection/gitRepo/${bitbucketId}`, { token: reader.token });
     expect(unnamed.statusCode).toBe(400);
@@ -307,13 +386,39 @@ describe('runs, their data-quality results, and the dashboard', () => {
     ];
     const made = await server.db
       .insert(jobRuns)
-      .values(rows.map((r) => ({ companyId, workflowId, trigger: 'manual', ...r, startedAt: r.queuedAt, endedAt: new Date(r.queuedAt.getTime() + 90_000) })))
+      .values(
+        rows.map((r) => ({
+          companyId,
+          workflowId,
+          trigger: 'manual',
+          ...r,
+          startedAt: r.queuedAt,
+          endedAt: new Date(r.queuedAt.getTime() + 90_000),
+        })),
+      )
       .returning({ id: jobRuns.id });
     runIds = made.map((r) => r.id);
-    await server.db.insert(jobRunSteps).values({ companyId, runId: runIds[1], position: 1, taskId: 'copy-orders', name: 'Copy orders', type: 'copy', status: 'failed', error: 'relation "public.orders" does not exist' });
+    await server.db.insert(jobRunSteps).values({
+      companyId,
+      runId: runIds[1],
+      position: 1,
+      taskId: 'copy-orders',
+      name: 'Copy orders',
+      type: 'copy',
+      status: 'failed',
+      error: 'relation "public.orders" does not exist',
+    });
     const [qrun] = await server.db
       .insert(qualityRuns)
-      .values({ companyId, tableId: crypto.randomUUID(), jobRunId: runIds[1], trigger: 'workflow', status: 'failed', startedAt: day(3, 13), endedAt: day(3, 13) })
+      .values({
+        companyId,
+        tableId: crypto.randomUUID(),
+        jobRunId: runIds[1],
+        trigger: 'workflow',
+        status: 'failed',
+        startedAt: day(3, 13),
+        endedAt: day(3, 13),
+      })
       .returning({ id: qualityRuns.id });
     const result = (ruleName: string, columnName: string | null, status: string) => ({
       companyId,
@@ -328,18 +433,36 @@ describe('runs, their data-quality results, and the dashboard', () => {
       startedAt: day(3, 13),
       endedAt: day(3, 13),
     });
-    await server.db.insert(qualityResults).values([result('Email given', 'email', 'failed'), result('Name given', 'full_name', 'passed'), result('Some rows', null, 'passed')]);
+    await server.db
+      .insert(qualityResults)
+      .values([result('Email given', 'email', 'failed'), result('Name given', 'full_name', 'passed'), result('Some rows', null, 'passed')]);
   });
 
   it('lists a workflow’s runs and every run of the company, filtered by status and dates', async () => {
     const ofWorkflow = await call(server, 'GET', `/jobRunTracker/${workflowId}/0/10`, { token: reader.token });
     expect(ofWorkflow.json().data.rows.map((r: { status: string }) => r.status)).toEqual(['timed_out', 'succeeded', 'failed', 'succeeded']);
-    const failed = await call(server, 'POST', `/jobRunTracker/filters?workflowId=${workflowId}&offset=0&limit=10`, { token: reader.token, body: { status: ['failed', 'timed_out'] } });
+    const failed = await call(server, 'POST', `/jobRunTracker/filters?workflowId=${workflowId}&offset=0&limit=10`, {
+      token: reader.token,
+      body: { status: ['failed', 'timed_out'] },
+    });
     expect(failed.json().data.rows.map((r: { id: string }) => r.id)).toEqual([runIds[3], runIds[1]]);
-    const firstDay = await call(server, 'POST', '/jobRunTracker/filters?offset=0&limit=10', { token: reader.token, body: { startDate: date(3), endDate: date(3) } });
-    expect(firstDay.json().data.rows.map((r: { id: string }) => r.id).sort()).toEqual([runIds[0], runIds[1]].sort());
+    const firstDay = await call(server, 'POST', '/jobRunTracker/filters?offset=0&limit=10', {
+      token: reader.token,
+      body: { startDate: date(3), endDate: date(3) },
+    });
+    expect(
+      firstDay
+        .json()
+        .data.rows.map((r: { id: string }) => r.id)
+        .sort(),
+    ).toEqual([runIds[0], runIds[1]].sort());
     const run = await call(server, 'GET', `/jobRunTracker/${runIds[1]}`, { token: reader.token });
-    expect(run.json().data).toMatchObject({ workflowName: 'Charted', status: 'failed', durationMs: 90_000, steps: [{ name: 'Copy orders', status: 'failed', error: 'relation "public.orders" does not exist' }] });
+    expect(run.json().data).toMatchObject({
+      workflowName: 'Charted',
+      status: 'failed',
+      durationMs: 90_000,
+      steps: [{ name: 'Copy orders', status: 'failed', error: 'relation "public.orders" does not exist' }],
+    });
     const bad = await call(server, 'POST', '/jobRunTracker/filters', { token: reader.token, body: { status: 'sleeping' } });
     expect(bad.statusCode).toBe(400);
     expect((await call(server, 'GET', `/jobRunTracker/${runIds[1]}`, { token: other.adminToken })).statusCode).toBe(404);
@@ -355,8 +478,13 @@ describe('runs, their data-quality results, and the dashboard', () => {
       qualityName: ['Email given', 'Name given', 'Some rows'].map((n) => ({ id: n, name: n })),
       columnName: ['email', 'full_name'].map((n) => ({ id: n, name: n })),
     });
-    const filtered = await call(server, 'POST', `/dataQuality/filters?jobRunTrackerId=${runIds[1]}&offset=0&limit=10`, { token: reader.token, body: { columnName: 'email' } });
-    expect(filtered.json().data.rows.map((r: { ruleName: string; status: string }) => [r.ruleName, r.status])).toEqual([['Email given', 'failed']]);
+    const filtered = await call(server, 'POST', `/dataQuality/filters?jobRunTrackerId=${runIds[1]}&offset=0&limit=10`, {
+      token: reader.token,
+      body: { columnName: 'email' },
+    });
+    expect(filtered.json().data.rows.map((r: { ruleName: string; status: string }) => [r.ruleName, r.status])).toEqual([
+      ['Email given', 'failed'],
+    ]);
     expect((await call(server, 'GET', `/jobRunTracker/${runIds[0]}/dataQuality`, { token: reader.token })).json().data.rows).toEqual([]);
   });
 
@@ -369,7 +497,9 @@ describe('runs, their data-quality results, and the dashboard', () => {
       [date(2), 1, 0, 0],
       [date(1), 0, 0, 1],
     ]);
-    const onlyFailed = await call(server, 'GET', `/dashboard/dailyJobRunTracker/${date(3)}/${date(1)}?jobRunStatus=failed`, { token: reader.token });
+    const onlyFailed = await call(server, 'GET', `/dashboard/dailyJobRunTracker/${date(3)}/${date(1)}?jobRunStatus=failed`, {
+      token: reader.token,
+    });
     expect(onlyFailed.json().data.days.map((d: Record<string, number>) => d.succeeded + d.failed)).toEqual([1, 0, 0]);
     for (const [urlPath, message] of [
       [`/dashboard/dailyJobRunTracker/${date(1)}/${date(3)}`, /^from: must not be after to/],
@@ -381,7 +511,9 @@ describe('runs, their data-quality results, and the dashboard', () => {
       expect(res.statusCode, urlPath).toBe(400);
       expect(res.json().message).toMatch(message);
     }
-    const connections = (await call(server, 'GET', '/dashboard/distinctConnections', { token: reader.token })).json().data as Array<{ type: string }>;
+    const connections = (await call(server, 'GET', '/dashboard/distinctConnections', { token: reader.token })).json().data as Array<{
+      type: string;
+    }>;
     // The Bitbucket workspace is there when git could serve it.
     expect(connections.some((entry) => entry.type === 'bitbucket')).toBe(hasGitHttpBackend);
     expect(connections.filter((entry) => entry.type !== 'bitbucket')).toEqual([
@@ -407,4 +539,3 @@ describe('runs, their data-quality results, and the dashboard', () => {
     expect((await call(server, 'GET', '/admin/dashboard/chart', { token: reader.token })).statusCode).toBe(403);
   });
 });
-

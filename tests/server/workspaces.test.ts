@@ -23,7 +23,9 @@ beforeAll(async () => {
   adminId = admin.id;
   outsider = await userWithPolicies(server, adminToken, 'outsider@acme.test', []);
   reader = await userWithPolicies(server, adminToken, 'ws.reader@acme.test', [{ resource: 'workspaces', actions: ['read'] }]);
-  editor = await userWithPolicies(server, adminToken, 'ws.editor@acme.test', [{ resource: 'workspaces', actions: ['read', 'create', 'update'] }]);
+  editor = await userWithPolicies(server, adminToken, 'ws.editor@acme.test', [
+    { resource: 'workspaces', actions: ['read', 'create', 'update'] },
+  ]);
   other = await createOtherCompany(server);
 });
 afterAll(async () => {
@@ -76,11 +78,22 @@ async function lastAudit(recordId: string) {
 
 describe('POST /workspaces', () => {
   it('creates a workspace from a url-encoded form and audits it', async () => {
-    const res = await call(server, 'POST', '/workspaces', { token: adminToken, headers: FORM, body: form({ name: '  Finance ', description: 'Money matters' }) });
+    const res = await call(server, 'POST', '/workspaces', {
+      token: adminToken,
+      headers: FORM,
+      body: form({ name: '  Finance ', description: 'Money matters' }),
+    });
     expect(res.statusCode, res.body).toBe(201);
     const { data, message } = res.json();
     expect(message).toBe('Workspace "Finance" created');
-    expect(data).toMatchObject({ name: 'Finance', description: 'Money matters', isActive: true, memberCount: 0, createdBy: adminId, createdByName: 'Ada Admin' });
+    expect(data).toMatchObject({
+      name: 'Finance',
+      description: 'Money matters',
+      isActive: true,
+      memberCount: 0,
+      createdBy: adminId,
+      createdByName: 'Ada Admin',
+    });
     const row = await workspaceRow(data.id);
     expect(row).toMatchObject({ companyId: server.company.companyId, name: 'Finance', description: 'Money matters', deletedAt: null });
     const audit = await lastAudit(data.id);
@@ -139,9 +152,17 @@ describe('POST /workspaces', () => {
 
   it('refuses oversized and hostile bodies without storing anything', async () => {
     const before = await tally();
-    const huge = await call(server, 'POST', '/workspaces', { token: adminToken, headers: FORM, body: form({ name: 'Big', description: HOSTILE.huge }) });
+    const huge = await call(server, 'POST', '/workspaces', {
+      token: adminToken,
+      headers: FORM,
+      body: form({ name: 'Big', description: HOSTILE.huge }),
+    });
     expect(huge.statusCode).toBe(413);
-    const large = await call(server, 'POST', '/workspaces', { token: adminToken, headers: FORM, body: form({ name: 'Big', description: 'z'.repeat(70 * 1024) }) });
+    const large = await call(server, 'POST', '/workspaces', {
+      token: adminToken,
+      headers: FORM,
+      body: form({ name: 'Big', description: 'z'.repeat(70 * 1024) }),
+    });
     expect(large.statusCode).toBe(413);
     expect(large.json().message).toBe('The form is too large (at most 64 KB)');
     const json = await call(server, 'POST', '/workspaces', { token: adminToken, body: { name: 'Big', description: HOSTILE.huge } });
@@ -153,7 +174,11 @@ describe('POST /workspaces', () => {
     });
     expect(many.statusCode).toBe(400);
     expect(many.json().message).toMatch(/^body: a form may hold at most 20 fields/);
-    const xml = await call(server, 'POST', '/workspaces', { token: adminToken, headers: { 'content-type': 'application/xml' }, body: '<name/>' });
+    const xml = await call(server, 'POST', '/workspaces', {
+      token: adminToken,
+      headers: { 'content-type': 'application/xml' },
+      body: '<name/>',
+    });
     expect(xml.statusCode).toBe(415);
     expect(await tally()).toEqual(before);
   });
@@ -224,7 +249,10 @@ describe('GET /workspaces and GET /workspaces/active', () => {
     expect(rows.find((r: { id: string }) => r.id === a.id).memberCount).toBe(1);
     // Another company's workspace of the same name is not in the list.
     expect(names.filter((n: string) => n === 'Research')).toHaveLength(1);
-    const live = await server.db.select({ n: count() }).from(workspaces).where(and(eq(workspaces.companyId, server.company.companyId)));
+    const live = await server.db
+      .select({ n: count() })
+      .from(workspaces)
+      .where(and(eq(workspaces.companyId, server.company.companyId)));
     expect(total).toBeLessThan(live[0].n); // deleted ones are left out
   });
 

@@ -46,10 +46,19 @@ export async function runFaults({ port, log, command }) {
       if (chosen.has('a')) results.push(await guarded('PostgreSQL restarted under load', () => postgresRestart(world, log)));
       // A fault that left the server down does not stop the next one from being tried.
       const revived = async () => world.server.running || (await world.restart());
-      if (chosen.has('b')) results.push(await guarded('server killed during a run', async () => (await revived(), killDuringRun(world, log))));
-      if (chosen.has('c')) results.push(await guarded('server killed during a dictionary upload', async () => (await revived(), killDuringUpload(world, log))));
+      if (chosen.has('b'))
+        results.push(await guarded('server killed during a run', async () => (await revived(), killDuringRun(world, log))));
+      if (chosen.has('c'))
+        results.push(
+          await guarded('server killed during a dictionary upload', async () => (await revived(), killDuringUpload(world, log))),
+        );
     } catch (error) {
-      results.push({ name: 'PostgreSQL fault set-up', ok: false, detail: error.message, lines: ['### PostgreSQL fault set-up', '', `Failed: ${error.message}`] });
+      results.push({
+        name: 'PostgreSQL fault set-up',
+        ok: false,
+        detail: error.message,
+        lines: ['### PostgreSQL fault set-up', '', `Failed: ${error.message}`],
+      });
     } finally {
       await world?.close().catch(() => {});
       pg.destroy();
@@ -64,7 +73,10 @@ export async function runFaults({ port, log, command }) {
     `Command: \`${command}\` (tests/soak/faults.mjs; \`SOAK_ONLY=faults\` for this part alone). Faults a–c run the server on a PostgreSQL ` +
       'of their own (initdb into a temporary directory, port 55432 or `SOAK_PG_PORT`, run as the `postgres` OS user), never on the ' +
       "machine's shared one, which other test runs use; d runs it on the embedded database in a temporary data directory. " +
-      `Machine load at the end of the faults: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}.`,
+      `Machine load at the end of the faults: ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(', ')}.`,
     '',
     ...results.flatMap((result) => [...result.lines, '']),
   ];
@@ -75,7 +87,12 @@ async function guarded(name, fault) {
   try {
     return await fault();
   } catch (error) {
-    return { name, ok: false, detail: error.message, lines: [`### ${name}`, '', `**Failed**: ${error.message}`, ...(error.output ? ['', '```', error.output.slice(-2000), '```'] : [])] };
+    return {
+      name,
+      ok: false,
+      detail: error.message,
+      lines: [`### ${name}`, '', `**Failed**: ${error.message}`, ...(error.output ? ['', '```', error.output.slice(-2000), '```'] : [])],
+    };
   }
 }
 
@@ -140,11 +157,30 @@ async function prepareWorld(world, pg) {
     return res.body.data;
   };
   const settings = { host: '127.0.0.1', port: pg.port, database: 'soak_src', user: 'postgres', ssl: 'disable' };
-  const from = ok(await world.call('POST', '/connections', { name: 'Soak source', type: 'postgresql', isSource: true, isDestination: false, settings }), 'a source connection');
-  const to = ok(await world.call('POST', '/connections', { name: 'Soak destination', type: 'postgresql', isSource: false, isDestination: true, settings }), 'a destination connection');
-  const pair = ok(await world.call('PUT', `/source/destination/${crypto.randomUUID()}`, { sourceId: from.id, destinationId: to.id }), 'a pair');
+  const from = ok(
+    await world.call('POST', '/connections', { name: 'Soak source', type: 'postgresql', isSource: true, isDestination: false, settings }),
+    'a source connection',
+  );
+  const to = ok(
+    await world.call('POST', '/connections', {
+      name: 'Soak destination',
+      type: 'postgresql',
+      isSource: false,
+      isDestination: true,
+      settings,
+    }),
+    'a destination connection',
+  );
+  const pair = ok(
+    await world.call('PUT', `/source/destination/${crypto.randomUUID()}`, { sourceId: from.id, destinationId: to.id }),
+    'a pair',
+  );
   world.quickWorkflow = ok(
-    await world.call('POST', '/workflow', { name: 'Quick', pairId: pair.id, tasks: [{ id: 'tell', name: 'Tell', type: 'notify', message: 'Done' }] }),
+    await world.call('POST', '/workflow', {
+      name: 'Quick',
+      pairId: pair.id,
+      tasks: [{ id: 'tell', name: 'Tell', type: 'notify', message: 'Done' }],
+    }),
     'a quick workflow',
   );
   // Rows come slowly (a short sleep each), so the run is still copying when the server is killed.
@@ -188,7 +224,8 @@ async function runToEnd(world, workflow, timeoutMs = 60_000) {
 async function postgresRestart(world, log) {
   const name = 'PostgreSQL restarted under load';
   const before = await runToEnd(world, world.quickWorkflow);
-  if (before.run?.status !== 'succeeded') throw new Error(`a run before the restart did not succeed: ${JSON.stringify(before.run)?.slice(0, 300)}`);
+  if (before.run?.status !== 'succeeded')
+    throw new Error(`a run before the restart did not succeed: ${JSON.stringify(before.run)?.slice(0, 300)}`);
 
   const clients = 40;
   const agent = keepAliveAgent(clients);
@@ -215,7 +252,13 @@ async function postgresRestart(world, log) {
       const record = { method, route, name: body?.name, sent: at() };
       sent += 1;
       try {
-        const res = await request(`${base}/api/v1${route}`, { method, body, agent, headers: { 'x-access-token': token }, timeoutMs: 30_000 });
+        const res = await request(`${base}/api/v1${route}`, {
+          method,
+          body,
+          agent,
+          headers: { 'x-access-token': token },
+          timeoutMs: 30_000,
+        });
         Object.assign(record, { ended: at(), status: res.status, message: res.body?.message });
       } catch (error) {
         Object.assign(record, { ended: at(), error: error.code ?? error.message });
@@ -261,7 +304,9 @@ async function postgresRestart(world, log) {
     const lateFailures = afterBack.filter((r) => !ok2xx(r));
     return {
       ...restart,
-      late: [...new Set(lateFailures.map((r) => `${r.method} ${r.route.split('?')[0]} → ${r.status ?? r.error}: ${r.message ?? ''}`))].slice(0, 4),
+      late: [
+        ...new Set(lateFailures.map((r) => `${r.method} ${r.route.split('?')[0]} → ${r.status ?? r.error}: ${r.message ?? ''}`)),
+      ].slice(0, 4),
       failures: failures.length,
       failedFrom: failures.length ? Math.min(...failures.map((r) => r.sent)) : NaN,
       failedTo: failures.length ? Math.max(...failures.map((r) => r.ended)) : NaN,
@@ -283,14 +328,22 @@ async function postgresRestart(world, log) {
   const after = await runToEnd(world, world.quickWorkflow);
   if (sent !== records.length) problems.push(`${sent} calls sent but ${records.length} settled`);
   if (timeouts.length > 0) problems.push(`${timeouts.length} calls had no answer within 30 s`);
-  if (networkErrors.length > 0) problems.push(`${networkErrors.length} network errors (${[...new Set(networkErrors.map((r) => r.error))].join(', ')})`);
-  if (other.length > 0) problems.push(`${other.length} answers neither 2xx nor 503: ${other.slice(0, 3).map((r) => `${r.method} ${r.route} → ${r.status} ${r.message}`).join('; ')}`);
+  if (networkErrors.length > 0)
+    problems.push(`${networkErrors.length} network errors (${[...new Set(networkErrors.map((r) => r.error))].join(', ')})`);
+  if (other.length > 0)
+    problems.push(
+      `${other.length} answers neither 2xx nor 503: ${other
+        .slice(0, 3)
+        .map((r) => `${r.method} ${r.route} → ${r.status} ${r.message}`)
+        .join('; ')}`,
+    );
   if (withoutMessage.length > 0) problems.push(`${withoutMessage.length} 503 answers without a message`);
   if (unavailable.length === 0) problems.push('no call met the outage (no 503): the restart was not under load');
   if (perRestart.some((r) => Number.isNaN(r.firstOk))) problems.push('no call answered 2xx after PostgreSQL came back');
   if (steadyAfter > 10_000) problems.push(`calls still failed ${seconds(steadyAfter)} after PostgreSQL came back`);
   if (writesLost.length > 0) problems.push(`${writesLost.length} writes answered 201 are missing`);
-  if (after.run?.status !== 'succeeded') problems.push(`a run queued after the restart did not succeed within 60 s: ${after.run?.status ?? 'still queued or running'}`);
+  if (after.run?.status !== 'succeeded')
+    problems.push(`a run queued after the restart did not succeed within 60 s: ${after.run?.status ?? 'still queued or running'}`);
 
   const detail =
     `${sent} calls sent, ${answered.length} answered (${answered.length - unavailable.length - other.length} 2xx, ${unavailable.length} 503, ${other.length} other), ` +
@@ -308,7 +361,7 @@ async function postgresRestart(world, log) {
         `${RESTARTS} times, 5 s apart, while the clients go on until 15 s after the last start. Every call is recorded (sent, answered or the network error, status, message); a call ` +
         'without an answer after 30 s counts as lost. The server is not restarted. (Its first runs found the server exiting on an ' +
         "unhandled 'error' event: a pooled connection checked out between two statements of a transaction got PostgreSQL's termination " +
-        "notice, and pg-pool listens only to idle ones; server/db/client.ts now gives every pooled connection a listener, so the " +
+        'notice, and pg-pool listens only to idle ones; server/db/client.ts now gives every pooled connection a listener, so the ' +
         'next statement fails with a 503 and the pool drops the connection.)',
       '',
       '| figure | value |',
@@ -333,9 +386,16 @@ async function postgresRestart(world, log) {
       ),
       '',
       ...(perRestart.some((r) => r.late.length > 0)
-        ? ['Calls that failed after PostgreSQL was back:', '', ...perRestart.flatMap((r, i) => r.late.map((late) => `- restart ${i + 1}: ${late}`)), '']
+        ? [
+            'Calls that failed after PostgreSQL was back:',
+            '',
+            ...perRestart.flatMap((r, i) => r.late.map((late) => `- restart ${i + 1}: ${late}`)),
+            '',
+          ]
         : []),
-      problems.length === 0 ? 'Expectations met: every call answered, failures are 503 with a message, the pool reconnects without a server restart, and the job runner works runs again.' : `**Failed**: ${problems.join('; ')}.`,
+      problems.length === 0
+        ? 'Expectations met: every call answered, failures are 503 with a message, the pool reconnects without a server restart, and the job runner works runs again.'
+        : `**Failed**: ${problems.join('; ')}.`,
     ],
   };
 }
@@ -369,8 +429,11 @@ async function killDuringRun(world, log) {
     { timeoutMs: 120_000, everyMs: 500 },
   );
   const endedAfter = performance.now() - killedAt;
-  const target = (await world.source.query(`select count(*)::int as n, count(*) filter (where label = 'old')::int as old from public.soak_target`)).rows[0];
-  const leftovers = (await world.source.query(`select count(*)::int as n from pg_tables where tablename like 'soak_target_copy_%'`)).rows[0].n;
+  const target = (
+    await world.source.query(`select count(*)::int as n, count(*) filter (where label = 'old')::int as old from public.soak_target`)
+  ).rows[0];
+  const leftovers = (await world.source.query(`select count(*)::int as n from pg_tables where tablename like 'soak_target_copy_%'`)).rows[0]
+    .n;
   const stillRunning = (await world.admin.query(`select count(*)::int as n from job_runs where status = 'running'`)).rows[0].n;
   const next = await runToEnd(world, world.quickWorkflow);
 
@@ -378,7 +441,8 @@ async function killDuringRun(world, log) {
   if (!ended) problems.push('the run was still running 120 s after the kill');
   else if (ended.status !== 'failed') problems.push(`the run ended ${ended.status}, not failed`);
   else if (!/stopped during the run/i.test(ended.error ?? '')) problems.push(`the run's reason does not say what happened: ${ended.error}`);
-  if (target.n !== 10 || target.old !== 10) problems.push(`the destination table changed: ${target.n} rows, ${target.old} of them the old ones`);
+  if (target.n !== 10 || target.old !== 10)
+    problems.push(`the destination table changed: ${target.n} rows, ${target.old} of them the old ones`);
   if (leftovers > 0) problems.push(`${leftovers} staging tables were left behind`);
   if (stillRunning > 0) problems.push(`${stillRunning} runs still marked running`);
   if (next.run?.status !== 'succeeded') problems.push(`a run after the restart did not succeed: ${next.run?.status}`);
@@ -390,7 +454,7 @@ async function killDuringRun(world, log) {
     lines: [
       `### b. ${name}`,
       '',
-      'A workflow copies a query\'s rows (200,000 of them, each with a 0.2 ms sleep, so it lasts about a minute) into `soak_target` in replace mode, ' +
+      "A workflow copies a query's rows (200,000 of them, each with a 0.2 ms sleep, so it lasts about a minute) into `soak_target` in replace mode, " +
         'in batches of 1,000; `soak_target` holds 10 old rows. Once the run is `running` with 3,000 rows or more written, the server gets SIGKILL, ' +
         'and is started again at once. The run must end `failed` with its reason (the workflow has no retries; with retries it is queued again ' +
         'as its next attempt, see server/jobs/recovery.ts), and the destination must be the old table: a copy in replace mode fills a staging ' +
@@ -426,7 +490,9 @@ function dictionaryCsv(version) {
 function multipart(text) {
   const boundary = `----soak${crypto.randomBytes(8).toString('hex')}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="dictionary.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="dictionary.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
     Buffer.from(text),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -439,12 +505,16 @@ function multipart(text) {
  */
 function slowUpload(url, token, { body, contentType }, { pauseMs, onProgress }) {
   return new Promise((resolve) => {
-    const req = http.request(url, { method: 'POST', headers: { 'x-access-token': token, 'content-type': contentType, 'content-length': body.length } }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (error) => resolve({ error: error.code ?? error.message }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'x-access-token': token, 'content-type': contentType, 'content-length': body.length } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', (error) => resolve({ error: error.code ?? error.message }));
+      },
+    );
     req.on('error', (error) => resolve({ error: error.code ?? error.message }));
     (async () => {
       for (let offset = 0; offset < body.length; offset += 32 * 1024) {
@@ -461,7 +531,10 @@ function slowUpload(url, token, { body, contentType }, { pauseMs, onProgress }) 
 
 async function dictionaryVersions(world) {
   const rows = (
-    await world.admin.query(`select split_part(description, ' ', 1) as version, count(*)::int as n from table_columns where table_id = $1 group by 1 order by 1`, [world.wideTable.id])
+    await world.admin.query(
+      `select split_part(description, ' ', 1) as version, count(*)::int as n from table_columns where table_id = $1 group by 1 order by 1`,
+      [world.wideTable.id],
+    )
   ).rows;
   return rows;
 }
@@ -473,9 +546,13 @@ async function killDuringUpload(world, log) {
   // The whole upload once, unhurried, to know how long the server takes once the body is in.
   const baseline = multipart(dictionaryCsv('v0'));
   let bodyDone = 0;
-  const baselineAnswer = await slowUpload(url(), token(), baseline, { pauseMs: 0, onProgress: (_, done) => done && (bodyDone = performance.now()) });
+  const baselineAnswer = await slowUpload(url(), token(), baseline, {
+    pauseMs: 0,
+    onProgress: (_, done) => done && (bodyDone = performance.now()),
+  });
   const serverMs = performance.now() - bodyDone;
-  if (baselineAnswer.status !== 200) throw new Error(`the first upload answered ${baselineAnswer.status ?? baselineAnswer.error}: ${baselineAnswer.text?.slice(0, 200)}`);
+  if (baselineAnswer.status !== 200)
+    throw new Error(`the first upload answered ${baselineAnswer.status ?? baselineAnswer.error}: ${baselineAnswer.text?.slice(0, 200)}`);
   let committed = 'v0';
   const trials = [
     { when: 'halfway through the body', fraction: 0.5 },
@@ -505,9 +582,12 @@ async function killDuringUpload(world, log) {
     const whole = versions.length === 1 && versions[0].n === UPLOAD_COLUMNS.length;
     const now = whole ? versions[0].version : undefined;
     const outcome = !whole ? 'mixed' : now === committed ? 'old, whole' : now === version ? 'new, whole' : `unexpected (${now})`;
-    if (!whole || (now !== committed && now !== version)) problems.push(`kill ${trial.when}: the dictionary is ${versions.map((v) => `${v.n} × ${v.version}`).join(' + ')}`);
+    if (!whole || (now !== committed && now !== version))
+      problems.push(`kill ${trial.when}: the dictionary is ${versions.map((v) => `${v.n} × ${v.version}`).join(' + ')}`);
     if (answer.status === 200 && now !== version) problems.push(`kill ${trial.when}: the upload was answered 200 but is not there`);
-    rows.push(`| ${trial.when} | ${answer.status ?? answer.error} | ${outcome} | ${versions.map((v) => `${v.n} × ${v.version}`).join(' + ')} |`);
+    rows.push(
+      `| ${trial.when} | ${answer.status ?? answer.error} | ${outcome} | ${versions.map((v) => `${v.n} × ${v.version}`).join(' + ')} |`,
+    );
     if (whole) committed = now;
     log(`Faults c: kill ${trial.when}: ${outcome}`);
   }
@@ -604,8 +684,13 @@ async function pgliteKills({ port, log, kills }) {
         const write = await call('POST', '/workspaces', { name: `After kill ${round}` });
         const whole = missingUsers.length === 0 && missingWorkspaces.length === 0 && write.status === 201;
         if (whole) intact += 1;
-        else problems.push(`kill ${round}: ${missingUsers.length} users and ${missingWorkspaces.length} workspaces answered 201 are missing; a write after the restart answered ${write.status}`);
-        outcome = whole ? 'opened intact' : `**opened, not intact**: ${missingUsers.length + missingWorkspaces.length} acknowledged rows missing, write ${write.status}`;
+        else
+          problems.push(
+            `kill ${round}: ${missingUsers.length} users and ${missingWorkspaces.length} workspaces answered 201 are missing; a write after the restart answered ${write.status}`,
+          );
+        outcome = whole
+          ? 'opened intact'
+          : `**opened, not intact**: ${missingUsers.length + missingWorkspaces.length} acknowledged rows missing, write ${write.status}`;
       } catch (error) {
         if (!(error instanceof StartFailure)) throw error;
         refused += 1;
@@ -622,7 +707,9 @@ async function pgliteKills({ port, log, kills }) {
         await server.ready();
         call = apiClient(server.baseUrl, await signIn(server.baseUrl, ADMIN));
       }
-      rows.push(`| ${round} | ${(killAfter / 1000).toFixed(1)} s | ${attempted} | ${acked.users.length + acked.workspaces.length} | ${staleLock ? 'yes' : 'no'} | ${outcome} |`);
+      rows.push(
+        `| ${round} | ${(killAfter / 1000).toFixed(1)} s | ${attempted} | ${acked.users.length + acked.workspaces.length} | ${staleLock ? 'yes' : 'no'} | ${outcome} |`,
+      );
       log(`Faults d: kill ${round}: ${outcome}`);
     }
 
@@ -632,13 +719,23 @@ async function pgliteKills({ port, log, kills }) {
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     const pglite = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { pg_trgm } });
     const orphan = async (table, where) =>
-      (await pglite.query(`select count(*)::int as n from ${table} t where ${where} and not exists (select 1 from system_audits a where a.record_id = t.id::text)`)).rows[0].n;
+      (
+        await pglite.query(
+          `select count(*)::int as n from ${table} t where ${where} and not exists (select 1 from system_audits a where a.record_id = t.id::text)`,
+        )
+      ).rows[0].n;
     const orphanUsers = await orphan('users', `t.email like 'kill%@soak.test'`);
     const orphanWorkspaces = await orphan('workspaces', `t.name like 'Kill %'`);
-    const made = (await pglite.query(`select (select count(*) from users where email like 'kill%@soak.test')::int as users, (select count(*) from workspaces where name like 'Kill %')::int as workspaces`)).rows[0];
+    const made = (
+      await pglite.query(
+        `select (select count(*) from users where email like 'kill%@soak.test')::int as users, (select count(*) from workspaces where name like 'Kill %')::int as workspaces`,
+      )
+    ).rows[0];
     await pglite.close();
-    if (made.users === 0 || made.workspaces === 0) problems.push(`the writers made ${made.users} users and ${made.workspaces} workspaces: they do not work`);
-    if (orphanUsers + orphanWorkspaces > 0) problems.push(`${orphanUsers} users and ${orphanWorkspaces} workspaces without their audit entry`);
+    if (made.users === 0 || made.workspaces === 0)
+      problems.push(`the writers made ${made.users} users and ${made.workspaces} workspaces: they do not work`);
+    if (orphanUsers + orphanWorkspaces > 0)
+      problems.push(`${orphanUsers} users and ${orphanWorkspaces} workspaces without their audit entry`);
     const detail = `${kills} kills: ${intact} opened intact, ${refused} refused to start naming the recovery; ${made.users} users and ${made.workspaces} workspaces kept, each with its audit entry: ${orphanUsers + orphanWorkspaces === 0}`;
     return {
       name,
@@ -661,7 +758,9 @@ async function pgliteKills({ port, log, kills }) {
         `After the last round the server is stopped and the directory opened directly: ${made.users} users and ${made.workspaces} workspaces made ` +
           `by the rounds, ${orphanUsers + orphanWorkspaces} of them without the audit entry written in the same transaction.`,
         '',
-        problems.length === 0 ? `Expectations met: ${intact} of ${kills} restarts opened intact, ${refused} refused with the recovery named.` : `**Failed**: ${problems.join('; ')}.`,
+        problems.length === 0
+          ? `Expectations met: ${intact} of ${kills} restarts opened intact, ${refused} refused with the recovery named.`
+          : `**Failed**: ${problems.join('; ')}.`,
       ],
     };
   } finally {

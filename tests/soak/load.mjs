@@ -32,7 +32,11 @@ export function areas(ids) {
       list: (o) => ['GET', `/users/${o}/10`],
       cards: () => ['GET', '/users/cards'],
       choices: () => ['GET', '/users/filter/props'],
-      filter: () => ['POST', '/users/filter/10/0/DESC/createdAt', pick([{ status: 'active', role: ids.memberRoleId }, { workspace: ids.workspaceId }, { status: 'invited' }])],
+      filter: () => [
+        'POST',
+        '/users/filter/10/0/DESC/createdAt',
+        pick([{ status: 'active', role: ids.memberRoleId }, { workspace: ids.workspaceId }, { status: 'invited' }]),
+      ],
       search: () => ['POST', '/users/filter/10/0/DESC/createdAt', { search: `user${1 + rand(100_000)}` }],
       record: (row) => ['GET', `/users/${row.id}`],
     },
@@ -41,7 +45,11 @@ export function areas(ids) {
       list: (o) => ['GET', `/system/audits/${o}/10`],
       cards: () => ['GET', '/system/audits/cards'],
       choices: () => ['GET', '/system/audits/filter/props'],
-      filter: () => ['POST', '/system/audits/filter/0/10', pick([{ model: pick(['role', 'user', 'workspace']), startDate: daysAgo(30) }, { user: ids.auditUserId }, { operation: 'update' }])],
+      filter: () => [
+        'POST',
+        '/system/audits/filter/0/10',
+        pick([{ model: pick(['role', 'user', 'workspace']), startDate: daysAgo(30) }, { user: ids.auditUserId }, { operation: 'update' }]),
+      ],
       search: () => ['POST', '/system/audits/filter/0/10', { search: String(1 + rand(1_000_000)) }],
       // An audit entry opens its author.
       record: (row) => (row.userId ? ['GET', `/users/${row.userId}`] : undefined),
@@ -68,7 +76,11 @@ export function areas(ids) {
       list: (o) => ['POST', `/jobRunTracker/filters?offset=${o}&limit=10`, {}],
       cards: () => ['GET', '/dashboard/pieCharts'],
       choices: () => ['GET', '/jobRunTracker/filters/props'],
-      filter: () => ['POST', '/jobRunTracker/filters?offset=0&limit=10', pick([{ status: ['failed', 'timed_out'] }, { status: 'canceled', startDate: daysAgo(14) }])],
+      filter: () => [
+        'POST',
+        '/jobRunTracker/filters?offset=0&limit=10',
+        pick([{ status: ['failed', 'timed_out'] }, { status: 'canceled', startDate: daysAgo(14) }]),
+      ],
       search: () => ['GET', `/jobRunTracker/${pick(ids.workflowIds)}/0/10`],
       record: (row) => ['GET', `/jobRunTracker/${row.id}`],
     },
@@ -164,7 +176,11 @@ export async function runLoad({ baseUrl, users, seconds, ids, alone = new Map(),
     while (next < users) {
       const n = next++;
       const started = performance.now();
-      tokens[n] = await signIn(baseUrl, { email: simulatedEmail(n + 1), password: USER_PASSWORD, companyHostname: ids.hostname }, { agent });
+      tokens[n] = await signIn(
+        baseUrl,
+        { email: simulatedEmail(n + 1), password: USER_PASSWORD, companyHostname: ids.hostname },
+        { agent },
+      );
       signInTimes.push(performance.now() - started);
     }
   };
@@ -194,7 +210,16 @@ function summarise(recorder, { users, seconds, elapsed, rampSeconds, signInTimes
     .map(([name, { times, errors: failed }]) => {
       everything.push(...times);
       errors += failed;
-      return { name, alone: alone.get(name), calls: times.length, errors: failed, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: Math.max(...times) };
+      return {
+        name,
+        alone: alone.get(name),
+        calls: times.length,
+        errors: failed,
+        p50: percentile(times, 50),
+        p95: percentile(times, 95),
+        p99: percentile(times, 99),
+        max: Math.max(...times),
+      };
     });
   return {
     users,
@@ -204,7 +229,12 @@ function summarise(recorder, { users, seconds, elapsed, rampSeconds, signInTimes
     signIn: { count: signInTimes.length, p50: percentile(signInTimes, 50), p95: percentile(signInTimes, 95) },
     calls: everything.length,
     errors,
-    overall: { p50: percentile(everything, 50), p95: percentile(everything, 95), p99: percentile(everything, 99), max: Math.max(...everything) },
+    overall: {
+      p50: percentile(everything, 50),
+      p95: percentile(everything, 95),
+      p99: percentile(everything, 99),
+      max: Math.max(...everything),
+    },
     families,
     samples: recorder.samples,
   };
@@ -217,9 +247,18 @@ export async function loadIds(query, hostname) {
   const [member] = await query(`select id from roles where company_id = '${c}' and name = 'Member'`);
   const [workspace] = await query(`select id from workspaces where company_id = '${c}' order by name limit 1`);
   const [auditor] = await query(`select user_id from system_audits where company_id = '${c}' and user_id is not null limit 1`);
-  const [admin] = await query(`select u.id from users u join roles r on r.id = u.role_id where u.company_id = '${c}' and r.is_admin order by u.created_at limit 1`);
+  const [admin] = await query(
+    `select u.id from users u join roles r on r.id = u.role_id where u.company_id = '${c}' and r.is_admin order by u.created_at limit 1`,
+  );
   const workflows = await query(`select id from workflows where company_id = '${c}' order by created_at desc limit 50`);
-  return { hostname, memberRoleId: member.id, workspaceId: workspace.id, auditUserId: auditor.user_id, adminId: admin.id, workflowIds: workflows.map((w) => w.id) };
+  return {
+    hostname,
+    memberRoleId: member.id,
+    workspaceId: workspace.id,
+    auditUserId: auditor.user_id,
+    adminId: admin.id,
+    workflowIds: workflows.map((w) => w.id),
+  };
 }
 
 /**
@@ -259,12 +298,18 @@ export async function checkCalls(baseUrl, token, ids) {
   const call = apiClient(baseUrl, token);
   const problems = [];
   for (const area of areas(ids)) {
-    for (const [step, make] of Object.entries({ list: () => area.list(0), cards: area.cards, choices: area.choices, filter: area.filter, search: area.search })) {
+    for (const [step, make] of Object.entries({
+      list: () => area.list(0),
+      cards: area.cards,
+      choices: area.choices,
+      filter: area.filter,
+      search: area.search,
+    })) {
       const [method, path, body] = make();
       const res = await call(method, path, body);
-      if (res.status < 200 || res.status > 299) problems.push(`${area.name} ${step}: ${method} ${path} → ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.status < 200 || res.status > 299)
+        problems.push(`${area.name} ${step}: ${method} ${path} → ${res.status} ${res.text.slice(0, 200)}`);
     }
   }
   return problems;
 }
-

@@ -15,7 +15,8 @@ const BIN = process.env.SOAK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 /** Why a private PostgreSQL cannot be made here, or undefined when it can. */
 export function privatePostgresUnavailable() {
   if (!fs.existsSync(path.join(BIN, 'initdb'))) return `no PostgreSQL programs in ${BIN} (set SOAK_PG_BIN)`;
-  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0) return 'running as root, and there is no postgres OS user to run PostgreSQL as';
+  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0)
+    return 'running as root, and there is no postgres OS user to run PostgreSQL as';
   return undefined;
 }
 
@@ -70,7 +71,8 @@ export function createPrivatePostgres({ port = Number(process.env.SOAK_PG_PORT |
     },
     /** Stops it for good and deletes its files. */
     destroy() {
-      if (fs.existsSync(path.join(dataDir, 'postmaster.pid'))) run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], { check: false });
+      if (fs.existsSync(path.join(dataDir, 'postmaster.pid')))
+        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], { check: false });
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -22,7 +22,9 @@ export const simulatedEmail = (n) => `bench-user${n}@example.test`;
 export async function seedSoakData(exec, query, hostname, { simulatedUsers }) {
   await seedListData(exec, query, hostname);
   const [company] = await query(`select id from companies where hostname = '${hostname}'`);
-  const [admin] = await query(`select u.id from users u join roles r on r.id = u.role_id where u.company_id = '${company.id}' and r.is_admin order by u.created_at limit 1`);
+  const [admin] = await query(
+    `select u.id from users u join roles r on r.id = u.role_id where u.company_id = '${company.id}' and r.is_admin order by u.created_at limit 1`,
+  );
   const [adminRole] = await query(`select id from roles where company_id = '${company.id}' and is_admin order by created_at limit 1`);
   await seedConsoleAreas(exec, company.id, admin.id);
   const hash = await hashPassword(USER_PASSWORD);

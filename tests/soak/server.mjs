@@ -136,12 +136,14 @@ export function request(url, { method = 'GET', headers = {}, body, agent = defau
 /** A signed-in client: `call(method, path, body)` on /api/v1 with the access token. */
 export async function signIn(baseUrl, account, { agent, timeoutMs } = {}) {
   const res = await request(`${baseUrl}/api/v1/signin`, { method: 'POST', body: account, agent, timeoutMs });
-  if (res.status !== 200) throw new Error(`sign-in of ${account.email} answered ${res.status}: ${res.body?.message ?? res.text.slice(0, 200)}`);
+  if (res.status !== 200)
+    throw new Error(`sign-in of ${account.email} answered ${res.status}: ${res.body?.message ?? res.text.slice(0, 200)}`);
   return res.body.user.accessToken;
 }
 
 export function apiClient(baseUrl, token, { agent, timeoutMs } = {}) {
-  return (method, path, body) => request(`${baseUrl}/api/v1${path}`, { method, headers: { 'x-access-token': token }, body, agent, timeoutMs });
+  return (method, path, body) =>
+    request(`${baseUrl}/api/v1${path}`, { method, headers: { 'x-access-token': token }, body, agent, timeoutMs });
 }
 
 /** Calls `check` until it returns a truthy value, every `everyMs`, for at most `timeoutMs`; answers that value or undefined. */

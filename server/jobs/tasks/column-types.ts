@@ -76,7 +76,8 @@ function parsePostgres(dataType: string): ColumnType {
   if (/^(smallint|int2)$/.test(type)) return { kind: 'smallint' };
   if (/^(integer|int|int4)$/.test(type)) return { kind: 'integer' };
   if (/^(bigint|int8)$/.test(type)) return { kind: 'bigint' };
-  if ((match = /^(?:numeric|decimal)(?:\((\d+)(?:,\s*(\d+))?\))?$/.exec(type))) return { kind: 'decimal', precision: number(match[1]), scale: number(match[2] ?? (match[1] ? '0' : undefined)) };
+  if ((match = /^(?:numeric|decimal)(?:\((\d+)(?:,\s*(\d+))?\))?$/.exec(type)))
+    return { kind: 'decimal', precision: number(match[1]), scale: number(match[2] ?? (match[1] ? '0' : undefined)) };
   if (/^(real|float4)$/.test(type)) return { kind: 'real' };
   if (/^(double precision|float8|float)$/.test(type)) return { kind: 'double' };
   if (/^(boolean|bool)$/.test(type)) return { kind: 'boolean' };
@@ -87,7 +88,8 @@ function parsePostgres(dataType: string): ColumnType {
   if (type === 'date') return { kind: 'date' };
   if ((match = /^time(?:\((\d)\))?(?: without time zone)?$/.exec(type))) return { kind: 'time', fraction: number(match[1]) };
   if ((match = /^timestamp(?:\((\d)\))?(?: without time zone)?$/.exec(type))) return { kind: 'timestamp', fraction: number(match[1]) };
-  if ((match = /^(?:timestamp(?:\((\d)\))? with time zone|timestamptz)$/.exec(type))) return { kind: 'timestamptz', fraction: number(match[1]) };
+  if ((match = /^(?:timestamp(?:\((\d)\))? with time zone|timestamptz)$/.exec(type)))
+    return { kind: 'timestamptz', fraction: number(match[1]) };
   if (type === 'json' || type === 'jsonb') return { kind: 'json' };
   if (type === 'uuid') return { kind: 'uuid' };
   if (type === 'bytea') return { kind: 'binary' };
@@ -95,7 +97,10 @@ function parsePostgres(dataType: string): ColumnType {
 }
 
 function parseMysql(dataType: string): ColumnType {
-  const type = dataType.trim().toLowerCase().replace(/\s+zerofill\b/, '');
+  const type = dataType
+    .trim()
+    .toLowerCase()
+    .replace(/\s+zerofill\b/, '');
   const unsigned = /\bunsigned\b/.test(type);
   const base = type.replace(/\s+unsigned\b/, '').trim();
   let match: RegExpExecArray | null;
@@ -105,14 +110,20 @@ function parseMysql(dataType: string): ColumnType {
   if (/^int(eger)?\b/.test(base)) return { kind: unsigned ? 'bigint' : 'integer' };
   if (/^bigint\b/.test(base)) return unsigned ? { kind: 'decimal', precision: 20, scale: 0 } : { kind: 'bigint' };
   if (/^year\b/.test(base)) return { kind: 'smallint' };
-  if ((match = /^(?:decimal|numeric|dec|fixed)(?:\((\d+)(?:,\s*(\d+))?\))?/.exec(base))) return { kind: 'decimal', precision: number(match[1]) ?? 10, scale: number(match[2]) ?? 0 };
-  if ((match = /^float(?:\((\d+)(?:,\s*\d+)?\))?/.exec(base))) return { kind: match[1] !== undefined && Number(match[1]) > 24 ? 'double' : 'real' };
+  if ((match = /^(?:decimal|numeric|dec|fixed)(?:\((\d+)(?:,\s*(\d+))?\))?/.exec(base)))
+    return { kind: 'decimal', precision: number(match[1]) ?? 10, scale: number(match[2]) ?? 0 };
+  if ((match = /^float(?:\((\d+)(?:,\s*\d+)?\))?/.exec(base)))
+    return { kind: match[1] !== undefined && Number(match[1]) > 24 ? 'double' : 'real' };
   if (/^(double|real)\b/.test(base)) return { kind: 'double' };
   if (/^bit\b/.test(base)) return { kind: 'bits' };
   if ((match = /^char\((\d+)\)/.exec(base))) return { kind: 'char', length: Number(match[1]) };
   if ((match = /^varchar\((\d+)\)/.exec(base))) return { kind: 'varchar', length: Number(match[1]) };
   if (/^(tiny|medium|long)?text\b/.test(base) || /^(enum|set)\(/.test(base)) return { kind: 'text' };
-  if (/^(binary|varbinary|(tiny|medium|long)?blob)\b/.test(base) || /^(geometry|point|linestring|polygon|multi\w+|geometrycollection)\b/.test(base)) return { kind: 'binary' };
+  if (
+    /^(binary|varbinary|(tiny|medium|long)?blob)\b/.test(base) ||
+    /^(geometry|point|linestring|polygon|multi\w+|geometrycollection)\b/.test(base)
+  )
+    return { kind: 'binary' };
   if (base === 'date') return { kind: 'date' };
   if ((match = /^time(?:\((\d)\))?$/.exec(base))) return { kind: 'time', fraction: number(match[1]) ?? 0 };
   if ((match = /^datetime(?:\((\d)\))?$/.exec(base))) return { kind: 'timestamp', fraction: number(match[1]) ?? 0 };
@@ -245,7 +256,10 @@ function bitsAsNumber(value: Uint8Array): string {
   return total.toString();
 }
 
-const text = (convert: (value: string) => CellValue): Convert => (value) => (typeof value === 'string' ? convert(value) : value);
+const text =
+  (convert: (value: string) => CellValue): Convert =>
+  (value) =>
+    typeof value === 'string' ? convert(value) : value;
 
 /** What a value of a source column becomes on the way to the destination; undefined when it goes as it is. */
 export function valueConversion(source: Dialect, destination: Dialect, dataType: string): Convert | undefined {

@@ -47,7 +47,8 @@ export function notifyExecutor(deps: TaskDeps): TaskExecutor {
       else await context.log(`Mailed ${to}${sent.status === 'stored' ? ' (kept in the mail outbox: the server sends no mail)' : ''}`);
     }
 
-    if (!fields.slackConnectionId && emails.length === 0) await context.log('Nothing to send: the task names no Slack connection and no address');
+    if (!fields.slackConnectionId && emails.length === 0)
+      await context.log('Nothing to send: the task names no Slack connection and no address');
     if (failures.length > 0) throw new Error(`The notification was not delivered everywhere: ${failures.join('; ')}`);
     return {};
   };

@@ -21,7 +21,13 @@ export function qualityExecutor(deps: TaskDeps): TaskExecutor {
       if (context.signal.aborted) throw abortReason(context.signal);
       let checked: Awaited<ReturnType<typeof runTableChecks>>;
       try {
-        checked = await runTableChecks(deps, { companyId: context.companyId, tableId, trigger: 'workflow', jobRunId: context.runId, userId: context.userId });
+        checked = await runTableChecks(deps, {
+          companyId: context.companyId,
+          tableId,
+          trigger: 'workflow',
+          jobRunId: context.runId,
+          userId: context.userId,
+        });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         const reason = error.statusCode === 404 ? `the table ${tableId} no longer exists` : messageOf(error);
@@ -32,8 +38,13 @@ export function qualityExecutor(deps: TaskDeps): TaskExecutor {
       const { outcome, tableName } = checked;
       const results = outcome.results;
       const passed = results.filter((result) => result.status === 'passed').length;
-      const failing = results.filter((result) => result.status !== 'passed').map((result) => `${result.ruleName} (${result.severity}: ${result.status})`);
-      const summary = outcome.status === 'error' ? `could not be measured: ${outcome.error}` : `${passed} of ${results.length} rules passed${failing.length ? `; ${failing.join(', ')}` : ''}`;
+      const failing = results
+        .filter((result) => result.status !== 'passed')
+        .map((result) => `${result.ruleName} (${result.severity}: ${result.status})`);
+      const summary =
+        outcome.status === 'error'
+          ? `could not be measured: ${outcome.error}`
+          : `${passed} of ${results.length} rules passed${failing.length ? `; ${failing.join(', ')}` : ''}`;
       await context.log(`${tableName}: ${outcome.status}, ${summary}`);
       if (outcome.status === 'failed' || outcome.status === 'error') problems.push(`${tableName} (${outcome.status})`);
     }

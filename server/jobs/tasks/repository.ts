@@ -22,16 +22,24 @@ export interface RepositoryFile {
 
 export function repositoryFile(connection: ConnectionConfig, taskPath: string): RepositoryFile {
   if (connection.type === 'git') return { repository: connection, filePath: taskPath };
-  if (connection.type !== 'bitbucket') throw new Error(`A ${connection.type} connection is not a repository: choose a git or Bitbucket connection`);
+  if (connection.type !== 'bitbucket')
+    throw new Error(`A ${connection.type} connection is not a repository: choose a git or Bitbucket connection`);
   const settings = bitbucketSettings(connection);
   const [slug, ...rest] = taskPath.split('/');
   if (!slug || rest.length === 0) {
-    throw new Error(`"${taskPath}": with a Bitbucket connection a path starts with the repository's name, as in analytics/models/daily.sql`);
+    throw new Error(
+      `"${taskPath}": with a Bitbucket connection a path starts with the repository's name, as in analytics/models/daily.sql`,
+    );
   }
   const origin = settings.apiUrl.hostname === 'api.bitbucket.org' ? 'https://bitbucket.org' : settings.apiUrl.origin;
   const url = `${origin}/${encodeURIComponent(settings.workspace)}/${encodeURIComponent(slug)}.git`;
   return {
-    repository: { companyId: connection.companyId, type: 'git', settings: { url, username: settings.username }, secrets: { password: settings.appPassword } },
+    repository: {
+      companyId: connection.companyId,
+      type: 'git',
+      settings: { url, username: settings.username },
+      secrets: { password: settings.appPassword },
+    },
     filePath: rest.join('/'),
   };
 }
@@ -42,6 +50,9 @@ export function repositoryFile(connection: ConnectionConfig, taskPath: string): 
  * directory — each into its company's own cache (git.ts names it from the connection's company).
  * The data directory is the server's even where its connectors keep embedded databases in memory.
  */
-export function gitOptions(config: Pick<TaskDeps['config'], 'dataDir'>, connectors: Pick<ConnectorContext, 'reach' | 'filesRoots'>): GitOptions {
+export function gitOptions(
+  config: Pick<TaskDeps['config'], 'dataDir'>,
+  connectors: Pick<ConnectorContext, 'reach' | 'filesRoots'>,
+): GitOptions {
   return { places: { dataDir: config.dataDir, filesRoots: connectors.filesRoots }, reach: connectors.reach };
 }

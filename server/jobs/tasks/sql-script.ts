@@ -79,7 +79,12 @@ export function splitStatements(script: string, dialect: Dialect): ScriptStateme
     } else if (char === '`' && dialect === 'mysql') {
       begin();
       advanceTo(quotedEnd('`', false));
-    } else if (char === '$' && dialect === 'postgres' && DOLLAR_QUOTE.test(script.slice(i, i + 64)) && !/[A-Za-z0-9_]/.test(script[i - 1] ?? '')) {
+    } else if (
+      char === '$' &&
+      dialect === 'postgres' &&
+      DOLLAR_QUOTE.test(script.slice(i, i + 64)) &&
+      !/[A-Za-z0-9_]/.test(script[i - 1] ?? '')
+    ) {
       begin();
       const tag = DOLLAR_QUOTE.exec(script.slice(i, i + 64))![0];
       const closing = script.indexOf(tag, i + tag.length);

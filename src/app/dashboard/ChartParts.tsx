@@ -4,7 +4,19 @@ import { useHref, useNavigate } from 'react-router';
 import { useChartText } from './chartTexts';
 
 /** A chart's card: its title (its name as a region), a skeleton while it loads, a note when its call failed. */
-export function ChartFrame({ title, pending, failed, actions, children }: { title: string; pending: boolean; failed: boolean; actions?: ReactNode; children: ReactNode }) {
+export function ChartFrame({
+  title,
+  pending,
+  failed,
+  actions,
+  children,
+}: {
+  title: string;
+  pending: boolean;
+  failed: boolean;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   const text = useChartText();
   return (
     <Card component="section" aria-label={title} aria-busy={pending} sx={{ height: '100%' }}>
@@ -50,7 +62,13 @@ export function ChartLink({ to, label, children }: { to: string; label: string; 
 
 /** A coloured square before a series' name. */
 export function Swatch({ color }: { color: string }) {
-  return <Box component="span" aria-hidden sx={{ display: 'inline-block', width: 12, height: 12, borderRadius: '2px', bgcolor: color, flex: '0 0 auto' }} />;
+  return (
+    <Box
+      component="span"
+      aria-hidden
+      sx={{ display: 'inline-block', width: 12, height: 12, borderRadius: '2px', bgcolor: color, flex: '0 0 auto' }}
+    />
+  );
 }
 
 export function percent(share: number): string {

@@ -29,7 +29,9 @@ export function ConnectionsByType() {
                   </Typography>
                   <Box aria-hidden sx={{ mt: 0.5, height: 10, borderRadius: 1, bgcolor: 'action.hover', overflow: 'hidden' }}>
                     <Box sx={{ height: '100%', width: `${(row.count / max) * 100}%`, bgcolor: 'primary.main', display: 'flex' }}>
-                      <Box sx={{ height: '100%', width: row.count > 0 ? `${(row.active / row.count) * 100}%` : 0, bgcolor: 'primary.dark' }} />
+                      <Box
+                        sx={{ height: '100%', width: row.count > 0 ? `${(row.active / row.count) * 100}%` : 0, bgcolor: 'primary.dark' }}
+                      />
                     </Box>
                   </Box>
                 </Link>

@@ -25,7 +25,13 @@ function segment(from: number, to: number): string {
   // A whole ring cannot be one arc (its ends meet): it is drawn a hair short.
   const end = to - from >= 2 * Math.PI ? from + 2 * Math.PI - 1e-4 : to;
   const large = end - from > Math.PI ? 1 : 0;
-  return [`M ${point(OUTER, from)}`, `A ${OUTER} ${OUTER} 0 ${large} 1 ${point(OUTER, end)}`, `L ${point(INNER, end)}`, `A ${INNER} ${INNER} 0 ${large} 0 ${point(INNER, from)}`, 'Z'].join(' ');
+  return [
+    `M ${point(OUTER, from)}`,
+    `A ${OUTER} ${OUTER} 0 ${large} 1 ${point(OUTER, end)}`,
+    `L ${point(INNER, end)}`,
+    `A ${INNER} ${INNER} 0 ${large} 0 ${point(INNER, from)}`,
+    'Z',
+  ].join(' ');
 }
 
 /**
@@ -40,7 +46,13 @@ export function DonutChart({ title, slices, emptyText }: { title: string; slices
   let angle = -Math.PI / 2;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 3, flexWrap: 'wrap' }}>
-      <Box component="svg" viewBox={`0 0 ${SIZE} ${SIZE}`} role="group" aria-label={title} sx={{ width: SIZE, height: SIZE, flex: '0 0 auto' }}>
+      <Box
+        component="svg"
+        viewBox={`0 0 ${SIZE} ${SIZE}`}
+        role="group"
+        aria-label={title}
+        sx={{ width: SIZE, height: SIZE, flex: '0 0 auto' }}
+      >
         {shown.map((slice) => {
           const from = angle;
           angle += (slice.count / total) * 2 * Math.PI;

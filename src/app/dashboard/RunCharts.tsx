@@ -20,7 +20,12 @@ export function useStatusColours() {
     running: palette.info.main,
     queued: palette.secondary.main,
   };
-  const checks: Record<string, string> = { passed: palette.success.main, warned: palette.warning.main, failed: palette.error.main, error: palette.grey[700] };
+  const checks: Record<string, string> = {
+    passed: palette.success.main,
+    warned: palette.warning.main,
+    failed: palette.error.main,
+    error: palette.grey[700],
+  };
   return { runs, checks };
 }
 
@@ -31,7 +36,11 @@ export function RunsByDayChart() {
   const colours = useStatusColours();
   const { range, setRange, valid, status, setStatus, query } = useDailyRuns();
   const statusLabel = (name: string) => translate(`resources.job-runs.statuses.${name}`, { _: name });
-  const series = RUN_STATUSES.filter((name) => !status || name === status).map((name) => ({ key: name, label: statusLabel(name), color: colours.runs[name] }));
+  const series = RUN_STATUSES.filter((name) => !status || name === status).map((name) => ({
+    key: name,
+    label: statusLabel(name),
+    color: colours.runs[name],
+  }));
   const days = query.data ?? [];
   const empty = days.every((day) => RUN_STATUSES.every((name) => day[name] === 0));
   const controls = (
@@ -54,7 +63,14 @@ export function RunsByDayChart() {
         onChange={(event) => setRange({ ...range, to: event.target.value })}
         slotProps={{ inputLabel: { shrink: true } }}
       />
-      <TextField select size="small" label={text('status')} value={status} onChange={(event) => setStatus(event.target.value as RunStatus | '')} sx={{ minWidth: 160 }}>
+      <TextField
+        select
+        size="small"
+        label={text('status')}
+        value={status}
+        onChange={(event) => setStatus(event.target.value as RunStatus | '')}
+        sx={{ minWidth: 160 }}
+      >
         <MenuItem value="">{text('all_statuses')}</MenuItem>
         {RUN_STATUSES.map((name) => (
           <MenuItem key={name} value={name}>

@@ -17,7 +17,12 @@ export function SignInsChart() {
   ];
   return (
     <ChartFrame title={title} pending={query.isPending} failed={query.isError}>
-      <StackedBarChart title={title} days={query.data ?? []} series={series} linkOf={(date, kind) => accessEventsOfDay(date, kind as 'signins' | 'failures')} />
+      <StackedBarChart
+        title={title}
+        days={query.data ?? []}
+        series={series}
+        linkOf={(date, kind) => accessEventsOfDay(date, kind as 'signins' | 'failures')}
+      />
     </ChartFrame>
   );
 }

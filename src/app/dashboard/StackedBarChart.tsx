@@ -54,7 +54,13 @@ export function StackedBarChart({ title, days, series, linkOf }: StackedBarChart
 
   return (
     <Box>
-      <Box component="svg" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={title} sx={{ width: '100%', height: 'auto', display: 'block', fontSize: 11 }}>
+      <Box
+        component="svg"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="group"
+        aria-label={title}
+        sx={{ width: '100%', height: 'auto', display: 'block', fontSize: 11 }}
+      >
         {ticks.map((tick) => (
           <g key={tick} aria-hidden>
             <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} stroke="currentColor" strokeOpacity={0.15} />
@@ -77,7 +83,15 @@ export function StackedBarChart({ title, days, series, linkOf }: StackedBarChart
                 const label = text('bar', { series: item.label, date: day.date, count: count.toLocaleString('en') });
                 return (
                   <ChartLink key={item.key} to={linkOf(day.date, item.key)} label={label}>
-                    <rect x={x} y={top} width={barWidth} height={Math.max(height, 1)} fill={item.color} data-series={item.key} data-count={count}>
+                    <rect
+                      x={x}
+                      y={top}
+                      width={barWidth}
+                      height={Math.max(height, 1)}
+                      fill={item.color}
+                      data-series={item.key}
+                      data-count={count}
+                    >
                       <title>{label}</title>
                     </rect>
                   </ChartLink>

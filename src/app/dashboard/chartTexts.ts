@@ -7,5 +7,8 @@ export type ChartText = keyof typeof appMessages.app.dashboard.charts;
 
 export function useChartText() {
   const translate = useTranslate();
-  return useCallback((key: ChartText, options: Record<string, unknown> = {}) => translate(`app.dashboard.charts.${key}`, options), [translate]);
+  return useCallback(
+    (key: ChartText, options: Record<string, unknown> = {}) => translate(`app.dashboard.charts.${key}`, options),
+    [translate],
+  );
 }

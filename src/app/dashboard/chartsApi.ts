@@ -65,7 +65,12 @@ export async function getPieCharts(signal?: AbortSignal): Promise<PieCharts> {
 
 export function readConnectionsByType(payload: unknown): ConnectionTypeCount[] {
   const answer = payload as Answer<ConnectionTypeCount[]> | null;
-  return (Array.isArray(answer?.data) ? answer.data : []).map((row) => ({ type: String(row.type), label: String(row.label ?? row.type), count: count(row.count), active: count(row.active) }));
+  return (Array.isArray(answer?.data) ? answer.data : []).map((row) => ({
+    type: String(row.type),
+    label: String(row.label ?? row.type),
+    count: count(row.count),
+    active: count(row.active),
+  }));
 }
 
 /** `GET /dashboard/distinctConnections`: the company's connections by type. */

@@ -1,7 +1,14 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { createContext, createElement, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { DataProviderContext, useNotify } from 'react-admin';
-import { readActiveUsers, readDashboardCards, type ActiveUser, type ConsoleDataProvider, type DashboardCard, type DashboardCardScope } from '../../../providers/dataProvider';
+import {
+  readActiveUsers,
+  readDashboardCards,
+  type ActiveUser,
+  type ConsoleDataProvider,
+  type DashboardCard,
+  type DashboardCardScope,
+} from '../../../providers/dataProvider';
 import { answeredAheadOptions } from './answeredAhead';
 import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS } from './dashboardCalls';
 
@@ -54,9 +61,19 @@ function useDashboardQuery<T>(
 }
 
 export function useDashboardCards(scope: DashboardCardScope, enabled = true): UseQueryResult<DashboardCard[]> {
-  return useDashboardQuery(['cards', scope], (dataProvider) => dataProvider.getDashboardCards(scope), enabled, answeredAheadOptions(DASHBOARD_CARD_PATHS[scope], readDashboardCards));
+  return useDashboardQuery(
+    ['cards', scope],
+    (dataProvider) => dataProvider.getDashboardCards(scope),
+    enabled,
+    answeredAheadOptions(DASHBOARD_CARD_PATHS[scope], readDashboardCards),
+  );
 }
 
 export function useActiveUsers(enabled = true): UseQueryResult<ActiveUser[]> {
-  return useDashboardQuery(['activeUsers'], (dataProvider) => dataProvider.getActiveUsers(), enabled, answeredAheadOptions(ACTIVE_USERS_PATH, readActiveUsers));
+  return useDashboardQuery(
+    ['activeUsers'],
+    (dataProvider) => dataProvider.getActiveUsers(),
+    enabled,
+    answeredAheadOptions(ACTIVE_USERS_PATH, readActiveUsers),
+  );
 }

@@ -56,7 +56,13 @@ export function useDailyRuns(enabled = true) {
   const valid = rangeIsValid(range);
   // Only the first range, all statuses, is called ahead (dashboardCalls.ts); another range or status finds nothing there.
   const ahead = answeredAheadOptions(status === '' && valid ? dailyRunsPath(range.from, range.to) : '', readDailyRuns);
-  const query = useChartQuery(['dailyRuns', range.from, range.to, status], (signal) => getDailyRuns(range.from, range.to, status, signal), enabled && valid, ahead, true);
+  const query = useChartQuery(
+    ['dailyRuns', range.from, range.to, status],
+    (signal) => getDailyRuns(range.from, range.to, status, signal),
+    enabled && valid,
+    ahead,
+    true,
+  );
   return { range, setRange, valid, status, setStatus, query };
 }
 
@@ -65,7 +71,12 @@ export function usePieCharts(enabled = true) {
 }
 
 export function useConnectionsByType(enabled = true) {
-  return useChartQuery(['connectionsByType'], getConnectionsByType, enabled, answeredAheadOptions(CONNECTIONS_BY_TYPE_PATH, readConnectionsByType));
+  return useChartQuery(
+    ['connectionsByType'],
+    getConnectionsByType,
+    enabled,
+    answeredAheadOptions(CONNECTIONS_BY_TYPE_PATH, readConnectionsByType),
+  );
 }
 
 export function useSignIns(enabled = true) {

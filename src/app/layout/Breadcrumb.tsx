@@ -26,7 +26,14 @@ export function Breadcrumb() {
           {crumbs.map((node) => (
             <Fragment key={node.id}>
               {node.url && node === page ? (
-                <Link component={LinkBase} to={node.url} color="inherit" variant="body2" underline="hover" sx={{ opacity: 0.8, whiteSpace: 'nowrap' }}>
+                <Link
+                  component={LinkBase}
+                  to={node.url}
+                  color="inherit"
+                  variant="body2"
+                  underline="hover"
+                  sx={{ opacity: 0.8, whiteSpace: 'nowrap' }}
+                >
                   {label(node)}
                 </Link>
               ) : (

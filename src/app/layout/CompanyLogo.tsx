@@ -27,7 +27,18 @@ export function CompanyLogo() {
       data-testid="appbar-company-logo"
       onError={() => setFailed(src)}
       // Logos are drawn for light paper: a light backing keeps them legible on the dark header too.
-      sx={{ display: 'block', boxSizing: 'border-box', height: 34, maxWidth: 168, width: 'auto', p: '3px', objectFit: 'contain', flexShrink: 0, bgcolor: '#ffffff', borderRadius: 1 }}
+      sx={{
+        display: 'block',
+        boxSizing: 'border-box',
+        height: 34,
+        maxWidth: 168,
+        width: 'auto',
+        p: '3px',
+        objectFit: 'contain',
+        flexShrink: 0,
+        bgcolor: '#ffffff',
+        borderRadius: 1,
+      }}
     />
   );
 }

@@ -37,7 +37,11 @@ export function ConsoleUserMenu() {
       </Box>
       <Divider />
       <UserMenuLink to="/profile" icon={<PersonIcon fontSize="small" />} label={translate('resources.users.profile.menu')} />
-      <UserMenuLink to={AUTH_PATHS.changePassword} icon={<LockResetIcon fontSize="small" />} label={translate('app.appbar.change_password')} />
+      <UserMenuLink
+        to={AUTH_PATHS.changePassword}
+        icon={<LockResetIcon fontSize="small" />}
+        label={translate('app.appbar.change_password')}
+      />
       <UserMenuLink to={AUTH_PATHS.registerTwoFactor} icon={<SecurityIcon fontSize="small" />} label={translate('app.appbar.two_factor')} />
       <Divider />
       <UserMenuLink to={AUTH_PATHS.logout} icon={<LogoutIcon fontSize="small" />} label={translate('app.appbar.sign_out')} />

@@ -63,7 +63,12 @@ export const CustomizeDrawer = memo(function CustomizeDrawer({ open, onClose }: 
   const translate = useTranslate();
   const title = translate('app.customize.title');
   return (
-    <Drawer anchor="right" open={open} onClose={onClose} slotProps={{ paper: { 'aria-label': title, sx: { width: 320, maxWidth: '100vw' } } }}>
+    <Drawer
+      anchor="right"
+      open={open}
+      onClose={onClose}
+      slotProps={{ paper: { 'aria-label': title, sx: { width: 320, maxWidth: '100vw' } } }}
+    >
       <Stack direction="row" sx={{ alignItems: 'center', px: 2, py: 1.5 }}>
         <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
           {title}

@@ -197,7 +197,13 @@ export function NotificationBell() {
   return (
     <>
       <Tooltip title={label}>
-        <IconButton color="inherit" aria-label={label} aria-haspopup="dialog" aria-expanded={anchor !== null} onClick={(event) => setAnchor(event.currentTarget)}>
+        <IconButton
+          color="inherit"
+          aria-label={label}
+          aria-haspopup="dialog"
+          aria-expanded={anchor !== null}
+          onClick={(event) => setAnchor(event.currentTarget)}
+        >
           <Badge badgeContent={unread} max={99} color="error" data-testid="notification-badge">
             {unread > 0 ? <NotificationsIcon /> : <NotificationsNoneIcon />}
           </Badge>

@@ -49,7 +49,9 @@ function activeWithin(node: MenuNode, activeId: string | null): string | null {
 }
 
 function GroupChildren({ node, depth, ...rest }: EntryProps) {
-  return node.children.map((child) => <MenuEntry key={child.id} {...rest} node={child} depth={depth + 1} activeId={activeWithin(child, rest.activeId)} />);
+  return node.children.map((child) => (
+    <MenuEntry key={child.id} {...rest} node={child} depth={depth + 1} activeId={activeWithin(child, rest.activeId)} />
+  ));
 }
 
 /**
@@ -62,7 +64,13 @@ function GroupEntry(props: EntryProps) {
   if (iconsOnly) {
     return (
       <>
-        {depth === 0 && <Divider component="li" aria-hidden sx={{ my: 0.5, borderColor: 'currentColor', opacity: 0.15, '&:first-of-type': { display: 'none' } }} />}
+        {depth === 0 && (
+          <Divider
+            component="li"
+            aria-hidden
+            sx={{ my: 0.5, borderColor: 'currentColor', opacity: 0.15, '&:first-of-type': { display: 'none' } }}
+          />
+        )}
         <GroupChildren {...props} />
       </>
     );
@@ -129,7 +137,9 @@ const PageEntry = memo(function PageEntry({ node, depth, active, label, iconsOnl
 const MenuEntry = memo(function MenuEntry(props: EntryProps) {
   const { node, depth, activeId, iconsOnly, label, onNavigate } = props;
   if (isGroup(node)) return <GroupEntry {...props} />;
-  return <PageEntry node={node} depth={depth} active={activeId === node.id} label={label(node)} iconsOnly={iconsOnly} onNavigate={onNavigate} />;
+  return (
+    <PageEntry node={node} depth={depth} active={activeId === node.id} label={label(node)} iconsOnly={iconsOnly} onNavigate={onNavigate} />
+  );
 });
 
 /**
@@ -144,7 +154,15 @@ export function SideMenu({ iconsOnly = false, onNavigate }: { iconsOnly?: boolea
   return (
     <List component="nav" aria-label={translate('app.menu.label')} dense sx={{ py: 1 }}>
       {menu.items.map((node) => (
-        <MenuEntry key={node.id} node={node} depth={0} activeId={activeWithin(node, activeId)} iconsOnly={iconsOnly} label={menu.label} onNavigate={onNavigate} />
+        <MenuEntry
+          key={node.id}
+          node={node}
+          depth={0}
+          activeId={activeWithin(node, activeId)}
+          iconsOnly={iconsOnly}
+          label={menu.label}
+          onNavigate={onNavigate}
+        />
       ))}
     </List>
   );

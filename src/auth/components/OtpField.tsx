@@ -3,7 +3,17 @@ import { OTP_LENGTH } from '../hooks/useOtpCode';
 import { TextField } from './TextField';
 
 /** The six-digit code field: numeric keypad on phones, filled from SMS or the OS where offered. */
-export function OtpField({ value, error, onChange, disabled }: { value: string; error?: string; onChange: (value: string) => void; disabled?: boolean }) {
+export function OtpField({
+  value,
+  error,
+  onChange,
+  disabled,
+}: {
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  disabled?: boolean;
+}) {
   return (
     <TextField
       name="otp"

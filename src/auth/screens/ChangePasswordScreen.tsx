@@ -22,7 +22,12 @@ function ChangePasswordForm() {
     <AuthLayout title={t('auth.change.title')} subtitle={t('auth.change.subtitle')}>
       {!redirect.target && (
         <form className="auth-form" onSubmit={submit} noValidate>
-          <PasswordField {...form.field('currentPassword')} label={t('auth.fields.currentPassword')} autoComplete="current-password" autoFocus />
+          <PasswordField
+            {...form.field('currentPassword')}
+            label={t('auth.fields.currentPassword')}
+            autoComplete="current-password"
+            autoFocus
+          />
           <PasswordPair password={form.field('newPassword')} confirmation={form.field('confirmPassword')} policy={passwordPolicy} />
           <SubmitButton loading={loading} label={t('auth.change.submit')} busyLabel={t('auth.change.submitting')} />
         </form>

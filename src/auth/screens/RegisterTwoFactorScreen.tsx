@@ -47,13 +47,7 @@ function RegisterTwoFactor() {
         </button>
       )}
       <ul className="auth-links">
-        <li>
-          {signedIn ? (
-            <Link to={firstNavigationUrl()}>{t('auth.links.backToConsole')}</Link>
-          ) : (
-            <AnotherAccountLink />
-          )}
-        </li>
+        <li>{signedIn ? <Link to={firstNavigationUrl()}>{t('auth.links.backToConsole')}</Link> : <AnotherAccountLink />}</li>
       </ul>
     </AuthLayout>
   );

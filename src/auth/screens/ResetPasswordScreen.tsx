@@ -22,7 +22,15 @@ function RequestReset() {
   const { form, submit, redirect, loading } = useRequestReset();
   return (
     <AuthLayout title={t('auth.reset.requestTitle')} subtitle={t('auth.reset.requestSubtitle')}>
-      {!redirect.target && <AccountLookupForm form={form} submit={submit} loading={loading} label={t('auth.reset.requestSubmit')} busyLabel={t('auth.reset.requestSubmitting')} />}
+      {!redirect.target && (
+        <AccountLookupForm
+          form={form}
+          submit={submit}
+          loading={loading}
+          label={t('auth.reset.requestSubmit')}
+          busyLabel={t('auth.reset.requestSubmitting')}
+        />
+      )}
       <RedirectNotice redirect={redirect} />
       <AuthLinks links={backToSignIn} />
     </AuthLayout>

@@ -9,7 +9,13 @@ export function ResetUserAccountScreen() {
   const { form, submit, loading } = useResendActivation();
   return (
     <AuthLayout title={t('auth.resend.title')} subtitle={t('auth.resend.subtitle')}>
-      <AccountLookupForm form={form} submit={submit} loading={loading} label={t('auth.resend.submit')} busyLabel={t('auth.resend.submitting')} />
+      <AccountLookupForm
+        form={form}
+        submit={submit}
+        loading={loading}
+        label={t('auth.resend.submit')}
+        busyLabel={t('auth.resend.submitting')}
+      />
       <AuthLinks
         links={[
           { to: AUTH_PATHS.signIn, label: t('auth.links.backToSignIn') },

@@ -32,7 +32,9 @@ export function useActivateAccount() {
   const { state, run } = useAuthState();
   const redirect = useDelayedRedirect();
   const [passwordPolicy, setPasswordPolicy] = useState<PasswordPolicy>(DEFAULT_PASSWORD_POLICY);
-  const form = useForm<ActivationValues>({ temporaryPassword: '', newPassword: '', confirmPassword: '' }, (values) => validate(values, passwordPolicy));
+  const form = useForm<ActivationValues>({ temporaryPassword: '', newPassword: '', confirmPassword: '' }, (values) =>
+    validate(values, passwordPolicy),
+  );
 
   const check = useCallback(
     async (value: string) => {
@@ -59,5 +61,14 @@ export function useActivateAccount() {
     }
   };
 
-  return { form, submit, redirect, loading: state.loading, email: state.email, tokenStatus, allowCreate: state.allowCreate, passwordPolicy };
+  return {
+    form,
+    submit,
+    redirect,
+    loading: state.loading,
+    email: state.email,
+    tokenStatus,
+    allowCreate: state.allowCreate,
+    passwordPolicy,
+  };
 }

@@ -37,7 +37,9 @@ export function useChangePassword() {
   const { state, run } = useAuthState();
   const redirect = useDelayedRedirect();
   const [passwordPolicy, setPasswordPolicy] = useState<PasswordPolicy>(DEFAULT_PASSWORD_POLICY);
-  const form = useForm<ChangeValues>({ currentPassword: '', newPassword: '', confirmPassword: '' }, (values) => validate(values, passwordPolicy));
+  const form = useForm<ChangeValues>({ currentPassword: '', newPassword: '', confirmPassword: '' }, (values) =>
+    validate(values, passwordPolicy),
+  );
   useMountEffect(() => {
     getPasswordPolicy().then(setPasswordPolicy, () => undefined);
   });

@@ -14,7 +14,9 @@ export function useCompleteReset(token: string) {
   const { state, run } = useAuthState();
   const redirect = useDelayedRedirect();
   const [passwordPolicy, setPasswordPolicy] = useState<PasswordPolicy>(DEFAULT_PASSWORD_POLICY);
-  const form = useForm<PasswordPairValues>({ newPassword: '', confirmPassword: '' }, (values) => passwordPairErrors(values, passwordPolicy));
+  const form = useForm<PasswordPairValues>({ newPassword: '', confirmPassword: '' }, (values) =>
+    passwordPairErrors(values, passwordPolicy),
+  );
 
   const check = useCallback(
     async (value: string) => {

@@ -5,7 +5,12 @@ import { useOtpStep } from './useOtpStep';
 
 /** Groups a base32 key in fours so it can be read out and typed: "ABCD EFGH IJKL". */
 export function groupSecret(secret: string): string {
-  return secret.replace(/\s+/g, '').match(/.{1,4}/g)?.join(' ') ?? '';
+  return (
+    secret
+      .replace(/\s+/g, '')
+      .match(/.{1,4}/g)
+      ?.join(' ') ?? ''
+  );
 }
 
 /** Two-factor enrolment: fetches a new key once, then confirms it with a code from the app. */

@@ -70,4 +70,4 @@ export function useSignIn() {
   }, [prefetchConsole]);
 
   return { form, submit, loading: state.loading, blocked, startLoadingConsole: prefetchConsole };
-};
+}

@@ -52,9 +52,19 @@ export function ColumnsMenuButton() {
         {opened && <Divider />}
         {opened && (
           <MenuList dense>
-            <MenuAction icon={RestartAltIcon} label={translate('app.list.columns_reset')} close={close} onAct={() => void resetToTenantDefault()} />
+            <MenuAction
+              icon={RestartAltIcon}
+              label={translate('app.list.columns_reset')}
+              close={close}
+              onAct={() => void resetToTenantDefault()}
+            />
             {permissions?.isAdmin && (
-              <MenuAction icon={SaveIcon} label={translate('app.list.columns_save_tenant')} close={close} onAct={() => void saveAsTenantDefault()} />
+              <MenuAction
+                icon={SaveIcon}
+                label={translate('app.list.columns_save_tenant')}
+                close={close}
+                onAct={() => void saveAsTenantDefault()}
+              />
             )}
           </MenuList>
         )}

@@ -30,7 +30,9 @@ export function columnSources(declaration: AnyResourceDeclaration): string[] {
 /** The server's order (sources) as react-admin's ranks (child indexes); columns it omits keep their place after. */
 export function ranksFromOrder(sources: readonly string[], order: readonly string[] | null | undefined): number[] | undefined {
   if (!order || order.length === 0) return undefined;
-  const ranks = order.map((source) => sources.indexOf(source)).filter((index, position, all) => index >= 0 && all.indexOf(index) === position);
+  const ranks = order
+    .map((source) => sources.indexOf(source))
+    .filter((index, position, all) => index >= 0 && all.indexOf(index) === position);
   sources.forEach((_, index) => {
     if (!ranks.includes(index)) ranks.push(index);
   });

@@ -28,7 +28,10 @@ export function ChipsInput({ source, label, helperText, isRequired, max, separat
   const values = Array.isArray(field.value) ? (field.value as string[]) : [];
   const error = fieldState.error?.message;
   const tidy = (next: readonly string[]) => {
-    const pieces = next.flatMap((value) => (separator ? value.split(separator) : [value])).map((value) => value.trim()).filter(Boolean);
+    const pieces = next
+      .flatMap((value) => (separator ? value.split(separator) : [value]))
+      .map((value) => value.trim())
+      .filter(Boolean);
     const unique = [...new Set(pieces)];
     return max === undefined ? unique : unique.slice(0, max);
   };

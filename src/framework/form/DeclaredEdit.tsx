@@ -8,7 +8,9 @@ function EditActions() {
   const declaration = useDeclaration();
   return (
     <TopToolbar>
-      {declaration.actions?.record?.map((Action, index) => <Action key={index} />)}
+      {declaration.actions?.record?.map((Action, index) => (
+        <Action key={index} />
+      ))}
       {capabilitiesOf(declaration).show && <ShowButton />}
     </TopToolbar>
   );

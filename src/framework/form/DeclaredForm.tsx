@@ -1,7 +1,16 @@
 import { useMemo } from 'react';
 import { useFormState } from 'react-hook-form';
 import Typography from '@mui/material/Typography';
-import { DeleteButton, SaveButton, SimpleForm, Toolbar, useRecordContext, useRefresh, useResourceContext, type RaRecord } from 'react-admin';
+import {
+  DeleteButton,
+  SaveButton,
+  SimpleForm,
+  Toolbar,
+  useRecordContext,
+  useRefresh,
+  useResourceContext,
+  type RaRecord,
+} from 'react-admin';
 import { z, type ZodType } from 'zod';
 import { alerts } from '../../../providers/alerts';
 import { useDeclaration } from '../DeclarationContext';
@@ -13,7 +22,11 @@ import { zodResolver } from '../zodResolver';
 import { useDeclaredSave } from './useDeclaredSave';
 
 /** The form's schema: the declaration's, else one made of the fields' own rules. */
-export function formSchema(declaration: AnyResourceDeclaration, mode: 'create' | 'edit', fields: readonly FieldDeclaration[]): ZodType | undefined {
+export function formSchema(
+  declaration: AnyResourceDeclaration,
+  mode: 'create' | 'edit',
+  fields: readonly FieldDeclaration[],
+): ZodType | undefined {
   const declared = declaration.forms?.[mode]?.schema;
   if (declared) return declared;
   const rules = fields.filter((field) => field.validate);

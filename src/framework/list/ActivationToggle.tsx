@@ -57,7 +57,12 @@ export function ActivationToggle({ field }: ActivationToggleProps) {
       disabled={running || !canAccess}
       onClick={stopRowClick}
       onChange={toggle}
-      slotProps={{ input: { 'aria-label': translate('app.list.activation', { name: String(representation(record) ?? record.id) }), 'aria-busy': running } }}
+      slotProps={{
+        input: {
+          'aria-label': translate('app.list.activation', { name: String(representation(record) ?? record.id) }),
+          'aria-busy': running,
+        },
+      }}
     />
   );
 }

@@ -1,6 +1,15 @@
 import ToggleOffIcon from '@mui/icons-material/ToggleOff';
 import ToggleOnIcon from '@mui/icons-material/ToggleOn';
-import { BulkDeleteButton, Button, useCanAccess, useListContext, useRefresh, useResourceContext, useTranslate, useUpdateMany } from 'react-admin';
+import {
+  BulkDeleteButton,
+  Button,
+  useCanAccess,
+  useListContext,
+  useRefresh,
+  useResourceContext,
+  useTranslate,
+  useUpdateMany,
+} from 'react-admin';
 import { alerts } from '../../../providers/alerts';
 import { useDeclaration } from '../DeclarationContext';
 import { capabilitiesOf } from '../declaration';
@@ -34,11 +43,7 @@ function BulkActivationButton({ active }: { active: boolean }) {
     );
   };
   return (
-    <Button
-      label={active ? 'app.list.activate_selected' : 'app.list.deactivate_selected'}
-      onClick={run}
-      disabled={isPending}
-    >
+    <Button label={active ? 'app.list.activate_selected' : 'app.list.deactivate_selected'} onClick={run} disabled={isPending}>
       {active ? <ToggleOnIcon /> : <ToggleOffIcon />}
     </Button>
   );
@@ -53,7 +58,9 @@ export function DeclaredBulkActions() {
     <>
       {can.bulkActivate && <BulkActivationButton active />}
       {can.bulkActivate && <BulkActivationButton active={false} />}
-      {declaration.actions?.bulk?.map((Action, index) => <Action key={index} />)}
+      {declaration.actions?.bulk?.map((Action, index) => (
+        <Action key={index} />
+      ))}
       {can.bulkDelete && (
         <BulkDeleteButton
           mutationMode="pessimistic"

@@ -1,14 +1,7 @@
 import { Box } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import {
-  DataTable,
-  List,
-  useCanAccess,
-  useResourceContext,
-  useTranslate,
-  type RaRecord,
-} from 'react-admin';
+import { DataTable, List, useCanAccess, useResourceContext, useTranslate, type RaRecord } from 'react-admin';
 import { useDeclaration } from '../DeclarationContext';
 import { canSort, capabilitiesOf, defaultHiddenColumns, defaultSortOf, fieldLabelKey, listFields, storeKeyOf } from '../declaration';
 import { stopRowClick } from '../feedback';
@@ -22,7 +15,14 @@ import { useFilterInputs } from './filterInputs';
 import { ListCards } from './ListCards';
 import { rowStateSx, RowStatesProvider, useRowStates } from './RowStates';
 import { firstPageFreshness, useFirstPageOnItsWay } from './firstPage';
-import { createToolbarShown, DeclaredFilterBar, DeclaredListActions, FirstPageShown, RowControlsShown, useRowControlsShown } from './ListToolbar';
+import {
+  createToolbarShown,
+  DeclaredFilterBar,
+  DeclaredListActions,
+  FirstPageShown,
+  RowControlsShown,
+  useRowControlsShown,
+} from './ListToolbar';
 
 function hasRowActions(declaration: AnyResourceDeclaration): boolean {
   return capabilitiesOf(declaration).delete || (declaration.actions?.record?.length ?? 0) > 0;
@@ -34,7 +34,9 @@ function RowActions() {
   const can = capabilitiesOf(declaration);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 0.5 }} onClick={stopRowClick}>
-      {declaration.actions?.record?.map((Action, index) => <Action key={index} />)}
+      {declaration.actions?.record?.map((Action, index) => (
+        <Action key={index} />
+      ))}
       {can.delete && <DeleteRowButton />}
     </Box>
   );
@@ -96,7 +98,13 @@ export function DeclaredDataTable() {
         </DataTable.Col>
       ))}
       {hasRowActions(declaration) && (
-        <DataTable.Col label={<Box component="span" sx={visuallyHidden}>{translate('app.list.actions')}</Box>}>
+        <DataTable.Col
+          label={
+            <Box component="span" sx={visuallyHidden}>
+              {translate('app.list.actions')}
+            </Box>
+          }
+        >
           <RowActions />
         </DataTable.Col>
       )}

@@ -11,8 +11,14 @@ import { failureText } from '../feedback';
 import type { FieldDeclaration } from '../types';
 
 /** The columns the user sees, in the order they see them. */
-export function visibleColumns(fields: readonly FieldDeclaration[], hidden: readonly string[], ranks: readonly number[] | undefined): FieldDeclaration[] {
-  const order = ranks ? [...ranks, ...fields.map((_, index) => index).filter((index) => !ranks.includes(index))] : fields.map((_, index) => index);
+export function visibleColumns(
+  fields: readonly FieldDeclaration[],
+  hidden: readonly string[],
+  ranks: readonly number[] | undefined,
+): FieldDeclaration[] {
+  const order = ranks
+    ? [...ranks, ...fields.map((_, index) => index).filter((index) => !ranks.includes(index))]
+    : fields.map((_, index) => index);
   return order
     .filter((index) => index >= 0 && index < fields.length)
     .map((index) => fields[index])

@@ -22,7 +22,12 @@ function CardBody({ label, value }: { label: ReactNode; value: ReactNode }) {
 
 function SummaryCard({ card, resource }: { card: DashboardCard; resource: string }) {
   const translate = useTranslate();
-  const body = <CardBody label={translate(`resources.${resource}.cards.${card.key}`, { _: card.label })} value={Number(card.value).toLocaleString('en')} />;
+  const body = (
+    <CardBody
+      label={translate(`resources.${resource}.cards.${card.key}`, { _: card.label })}
+      value={Number(card.value).toLocaleString('en')}
+    />
+  );
   return (
     <Card data-card={card.key} variant="outlined">
       {card.link ? (

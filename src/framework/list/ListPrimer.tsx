@@ -29,7 +29,17 @@ const primerDeclaration = defineResource({
 });
 
 const primerRecords = [
-  { id: 'primer', name: 'Name', email: 'name@example.com', status: 'active', kind: 'one', tags: [{ name: 'Tag' }], enabled: true, count: 1, createdAt: new Date(0).toISOString() },
+  {
+    id: 'primer',
+    name: 'Name',
+    email: 'name@example.com',
+    status: 'active',
+    kind: 'one',
+    tags: [{ name: 'Tag' }],
+    enabled: true,
+    count: 1,
+    createdAt: new Date(0).toISOString(),
+  },
 ];
 
 function PrimerTable() {

@@ -1,4 +1,13 @@
-import { createContext, useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useSyncExternalStore,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { CreateButton, FilterButton, FilterContext, FilterForm, TopToolbar, useListContext } from 'react-admin';
 import { ColumnsMenuButton } from '../columns/ColumnsMenuButton';
 import { useDeclaration } from '../DeclarationContext';
@@ -111,7 +120,15 @@ function useToolbarRoom(ready: boolean) {
  * table renders its column list into it as it first shows), in the room the whole toolbar takes.
  * `filters`: the filter inputs, for "Add filter" where react-admin's toolbar does not provide them.
  */
-export function DeclaredListActions({ children, shown, filters }: { children?: ReactNode; shown?: ToolbarShown; filters?: ReactElement[] }) {
+export function DeclaredListActions({
+  children,
+  shown,
+  filters,
+}: {
+  children?: ReactNode;
+  shown?: ToolbarShown;
+  filters?: ReactElement[];
+}) {
   const declaration = useDeclaration();
   const can = capabilitiesOf(declaration);
   const hidesFilters = (declaration.filters ?? []).some((filter) => filter.alwaysOn === false);

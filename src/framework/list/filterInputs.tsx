@@ -72,8 +72,20 @@ export function useFilterInputs(declaration: AnyResourceDeclaration): ReactEleme
       case 'dateRange': {
         const [start, end] = DATE_RANGE_SOURCES;
         return [
-          <DateInput key={start} source={start} label={translate(`resources.${resource}.filters.${start}`, { _: translate('app.list.start_date') })} alwaysOn={alwaysOn} helperText={false} />,
-          <DateInput key={end} source={end} label={translate(`resources.${resource}.filters.${end}`, { _: translate('app.list.end_date') })} alwaysOn={alwaysOn} helperText={false} />,
+          <DateInput
+            key={start}
+            source={start}
+            label={translate(`resources.${resource}.filters.${start}`, { _: translate('app.list.start_date') })}
+            alwaysOn={alwaysOn}
+            helperText={false}
+          />,
+          <DateInput
+            key={end}
+            source={end}
+            label={translate(`resources.${resource}.filters.${end}`, { _: translate('app.list.end_date') })}
+            alwaysOn={alwaysOn}
+            helperText={false}
+          />,
         ];
       }
       case 'text':

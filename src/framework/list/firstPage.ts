@@ -71,7 +71,11 @@ export function prepareFirstPage(queryClient: QueryClient, dataProvider: Declare
   const cache = queryClient.getQueryCache();
   // Asked for a moment ago (the pointer rested on the entry, then pressed it): nothing more to ask.
   const current = cache.find({ queryKey: firstPageKey(declaration), exact: true });
-  if (current && (current.state.fetchStatus === 'fetching' || (current.state.data !== undefined && !current.isStaleByTime(FIRST_PAGE_FRESH_MS)))) return;
+  if (
+    current &&
+    (current.state.fetchStatus === 'fetching' || (current.state.data !== undefined && !current.isStaleByTime(FIRST_PAGE_FRESH_MS)))
+  )
+    return;
   dataProvider.prepareList(resource);
   const params = firstPageParams(declaration);
   const remember = (queryKey: QueryKey) => {
@@ -87,7 +91,12 @@ export function prepareFirstPage(queryClient: QueryClient, dataProvider: Declare
   });
   remember(firstPageKey(declaration));
   if (declaration.routes.cards) {
-    void queryClient.prefetchQuery({ queryKey: cardsKey(resource), queryFn: () => dataProvider.getCards(resource), staleTime: FIRST_PAGE_FRESH_MS, retry: false });
+    void queryClient.prefetchQuery({
+      queryKey: cardsKey(resource),
+      queryFn: () => dataProvider.getCards(resource),
+      staleTime: FIRST_PAGE_FRESH_MS,
+      retry: false,
+    });
     remember(cardsKey(resource));
   }
   if (declaration.routes.filterProps) {

@@ -25,7 +25,11 @@ export function ShareViewButton() {
       <Button label="resources.reports.share.view" onClick={() => setOpen(true)}>
         <ShareIcon />
       </Button>
-      <ShareDialog open={open} onClose={() => setOpen(false)} target={{ kind: 'list', path: `${location.pathname}${location.search}`, title }} />
+      <ShareDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        target={{ kind: 'list', path: `${location.pathname}${location.search}`, title }}
+      />
     </>
   );
 }

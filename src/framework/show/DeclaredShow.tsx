@@ -9,7 +9,9 @@ function ShowActions({ extra }: { extra?: ReactNode }) {
   const declaration = useDeclaration();
   return (
     <TopToolbar>
-      {declaration.actions?.record?.map((Action, index) => <Action key={index} />)}
+      {declaration.actions?.record?.map((Action, index) => (
+        <Action key={index} />
+      ))}
       {extra}
       {capabilitiesOf(declaration).edit && <EditButton />}
     </TopToolbar>
@@ -28,7 +30,12 @@ export function DeclaredShow({ children, actions }: { children?: ReactNode; acti
       <SimpleShowLayout>
         {showFields(declaration).map((field) =>
           can.activate && field.source === declaration.activation?.field ? (
-            <ActivationToggle key={field.source} field={field.source} label={fieldLabelKey(declaration.name, field)} source={field.source} />
+            <ActivationToggle
+              key={field.source}
+              field={field.source}
+              label={fieldLabelKey(declaration.name, field)}
+              source={field.source}
+            />
           ) : (
             <FieldValue key={field.source} field={field} source={field.source} label={fieldLabelKey(declaration.name, field)} />
           ),

@@ -20,7 +20,11 @@ export function OperationBrowser({ operations, selected, onSelect }: OperationBr
   const shown = groups.reduce((sum, group) => sum + group.operations.length, 0);
   const label = translate('resources.apikeys.explorer.search');
   return (
-    <Box component="nav" aria-label={translate('resources.apikeys.explorer.operations')} sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+    <Box
+      component="nav"
+      aria-label={translate('resources.apikeys.explorer.operations')}
+      sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}
+    >
       <TextField
         size="small"
         type="search"

@@ -22,7 +22,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function Parameters({ detail }: { detail: OperationDetail }) {
   const translate = useTranslate();
-  if (detail.parameters.length === 0) return <Typography variant="body2">{translate('resources.apikeys.explorer.no_parameters')}</Typography>;
+  if (detail.parameters.length === 0)
+    return <Typography variant="body2">{translate('resources.apikeys.explorer.no_parameters')}</Typography>;
   return (
     <Table size="small">
       <TableHead>
@@ -68,7 +69,9 @@ function Body({ detail }: { detail: OperationDetail }) {
   return (
     <>
       <Typography variant="body2" sx={{ mb: 1 }}>
-        {translate(detail.body.required ? 'resources.apikeys.explorer.body_required' : 'resources.apikeys.explorer.body_optional', { types })}
+        {translate(detail.body.required ? 'resources.apikeys.explorer.body_required' : 'resources.apikeys.explorer.body_optional', {
+          types,
+        })}
       </Typography>
       <SchemaBlock schema={detail.body.schema} label={translate('resources.apikeys.explorer.schema')} />
     </>
@@ -85,7 +88,8 @@ export interface OperationViewProps {
 export function OperationView({ id, apiKey, onApiKeyChange }: OperationViewProps) {
   const translate = useTranslate();
   const operation = useOperation(id);
-  if (operation.isPending) return <Skeleton variant="rectangular" height={240} aria-label={translate('resources.apikeys.explorer.loading')} />;
+  if (operation.isPending)
+    return <Skeleton variant="rectangular" height={240} aria-label={translate('resources.apikeys.explorer.loading')} />;
   if (operation.isError) {
     return <Alert severity="error">{translate('resources.apikeys.explorer.load_error', { message: failureText(operation.error) })}</Alert>;
   }

@@ -3,7 +3,16 @@ import { Alert, Box, Button, Chip, CircularProgress, TextField, Typography } fro
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { OperationDetail } from '../../../resources/apikeys/types';
-import { describeSchema, exampleOf, fillOperationPath, formParameters, parseJsonBody, queryString, sendWithKey, type TryItResult } from './tryIt';
+import {
+  describeSchema,
+  exampleOf,
+  fillOperationPath,
+  formParameters,
+  parseJsonBody,
+  queryString,
+  sendWithKey,
+  type TryItResult,
+} from './tryIt';
 
 export interface TryItProps {
   detail: OperationDetail;
@@ -43,7 +52,9 @@ export function TryIt({ detail, apiKey, onApiKeyChange }: TryItProps) {
   useEffect(() => () => controller.current?.abort(), []);
 
   const json = detail.body ? parseJsonBody(bodyText) : null;
-  const missing = parameters.filter((parameter) => parameter.required && !(values[parameter.name] ?? '').trim()).map((parameter) => parameter.name);
+  const missing = parameters
+    .filter((parameter) => parameter.required && !(values[parameter.name] ?? '').trim())
+    .map((parameter) => parameter.name);
   const keyMissing = apiKey.trim() === '';
   const bodyMissing = Boolean(detail.body?.required) && json?.ok === true && json.empty;
   const invalid = missing.length > 0 || keyMissing || json?.ok === false || bodyMissing;
@@ -132,16 +143,27 @@ export function TryIt({ detail, apiKey, onApiKeyChange }: TryItProps) {
         value={apiKey}
         onChange={(event) => onApiKeyChange(event.target.value)}
         error={touched && keyMissing}
-        helperText={touched && keyMissing ? translate('resources.apikeys.explorer.key_required') : translate('resources.apikeys.explorer.api_key_help')}
+        helperText={
+          touched && keyMissing
+            ? translate('resources.apikeys.explorer.key_required')
+            : translate('resources.apikeys.explorer.api_key_help')
+        }
         slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
       />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2 }}>
-        <Button type="submit" variant="contained" startIcon={running ? <CircularProgress size={16} color="inherit" /> : <SendIcon />} disabled={running}>
+        <Button
+          type="submit"
+          variant="contained"
+          startIcon={running ? <CircularProgress size={16} color="inherit" /> : <SendIcon />}
+          disabled={running}
+        >
           {translate(running ? 'resources.apikeys.explorer.sending' : 'resources.apikeys.explorer.send')}
         </Button>
       </Box>
       <Box aria-live="polite" sx={{ mt: 2 }}>
-        {outcome?.kind === 'failure' && <Alert severity="error">{translate('resources.apikeys.explorer.network_error', { message: outcome.message })}</Alert>}
+        {outcome?.kind === 'failure' && (
+          <Alert severity="error">{translate('resources.apikeys.explorer.network_error', { message: outcome.message })}</Alert>
+        )}
         {outcome?.kind === 'result' && (
           <Box component="section" aria-label={translate('resources.apikeys.explorer.response')}>
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>

@@ -26,7 +26,9 @@ function useCountryChoices(locale: string): Choice[] {
     } catch {
       names = null;
     }
-    return COUNTRY_CODES.map((code) => ({ id: code, name: `${names?.of(code) ?? code} (${code})` })).sort((a, b) => a.name.localeCompare(b.name, locale));
+    return COUNTRY_CODES.map((code) => ({ id: code, name: `${names?.of(code) ?? code} (${code})` })).sort((a, b) =>
+      a.name.localeCompare(b.name, locale),
+    );
   }, [locale]);
 }
 
@@ -45,7 +47,15 @@ const FIELD = 'app.company.fields.';
  * The profile and the logo in one form, saved together as the browser sends a form (multipart),
  * so that a refused field keeps the logo from being stored and the other way round.
  */
-export function CompanyProfileForm({ profile, canUpdate, onSaved }: { profile: CompanyProfile; canUpdate: boolean; onSaved: (saved: CompanyProfile) => void }) {
+export function CompanyProfileForm({
+  profile,
+  canUpdate,
+  onSaved,
+}: {
+  profile: CompanyProfile;
+  canUpdate: boolean;
+  onSaved: (saved: CompanyProfile) => void;
+}) {
   const translate = useTranslate();
   const countries = useCountryChoices(typeof navigator === 'undefined' ? 'en' : navigator.language || 'en');
   const zones = useTimeZoneChoices(profile.timezone);

@@ -116,9 +116,7 @@ export function LogoPicker({ profile, readOnly }: { profile: CompanyProfile; rea
         />
       </Box>
       {!readOnly && (
-        <FormHelperText error={Boolean(helper)}>
-          {helper ?? translate('app.company.logo_rules', { size: SIZE_KB })}
-        </FormHelperText>
+        <FormHelperText error={Boolean(helper)}>{helper ?? translate('app.company.logo_rules', { size: SIZE_KB })}</FormHelperText>
       )}
     </Stack>
   );

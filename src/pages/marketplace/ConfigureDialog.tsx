@@ -33,7 +33,9 @@ function ConfiguredResult({ configured, onAnother, onClose }: { configured: Conf
       <DialogContent sx={{ display: 'grid', gap: 2 }}>
         <TestResultPanel state={{ state: 'done', result: { ...test, detail: test.detail ?? null, message: test.message ?? null } }} />
         <Typography variant="body2">
-          {translate(test.ok ? 'resources.marketplace.configure.saved_ok' : 'resources.marketplace.configure.saved_failing', { name: connection.name })}
+          {translate(test.ok ? 'resources.marketplace.configure.saved_ok' : 'resources.marketplace.configure.saved_failing', {
+            name: connection.name,
+          })}
         </Typography>
       </DialogContent>
       <DialogActions>
@@ -72,12 +74,22 @@ export function ConfigureDialog({ integration, onClose }: { integration: Integra
     alerts.loading();
     try {
       const { type: _type, ...body } = values;
-      const answer = await configureIntegration({ ...(body as Omit<Parameters<typeof configureIntegration>[0], 'integrationId'>), integrationId: integration.id });
+      const answer = await configureIntegration({
+        ...(body as Omit<Parameters<typeof configureIntegration>[0], 'integrationId'>),
+        integrationId: integration.id,
+      });
       setConfigured(answer);
-      const message = answer.message ?? translate(answer.test.ok ? 'resources.marketplace.configure.saved_ok' : 'resources.marketplace.configure.saved_failing', { name: answer.connection.name });
+      const message =
+        answer.message ??
+        translate(answer.test.ok ? 'resources.marketplace.configure.saved_ok' : 'resources.marketplace.configure.saved_failing', {
+          name: answer.connection.name,
+        });
       if (answer.test.ok) alerts.success(message);
       else alerts.error(message);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: MARKETPLACE_KEY }), queryClient.invalidateQueries({ queryKey: ['connections'] })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: MARKETPLACE_KEY }),
+        queryClient.invalidateQueries({ queryKey: ['connections'] }),
+      ]);
       return undefined;
     } catch (error) {
       const message = failureText(error);
@@ -116,7 +128,13 @@ export function ConfigureDialog({ integration, onClose }: { integration: Integra
                   {translate(`resources.connections.types.${integration.connectionType}.description`, { _: integration.description })}
                 </Typography>
                 {integration.docsUrl && (
-                  <Link href={integration.docsUrl} target="_blank" rel="noopener noreferrer" variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}>
+                  <Link
+                    href={integration.docsUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    variant="body2"
+                    sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}
+                  >
                     {translate('resources.marketplace.configure.docs')}
                     <OpenInNewIcon fontSize="inherit" />
                   </Link>

@@ -29,7 +29,15 @@ function connectionsOfTypePath(createPath: ReturnType<typeof useCreatePath>, typ
  * of its connections is active, and how many it has, leading to them), its setup guide, and
  * "Configure" for those who may.
  */
-export function IntegrationCard({ integration, mayConfigure, onConfigure }: { integration: Integration; mayConfigure: boolean; onConfigure: () => void }) {
+export function IntegrationCard({
+  integration,
+  mayConfigure,
+  onConfigure,
+}: {
+  integration: Integration;
+  mayConfigure: boolean;
+  onConfigure: () => void;
+}) {
   const translate = useTranslate();
   const texts = useTypeTexts();
   const createPath = useCreatePath();
@@ -40,14 +48,27 @@ export function IntegrationCard({ integration, mayConfigure, onConfigure }: { in
   const count = translate('resources.marketplace.card.connections', { smart_count: integration.connections });
 
   return (
-    <Card variant="outlined" component="article" aria-labelledby={titleId} data-integration={integration.id} sx={{ display: 'flex', flexDirection: 'column' }}>
+    <Card
+      variant="outlined"
+      component="article"
+      aria-labelledby={titleId}
+      data-integration={integration.id}
+      sx={{ display: 'flex', flexDirection: 'column' }}
+    >
       <CardContent sx={{ flexGrow: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
           <Icon color="action" aria-hidden />
           <Typography id={titleId} variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
             {name}
           </Typography>
-          {integration.active && <Chip size="small" color="success" label={translate('resources.marketplace.card.active')} title={translate('resources.marketplace.card.active_title')} />}
+          {integration.active && (
+            <Chip
+              size="small"
+              color="success"
+              label={translate('resources.marketplace.card.active')}
+              title={translate('resources.marketplace.card.active_title')}
+            />
+          )}
         </Box>
         <Typography variant="body2" color="text.secondary">
           {translate(`resources.connections.types.${integration.connectionType}.description`, { _: integration.description })}
@@ -58,7 +79,11 @@ export function IntegrationCard({ integration, mayConfigure, onConfigure }: { in
               {translate('resources.marketplace.card.none')}
             </Box>
           ) : mayListConnections ? (
-            <Link component={LinkBase} to={connectionsOfTypePath(createPath, integration.connectionType)} aria-label={`${count}: ${translate('resources.marketplace.card.connections_of', { name })}`}>
+            <Link
+              component={LinkBase}
+              to={connectionsOfTypePath(createPath, integration.connectionType)}
+              aria-label={`${count}: ${translate('resources.marketplace.card.connections_of', { name })}`}
+            >
               {count}
             </Link>
           ) : (
@@ -83,7 +108,12 @@ export function IntegrationCard({ integration, mayConfigure, onConfigure }: { in
           <span />
         )}
         {mayConfigure && (
-          <Button variant="outlined" size="small" onClick={onConfigure} aria-label={translate('resources.marketplace.card.configure_of', { name })}>
+          <Button
+            variant="outlined"
+            size="small"
+            onClick={onConfigure}
+            aria-label={translate('resources.marketplace.card.configure_of', { name })}
+          >
             {translate('resources.marketplace.card.configure')}
           </Button>
         )}

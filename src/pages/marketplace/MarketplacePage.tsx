@@ -28,7 +28,8 @@ export default function MarketplacePage() {
   const search = params.get(SEARCH) ?? '';
   const [configuring, setConfiguring] = useState<Integration | null>(null);
 
-  const categoryName = (id: string) => translate(`resources.marketplace.categories.${id}`, { _: id.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase()) });
+  const categoryName = (id: string) =>
+    translate(`resources.marketplace.categories.${id}`, { _: id.replace(/_/g, ' ').replace(/^./, (first) => first.toUpperCase()) });
   const integrations = useMemo(() => marketplace.data ?? [], [marketplace.data]);
   const categories = useMemo(() => categoriesOf(integrations), [integrations]);
   const shown = filterIntegrations(integrations, category, search, categoryName);
@@ -77,7 +78,11 @@ export default function MarketplacePage() {
       ) : (
         <>
           {mayConfigure === false && <ConfigureNotAllowed />}
-          <Box role="search" aria-label={translate('resources.marketplace.filters')} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, my: 2 }}>
+          <Box
+            role="search"
+            aria-label={translate('resources.marketplace.filters')}
+            sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, my: 2 }}
+          >
             <ToggleButtonGroup
               exclusive
               size="small"
@@ -99,7 +104,15 @@ export default function MarketplacePage() {
               value={search}
               onChange={(event) => setParam(SEARCH, event.target.value)}
               fullWidth={false}
-              slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+              slotProps={{
+                input: {
+                  startAdornment: (
+                    <InputAdornment position="start">
+                      <SearchIcon fontSize="small" />
+                    </InputAdornment>
+                  ),
+                },
+              }}
               sx={{ width: { xs: '100%', sm: 320 } }}
             />
             <Typography variant="body2" color="text.secondary" role="status">
@@ -120,7 +133,12 @@ export default function MarketplacePage() {
                     {shown
                       .filter((integration) => integration.category === id)
                       .map((integration) => (
-                        <IntegrationCard key={integration.id} integration={integration} mayConfigure={mayConfigure === true} onConfigure={() => setConfiguring(integration)} />
+                        <IntegrationCard
+                          key={integration.id}
+                          integration={integration}
+                          mayConfigure={mayConfigure === true}
+                          onConfigure={() => setConfiguring(integration)}
+                        />
                       ))}
                   </Box>
                 </Box>

@@ -71,7 +71,12 @@ export function categoriesOf(integrations: readonly Integration[]): string[] {
 }
 
 /** Those of a category (all when none) whose name, description or category holds every word of the search. */
-export function filterIntegrations(integrations: readonly Integration[], category: string | null, search: string, categoryName: (id: string) => string): Integration[] {
+export function filterIntegrations(
+  integrations: readonly Integration[],
+  category: string | null,
+  search: string,
+  categoryName: (id: string) => string,
+): Integration[] {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   return integrations.filter((integration) => {
     if (category && integration.category !== category) return false;

@@ -30,7 +30,12 @@ export function AvatarPicker({ user, version }: { user: User; version: number })
   const shown = removing ? null : preview;
   return (
     <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
-      <UserAvatar user={removing ? { ...user, hasAvatar: false } : user} size={72} version={version} src={shown ?? (removing ? null : undefined)} />
+      <UserAvatar
+        user={removing ? { ...user, hasAvatar: false } : user}
+        size={72}
+        version={version}
+        src={shown ?? (removing ? null : undefined)}
+      />
       <Box>
         <Stack direction="row" spacing={1}>
           <Button size="small" variant="outlined" onClick={openChooser}>

@@ -11,7 +11,9 @@ export function useOwnProfile() {
   const query = useQuery({ queryKey: OWN_PROFILE_KEY, queryFn: ({ signal }) => getOwnProfile(signal), retry: false });
   const replace = useCallback(
     (change: Partial<User>) =>
-      queryClient.setQueryData<OwnProfile>(OWN_PROFILE_KEY, (current) => (current ? { ...current, data: { ...current.data, ...change } } : current)),
+      queryClient.setQueryData<OwnProfile>(OWN_PROFILE_KEY, (current) =>
+        current ? { ...current, data: { ...current.data, ...change } } : current,
+      ),
     [queryClient],
   );
   return { ...query, replace };

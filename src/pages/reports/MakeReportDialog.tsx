@@ -15,7 +15,13 @@ import {
 } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslate } from 'react-admin';
-import { DEFAULT_REPORT_DAYS, DEFAULT_REPORT_FORMAT, REPORT_FORMATS, type MakeReportBody, type ReportFormat } from '../../../common/schemas/reports';
+import {
+  DEFAULT_REPORT_DAYS,
+  DEFAULT_REPORT_FORMAT,
+  REPORT_FORMATS,
+  type MakeReportBody,
+  type ReportFormat,
+} from '../../../common/schemas/reports';
 import { alerts } from '../../../providers/alerts';
 import { failureText } from '../../framework/feedback';
 import { ActiveUsersInput } from '../../framework/share/ActiveUsersInput';
@@ -25,7 +31,13 @@ import { makeReport, type ReportDetail } from './api';
 type PeriodChoice = 'recent' | 'days';
 
 /** The body the dialog's choices make, or the problem to show instead. */
-export function reportRequest(input: { format: ReportFormat; period: PeriodChoice; from: string; to: string; recipients: string[] }): { body: MakeReportBody } | { problem: 'from_required' | 'to_required' | 'order' } {
+export function reportRequest(input: {
+  format: ReportFormat;
+  period: PeriodChoice;
+  from: string;
+  to: string;
+  recipients: string[];
+}): { body: MakeReportBody } | { problem: 'from_required' | 'to_required' | 'order' } {
   const body: MakeReportBody = { format: input.format };
   if (input.recipients.length > 0) body.recipients = input.recipients;
   if (input.period === 'days') {
@@ -40,7 +52,15 @@ export function reportRequest(input: { format: ReportFormat; period: PeriodChoic
 }
 
 /** "Make a report now": its format, its period (the last 7 days or chosen days) and who else gets it. */
-export function MakeReportDialog({ open, onClose, onMade }: { open: boolean; onClose: () => void; onMade: (report: ReportDetail) => void }) {
+export function MakeReportDialog({
+  open,
+  onClose,
+  onMade,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onMade: (report: ReportDetail) => void;
+}) {
   const translate = useTranslate();
   const text = (key: string, options?: Record<string, unknown>) => translate(`resources.reports.make.${key}`, options);
   const [format, setFormat] = useState<ReportFormat>(DEFAULT_REPORT_FORMAT);
@@ -88,7 +108,12 @@ export function MakeReportDialog({ open, onClose, onMade }: { open: boolean; onC
             {problem && <Alert severity="error">{problem}</Alert>}
             <FormControl>
               <FormLabel id="report-format">{text('format')}</FormLabel>
-              <RadioGroup row aria-labelledby="report-format" value={format} onChange={(event) => setFormat(event.target.value as ReportFormat)}>
+              <RadioGroup
+                row
+                aria-labelledby="report-format"
+                value={format}
+                onChange={(event) => setFormat(event.target.value as ReportFormat)}
+              >
                 {REPORT_FORMATS.map((choice) => (
                   <FormControlLabel key={choice} value={choice} control={<Radio />} label={text(choice)} />
                 ))}
@@ -96,14 +121,25 @@ export function MakeReportDialog({ open, onClose, onMade }: { open: boolean; onC
             </FormControl>
             <FormControl>
               <FormLabel id="report-period">{text('period')}</FormLabel>
-              <RadioGroup row aria-labelledby="report-period" value={period} onChange={(event) => setPeriod(event.target.value as PeriodChoice)}>
+              <RadioGroup
+                row
+                aria-labelledby="report-period"
+                value={period}
+                onChange={(event) => setPeriod(event.target.value as PeriodChoice)}
+              >
                 <FormControlLabel value="recent" control={<Radio />} label={text('recent', { days: DEFAULT_REPORT_DAYS })} />
                 <FormControlLabel value="days" control={<Radio />} label={text('days')} />
               </RadioGroup>
             </FormControl>
             {period === 'days' && (
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField type="date" label={text('from')} value={from} onChange={(event) => setFrom(event.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+                <TextField
+                  type="date"
+                  label={text('from')}
+                  value={from}
+                  onChange={(event) => setFrom(event.target.value)}
+                  slotProps={{ inputLabel: { shrink: true } }}
+                />
                 <TextField
                   type="date"
                   label={text('to')}

@@ -25,8 +25,11 @@ import { AttachmentButtons, HeadlineFigures, useReportTexts } from './parts';
 const count = (value: number) => value.toLocaleString('en');
 const QUALITY_STATUSES = ['passed', 'warned', 'failed', 'error'] as const;
 /** Figures by status in a fixed order (a stored summary's keys come back in the database's order). */
-const byStatus = (statuses: readonly string[], values: Record<string, number>, label: (status: string) => string): Array<[string, number]> =>
-  statuses.map((status) => [label(status), values[status] ?? 0]);
+const byStatus = (
+  statuses: readonly string[],
+  values: Record<string, number>,
+  label: (status: string) => string,
+): Array<[string, number]> => statuses.map((status) => [label(status), values[status] ?? 0]);
 
 /** One section of figures: label and value pairs, then its tables. */
 function Section({ title, figures, children }: { title: string; figures: Array<[string, number]>; children?: ReactNode }) {
@@ -35,7 +38,10 @@ function Section({ title, figures, children }: { title: string; figures: Array<[
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, mb: 0.5 }}>
         {title}
       </Typography>
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr auto', md: '1fr auto 1fr auto' }, columnGap: 2, rowGap: 0.25, m: 0 }}>
+      <Box
+        component="dl"
+        sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr auto', md: '1fr auto 1fr auto' }, columnGap: 2, rowGap: 0.25, m: 0 }}
+      >
         {figures.map(([label, value]) => (
           <Box key={label} sx={{ display: 'contents' }}>
             <Typography component="dt" variant="body2" color="text.secondary">
@@ -52,7 +58,17 @@ function Section({ title, figures, children }: { title: string; figures: Array<[
   );
 }
 
-function FigureTable({ caption, columns, rows, empty }: { caption: string; columns: string[]; rows: Array<Array<string | number>>; empty: string }) {
+function FigureTable({
+  caption,
+  columns,
+  rows,
+  empty,
+}: {
+  caption: string;
+  columns: string[];
+  rows: Array<Array<string | number>>;
+  empty: string;
+}) {
   return (
     <Box sx={{ mt: 1 }}>
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -120,7 +136,11 @@ function Figures({ report }: { report: ReportDetail }) {
         <FigureTable
           caption={t('failed_checks')}
           columns={[t('table'), t('rule'), t('failures')]}
-          rows={quality.failedChecks.map((check) => [check.table, check.column ? `${check.rule} (${check.column})` : check.rule, check.failures])}
+          rows={quality.failedChecks.map((check) => [
+            check.table,
+            check.column ? `${check.rule} (${check.column})` : check.rule,
+            check.failures,
+          ])}
           empty={t('no_failed_checks')}
         />
       </Section>

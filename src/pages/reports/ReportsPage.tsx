@@ -72,7 +72,11 @@ export default function ReportsPage() {
   return (
     <Box sx={{ py: 2 }}>
       <Title title={title} />
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 1, justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1}
+        sx={{ mb: 1, justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+      >
         <Typography variant="h5" component="h1">
           {title}
         </Typography>
@@ -145,7 +149,11 @@ export default function ReportsPage() {
                         </TableCell>
                         <TableCell align="right">
                           <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-                            <Button size="small" onClick={() => show(report.id)} aria-label={translate('resources.reports.open', { period: report.periodLabel })}>
+                            <Button
+                              size="small"
+                              onClick={() => show(report.id)}
+                              aria-label={translate('resources.reports.open', { period: report.periodLabel })}
+                            >
                               {translate('resources.reports.details.open')}
                             </Button>
                             {mayCreate && (

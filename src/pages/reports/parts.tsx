@@ -13,7 +13,9 @@ export function useReportTexts() {
     title: (report: Pick<ReportRow, 'kind' | 'title'>) => translate(`resources.reports.kind_title.${report.kind}`, { _: report.title }),
     kind: (report: Pick<ReportRow, 'kind'>) => translate(`resources.reports.kind.${report.kind}`, { _: report.kind }),
     madeBy: (report: Pick<ReportRow, 'createdByName'>) =>
-      report.createdByName ? translate('resources.reports.made_by', { name: report.createdByName }) : translate('resources.reports.made_by_server'),
+      report.createdByName
+        ? translate('resources.reports.made_by', { name: report.createdByName })
+        : translate('resources.reports.made_by_server'),
   };
 }
 

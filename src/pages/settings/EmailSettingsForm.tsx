@@ -52,7 +52,9 @@ function TestMail() {
       const { ok, detail, server } = answer.data;
       setResult({
         ok,
-        title: ok ? translate('resources.settings.email.test_ok', { to: answer.data.to, server }) : translate('resources.settings.email.test_failed', { server }),
+        title: ok
+          ? translate('resources.settings.email.test_ok', { to: answer.data.to, server })
+          : translate('resources.settings.email.test_failed', { server }),
         detail,
       });
     } catch (error) {
@@ -89,7 +91,15 @@ function TestMail() {
 }
 
 /** The company's SMTP server and sender, the password sealed on the server (blank keeps it), and a test mail. */
-export function EmailSettingsForm({ group, canUpdate, onSaved }: { group: EmailGroup; canUpdate: boolean; onSaved: (group: EmailGroup) => void }) {
+export function EmailSettingsForm({
+  group,
+  canUpdate,
+  onSaved,
+}: {
+  group: EmailGroup;
+  canUpdate: boolean;
+  onSaved: (group: EmailGroup) => void;
+}) {
   const translate = useTranslate();
   const { passwordSet } = group.values;
   const resolver = useMemo(() => zodResolver(emailSettingsForm(passwordSet)), [passwordSet]);
@@ -105,12 +115,19 @@ export function EmailSettingsForm({ group, canUpdate, onSaved }: { group: EmailG
     <>
       <LastChange updatedAt={group.updatedAt} updatedByName={group.updatedByName} />
       <Alert severity="info" sx={{ mb: 2 }}>
-        {translate(group.instanceTransport === 'smtp' ? 'resources.settings.email.fallback_smtp' : 'resources.settings.email.fallback_outbox')}
+        {translate(
+          group.instanceTransport === 'smtp' ? 'resources.settings.email.fallback_smtp' : 'resources.settings.email.fallback_outbox',
+        )}
       </Alert>
       <Form key={group.updatedAt ?? 'defaults'} record={record} resolver={resolver} onSubmit={submit} noValidate>
         <SettingsSection title="resources.settings.email.server">
           <FieldRow columns="1fr 200px">
-            <TextInput source="host" label="resources.settings.email.host" helperText="resources.settings.email.host_help" readOnly={readOnly} />
+            <TextInput
+              source="host"
+              label="resources.settings.email.host"
+              helperText="resources.settings.email.host_help"
+              readOnly={readOnly}
+            />
             <NumberInput
               source="port"
               label="resources.settings.email.port"
@@ -122,7 +139,13 @@ export function EmailSettingsForm({ group, canUpdate, onSaved }: { group: EmailG
           </FieldRow>
           <BooleanInput source="secure" label="resources.settings.email.secure" helperText={false} readOnly={readOnly} />
           <FieldRow columns="1fr 1fr">
-            <TextInput source="username" label="resources.settings.email.username" helperText="resources.settings.email.username_help" autoComplete="off" readOnly={readOnly} />
+            <TextInput
+              source="username"
+              label="resources.settings.email.username"
+              helperText="resources.settings.email.username_help"
+              autoComplete="off"
+              readOnly={readOnly}
+            />
             <PasswordInput
               source="password"
               label="resources.settings.email.password"
@@ -135,7 +158,12 @@ export function EmailSettingsForm({ group, canUpdate, onSaved }: { group: EmailG
         <SettingsSection title="resources.settings.email.sender">
           <FieldRow columns="1fr 1fr">
             <TextInput source="fromAddress" type="email" label="resources.settings.email.from_address" readOnly={readOnly} />
-            <TextInput source="fromName" label="resources.settings.email.from_name" helperText="resources.settings.email.from_name_help" readOnly={readOnly} />
+            <TextInput
+              source="fromName"
+              label="resources.settings.email.from_name"
+              helperText="resources.settings.email.from_name_help"
+              readOnly={readOnly}
+            />
           </FieldRow>
         </SettingsSection>
         {canUpdate && (

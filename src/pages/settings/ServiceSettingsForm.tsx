@@ -12,7 +12,14 @@ import { saveServiceSettings, type ServiceGroup } from './api';
 import { FieldRow, LastChange, SettingsSection } from './SettingsSection';
 import { useSettingsSubmit } from './useSettingsSubmit';
 
-const FIELDS = ['sessionLifetimeMinutes', 'passwordPolicy', 'requireTwoFactor', 'allowedEmailDomains', 'auditRetentionDays', 'runRetentionDays'] as const;
+const FIELDS = [
+  'sessionLifetimeMinutes',
+  'passwordPolicy',
+  'requireTwoFactor',
+  'allowedEmailDomains',
+  'auditRetentionDays',
+  'runRetentionDays',
+] as const;
 const POLICY_FLAGS = ['requireUppercase', 'requireLowercase', 'requireDigit', 'requireSymbol'] as const;
 const FLAG_LABELS: Record<(typeof POLICY_FLAGS)[number], string> = {
   requireUppercase: 'resources.settings.service.require_uppercase',
@@ -48,7 +55,15 @@ function PolicyPreview() {
 }
 
 /** Sessions, password rules, two-factor for everyone, allowed email domains and retention. */
-export function ServiceSettingsForm({ group, canUpdate, onSaved }: { group: ServiceGroup; canUpdate: boolean; onSaved: (group: ServiceGroup) => void }) {
+export function ServiceSettingsForm({
+  group,
+  canUpdate,
+  onSaved,
+}: {
+  group: ServiceGroup;
+  canUpdate: boolean;
+  onSaved: (group: ServiceGroup) => void;
+}) {
   const translate = useTranslate();
   const resolver = useMemo(() => zodResolver(serviceSettingsForm), []);
   const readOnly = !canUpdate;

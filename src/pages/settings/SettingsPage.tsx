@@ -54,7 +54,12 @@ export default function SettingsPage() {
             </Alert>
           )}
           <Tabs value={tab} onChange={(_, value: SettingsGroupId) => choose(value)} aria-label={translate('resources.settings.tabs.label')}>
-            <Tab value="service" id="settings-tab-service" aria-controls="settings-panel" label={translate('resources.settings.tabs.service')} />
+            <Tab
+              value="service"
+              id="settings-tab-service"
+              aria-controls="settings-panel"
+              label={translate('resources.settings.tabs.service')}
+            />
             <Tab value="email" id="settings-tab-email" aria-controls="settings-panel" label={translate('resources.settings.tabs.email')} />
           </Tabs>
           <Card variant="outlined" role="tabpanel" id="settings-panel" aria-labelledby={`settings-tab-${tab}`}>

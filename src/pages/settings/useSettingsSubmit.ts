@@ -9,7 +9,11 @@ import { fieldErrorsOf } from './formErrors';
  * The `onSubmit` of a settings group's form: saves the values, hands the saved group on and says
  * so; a refusal is shown in the alert and, for the parts naming the form's `fields`, on their inputs.
  */
-export function useSettingsSubmit<G>(save: (values: FieldValues) => Promise<Saved<G>>, onSaved: (group: G) => void, fields: readonly string[]) {
+export function useSettingsSubmit<G>(
+  save: (values: FieldValues) => Promise<Saved<G>>,
+  onSaved: (group: G) => void,
+  fields: readonly string[],
+) {
   const translate = useTranslate();
   return async (values: FieldValues) => {
     alerts.loading();

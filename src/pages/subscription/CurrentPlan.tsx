@@ -65,7 +65,12 @@ export function CurrentPlan({ subscription }: { subscription: Subscription }) {
             {translate('app.subscription.on_plan', { plan: subscription.planName })}
           </Typography>
           {!subscription.isDefault && (
-            <Chip size="small" label={translate(`app.subscription.status.${status}`)} color={status === 'past_due' ? 'warning' : 'success'} variant="outlined" />
+            <Chip
+              size="small"
+              label={translate(`app.subscription.status.${status}`)}
+              color={status === 'past_due' ? 'warning' : 'success'}
+              variant="outlined"
+            />
           )}
           {!subscription.isDefault && <Chip size="small" label={translate(`app.subscription.provider.${provider}`)} variant="outlined" />}
         </Stack>

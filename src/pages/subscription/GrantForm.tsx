@@ -57,7 +57,9 @@ export function GrantForm({ onApplied }: { onApplied: (next: Subscription) => vo
             multiline
             minRows={3}
             fullWidth
-            slotProps={{ htmlInput: { spellCheck: false, autoComplete: 'off', style: { fontFamily: 'monospace', wordBreak: 'break-all' } } }}
+            slotProps={{
+              htmlInput: { spellCheck: false, autoComplete: 'off', style: { fontFamily: 'monospace', wordBreak: 'break-all' } },
+            }}
           />
           <Button type="submit" variant="contained" disabled={sending}>
             {translate('app.subscription.grant.apply')}

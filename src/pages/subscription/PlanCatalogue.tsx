@@ -31,7 +31,15 @@ function PlanFeatures({ plan, locale }: { plan: OfferedPlan; locale: string }) {
  * Upgrade (or Switch) button that opens Stripe Checkout, or moves a running Stripe subscription
  * to that plan at once.
  */
-export function PlanCatalogue({ subscription, canUpdate, onChanged }: { subscription: Subscription; canUpdate: boolean; onChanged: (next: Subscription) => void }) {
+export function PlanCatalogue({
+  subscription,
+  canUpdate,
+  onChanged,
+}: {
+  subscription: Subscription;
+  canUpdate: boolean;
+  onChanged: (next: Subscription) => void;
+}) {
   const translate = useTranslate();
   const [locale = 'en'] = useLocaleState();
   const [pending, setPending] = useState<string | null>(null);
@@ -60,14 +68,25 @@ export function PlanCatalogue({ subscription, canUpdate, onChanged }: { subscrip
       <Typography variant="h6" component="h2" id="plans-title" sx={{ mb: 1 }}>
         {translate('app.subscription.plans')}
       </Typography>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: `repeat(${subscription.plans.length}, 1fr)` } }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: `repeat(${subscription.plans.length}, 1fr)` },
+        }}
+      >
         {subscription.plans.map((plan, rank) => (
           <Card
             key={plan.id}
             variant="outlined"
             component="article"
             aria-label={plan.name}
-            sx={{ display: 'flex', flexDirection: 'column', borderColor: plan.current ? 'primary.main' : undefined, borderWidth: plan.current ? 2 : 1 }}
+            sx={{
+              display: 'flex',
+              flexDirection: 'column',
+              borderColor: plan.current ? 'primary.main' : undefined,
+              borderWidth: plan.current ? 2 : 1,
+            }}
           >
             <CardContent sx={{ flexGrow: 1 }}>
               <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>

@@ -7,7 +7,12 @@ export function formatCount(value: number, locale: string): string {
 }
 
 export function formatPrice(price: PlanPrice, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: price.currency, minimumFractionDigits: 0, maximumFractionDigits: 2 }).format(price.amount);
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: price.currency,
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 2,
+  }).format(price.amount);
 }
 
 /** A day; `utc` for the month boundaries runs are counted by. */

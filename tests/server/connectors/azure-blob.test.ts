@@ -21,18 +21,36 @@ function sharedKeyConfig(settings: Record<string, unknown> = {}, accountKey = az
   return {
     companyId: TEST_COMPANY_ID,
     type: 'azure_blob',
-    settings: { accountName: AZURE_ACCOUNT, container: 'data', prefix: 'exports/', authMethod: 'sharedKey', endpoint: azure.server.url, ...settings },
+    settings: {
+      accountName: AZURE_ACCOUNT,
+      container: 'data',
+      prefix: 'exports/',
+      authMethod: 'sharedKey',
+      endpoint: azure.server.url,
+      ...settings,
+    },
     secrets: { accountKey },
   };
 }
 
 function sasConfig(sasToken: string, settings: Record<string, unknown> = {}): ConnectionConfig {
-  return { companyId: TEST_COMPANY_ID, type: 'azure_blob', settings: { accountName: AZURE_ACCOUNT, container: 'data', prefix: 'exports/', authMethod: 'sas', endpoint: azure.server.url, ...settings }, secrets: { sasToken } };
+  return {
+    companyId: TEST_COMPANY_ID,
+    type: 'azure_blob',
+    settings: {
+      accountName: AZURE_ACCOUNT,
+      container: 'data',
+      prefix: 'exports/',
+      authMethod: 'sas',
+      endpoint: azure.server.url,
+      ...settings,
+    },
+    secrets: { sasToken },
+  };
 }
 
 const FAST_RETRIES = { http: { ...TEST_HTTP, retryBaseDelayMs: 5 } };
 const QUERY = { timeoutMs: 10_000, readOnly: true };
-
 
 beforeAll(async () => {
   azure = await startAzureBlobService();
@@ -73,7 +91,9 @@ describe('Shared Key', () => {
   });
 
   it("reports a wrong account key in Azure's words, as an auth failure", async () => {
-    const error = await failure(openAzureBlobConnector(sharedKeyConfig({}, randomBytes(64).toString('base64')), { http: TEST_HTTP }).test());
+    const error = await failure(
+      openAzureBlobConnector(sharedKeyConfig({}, randomBytes(64).toString('base64')), { http: TEST_HTTP }).test(),
+    );
     expect(error.kind).toBe('auth');
     expect(error.message).toBe(
       'Azure Blob Storage: Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature. (AuthenticationFailed) (HTTP 403)',
@@ -101,7 +121,9 @@ describe('Shared Key', () => {
 
   it('says when the service cannot be reached', async () => {
     const port = await closedPort();
-    const error = await failure(openAzureBlobConnector(sharedKeyConfig({ endpoint: `http://127.0.0.1:${port}` }), { http: TEST_HTTP }).test());
+    const error = await failure(
+      openAzureBlobConnector(sharedKeyConfig({ endpoint: `http://127.0.0.1:${port}` }), { http: TEST_HTTP }).test(),
+    );
     expect(error.kind).toBe('unreachable');
     expect(error.message).toBe(`Azure Blob Storage could not reach the service at 127.0.0.1:${port}`);
   });
@@ -109,8 +131,12 @@ describe('Shared Key', () => {
   it("reaches the account's own address unless told, and sends keys only over https or to this machine", () => {
     const { endpoint } = azureBlobSettings(sharedKeyConfig({ endpoint: '' }));
     expect(endpoint.href).toBe('https://acmedata.blob.core.windows.net/');
-    expect(() => azureBlobSettings(sharedKeyConfig({ endpoint: 'http://blobs.example.com' }))).toThrow('settings.endpoint: must be an https URL');
-    expect(() => azureBlobSettings(sharedKeyConfig({}, 'not a key!'))).toThrow('settings.accountKey: must be a storage account access key (base64)');
+    expect(() => azureBlobSettings(sharedKeyConfig({ endpoint: 'http://blobs.example.com' }))).toThrow(
+      'settings.endpoint: must be an https URL',
+    );
+    expect(() => azureBlobSettings(sharedKeyConfig({}, 'not a key!'))).toThrow(
+      'settings.accountKey: must be a storage account access key (base64)',
+    );
   });
 });
 
@@ -122,23 +148,33 @@ describe('SAS token', () => {
       expect((await connector.test()).detail).toBe('Container "data": the first page under "exports/" listed 1 blob');
       expect(azure.server.requests.at(-1)!.headers.authorization).toBeUndefined();
       expect(azure.server.requests.at(-1)!.query.get('sig')).toBe(new URLSearchParams(token).get('sig'));
-      const [total] = await connector.query<{ total: number }>('select sum(amount)::int as total from "exports/q1 report/sales+returns.csv"', [], QUERY);
+      const [total] = await connector.query<{ total: number }>(
+        'select sum(amount)::int as total from "exports/q1 report/sales+returns.csv"',
+        [],
+        QUERY,
+      );
       expect(total!.total).toBe(42);
     } finally {
       await connector.close();
     }
   });
 
-  it('reports a token without the list permission in Azure\'s words', async () => {
+  it("reports a token without the list permission in Azure's words", async () => {
     const error = await failure(openAzureBlobConnector(sasConfig(azure.containerSas('data', 'r')), { http: TEST_HTTP }).test());
     expect(error.kind).toBe('auth');
-    expect(error.message).toBe('Azure Blob Storage: This request is not authorized to perform this operation using this permission. (AuthorizationPermissionMismatch) (HTTP 403)');
+    expect(error.message).toBe(
+      'Azure Blob Storage: This request is not authorized to perform this operation using this permission. (AuthorizationPermissionMismatch) (HTTP 403)',
+    );
   });
 
   it('reports an expired token as refused', async () => {
-    const error = await failure(openAzureBlobConnector(sasConfig(azure.containerSas('data', 'rl', new Date(Date.now() - 60_000))), { http: TEST_HTTP }).test());
+    const error = await failure(
+      openAzureBlobConnector(sasConfig(azure.containerSas('data', 'rl', new Date(Date.now() - 60_000))), { http: TEST_HTTP }).test(),
+    );
     expect(error.kind).toBe('auth');
-    expect(error.message).toMatch(/^Azure Blob Storage: Server failed to authenticate the request\..*\(AuthenticationFailed\) \(HTTP 403\)$/);
+    expect(error.message).toMatch(
+      /^Azure Blob Storage: Server failed to authenticate the request\..*\(AuthenticationFailed\) \(HTTP 403\)$/,
+    );
   });
 });
 
@@ -149,9 +185,30 @@ describe('listing', () => {
     try {
       const endpoints = await openAzureBlobConnector(sharedKeyConfig(), { http: TEST_HTTP }).endpoints();
       expect(endpoints).toEqual([
-        { id: 'exports/customers.csv', name: 'customers.csv', kind: 'file', format: 'csv', size: sizeOf('exports/customers.csv'), group: 'exports' },
-        { id: 'exports/products.parquet', name: 'products.parquet', kind: 'file', format: 'parquet', size: sizeOf('exports/products.parquet'), group: 'exports' },
-        { id: 'exports/q1 report/sales+returns.csv', name: 'sales+returns.csv', kind: 'file', format: 'csv', size: sizeOf('exports/q1 report/sales+returns.csv'), group: 'exports/q1 report' },
+        {
+          id: 'exports/customers.csv',
+          name: 'customers.csv',
+          kind: 'file',
+          format: 'csv',
+          size: sizeOf('exports/customers.csv'),
+          group: 'exports',
+        },
+        {
+          id: 'exports/products.parquet',
+          name: 'products.parquet',
+          kind: 'file',
+          format: 'parquet',
+          size: sizeOf('exports/products.parquet'),
+          group: 'exports',
+        },
+        {
+          id: 'exports/q1 report/sales+returns.csv',
+          name: 'sales+returns.csv',
+          kind: 'file',
+          format: 'csv',
+          size: sizeOf('exports/q1 report/sales+returns.csv'),
+          group: 'exports/q1 report',
+        },
       ]);
       expect(azure.server.requests.slice(before).map((request) => request.query.get('marker'))).toEqual([null, 'exports/products.parquet']);
     } finally {
@@ -160,7 +217,9 @@ describe('listing', () => {
   });
 
   it("opens through the server's connector registry", async () => {
-    const ids = await createConnectorRegistry(testConnectorContext()).use(sharedKeyConfig({ prefix: '' }), async (connector) => (await connector.endpoints()).map((endpoint) => endpoint.id));
+    const ids = await createConnectorRegistry(testConnectorContext()).use(sharedKeyConfig({ prefix: '' }), async (connector) =>
+      (await connector.endpoints()).map((endpoint) => endpoint.id),
+    );
     expect(ids).toContain('private/salaries.csv');
   });
 });
@@ -184,8 +243,14 @@ describe('columns and queries', () => {
         { sku: 2, title: 'Ink' },
         { sku: 3, title: null },
       ]);
-      expect(azure.server.requests.slice(before).some((request) => String(request.headers['x-ms-range'] ?? '').startsWith('bytes='))).toBe(true);
-      const names = await connector.query<{ name: string }>(`select name from ${connector.tableName('exports/customers.csv')} where joined is not null order by id`, [], QUERY);
+      expect(azure.server.requests.slice(before).some((request) => String(request.headers['x-ms-range'] ?? '').startsWith('bytes='))).toBe(
+        true,
+      );
+      const names = await connector.query<{ name: string }>(
+        `select name from ${connector.tableName('exports/customers.csv')} where joined is not null order by id`,
+        [],
+        QUERY,
+      );
       expect(names).toEqual([{ name: 'Smith, Anna' }, { name: 'Chloé' }]);
     } finally {
       await connector.close();
@@ -196,7 +261,8 @@ describe('columns and queries', () => {
     const connector = openAzureBlobConnector(sharedKeyConfig(), { http: TEST_HTTP });
     try {
       azure.putBlob('data', 'exports/changing.csv', 'n\n1\n2\n');
-      const total = async () => (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
+      const total = async () =>
+        (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
       expect(await total()).toBe(3);
       azure.putBlob('data', 'exports/changing.csv', 'n\n10\n20\n');
       expect(await total()).toBe(30);

@@ -58,7 +58,6 @@ const config = (settings: Record<string, unknown> = {}, appPassword = APP_PASSWO
   secrets: { appPassword },
 });
 
-
 beforeAll(async () => {
   bitbucket = await startLocalServer(answerBitbucket);
 });
@@ -117,9 +116,15 @@ describe('endpoints', () => {
 
 describe('retries', () => {
   it('waits as Retry-After says after a 429, then goes on', async () => {
-    interruptions.push({ status: 429, headers: { 'retry-after': '1' }, body: { type: 'error', error: { message: 'Rate limit for this resource has been exceeded' } } });
+    interruptions.push({
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { type: 'error', error: { message: 'Rate limit for this resource has been exceeded' } },
+    });
     const started = Date.now();
-    expect((await openBitbucketConnector(config(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).test()).detail).toBe('5 repositories in acme-data');
+    expect((await openBitbucketConnector(config(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).test()).detail).toBe(
+      '5 repositories in acme-data',
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 

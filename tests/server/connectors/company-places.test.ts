@@ -15,7 +15,12 @@ let base: string;
 let granted: string;
 let context: ConnectorContext;
 
-const connection = (type: ConnectionConfig['type'], settings: Record<string, unknown>, companyId = TEST_COMPANY_ID): ConnectionConfig => ({ companyId, type, settings, secrets: {} });
+const connection = (type: ConnectionConfig['type'], settings: Record<string, unknown>, companyId = TEST_COMPANY_ID): ConnectionConfig => ({
+  companyId,
+  type,
+  settings,
+  secrets: {},
+});
 
 async function refusal(config: ConnectionConfig): Promise<ConnectorError> {
   const error = await checkConnectionPlaces(context, config).then(

@@ -11,7 +11,6 @@ import { connectorFailure as failureOf, TEST_COMPANY_ID, testReach } from './tes
 
 /** The connectors of the database types against real servers, and the embedded database on disk. */
 
-
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
   const value = await work();
@@ -27,7 +26,9 @@ describe.skipIf(skipPostgres)('PostgreSQL connector', () => {
   beforeAll(async () => {
     await onPostgres(async (client) => {
       await client.query(`create schema ${schema}`);
-      await client.query(`create table ${schema}.orders (id integer primary key, customer text not null, amount numeric(10,2), placed_at timestamptz)`);
+      await client.query(
+        `create table ${schema}.orders (id integer primary key, customer text not null, amount numeric(10,2), placed_at timestamptz)`,
+      );
       await client.query(`insert into ${schema}.orders values (1, 'ann', 10.50, now()), (2, 'bob', null, null), (3, 'cy', 7, now())`);
       await client.query(`create view ${schema}.big_orders as select * from ${schema}.orders where amount > 10`);
       await client.query(`analyze ${schema}.orders`);
@@ -40,7 +41,8 @@ describe.skipIf(skipPostgres)('PostgreSQL connector', () => {
     await onPostgres((client) => client.query(`drop schema if exists ${schema} cascade`));
   });
 
-  const orderCount = () => onPostgres(async (client) => Number((await client.query(`select count(*) as n from ${schema}.orders`)).rows[0].n));
+  const orderCount = () =>
+    onPostgres(async (client) => Number((await client.query(`select count(*) as n from ${schema}.orders`)).rows[0].n));
 
   it('connects for real and answers the latency and what the server says of itself', async () => {
     const result = await source.test();
@@ -51,7 +53,9 @@ describe.skipIf(skipPostgres)('PostgreSQL connector', () => {
 
   it('reports refused credentials in the server’s own words, as auth', async () => {
     const user = randomName('nobody');
-    const stranger = openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL, { user, password: 'wrong-password' }), { reach: testReach() });
+    const stranger = openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL, { user, password: 'wrong-password' }), {
+      reach: testReach(),
+    });
     const error = await failureOf(stranger.test());
     expect(error.kind).toBe('auth');
     // A server checking passwords says the password failed; one trusting local connections, that the role does not exist.
@@ -133,7 +137,9 @@ describe.skipIf(skipMysql)('MySQL / MariaDB connector', () => {
   beforeAll(async () => {
     await onMysql(async (connection) => {
       await connection.query(`create database ${database}`);
-      await connection.query(`create table ${database}.orders (id int primary key, customer varchar(80) not null, amount decimal(10,2), placed_at datetime)`);
+      await connection.query(
+        `create table ${database}.orders (id int primary key, customer varchar(80) not null, amount decimal(10,2), placed_at datetime)`,
+      );
       await connection.query(`insert into ${database}.orders values (1, 'ann', 10.50, now()), (2, 'bob', null, null), (3, 'cy', 7, now())`);
       await connection.query(`create view ${database}.big_orders as select * from ${database}.orders where amount > 10`);
       await connection.query(`analyze table ${database}.orders`);
@@ -146,7 +152,10 @@ describe.skipIf(skipMysql)('MySQL / MariaDB connector', () => {
     await onMysql((connection) => connection.query(`drop database if exists ${database}`));
   });
 
-  const orderCount = () => onMysql(async (connection) => Number(((await connection.query(`select count(*) as n from ${database}.orders`))[0] as Array<{ n: number }>)[0]!.n));
+  const orderCount = () =>
+    onMysql(async (connection) =>
+      Number(((await connection.query(`select count(*) as n from ${database}.orders`))[0] as Array<{ n: number }>)[0]!.n),
+    );
 
   it('connects for real and answers the latency and the server’s version', async () => {
     const result = await source.test();
@@ -156,7 +165,9 @@ describe.skipIf(skipMysql)('MySQL / MariaDB connector', () => {
   });
 
   it('reports a wrong password in the server’s own words, as auth', async () => {
-    const stranger = openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { database, password: 'wrong-password' }), { reach: testReach() });
+    const stranger = openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { database, password: 'wrong-password' }), {
+      reach: testReach(),
+    });
     const error = await failureOf(stranger.test());
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(/^Access denied for user '.+'@'.+' \(using password: YES\)$/);
@@ -176,7 +187,13 @@ describe.skipIf(skipMysql)('MySQL / MariaDB connector', () => {
     const orders = endpoints.find((endpoint) => endpoint.name === 'orders')!;
     expect(orders).toMatchObject({ kind: 'table', group: database, format: 'table' });
     expect(typeof orders.rows).toBe('number');
-    expect(endpoints.find((endpoint) => endpoint.name === 'big_orders')).toEqual({ id: `${database}.big_orders`, name: 'big_orders', kind: 'table', group: database, format: 'view' });
+    expect(endpoints.find((endpoint) => endpoint.name === 'big_orders')).toEqual({
+      id: `${database}.big_orders`,
+      name: 'big_orders',
+      kind: 'table',
+      group: database,
+      format: 'view',
+    });
   });
 
   it('describes the columns in their order, with the server’s type names', async () => {
@@ -230,7 +247,8 @@ describe.skipIf(skipMysql)('MySQL / MariaDB connector', () => {
 
 describe('Embedded connector', () => {
   let dataDir: string;
-  const connect = (database: string) => openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, { dataDir });
+  const connect = (database: string) =>
+    openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, { dataDir });
 
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-connector-'));
@@ -299,7 +317,9 @@ describe('Embedded connector', () => {
     const [writer, reader] = [connect('sales'), connect('sales')];
     await writer.query('create table hits (n integer)', [], quick);
     const work = Array.from({ length: 12 }, (_, i) =>
-      i % 2 === 0 ? writer.query('insert into hits values ($1)', [i], quick) : reader.query('select count(*) as n from hits', [], { ...quick, readOnly: true }),
+      i % 2 === 0
+        ? writer.query('insert into hits values ($1)', [i], quick)
+        : reader.query('select count(*) as n from hits', [], { ...quick, readOnly: true }),
     );
     await Promise.all(work);
     expect(await reader.query('select count(*) as n from hits', [], quick)).toEqual([{ n: 6 }]);
@@ -331,7 +351,8 @@ describe('Embedded connector', () => {
   });
 
   it('keeps databases in memory, by name, without a data directory', async () => {
-    const memory = (database: string) => openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, {});
+    const memory = (database: string) =>
+      openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, {});
     await memory('scratch').query('create table t (n integer)', [], quick);
     await memory('scratch').query('insert into t values (7)', [], quick);
     expect(await memory('scratch').query('select n from t', [], quick)).toEqual([{ n: 7 }]);

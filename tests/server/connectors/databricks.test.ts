@@ -50,14 +50,39 @@ function answerDatabricks(request: ReceivedRequest, response: ServerResponse): v
     case '/api/2.0/preview/scim/v2/Me':
       return sendJson(response, 200, { id: '7', userName: 'ana@example.com', displayName: 'Ana', active: true });
     case '/api/2.1/unity-catalog/catalogs':
-      return sendJson(response, 200, page(request, 'catalogs', ['main', 'sandbox', 'system'].map((name) => ({ name, owner: 'admins' }))));
+      return sendJson(
+        response,
+        200,
+        page(
+          request,
+          'catalogs',
+          ['main', 'sandbox', 'system'].map((name) => ({ name, owner: 'admins' })),
+        ),
+      );
     case '/api/2.1/unity-catalog/schemas':
-      return sendJson(response, 200, page(request, 'schemas', (SCHEMAS[catalog] ?? []).map((name) => ({ name, catalog_name: catalog, full_name: `${catalog}.${name}` }))));
+      return sendJson(
+        response,
+        200,
+        page(
+          request,
+          'schemas',
+          (SCHEMAS[catalog] ?? []).map((name) => ({ name, catalog_name: catalog, full_name: `${catalog}.${name}` })),
+        ),
+      );
     case '/api/2.1/unity-catalog/tables':
       return sendJson(
         response,
         200,
-        page(request, 'tables', (TABLES[`${catalog}.${schema}`] ?? []).map((table) => ({ ...table, catalog_name: catalog, schema_name: schema, full_name: `${catalog}.${schema}.${table.name}` }))),
+        page(
+          request,
+          'tables',
+          (TABLES[`${catalog}.${schema}`] ?? []).map((table) => ({
+            ...table,
+            catalog_name: catalog,
+            schema_name: schema,
+            full_name: `${catalog}.${schema}.${table.name}`,
+          })),
+        ),
       );
     case '/api/2.1/unity-catalog/tables/main.sales.orders':
       return sendJson(response, 200, {
@@ -71,7 +96,10 @@ function answerDatabricks(request: ReceivedRequest, response: ServerResponse): v
         ],
       });
     default:
-      return sendJson(response, 404, { error_code: 'TABLE_DOES_NOT_EXIST', message: `Table '${decodeURIComponent(request.path.split('/').pop()!)}' does not exist.` });
+      return sendJson(response, 404, {
+        error_code: 'TABLE_DOES_NOT_EXIST',
+        message: `Table '${decodeURIComponent(request.path.split('/').pop()!)}' does not exist.`,
+      });
   }
 }
 
@@ -83,7 +111,6 @@ const config = (settings: Record<string, unknown> = {}, token = TOKEN): Connecti
 });
 
 const fast = { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } };
-
 
 beforeAll(async () => {
   workspace = await startLocalServer(answerDatabricks);
@@ -100,14 +127,16 @@ describe('testing', () => {
     expect(workspace.requests.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it('turns a refused token into an auth failure in Databricks\' words', async () => {
+  it("turns a refused token into an auth failure in Databricks' words", async () => {
     const error = await failure(openDatabricksConnector(config({}, 'dapi-wrong'), { http: TEST_HTTP }).test());
     expect(error.kind).toBe('auth');
     expect(error.message).toBe('Databricks: Invalid access token. (HTTP 403)');
   });
 
   it('refuses to send a token to a plain-http address elsewhere', () => {
-    expect(() => openDatabricksConnector(config({ host: 'http://dbc-1234.cloud.databricks.com' }), { http: TEST_HTTP })).toThrow('settings.host: must be an https URL');
+    expect(() => openDatabricksConnector(config({ host: 'http://dbc-1234.cloud.databricks.com' }), { http: TEST_HTTP })).toThrow(
+      'settings.host: must be an https URL',
+    );
   });
 
   it('says when the workspace cannot be reached', async () => {
@@ -139,7 +168,9 @@ describe('endpoints and columns', () => {
       { id: 'main.sales.revenue_by_day', name: 'revenue_by_day', kind: 'table', group: 'main.sales', format: 'view' },
       { id: 'sandbox.scratch.tmp_load', name: 'tmp_load', kind: 'table', group: 'sandbox.scratch', format: 'table' },
     ]);
-    const tablePages = workspace.requests.filter((request) => request.path === '/api/2.1/unity-catalog/tables' && request.query.get('schema_name') === 'sales');
+    const tablePages = workspace.requests.filter(
+      (request) => request.path === '/api/2.1/unity-catalog/tables' && request.query.get('schema_name') === 'sales',
+    );
     expect(tablePages.map((request) => request.query.get('page_token'))).toEqual([null, '2']);
   });
 
@@ -148,7 +179,7 @@ describe('endpoints and columns', () => {
     expect(endpoints.map((endpoint) => endpoint.id)).toEqual(['sandbox.scratch.tmp_load']);
   });
 
-  it('describes a table\'s columns in their order', async () => {
+  it("describes a table's columns in their order", async () => {
     expect(await openDatabricksConnector(config(), { http: TEST_HTTP }).columns('main.sales.orders')).toEqual([
       { name: 'order_id', dataType: 'bigint', nullable: false, position: 1 },
       { name: 'amount', dataType: 'decimal(10,2)', nullable: true, position: 2 },
@@ -165,7 +196,9 @@ describe('endpoints and columns', () => {
 
 describe('retries', () => {
   it('waits as Retry-After says after a 429, then goes on', async () => {
-    interruptions.set('/api/2.0/preview/scim/v2/Me', [{ status: 429, headers: { 'retry-after': '1' }, body: { error_code: 'REQUEST_LIMIT_EXCEEDED', message: 'Too many requests' } }]);
+    interruptions.set('/api/2.0/preview/scim/v2/Me', [
+      { status: 429, headers: { 'retry-after': '1' }, body: { error_code: 'REQUEST_LIMIT_EXCEEDED', message: 'Too many requests' } },
+    ]);
     const started = Date.now();
     const result = await openDatabricksConnector(config(), fast).test();
     expect(result.detail).toBe('ana@example.com');
@@ -173,7 +206,9 @@ describe('retries', () => {
   });
 
   it('tries again after a 503', async () => {
-    interruptions.set('/api/2.0/preview/scim/v2/Me', [{ status: 503, body: { error_code: 'TEMPORARILY_UNAVAILABLE', message: 'The service is temporarily unavailable' } }]);
+    interruptions.set('/api/2.0/preview/scim/v2/Me', [
+      { status: 503, body: { error_code: 'TEMPORARILY_UNAVAILABLE', message: 'The service is temporarily unavailable' } },
+    ]);
     const before = workspace.requests.length;
     expect((await openDatabricksConnector(config(), fast).test()).detail).toBe('ana@example.com');
     expect(workspace.requests.length - before).toBe(2);
@@ -190,10 +225,14 @@ describe('retries', () => {
   });
 
   it('does not wait when asked to wait longer than a test may take', async () => {
-    interruptions.set('/api/2.0/preview/scim/v2/Me', [{ status: 429, headers: { 'retry-after': '120' }, body: { error_code: 'REQUEST_LIMIT_EXCEEDED', message: 'Too many requests' } }]);
+    interruptions.set('/api/2.0/preview/scim/v2/Me', [
+      { status: 429, headers: { 'retry-after': '120' }, body: { error_code: 'REQUEST_LIMIT_EXCEEDED', message: 'Too many requests' } },
+    ]);
     const started = Date.now();
     const error = await failure(openDatabricksConnector(config(), fast).test());
-    expect(error.message).toBe('Databricks: Too many requests (REQUEST_LIMIT_EXCEEDED) (HTTP 429); it asked to wait 120 s before trying again');
+    expect(error.message).toBe(
+      'Databricks: Too many requests (REQUEST_LIMIT_EXCEEDED) (HTTP 429); it asked to wait 120 s before trying again',
+    );
     expect(Date.now() - started).toBeLessThan(1000);
     interruptions.clear();
   });
@@ -201,9 +240,14 @@ describe('retries', () => {
 
 describe('the shared request helper', () => {
   it('makes any authenticated call, for the jobs adapter', async () => {
-    const catalogs = await databricksRequest<{ catalogs: Array<{ name: string }> }>(databricksSettings(config()), '/api/2.1/unity-catalog/catalogs', {
-      query: { page_token: '2' },
-    }, TEST_HTTP);
+    const catalogs = await databricksRequest<{ catalogs: Array<{ name: string }> }>(
+      databricksSettings(config()),
+      '/api/2.1/unity-catalog/catalogs',
+      {
+        query: { page_token: '2' },
+      },
+      TEST_HTTP,
+    );
     expect(catalogs.catalogs.map((catalog) => catalog.name)).toEqual(['system']);
   });
 });

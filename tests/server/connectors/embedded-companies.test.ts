@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkEmbeddedDatabase, closeEmbeddedDatabases, openEmbeddedConnector, openEmbeddedDatabaseCount } from '../../../server/connectors/embedded';
+import {
+  checkEmbeddedDatabase,
+  closeEmbeddedDatabases,
+  openEmbeddedConnector,
+  openEmbeddedDatabaseCount,
+} from '../../../server/connectors/embedded';
 import type { ConnectorContext } from '../../../server/connectors/registry';
 import { connectorFailure as failureOf, testConnectorContext } from './test-context';
 
@@ -34,34 +39,41 @@ const onDisk = (overrides: Partial<ConnectorContext['embedded']> = {}) =>
 const connect = (context: ConnectorContext, companyId: string, database: string) =>
   openEmbeddedConnector({ companyId, type: 'embedded', settings: { database }, secrets: {} }, context);
 
-
 describe('two companies naming the same database', () => {
   it.each([
     ['on disk', () => onDisk()],
     ['in memory', () => testConnectorContext()],
-  ])('see each their own data (%s)', async (_where, contextOf) => {
-    const context = contextOf();
-    const ours = connect(context, ACME, 'sample-shop');
-    await ours.query('create table customers (name text)', [], quick);
-    await ours.query("insert into customers values ('only acme sees me')", [], quick);
+  ])(
+    'see each their own data (%s)',
+    async (_where, contextOf) => {
+      const context = contextOf();
+      const ours = connect(context, ACME, 'sample-shop');
+      await ours.query('create table customers (name text)', [], quick);
+      await ours.query("insert into customers values ('only acme sees me')", [], quick);
 
-    const theirs = connect(context, GLOBEX, 'sample-shop');
-    // The same name is another, empty database for the other company: nothing of ours is there.
-    expect(await failureOf(theirs.query('select name from customers', [], quick))).toMatchObject({ kind: 'not_found', message: 'relation "customers" does not exist' });
-    await theirs.query('create table customers (name text)', [], quick);
-    await theirs.query("insert into customers values ('globex')", [], quick);
+      const theirs = connect(context, GLOBEX, 'sample-shop');
+      // The same name is another, empty database for the other company: nothing of ours is there.
+      expect(await failureOf(theirs.query('select name from customers', [], quick))).toMatchObject({
+        kind: 'not_found',
+        message: 'relation "customers" does not exist',
+      });
+      await theirs.query('create table customers (name text)', [], quick);
+      await theirs.query("insert into customers values ('globex')", [], quick);
 
-    expect(await ours.query('select name from customers', [], quick)).toEqual([{ name: 'only acme sees me' }]);
-    expect(await theirs.query('select name from customers', [], quick)).toEqual([{ name: 'globex' }]);
-    if (context.dataDir) {
-      expect(fs.readdirSync(path.join(dataDir, 'companies')).sort()).toEqual([ACME, GLOBEX]);
-      expect(fs.readdirSync(path.join(dataDir, 'companies', GLOBEX, 'embedded'))).toEqual(['sample-shop']);
-    }
-  }, 120_000);
+      expect(await ours.query('select name from customers', [], quick)).toEqual([{ name: 'only acme sees me' }]);
+      expect(await theirs.query('select name from customers', [], quick)).toEqual([{ name: 'globex' }]);
+      if (context.dataDir) {
+        expect(fs.readdirSync(path.join(dataDir, 'companies')).sort()).toEqual([ACME, GLOBEX]);
+        expect(fs.readdirSync(path.join(dataDir, 'companies', GLOBEX, 'embedded'))).toEqual(['sample-shop']);
+      }
+    },
+    120_000,
+  );
 });
 
 describe('the number of databases a company may have', () => {
-  const limit = 'This company already has 2 embedded databases, the most this server allows (EMBEDDED_DATABASES_PER_COMPANY); use one of them or ask an operator to raise the limit';
+  const limit =
+    'This company already has 2 embedded databases, the most this server allows (EMBEDDED_DATABASES_PER_COMPANY); use one of them or ask an operator to raise the limit';
 
   it('refuses one more than the limit, and still opens the ones it has', async () => {
     const context = onDisk({ maxPerCompany: 2 });
@@ -86,7 +98,10 @@ describe('the number of databases a company may have', () => {
     const outcomes = await Promise.allSettled([connect(context, UMBRELLA, 'left').test(), connect(context, UMBRELLA, 'right').test()]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refusal = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
-    expect(refusal.reason).toMatchObject({ kind: 'refused', message: expect.stringMatching(/^This company already has 1 embedded database, the most/) });
+    expect(refusal.reason).toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/^This company already has 1 embedded database, the most/),
+    });
     await expect(checkEmbeddedDatabase(context, UMBRELLA, 'other')).rejects.toMatchObject({ kind: 'refused' });
   }, 120_000);
 
@@ -121,15 +136,20 @@ describe('memory given back', () => {
     const source = connect(context, ACME, 'reading');
     await source.query('create table numbers as select generate_series(1, 30) as n', [], quick);
     const seen: number[] = [];
-    await source.readRows('select n from numbers order by n', [], { batchSize: 10 }, {
-      async start() {},
-      async write(batch) {
-        if (batch.format !== 'values') throw new Error('values expected');
-        seen.push(...batch.rows.map((row) => Number(row[0])));
-        // Longer than the idle time between two batches.
-        await new Promise((resolve) => setTimeout(resolve, 600));
+    await source.readRows(
+      'select n from numbers order by n',
+      [],
+      { batchSize: 10 },
+      {
+        async start() {},
+        async write(batch) {
+          if (batch.format !== 'values') throw new Error('values expected');
+          seen.push(...batch.rows.map((row) => Number(row[0])));
+          // Longer than the idle time between two batches.
+          await new Promise((resolve) => setTimeout(resolve, 600));
+        },
       },
-    });
+    );
     expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   }, 120_000);
 

@@ -30,7 +30,12 @@ function legacyDatabase(name: string): void {
   fs.writeFileSync(path.join(dataDir, 'embedded', name, 'PG_VERSION'), `${name}\n`);
 }
 
-const naming = (companyId: string, company: string, database: string, createdAt: string): EmbeddedNaming => ({ companyId, company, database, createdAt: new Date(createdAt) });
+const naming = (companyId: string, company: string, database: string, createdAt: string): EmbeddedNaming => ({
+  companyId,
+  company,
+  database,
+  createdAt: new Date(createdAt),
+});
 const companyDatabase = (companyId: string, name: string) => path.join(dataDir, 'companies', companyId, 'embedded', name);
 
 describe('moving legacy embedded databases', () => {
@@ -67,9 +72,13 @@ describe('moving legacy embedded databases', () => {
   it('leaves a database no connection names where it is, and says so', () => {
     legacyDatabase('orphan');
     const warnings: string[] = [];
-    expect(moveLegacyEmbeddedDatabases(dataDir, [naming(ACME, 'acme', 'other', '2024-01-01T00:00:00Z')], (message) => warnings.push(message))).toEqual([]);
+    expect(
+      moveLegacyEmbeddedDatabases(dataDir, [naming(ACME, 'acme', 'other', '2024-01-01T00:00:00Z')], (message) => warnings.push(message)),
+    ).toEqual([]);
     expect(fs.existsSync(path.join(dataDir, 'embedded', 'orphan', 'PG_VERSION'))).toBe(true);
-    expect(warnings).toEqual([`The embedded database ${path.join(dataDir, 'embedded', 'orphan')} is named by no connection: it was left where it is, and no company reaches it.`]);
+    expect(warnings).toEqual([
+      `The embedded database ${path.join(dataDir, 'embedded', 'orphan')} is named by no connection: it was left where it is, and no company reaches it.`,
+    ]);
   });
 
   it('never overwrites a database the company already has, and does nothing without legacy databases', () => {
@@ -77,7 +86,9 @@ describe('moving legacy embedded databases', () => {
     fs.mkdirSync(companyDatabase(ACME, 'sales'), { recursive: true });
     fs.writeFileSync(path.join(companyDatabase(ACME, 'sales'), 'PG_VERSION'), 'own\n');
     const warnings: string[] = [];
-    expect(moveLegacyEmbeddedDatabases(dataDir, [naming(ACME, 'acme', 'sales', '2024-01-01T00:00:00Z')], (message) => warnings.push(message))).toEqual([]);
+    expect(
+      moveLegacyEmbeddedDatabases(dataDir, [naming(ACME, 'acme', 'sales', '2024-01-01T00:00:00Z')], (message) => warnings.push(message)),
+    ).toEqual([]);
     expect(fs.readFileSync(path.join(companyDatabase(ACME, 'sales'), 'PG_VERSION'), 'utf8')).toBe('own\n');
     expect(fs.existsSync(path.join(dataDir, 'embedded', 'sales', 'PG_VERSION'))).toBe(true);
     expect(warnings[0]).toMatch(/^The embedded database .*sales was not moved: company acme already has a database at /);
@@ -90,7 +101,9 @@ describe('moving legacy embedded databases', () => {
     try {
       const other = await createOtherCompany(server);
       const insert = (companyId: string, name: string, database: string, createdAt: string) =>
-        server.db.insert(connections).values({ companyId, name, type: 'embedded', isSource: true, settings: { database }, createdAt: new Date(createdAt) });
+        server.db
+          .insert(connections)
+          .values({ companyId, name, type: 'embedded', isSource: true, settings: { database }, createdAt: new Date(createdAt) });
       await insert(other.companyId, 'Their shop', 'sample-shop', '2024-03-01T00:00:00Z');
       await insert(server.company.companyId, 'Our shop', ' sample-shop ', '2024-01-01T00:00:00Z');
       await server.db.insert(connections).values({ companyId: other.companyId, name: 'A folder', type: 'files', settings: { path: 'x' } });

@@ -25,7 +25,10 @@ afterAll(async () => {
 });
 
 const connect = (database: string) =>
-  openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, testConnectorContext({ dataDir }));
+  openEmbeddedConnector(
+    { companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} },
+    testConnectorContext({ dataDir }),
+  );
 
 async function failureOf(work: Promise<unknown>): Promise<ConnectorError> {
   const error = await work.then(
@@ -58,7 +61,11 @@ describe('an embedded statement past its time limit', () => {
   it('is stopped when it computes (CPU-bound), and the server’s thread never waits for it', async () => {
     const source = connect('cpu');
     await source.test();
-    const { value: error, stallMs, ms } = await longestStall(() => failureOf(source.query('select count(*) from generate_series(1, 1e9)', [], { timeoutMs: 1000 })));
+    const {
+      value: error,
+      stallMs,
+      ms,
+    } = await longestStall(() => failureOf(source.query('select count(*) from generate_series(1, 1e9)', [], { timeoutMs: 1000 })));
     expect(error).toMatchObject({ kind: 'timeout', message: 'The statement took longer than 1 s' });
     // A billion rows take minutes: it was stopped, not waited for.
     expect(ms).toBeLessThan(3000);
@@ -79,7 +86,9 @@ describe('an embedded statement past its time limit', () => {
     const source = connect('interrupted');
     await source.query('create table facts (n bigint primary key, label text not null)', [], quick);
     await source.query("insert into facts select g, 'committed ' || g from generate_series(1, 1000) g", [], quick);
-    const error = await failureOf(source.query("insert into facts select g, repeat('x', 100) from generate_series(1001, 100000000) g", [], { timeoutMs: 1500 }));
+    const error = await failureOf(
+      source.query("insert into facts select g, repeat('x', 100) from generate_series(1001, 100000000) g", [], { timeoutMs: 1500 }),
+    );
     expect(error).toMatchObject({ kind: 'timeout', message: 'The statement took longer than 1.5 s' });
     expect(await source.query('select count(*)::int as n, max(n)::int as top from facts', [], quick)).toEqual([{ n: 1000, top: 1000 }]);
     // The primary key's index agrees with the table, and the database takes writes again.
@@ -107,7 +116,9 @@ describe('canceling work without a time limit of its own', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('The run was canceled')), 500);
     const started = performance.now();
-    const error = await failureOf(source.runStatements(['select pg_sleep(600)', 'create table never_made (n integer)'], { signal: controller.signal }));
+    const error = await failureOf(
+      source.runStatements(['select pg_sleep(600)', 'create table never_made (n integer)'], { signal: controller.signal }),
+    );
     expect(error.message).toBe('The run was canceled');
     expect(performance.now() - started).toBeLessThan(3000);
     expect(await source.query("select to_regclass('never_made') is null as absent", [], quick)).toEqual([{ absent: true }]);
@@ -120,7 +131,9 @@ describe('canceling work without a time limit of its own', () => {
     setTimeout(() => controller.abort(new Error('The run was canceled')), 500);
     const started = performance.now();
     const sink = { start: async () => {}, write: async () => {} };
-    const error = await failureOf(source.readRows('select g from generate_series(1, 1e9) g order by g desc', [], { batchSize: 1000, signal: controller.signal }, sink));
+    const error = await failureOf(
+      source.readRows('select g from generate_series(1, 1e9) g order by g desc', [], { batchSize: 1000, signal: controller.signal }, sink),
+    );
     expect(error.message).toBe('The run was canceled');
     expect(performance.now() - started).toBeLessThan(3000);
     expect(await source.query('select 1 as one', [], quick)).toEqual([{ one: 1 }]);

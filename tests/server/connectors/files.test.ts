@@ -22,8 +22,14 @@ let outside: string;
 let places: Places;
 let source: FileTableSource;
 
-const filesConfig = (folderPath: string, companyId = TEST_COMPANY_ID): ConnectionConfig => ({ companyId, type: 'files', settings: { path: folderPath }, secrets: {} });
-const open = (folderPath: string, limits: Partial<FilesLimits> = {}, companyId = TEST_COMPANY_ID) => openFilesConnector(filesConfig(folderPath, companyId), { places, limits });
+const filesConfig = (folderPath: string, companyId = TEST_COMPANY_ID): ConnectionConfig => ({
+  companyId,
+  type: 'files',
+  settings: { path: folderPath },
+  secrets: {},
+});
+const open = (folderPath: string, limits: Partial<FilesLimits> = {}, companyId = TEST_COMPANY_ID) =>
+  openFilesConnector(filesConfig(folderPath, companyId), { places, limits });
 const QUERY = { timeoutMs: 10_000, readOnly: true };
 
 /** The customers CSV: a byte-order mark, \r\n line ends, quoted fields with commas, quotes and a line break, empty cells. */
@@ -84,10 +90,10 @@ afterAll(async () => {
 /** `id,amount,day` rows; the rows at `badAt` (1-based) hold values that fit no type of their column. */
 function ordersCsv(rows: number, { badAt = [] as number[] } = {}): string {
   const lines = ['id,amount,day'];
-  for (let i = 1; i <= rows; i += 1) lines.push(badAt.includes(i) ? `${i}x,lots,someday` : `${i},${(i * 1.5).toFixed(2)},2024-01-${String((i % 28) + 1).padStart(2, '0')}`);
+  for (let i = 1; i <= rows; i += 1)
+    lines.push(badAt.includes(i) ? `${i}x,lots,someday` : `${i},${(i * 1.5).toFixed(2)},2024-01-${String((i % 28) + 1).padStart(2, '0')}`);
   return lines.join('\n') + '\n';
 }
-
 
 describe('the folder', () => {
   it('tests by counting the CSV and Parquet files the server can reach', async () => {
@@ -113,12 +119,13 @@ describe('the folder', () => {
 
 describe('where the folder may be', () => {
   const OTHER_COMPANY_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
-  const instead = () => `Give a folder relative to this company's data folder, or one under ${path.join(granted, TEST_COMPANY_ID)}/ (FILES_ROOTS)`;
+  const instead = () =>
+    `Give a folder relative to this company's data folder, or one under ${path.join(granted, TEST_COMPANY_ID)}/ (FILES_ROOTS)`;
   /** Opening and listing: a refusal may come at either. */
   const listing = (folderPath: string, placesOf: Places = places, companyId = TEST_COMPANY_ID) =>
     failure(Promise.resolve().then(() => openFilesConnector(filesConfig(folderPath, companyId), { places: placesOf }).endpoints()));
 
-  it('refuses the machine\'s own folders, climbing paths, file:// URLs and NUL before reading anything', async () => {
+  it("refuses the machine's own folders, climbing paths, file:// URLs and NUL before reading anything", async () => {
     const refusals: Array<[string, string]> = [
       ['/', 'this server does not let companies read /'],
       ['/etc', 'this server does not let companies read /etc'],
@@ -127,7 +134,10 @@ describe('where the folder may be', () => {
       [path.join(dataDir, 'pglite'), `this server does not let companies read ${path.join(dataDir, 'pglite')}`],
       ['../x', 'this server does not let companies use ".." in a path ("../x")'],
       ['exports/../../x', 'this server does not let companies use ".." in a path ("exports/../../x")'],
-      [`${folder}/../../${OTHER_COMPANY_ID}`, `this server does not let companies use ".." in a path (${JSON.stringify(`${folder}/../../${OTHER_COMPANY_ID}`)})`],
+      [
+        `${folder}/../../${OTHER_COMPANY_ID}`,
+        `this server does not let companies use ".." in a path (${JSON.stringify(`${folder}/../../${OTHER_COMPANY_ID}`)})`,
+      ],
       ['file:///tmp/x', 'this server does not let companies read file:// URLs ("file:///tmp/x")'],
       [`${folder}\0`, 'a path may not hold a NUL character'],
     ];
@@ -140,7 +150,9 @@ describe('where the folder may be', () => {
 
   it('says an operator can grant folders when none is granted', async () => {
     const error = await listing('/srv/exports', { dataDir, filesRoots: [] });
-    expect(error.message).toBe("settings.path: this server does not let companies read /srv/exports. Give a folder relative to this company's data folder; an operator can grant folders with FILES_ROOTS");
+    expect(error.message).toBe(
+      "settings.path: this server does not let companies read /srv/exports. Give a folder relative to this company's data folder; an operator can grant folders with FILES_ROOTS",
+    );
   });
 
   it('refuses a folder that leads out through a link, at every listing', async () => {
@@ -148,7 +160,9 @@ describe('where the folder may be', () => {
     await symlink(outside, linked);
     const error = await listing(linked);
     expect(error.kind).toBe('refused');
-    expect(error.message).toBe(`settings.path: ${linked} leads through a symbolic link out of the folders this company may read. ${instead()}`);
+    expect(error.message).toBe(
+      `settings.path: ${linked} leads through a symbolic link out of the folders this company may read. ${instead()}`,
+    );
 
     // A folder that was fine when the connection was opened, then replaced by a link.
     const changing = path.join(granted, TEST_COMPANY_ID, 'changing');
@@ -176,7 +190,9 @@ describe('where the folder may be', () => {
     const missing = await listing(path.join(granted, OTHER_COMPANY_ID, 'nothing'));
     expect(missing.message).toBe(`settings.path: the folder ${path.join(granted, OTHER_COMPANY_ID, 'nothing')} does not exist`);
     // Their own company reads it.
-    expect((await openFilesConnector(filesConfig(theirs, OTHER_COMPANY_ID), { places }).endpoints()).map((endpoint) => endpoint.id)).toEqual(['payroll.csv']);
+    expect(
+      (await openFilesConnector(filesConfig(theirs, OTHER_COMPANY_ID), { places }).endpoints()).map((endpoint) => endpoint.id),
+    ).toEqual(['payroll.csv']);
   });
 
   it("lists and queries a folder relative to the company's data folder, named as the company wrote it", async () => {
@@ -197,7 +213,9 @@ describe('where the folder may be', () => {
   it('takes no relative folder without a data directory', async () => {
     const error = await listing('daily', { filesRoots: [granted] });
     expect(error.kind).toBe('refused');
-    expect(error.message).toBe(`settings.path: this server keeps no data folder, so "daily" names nothing. Give one under ${path.join(granted, TEST_COMPANY_ID)}/ (FILES_ROOTS)`);
+    expect(error.message).toBe(
+      `settings.path: this server keeps no data folder, so "daily" names nothing. Give one under ${path.join(granted, TEST_COMPANY_ID)}/ (FILES_ROOTS)`,
+    );
   });
 });
 
@@ -272,7 +290,9 @@ describe('columns', () => {
   it('does not follow a link that leaves the folder', async () => {
     const error = await failure(source.columns('leak.csv'));
     expect(error.message).toBe(`"leak.csv" leads outside the folder ${folder}`);
-    expect((await failure(source.columns('leak-folder/secret.csv'))).message).toBe(`"leak-folder/secret.csv" leads outside the folder ${folder}`);
+    expect((await failure(source.columns('leak-folder/secret.csv'))).message).toBe(
+      `"leak-folder/secret.csv" leads outside the folder ${folder}`,
+    );
   });
 
   it('follows a link that stays inside the folder', async () => {
@@ -298,8 +318,24 @@ describe('querying a file with SQL', () => {
     expect(table).toBe('"customers.csv"');
     const rows = await source.query(`select id, name, balance, active, signed_up, last_seen, note from ${table} order by id`, [], QUERY);
     expect(rows).toEqual([
-      { id: 1, name: 'Smith, Anna', balance: '10.5', active: true, signed_up: '2024-01-02', last_seen: '2024-01-02 10:00:00', note: 'plain' },
-      { id: 2, name: 'Bob "the builder"', balance: '7', active: false, signed_up: '2024-02-03', last_seen: '2024-02-03 11:30:00', note: 'two\r\nlines' },
+      {
+        id: 1,
+        name: 'Smith, Anna',
+        balance: '10.5',
+        active: true,
+        signed_up: '2024-01-02',
+        last_seen: '2024-01-02 10:00:00',
+        note: 'plain',
+      },
+      {
+        id: 2,
+        name: 'Bob "the builder"',
+        balance: '7',
+        active: false,
+        signed_up: '2024-02-03',
+        last_seen: '2024-02-03 11:30:00',
+        note: 'two\r\nlines',
+      },
       { id: 3, name: 'Chloé', balance: null, active: true, signed_up: '2024-03-04', last_seen: null, note: null },
     ]);
     const [filtered] = await source.query<{ n: number }>(`select count(*)::int as n from ${table} where balance > $1`, [8], QUERY);
@@ -325,9 +361,27 @@ describe('querying a file with SQL', () => {
       QUERY,
     );
     expect(rows).toEqual([
-      { sku: 101, title: 'Pen', price: 1.25, in_stock: true, updated_at: '2024-05-06 07:08:09+00', units: '9007199254740993', attributes: { colour: 'blue' }, launched: '2023-03-01' },
+      {
+        sku: 101,
+        title: 'Pen',
+        price: 1.25,
+        in_stock: true,
+        updated_at: '2024-05-06 07:08:09+00',
+        units: '9007199254740993',
+        attributes: { colour: 'blue' },
+        launched: '2023-03-01',
+      },
       { sku: 102, title: null, price: 2.5, in_stock: false, updated_at: null, units: '5', attributes: null, launched: '2023-04-01' },
-      { sku: 103, title: 'Ink', price: null, in_stock: true, updated_at: '2024-01-01 00:00:00+00', units: null, attributes: { sizes: [1, 2] }, launched: null },
+      {
+        sku: 103,
+        title: 'Ink',
+        price: null,
+        in_stock: true,
+        updated_at: '2024-01-01 00:00:00+00',
+        units: null,
+        attributes: { sizes: [1, 2] },
+        launched: null,
+      },
     ]);
   });
 
@@ -390,7 +444,9 @@ describe('bounds and the cache', () => {
       const error = await failure(small.materialise('sales/2024/orders.csv'));
       expect(error.message).toBe(`"sales/2024/orders.csv" is ${(size / 1024).toFixed(1)} KB, over the 1.0 KB limit for querying a file`);
       // The same refusal when a statement names the file.
-      expect((await failure(small.query('select count(*) from "sales/2024/orders.csv"', [], QUERY))).message).toMatch(/over the 1.0 KB limit/);
+      expect((await failure(small.query('select count(*) from "sales/2024/orders.csv"', [], QUERY))).message).toMatch(
+        /over the 1.0 KB limit/,
+      );
     } finally {
       await small.close();
     }
@@ -399,7 +455,9 @@ describe('bounds and the cache', () => {
   it('refuses a file with too many rows, CSV or Parquet', async () => {
     const short = open(folder, { maxRows: 2 });
     try {
-      expect((await failure(short.materialise('customers.csv'))).message).toBe('"customers.csv" has more than 2 rows, the most a file may have to be queried');
+      expect((await failure(short.materialise('customers.csv'))).message).toBe(
+        '"customers.csv" has more than 2 rows, the most a file may have to be queried',
+      );
       expect((await failure(short.materialise('sales/products.parquet'))).message).toBe(
         '"sales/products.parquet" has more than 2 rows, the most a file may have to be queried',
       );
@@ -417,7 +475,8 @@ describe('bounds and the cache', () => {
     await writeFile(file, 'n\n1\n2\n');
     await utimes(file, noon, noon);
     const cached = open(folder);
-    const total = async () => (await cached.query<{ total: number }>('select sum(n)::int as total from "changing.csv"', [], QUERY))[0]!.total;
+    const total = async () =>
+      (await cached.query<{ total: number }>('select sum(n)::int as total from "changing.csv"', [], QUERY))[0]!.total;
     try {
       expect(await total()).toBe(3);
       // Same size and modification time: the table loaded before still answers.

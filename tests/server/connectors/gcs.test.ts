@@ -21,8 +21,16 @@ const CLIENT_EMAIL = 'reader@acme-data.iam.gserviceaccount.com';
 const KEY_ID = '1f2e3d4c5b6a79880a1b2c3d4e5f60718293a4b5';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
-const registered = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-const stranger = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const registered = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
+const stranger = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 
 interface StoredObject {
   body: Buffer;
@@ -57,21 +65,34 @@ async function answerToken(request: ReceivedRequest, response: ServerResponse): 
     return sendJson(response, 400, { error: 'invalid_request', error_description: 'Expected a form POST' });
   }
   const form = new URLSearchParams(request.body.toString('utf8'));
-  if (form.get('grant_type') !== JWT_BEARER) return sendJson(response, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' + form.get('grant_type') });
+  if (form.get('grant_type') !== JWT_BEARER)
+    return sendJson(response, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' + form.get('grant_type') });
   const assertion = form.get('assertion') ?? '';
   let header;
   try {
     header = decodeProtectedHeader(assertion);
   } catch {
-    return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.' });
+    return sendJson(response, 400, {
+      error: 'invalid_grant',
+      error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.',
+    });
   }
-  if (header.alg !== 'RS256' || header.kid !== KEY_ID) return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
+  if (header.alg !== 'RS256' || header.kid !== KEY_ID)
+    return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
   try {
-    const { payload } = await jwtVerify(assertion, await importSPKI(registered.publicKey, 'RS256'), { issuer: CLIENT_EMAIL, audience: tokenUri(), algorithms: ['RS256'] });
+    const { payload } = await jwtVerify(assertion, await importSPKI(registered.publicKey, 'RS256'), {
+      issuer: CLIENT_EMAIL,
+      audience: tokenUri(),
+      algorithms: ['RS256'],
+    });
     if (typeof payload.iat !== 'number' || typeof payload.exp !== 'number' || payload.exp - payload.iat > 3600) {
-      return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.' });
+      return sendJson(response, 400, {
+        error: 'invalid_grant',
+        error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.',
+      });
     }
-    if (payload.scope !== GCS_SCOPE) return sendJson(response, 400, { error: 'invalid_scope', error_description: 'Invalid OAuth scope or ID token audience provided.' });
+    if (payload.scope !== GCS_SCOPE)
+      return sendJson(response, 400, { error: 'invalid_scope', error_description: 'Invalid OAuth scope or ID token audience provided.' });
   } catch {
     return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
   }
@@ -92,7 +113,12 @@ function answerStorage(request: ReceivedRequest, response: ServerResponse): void
   if (!match) return gcsError(response, 404, 'Not Found', 'notFound');
   const bucketName = decodeURIComponent(match[1]!);
   if (bucketName === 'private') {
-    return gcsError(response, 403, `${CLIENT_EMAIL} does not have storage.objects.list access to the Google Cloud Storage bucket. Permission 'storage.objects.list' denied on resource (or it may not exist).`, 'forbidden');
+    return gcsError(
+      response,
+      403,
+      `${CLIENT_EMAIL} does not have storage.objects.list access to the Google Cloud Storage bucket. Permission 'storage.objects.list' denied on resource (or it may not exist).`,
+      'forbidden',
+    );
   }
   const bucket = buckets.get(bucketName);
   if (!bucket) return gcsError(response, 404, 'The specified bucket does not exist.', 'notFound');
@@ -105,7 +131,13 @@ function answerStorage(request: ReceivedRequest, response: ServerResponse): void
     const page = names.slice(0, maxResults);
     return sendJson(response, 200, {
       kind: 'storage#objects',
-      items: page.map((name) => ({ kind: 'storage#object', name, bucket: bucketName, size: String(bucket.get(name)!.body.length), generation: String(bucket.get(name)!.generation) })),
+      items: page.map((name) => ({
+        kind: 'storage#object',
+        name,
+        bucket: bucketName,
+        size: String(bucket.get(name)!.body.length),
+        generation: String(bucket.get(name)!.generation),
+      })),
       ...(names.length > page.length ? { nextPageToken: Buffer.from(page.at(-1)!).toString('base64url') } : {}),
     });
   }
@@ -115,15 +147,24 @@ function answerStorage(request: ReceivedRequest, response: ServerResponse): void
   const name = decodeURIComponent(match[2]);
   const object = bucket.get(name);
   const wanted = request.query.get('generation');
-  if (!object || (wanted && wanted !== String(object.generation))) return gcsError(response, 404, `No such object: ${bucketName}/${name}`, 'notFound');
+  if (!object || (wanted && wanted !== String(object.generation)))
+    return gcsError(response, 404, `No such object: ${bucketName}/${name}`, 'notFound');
   if (request.query.get('alt') !== 'media') {
-    return sendJson(response, 200, { kind: 'storage#object', name, bucket: bucketName, size: String(object.body.length), generation: String(object.generation) });
+    return sendJson(response, 200, {
+      kind: 'storage#object',
+      name,
+      bucket: bucketName,
+      size: String(object.body.length),
+      generation: String(object.generation),
+    });
   }
   const range = /^bytes=(\d+)-(\d+)$/.exec(String(request.headers.range ?? ''));
   if (range) {
     const start = Number(range[1]);
     const end = Math.min(Number(range[2]), object.body.length - 1);
-    response.writeHead(206, { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${object.body.length}` }).end(object.body.subarray(start, end + 1));
+    response
+      .writeHead(206, { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${object.body.length}` })
+      .end(object.body.subarray(start, end + 1));
     return;
   }
   response.writeHead(200, { 'content-length': String(object.body.length), 'content-type': 'application/octet-stream' }).end(object.body);
@@ -148,17 +189,23 @@ function serviceAccountKey(overrides: Record<string, unknown> = {}, privateKey =
 }
 
 function gcsConfig(settings: Record<string, unknown> = {}, key = serviceAccountKey()): ConnectionConfig {
-  return { companyId: TEST_COMPANY_ID, type: 'gcs', settings: { bucket: 'data', prefix: 'exports/', endpoint: google.url, ...settings }, secrets: { serviceAccountKey: key } };
+  return {
+    companyId: TEST_COMPANY_ID,
+    type: 'gcs',
+    settings: { bucket: 'data', prefix: 'exports/', endpoint: google.url, ...settings },
+    secrets: { serviceAccountKey: key },
+  };
 }
 
 const FAST_RETRIES = { http: { ...TEST_HTTP, retryBaseDelayMs: 5 } };
 const QUERY = { timeoutMs: 10_000, readOnly: true };
 
-
 const tokenRequests = () => google.requests.filter((request) => request.path === '/token');
 
 beforeAll(async () => {
-  google = await startLocalServer((request, response) => (request.path === '/token' ? answerToken(request, response) : answerStorage(request, response)));
+  google = await startLocalServer((request, response) =>
+    request.path === '/token' ? answerToken(request, response) : answerStorage(request, response),
+  );
   putObject('data', 'exports/customers.csv', 'id,name,joined\n1,"Smith, Anna",2024-01-02\n2,Bob,\n3,Chloé,2024-03-04\n');
   putObject('data', 'exports/q1 report/sales+returns.csv', 'region,amount\nnorth,10\nsouth,32\n');
   putObject('data', 'exports/notes.txt', 'not data');
@@ -221,7 +268,7 @@ describe('signing in and testing', () => {
     expect(google.requests.slice(before).map((request) => request.path)).toEqual(['/token']);
   });
 
-  it('reports a service account without access to the bucket in the JSON API\'s words, at most 200 characters of them', async () => {
+  it("reports a service account without access to the bucket in the JSON API's words, at most 200 characters of them", async () => {
     const error = await failure(openGcsConnector(gcsConfig({ bucket: 'private' }), { http: TEST_HTTP }).test());
     expect(error.kind).toBe('auth');
     // The message is cut so that it and its code fit in 200 characters; the code stays whole.
@@ -238,7 +285,10 @@ describe('signing in and testing', () => {
   });
 
   it('tries again after a 503, and reports the 503 when it persists', async () => {
-    const unavailable = { status: 503, body: { error: { code: 503, message: 'We encountered an internal error. Please try again.', errors: [{ reason: 'backendError' }] } } };
+    const unavailable = {
+      status: 503,
+      body: { error: { code: 503, message: 'We encountered an internal error. Please try again.', errors: [{ reason: 'backendError' }] } },
+    };
     interruptions.set('/storage/v1/b/data/o', [unavailable]);
     expect((await openGcsConnector(gcsConfig(), FAST_RETRIES).test()).detail).toContain('listed 1 object');
 
@@ -267,12 +317,18 @@ describe('signing in and testing', () => {
     expect(await invalid(serviceAccountKey({ type: 'authorized_user' }))).toBe(
       'settings.serviceAccountKey: is a key of type "authorized_user"; a service account\'s key (type "service_account") is needed',
     );
-    expect(await invalid(serviceAccountKey({ token_uri: 'http://oauth2.example.com/token' }))).toBe('settings.serviceAccountKey.token_uri: must be an https URL');
+    expect(await invalid(serviceAccountKey({ token_uri: 'http://oauth2.example.com/token' }))).toBe(
+      'settings.serviceAccountKey.token_uri: must be an https URL',
+    );
     expect(await invalid(serviceAccountKey({}, '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n'))).toMatch(
       /^settings\.serviceAccountKey: its private_key is not an RSA private key in PEM form/,
     );
-    expect(await invalid('ya29.not-a-key')).toBe('settings.serviceAccountKey: must be the JSON key file of a service account (with client_email and private_key)');
-    const plainEndpoint = await failure(Promise.resolve().then(() => openGcsConnector(gcsConfig({ endpoint: 'http://storage.example.com' }), { http: TEST_HTTP })));
+    expect(await invalid('ya29.not-a-key')).toBe(
+      'settings.serviceAccountKey: must be the JSON key file of a service account (with client_email and private_key)',
+    );
+    const plainEndpoint = await failure(
+      Promise.resolve().then(() => openGcsConnector(gcsConfig({ endpoint: 'http://storage.example.com' }), { http: TEST_HTTP })),
+    );
     expect(plainEndpoint.message).toBe('settings.endpoint: must be an https URL');
   });
 });
@@ -284,9 +340,30 @@ describe('listing', () => {
     try {
       const endpoints = await openGcsConnector(gcsConfig(), { http: TEST_HTTP }).endpoints();
       expect(endpoints).toEqual([
-        { id: 'exports/customers.csv', name: 'customers.csv', kind: 'file', format: 'csv', size: sizeOf('exports/customers.csv'), group: 'exports' },
-        { id: 'exports/products.parquet', name: 'products.parquet', kind: 'file', format: 'parquet', size: sizeOf('exports/products.parquet'), group: 'exports' },
-        { id: 'exports/q1 report/sales+returns.csv', name: 'sales+returns.csv', kind: 'file', format: 'csv', size: sizeOf('exports/q1 report/sales+returns.csv'), group: 'exports/q1 report' },
+        {
+          id: 'exports/customers.csv',
+          name: 'customers.csv',
+          kind: 'file',
+          format: 'csv',
+          size: sizeOf('exports/customers.csv'),
+          group: 'exports',
+        },
+        {
+          id: 'exports/products.parquet',
+          name: 'products.parquet',
+          kind: 'file',
+          format: 'parquet',
+          size: sizeOf('exports/products.parquet'),
+          group: 'exports',
+        },
+        {
+          id: 'exports/q1 report/sales+returns.csv',
+          name: 'sales+returns.csv',
+          kind: 'file',
+          format: 'csv',
+          size: sizeOf('exports/q1 report/sales+returns.csv'),
+          group: 'exports/q1 report',
+        },
       ]);
       const listings = google.requests.slice(before).filter((request) => request.path === '/storage/v1/b/data/o');
       expect(listings.map((request) => request.query.has('pageToken'))).toEqual([false, true]);
@@ -295,9 +372,11 @@ describe('listing', () => {
     }
   });
 
-  it('opens through the server\'s connector registry', async () => {
+  it("opens through the server's connector registry", async () => {
     const registry = createConnectorRegistry(testConnectorContext());
-    const ids = await registry.use(gcsConfig({ prefix: '' }), async (connector) => (await connector.endpoints()).map((endpoint) => endpoint.id));
+    const ids = await registry.use(gcsConfig({ prefix: '' }), async (connector) =>
+      (await connector.endpoints()).map((endpoint) => endpoint.id),
+    );
     expect(ids).toContain('private/salaries.csv');
   });
 });
@@ -325,9 +404,17 @@ describe('columns and queries', () => {
       ]);
       expect(google.requests.slice(before).some((request) => String(request.headers.range ?? '').startsWith('bytes='))).toBe(true);
 
-      const [total] = await connector.query<{ total: number }>(`select sum(amount)::int as total from ${connector.tableName('exports/q1 report/sales+returns.csv')}`, [], QUERY);
+      const [total] = await connector.query<{ total: number }>(
+        `select sum(amount)::int as total from ${connector.tableName('exports/q1 report/sales+returns.csv')}`,
+        [],
+        QUERY,
+      );
       expect(total!.total).toBe(42);
-      const names = await connector.query<{ name: string }>('select name from "exports/customers.csv" where joined is not null order by id', [], QUERY);
+      const names = await connector.query<{ name: string }>(
+        'select name from "exports/customers.csv" where joined is not null order by id',
+        [],
+        QUERY,
+      );
       expect(names).toEqual([{ name: 'Smith, Anna' }, { name: 'Chloé' }]);
     } finally {
       await connector.close();
@@ -338,7 +425,8 @@ describe('columns and queries', () => {
     const connector = openGcsConnector(gcsConfig(), { http: TEST_HTTP });
     try {
       putObject('data', 'exports/changing.csv', 'n\n1\n2\n');
-      const total = async () => (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
+      const total = async () =>
+        (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
       expect(await total()).toBe(3);
       putObject('data', 'exports/changing.csv', 'n\n10\n20\n');
       expect(await total()).toBe(30);

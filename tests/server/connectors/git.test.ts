@@ -33,13 +33,17 @@ let bareCopy: string;
 let options: GitOptions;
 const commits: { first: string; second: string; feature: string } = { first: '', second: '', feature: '' };
 
-const config = (url: string, settings: Record<string, unknown> = {}, secrets: Record<string, string> = {}, companyId = TEST_COMPANY_ID): ConnectionConfig => ({
+const config = (
+  url: string,
+  settings: Record<string, unknown> = {},
+  secrets: Record<string, string> = {},
+  companyId = TEST_COMPANY_ID,
+): ConnectionConfig => ({
   companyId,
   type: 'git',
   settings: { url, ...settings },
   secrets,
 });
-
 
 async function commitFiles(dir: string, files: Record<string, string>, message: string, minute: number): Promise<string> {
   for (const [file, text] of Object.entries(files)) {
@@ -64,7 +68,14 @@ beforeAll(async () => {
   await git.branch({ fs, dir: workingCopy, ref: 'feature', checkout: true });
   commits.feature = await commitFiles(workingCopy, { 'queries/weekly.sql': 'select 7;\n' }, 'Weekly query', 3);
   await git.checkout({ fs, dir: workingCopy, ref: 'main' });
-  await git.annotatedTag({ fs, dir: workingCopy, ref: 'v1', object: commits.first, message: 'First release', tagger: { name: 'Ana', email: 'ana@example.com', timestamp: 1_718_000_600, timezoneOffset: 0 } });
+  await git.annotatedTag({
+    fs,
+    dir: workingCopy,
+    ref: 'v1',
+    object: commits.first,
+    message: 'First release',
+    tagger: { name: 'Ana', email: 'ana@example.com', timestamp: 1_718_000_600, timezoneOffset: 0 },
+  });
 
   await cp(path.join(workingCopy, '.git'), bareCopy, { recursive: true });
   await git.setConfig({ fs, gitdir: bareCopy, path: 'core.bare', value: true });
@@ -121,8 +132,12 @@ describe.each([
     const missingRef = await failure(readFileAt(repository, 'release-9', 'queries/daily.sql', options));
     expect(missingRef.kind).toBe('not_found');
     expect(missingRef.message).toBe(`"release-9" is not a branch, tag or commit of ${location()}`);
-    expect((await failure(resolveCommit(repository, 'abcdef1234', options))).message).toBe(`"abcdef1234" is not a branch, tag or commit of ${location()}`);
-    expect((await failure(readFileAt(repository, 'main', 'queries', options))).message).toBe(`"queries" is a folder, not a file, at main (${commits.second.slice(0, 7)}) of ${location()}`);
+    expect((await failure(resolveCommit(repository, 'abcdef1234', options))).message).toBe(
+      `"abcdef1234" is not a branch, tag or commit of ${location()}`,
+    );
+    expect((await failure(readFileAt(repository, 'main', 'queries', options))).message).toBe(
+      `"queries" is a folder, not a file, at main (${commits.second.slice(0, 7)}) of ${location()}`,
+    );
     expect((await failure(readFileAt(repository, 'main', '../outside.sql', options))).kind).toBe('invalid');
   });
 
@@ -130,13 +145,17 @@ describe.each([
     const repository = config(location());
     expect(await listFilesAt(repository, 'main', undefined, options)).toEqual(['README.md', 'queries/daily.sql']);
     expect(await listFilesAt(repository, 'feature', 'queries', options)).toEqual(['queries/daily.sql', 'queries/weekly.sql']);
-    expect((await failure(listFilesAt(repository, 'main', 'reports', options))).message).toBe(`The folder "reports" does not exist at main (${commits.second.slice(0, 7)}) of ${location()}`);
+    expect((await failure(listFilesAt(repository, 'main', 'reports', options))).message).toBe(
+      `The folder "reports" does not exist at main (${commits.second.slice(0, 7)}) of ${location()}`,
+    );
   });
 });
 
 describe('settings', () => {
   it('refuses an ssh address', () => {
-    expect(() => openGitConnector(config('git@bitbucket.org:acme/sql.git'), options)).toThrow(/ssh and git:\/\/ addresses are not supported/);
+    expect(() => openGitConnector(config('git@bitbucket.org:acme/sql.git'), options)).toThrow(
+      /ssh and git:\/\/ addresses are not supported/,
+    );
   });
 
   it('says a missing path does not exist, and a plain folder is not a repository', async () => {
@@ -144,7 +163,9 @@ describe('settings', () => {
     const missing = await failure(openGitConnector(config(nowhere), options).test());
     expect(missing.kind).toBe('not_found');
     expect(missing.message).toBe(`The repository ${nowhere} does not exist`);
-    expect((await failure(openGitConnector(config(path.join(workingCopy, 'queries')), options).test())).message).toBe(`${path.join(workingCopy, 'queries')} is not a git repository`);
+    expect((await failure(openGitConnector(config(path.join(workingCopy, 'queries')), options).test())).message).toBe(
+      `${path.join(workingCopy, 'queries')} is not a git repository`,
+    );
   });
 });
 
@@ -153,21 +174,27 @@ describe('where a repository on the server may be', () => {
   const elsewhere = (what: string) =>
     `settings.url: this server does not let companies read ${what}. Give a path relative to this company's data folder, or one under ${grantedFolder()} (FILES_ROOTS)`;
 
-  it('reads a file:// URL of the company\'s granted sub-folder as its path', async () => {
-    expect(await readFileAt(config(pathToFileURL(bareCopy).href), 'main', 'queries/daily.sql', options)).toBe('select count(*) from orders;\n');
+  it("reads a file:// URL of the company's granted sub-folder as its path", async () => {
+    expect(await readFileAt(config(pathToFileURL(bareCopy).href), 'main', 'queries/daily.sql', options)).toBe(
+      'select count(*) from orders;\n',
+    );
   });
 
-  it('reads a relative path from the company\'s repositories folder', async () => {
+  it("reads a relative path from the company's repositories folder", async () => {
     const relative = path.join(companyRoot(dataDir, TEST_COMPANY_ID), 'repositories', 'team', 'sql.git');
     await cp(bareCopy, relative, { recursive: true });
     expect(await listFilesAt(config('team/sql.git'), 'main', undefined, options)).toEqual(['README.md', 'queries/daily.sql']);
     // Without a data directory, a relative path names nothing.
-    const error = await failure(Promise.resolve().then(() => openGitConnector(config('team/sql.git'), { ...options, places: { filesRoots: [granted] } })));
+    const error = await failure(
+      Promise.resolve().then(() => openGitConnector(config('team/sql.git'), { ...options, places: { filesRoots: [granted] } })),
+    );
     expect(error.kind).toBe('refused');
-    expect(error.message).toBe(`settings.url: this server keeps no data folder, so "team/sql.git" names nothing. Give one under ${grantedFolder()} (FILES_ROOTS)`);
+    expect(error.message).toBe(
+      `settings.url: this server keeps no data folder, so "team/sql.git" names nothing. Give one under ${grantedFolder()} (FILES_ROOTS)`,
+    );
   });
 
-  it('refuses a file:// URL or an absolute path elsewhere, the server\'s own folders included, before reading anything', async () => {
+  it("refuses a file:// URL or an absolute path elsewhere, the server's own folders included, before reading anything", async () => {
     const outside = path.join(base, 'outside.git');
     await cp(bareCopy, outside, { recursive: true });
     for (const [url, shown] of [
@@ -181,7 +208,9 @@ describe('where a repository on the server may be', () => {
       expect(error.kind).toBe('refused');
       expect(error.message).toBe(elsewhere(shown!));
     }
-    const climbing = await failure(Promise.resolve().then(() => listBranches(config(`${grantedFolder()}../${OTHER_COMPANY_ID}/sql`), options)));
+    const climbing = await failure(
+      Promise.resolve().then(() => listBranches(config(`${grantedFolder()}../${OTHER_COMPANY_ID}/sql`), options)),
+    );
     expect(climbing.message).toMatch(/^settings\.url: this server does not let companies use "\.\." in a path/);
     expect((await failure(Promise.resolve().then(() => listBranches(config('repositories/../../x'), options)))).kind).toBe('refused');
   });
@@ -199,7 +228,9 @@ describe('where a repository on the server may be', () => {
     const theirs = path.join(granted, OTHER_COMPANY_ID, 'sql.git');
     await cp(bareCopy, theirs, { recursive: true });
     const existing = await failure(Promise.resolve().then(() => listBranches(config(theirs), options)));
-    const missing = await failure(Promise.resolve().then(() => listBranches(config(path.join(granted, OTHER_COMPANY_ID, 'none.git')), options)));
+    const missing = await failure(
+      Promise.resolve().then(() => listBranches(config(path.join(granted, OTHER_COMPANY_ID, 'none.git')), options)),
+    );
     expect(existing.kind).toBe('not_found');
     expect(existing.message).toBe(`settings.url: the repository ${theirs} does not exist`);
     expect(missing.message).toBe(`settings.url: the repository ${path.join(granted, OTHER_COMPANY_ID, 'none.git')} does not exist`);
@@ -207,7 +238,7 @@ describe('where a repository on the server may be', () => {
     expect((await listBranches(config(theirs, {}, {}, OTHER_COMPANY_ID), options)).defaultBranch).toBe('main');
   });
 
-  it('refuses a link, or a .git file, that leads out of the company\'s folder', async () => {
+  it("refuses a link, or a .git file, that leads out of the company's folder", async () => {
     const outside = path.join(base, 'linked-outside.git');
     await cp(bareCopy, outside, { recursive: true });
     const link = path.join(granted, TEST_COMPANY_ID, 'linked.git');
@@ -221,7 +252,9 @@ describe('where a repository on the server may be', () => {
     const pointing = path.join(granted, TEST_COMPANY_ID, 'pointing');
     await mkdir(pointing, { recursive: true });
     await writeFile(path.join(pointing, '.git'), `gitdir: ${outside}\n`);
-    expect((await failure(listBranches(config(pointing), options))).message).toBe(`${pointing} is not a git repository (its .git file points to a folder it may not use)`);
+    expect((await failure(listBranches(config(pointing), options))).message).toBe(
+      `${pointing} is not a git repository (its .git file points to a folder it may not use)`,
+    );
 
     // Inside a repository, a folder of refs that leads out is not read: its branches are not there.
     const partly = path.join(granted, TEST_COMPANY_ID, 'partly.git');
@@ -236,8 +269,10 @@ describe('where a repository on the server may be', () => {
 describe.skipIf(!hasGitHttpBackend)('a repository over HTTP', () => {
   let server: LocalServer;
   let cacheDir: string;
-  const remote = (password = 's3cret', companyId = TEST_COMPANY_ID) => config(`${server.url}/sql.git`, { username: 'ana' }, { password }, companyId);
-  const uploadPackPosts = () => server.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/git-upload-pack')).length;
+  const remote = (password = 's3cret', companyId = TEST_COMPANY_ID) =>
+    config(`${server.url}/sql.git`, { username: 'ana' }, { password }, companyId);
+  const uploadPackPosts = () =>
+    server.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/git-upload-pack')).length;
 
   beforeAll(async () => {
     server = await startLocalServer(gitHttpBackend(path.dirname(bareCopy), 'ana', 's3cret', base));
@@ -282,13 +317,23 @@ describe.skipIf(!hasGitHttpBackend)('a repository over HTTP', () => {
 
   it('keeps one cache per company: another company with the same URL and credentials fetches into its own', async () => {
     const posts = uploadPackPosts();
-    expect(await readFileAt(remote('s3cret', OTHER_COMPANY_ID), 'main', 'queries/daily.sql', options)).toBe('select count(*) from orders;\n');
+    expect(await readFileAt(remote('s3cret', OTHER_COMPANY_ID), 'main', 'queries/daily.sql', options)).toBe(
+      'select count(*) from orders;\n',
+    );
     // Nothing the first company fetched served it: it asked the remote itself.
     expect(uploadPackPosts()).toBeGreaterThan(posts);
     const theirs = await readdir(companyGitCache(dataDir, OTHER_COMPANY_ID));
     expect(theirs.filter((name) => name !== 'abc.git')).toHaveLength(1);
     expect(await readdir(cacheDir)).toHaveLength(1);
-    expect(fs.existsSync(path.join(dataDir, 'git-cache', theirs.find((name) => name !== 'abc.git')!))).toBe(false);
+    expect(
+      fs.existsSync(
+        path.join(
+          dataDir,
+          'git-cache',
+          theirs.find((name) => name !== 'abc.git')!,
+        ),
+      ),
+    ).toBe(false);
   });
 
   it('does not serve what one set of credentials fetched to another', async () => {
@@ -314,7 +359,9 @@ describe.skipIf(!hasGitHttpBackend)('a repository over HTTP', () => {
     for (const work of [openGitConnector(remote(), guarded).test(), readFileAt(remote(), 'main', 'README.md', guarded)]) {
       const error = await failure(work);
       expect(error.kind).toBe('refused');
-      expect(error.message).toBe('This server does not let companies connect to 127.0.0.1 (a loopback address). An operator can allow it with CONNECTION_ALLOWED_HOSTS.');
+      expect(error.message).toBe(
+        'This server does not let companies connect to 127.0.0.1 (a loopback address). An operator can allow it with CONNECTION_ALLOWED_HOSTS.',
+      );
     }
     expect(server.requests.length).toBe(asked);
   });

@@ -39,14 +39,20 @@ describe.skipIf(skipPostgres)('a pooled PostgreSQL session', () => {
     expect(next!.pid, 'the same pooled client').toBe(left!.pid);
     expect(next).toMatchObject({ name: 'DataOps Console', locks: 0 });
     // Another session can take the lock: it was freed, not merely hidden.
-    expect(await onPostgres(async (client) => (await client.query('select pg_try_advisory_lock(424242) as taken, pg_advisory_unlock(424242) as freed')).rows[0])).toEqual({
+    expect(
+      await onPostgres(
+        async (client) => (await client.query('select pg_try_advisory_lock(424242) as taken, pg_advisory_unlock(424242) as freed')).rows[0],
+      ),
+    ).toEqual({
       taken: true,
       freed: true,
     });
   });
 
   it('keeps serving statements, several at once', async () => {
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => source.query<{ n: number }>('select $1::int as n', [index], quickReadOnly)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => source.query<{ n: number }>('select $1::int as n', [index], quickReadOnly)),
+    );
     expect(answers.map(([row]) => row!.n)).toEqual(Array.from({ length: 12 }, (_, index) => index));
   });
 
@@ -93,14 +99,20 @@ describe.skipIf(skipMysql)('a pooled MariaDB session', () => {
     const [left] = await source.query(`select connection_id() as id, @kept := 42 as kept, get_lock('${lock}', 0) as locked`, [], options);
     expect(left).toMatchObject({ kept: 42, locked: 1 });
     await source.query('set session wait_timeout = 77', [], quick);
-    const [next] = await source.query(`select connection_id() as id, @kept as kept, is_used_lock('${lock}') as holder, @@session.wait_timeout as wait`, [], options);
+    const [next] = await source.query(
+      `select connection_id() as id, @kept as kept, is_used_lock('${lock}') as holder, @@session.wait_timeout as wait`,
+      [],
+      options,
+    );
     expect(next!.id, 'the same pooled connection').toBe(left!.id);
     expect(next).toMatchObject({ kept: null, holder: null });
     expect(Number(next!.wait)).not.toBe(77);
   });
 
   it('keeps serving statements, several at once', async () => {
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => source.query<{ n: number }>('select ? as n', [index], quickReadOnly)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => source.query<{ n: number }>('select ? as n', [index], quickReadOnly)),
+    );
     expect(answers.map(([row]) => Number(row!.n))).toEqual(Array.from({ length: 12 }, (_, index) => index));
   });
 });

@@ -31,7 +31,9 @@ let s3: LocalServer;
 function putObject(bucket: string, key: string, body: string | Uint8Array): void {
   const bytes = Buffer.from(body);
   if (!buckets.has(bucket)) buckets.set(bucket, new Map());
-  buckets.get(bucket)!.set(key, { body: bytes, etag: `"${createHash('md5').update(bytes).digest('hex')}"`, lastModified: new Date('2024-06-01T10:00:00Z') });
+  buckets
+    .get(bucket)!
+    .set(key, { body: bytes, etag: `"${createHash('md5').update(bytes).digest('hex')}"`, lastModified: new Date('2024-06-01T10:00:00Z') });
 }
 
 const sizeOf = (key: string) => buckets.get('data')!.get(key)!.body.length;
@@ -41,16 +43,21 @@ const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).u
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 function xmlError(response: ServerResponse, status: number, code: string, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/xml' }).end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>4442587FB7D0A2F9</RequestId></Error>`);
+  response
+    .writeHead(status, { 'content-type': 'application/xml' })
+    .end(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>4442587FB7D0A2F9</RequestId></Error>`,
+    );
 }
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The signature S3 expects, computed as the SigV4 documentation lays it out; undefined when the request is not signed for this store. */
 function verifySignature(request: ReceivedRequest, response: ServerResponse): boolean {
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
-    String(request.headers.authorization ?? ''),
-  );
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      String(request.headers.authorization ?? ''),
+    );
   if (!match) {
     xmlError(response, 403, 'AccessDenied', 'Access Denied');
     return false;
@@ -61,7 +68,10 @@ function verifySignature(request: ReceivedRequest, response: ServerResponse): bo
     return false;
   }
   const [rawPath, rawQuery = ''] = request.url.split('?');
-  const canonicalUri = rawPath!.split('/').map((segment) => awsEncode(decodeURIComponent(segment))).join('/');
+  const canonicalUri = rawPath!
+    .split('/')
+    .map((segment) => awsEncode(decodeURIComponent(segment)))
+    .join('/');
   const canonicalQuery = rawQuery
     .split('&')
     .filter(Boolean)
@@ -83,7 +93,12 @@ function verifySignature(request: ReceivedRequest, response: ServerResponse): bo
     request.method,
     canonicalUri,
     canonicalQuery,
-    ...headerNames.map((name) => `${name}:${String(request.headers[name] ?? '').trim().replace(/\s+/g, ' ')}`),
+    ...headerNames.map(
+      (name) =>
+        `${name}:${String(request.headers[name] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}`,
+    ),
     '',
     signedHeaders,
     payloadHash,
@@ -91,8 +106,17 @@ function verifySignature(request: ReceivedRequest, response: ServerResponse): bo
   const amzDate = String(request.headers['x-amz-date']);
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, `${day}/${region}/s3/aws4_request`, sha256(canonicalRequest)].join('\n');
   const signingKey = hmac(hmac(hmac(hmac(`AWS4${SECRET}`, day!), region!), 's3'), 'aws4_request');
-  if (region !== REGION || amzDate.slice(0, 8) !== day || createHmac('sha256', signingKey).update(stringToSign).digest('hex') !== signature) {
-    xmlError(response, 403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
+  if (
+    region !== REGION ||
+    amzDate.slice(0, 8) !== day ||
+    createHmac('sha256', signingKey).update(stringToSign).digest('hex') !== signature
+  ) {
+    xmlError(
+      response,
+      403,
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    );
     return false;
   }
   return true;
@@ -122,14 +146,20 @@ function answerS3(request: ReceivedRequest, response: ServerResponse): void {
       })
       .join('');
     const next = truncated ? `<NextContinuationToken>${Buffer.from(page.at(-1)!).toString('base64')}</NextContinuationToken>` : '';
-    response.writeHead(200, { 'content-type': 'application/xml' }).end(
-      `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${bucketName}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${contents}${next}</ListBucketResult>`,
-    );
+    response
+      .writeHead(200, { 'content-type': 'application/xml' })
+      .end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${bucketName}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${contents}${next}</ListBucketResult>`,
+      );
     return;
   }
 
   const object = bucket.get(key);
-  const objectHeaders = (length: number) => ({ 'content-length': String(length), etag: object!.etag, 'last-modified': object!.lastModified.toUTCString() });
+  const objectHeaders = (length: number) => ({
+    'content-length': String(length),
+    etag: object!.etag,
+    'last-modified': object!.lastModified.toUTCString(),
+  });
   if (request.method === 'HEAD') {
     if (!object) return void response.writeHead(404).end();
     return void response.writeHead(200, objectHeaders(object.body.length)).end();
@@ -139,7 +169,9 @@ function answerS3(request: ReceivedRequest, response: ServerResponse): void {
   if (range) {
     const start = Number(range[1]);
     const end = Math.min(Number(range[2]), object.body.length - 1);
-    response.writeHead(206, { ...objectHeaders(end - start + 1), 'content-range': `bytes ${start}-${end}/${object.body.length}` }).end(object.body.subarray(start, end + 1));
+    response
+      .writeHead(206, { ...objectHeaders(end - start + 1), 'content-range': `bytes ${start}-${end}/${object.body.length}` })
+      .end(object.body.subarray(start, end + 1));
     return;
   }
   response.writeHead(200, objectHeaders(object.body.length)).end(object.body);
@@ -149,17 +181,28 @@ function s3Config(overrides: Record<string, unknown> = {}, secret = SECRET): Con
   return {
     companyId: TEST_COMPANY_ID,
     type: 's3',
-    settings: { endpoint: s3.url, region: REGION, bucket: 'data', prefix: 'exports/', accessKeyId: ACCESS_KEY_ID, pathStyle: true, ...overrides },
+    settings: {
+      endpoint: s3.url,
+      region: REGION,
+      bucket: 'data',
+      prefix: 'exports/',
+      accessKeyId: ACCESS_KEY_ID,
+      pathStyle: true,
+      ...overrides,
+    },
     secrets: { secretAccessKey: secret },
   };
 }
 
 const QUERY = { timeoutMs: 10_000, readOnly: true };
 
-
 beforeAll(async () => {
   s3 = await startLocalServer(answerS3);
-  putObject('data', 'exports/customers.csv', '\uFEFFid,name,joined\r\n1,"Smith, Anna",2024-01-02\r\n2,"Line\r\nbreak",\r\n3,Chloé,2024-03-04\r\n');
+  putObject(
+    'data',
+    'exports/customers.csv',
+    '\uFEFFid,name,joined\r\n1,"Smith, Anna",2024-01-02\r\n2,"Line\r\nbreak",\r\n3,Chloé,2024-03-04\r\n',
+  );
   putObject('data', 'exports/q1 report (final)+draft.csv', 'region,amount\nnorth,10\nsouth,32\n');
   putObject('data', 'exports/notes.txt', 'not data');
   putObject('data', 'exports/nested/deeper/events.csv', 'at\n2024-01-01T10:00:00Z\n');
@@ -195,7 +238,7 @@ describe('signing and testing', () => {
     await connector.close();
   });
 
-  it('turns a wrong secret into S3\'s SignatureDoesNotMatch, as an auth failure', async () => {
+  it("turns a wrong secret into S3's SignatureDoesNotMatch, as an auth failure", async () => {
     const error = await failure(openS3Connector(s3Config({}, 'not-the-secret'), { reach: testReach() }).test());
     expect(error.kind).toBe('auth');
     expect(error.message).toBe(
@@ -231,10 +274,38 @@ describe('listing', () => {
       const connector = openS3Connector(s3Config(), { reach: testReach() });
       const endpoints = await connector.endpoints();
       expect(endpoints).toEqual([
-        { id: 'exports/customers.csv', name: 'customers.csv', kind: 'file', format: 'csv', size: sizeOf('exports/customers.csv'), group: 'exports' },
-        { id: 'exports/nested/deeper/events.csv', name: 'events.csv', kind: 'file', format: 'csv', size: 24, group: 'exports/nested/deeper' },
-        { id: 'exports/products.parquet', name: 'products.parquet', kind: 'file', format: 'parquet', size: sizeOf('exports/products.parquet'), group: 'exports' },
-        { id: 'exports/q1 report (final)+draft.csv', name: 'q1 report (final)+draft.csv', kind: 'file', format: 'csv', size: 32, group: 'exports' },
+        {
+          id: 'exports/customers.csv',
+          name: 'customers.csv',
+          kind: 'file',
+          format: 'csv',
+          size: sizeOf('exports/customers.csv'),
+          group: 'exports',
+        },
+        {
+          id: 'exports/nested/deeper/events.csv',
+          name: 'events.csv',
+          kind: 'file',
+          format: 'csv',
+          size: 24,
+          group: 'exports/nested/deeper',
+        },
+        {
+          id: 'exports/products.parquet',
+          name: 'products.parquet',
+          kind: 'file',
+          format: 'parquet',
+          size: sizeOf('exports/products.parquet'),
+          group: 'exports',
+        },
+        {
+          id: 'exports/q1 report (final)+draft.csv',
+          name: 'q1 report (final)+draft.csv',
+          kind: 'file',
+          format: 'csv',
+          size: 32,
+          group: 'exports',
+        },
       ]);
       const listings = s3.requests.slice(before);
       expect(listings).toHaveLength(3);
@@ -283,7 +354,11 @@ describe('columns and queries', () => {
         QUERY,
       );
       expect(total!.total).toBe(42);
-      const names = await connector.query<{ name: string }>('select name from "exports/customers.csv" where joined is not null order by id', [], QUERY);
+      const names = await connector.query<{ name: string }>(
+        'select name from "exports/customers.csv" where joined is not null order by id',
+        [],
+        QUERY,
+      );
       expect(names).toEqual([{ name: 'Smith, Anna' }, { name: 'Chloé' }]);
       const parquet = await connector.query('select sku, title from "exports/products.parquet" order by sku', [], QUERY);
       expect(parquet).toEqual([
@@ -300,7 +375,8 @@ describe('columns and queries', () => {
     const connector = openS3Connector(s3Config(), { reach: testReach() });
     try {
       putObject('data', 'exports/changing.csv', 'n\n1\n2\n');
-      const total = async () => (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
+      const total = async () =>
+        (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
       expect(await total()).toBe(3);
       const gets = () => s3.requests.filter((request) => request.method === 'GET' && request.path === '/data/exports/changing.csv').length;
       const loads = gets();

@@ -40,17 +40,31 @@ function answerSlack(request: ReceivedRequest, response: ServerResponse): void {
   const params = new URLSearchParams(request.body.toString());
   switch (request.path) {
     case '/api/auth.test':
-      return sendJson(response, 200, { ok: true, url: 'https://acme.slack.com/', team: 'Acme', user: 'dataops-bot', team_id: 'T0001', user_id: 'U0001', bot_id: 'B0001' });
+      return sendJson(response, 200, {
+        ok: true,
+        url: 'https://acme.slack.com/',
+        team: 'Acme',
+        user: 'dataops-bot',
+        team_id: 'T0001',
+        user_id: 'U0001',
+        bot_id: 'B0001',
+      });
     case '/api/conversations.list': {
       // Slack may answer fewer than `limit`; two a page here makes the cursor visible.
       const start = params.get('cursor') ? Number(Buffer.from(params.get('cursor')!, 'base64').toString()) : 0;
-      const channels = CHANNELS.filter((channel) => params.get('types')!.split(',').includes(channel.is_private ? 'private_channel' : 'public_channel'));
+      const channels = CHANNELS.filter((channel) =>
+        params
+          .get('types')!
+          .split(',')
+          .includes(channel.is_private ? 'private_channel' : 'public_channel'),
+      );
       const next = start + 2 < channels.length ? Buffer.from(String(start + 2)).toString('base64') : '';
       return sendJson(response, 200, { ok: true, channels: channels.slice(start, start + 2), response_metadata: { next_cursor: next } });
     }
     case '/api/chat.postMessage': {
       const channel = params.get('channel')!;
-      if (!CHANNELS.some((known) => known.id === channel || `#${known.name}` === channel)) return sendJson(response, 200, { ok: false, error: 'channel_not_found' });
+      if (!CHANNELS.some((known) => known.id === channel || `#${known.name}` === channel))
+        return sendJson(response, 200, { ok: false, error: 'channel_not_found' });
       posted.push({ channel, text: params.get('text')! });
       return sendJson(response, 200, { ok: true, channel: 'C002', ts: '1718000000.000100', message: { text: params.get('text') } });
     }
@@ -74,14 +88,18 @@ function answerWebhook(request: ReceivedRequest, response: ServerResponse): void
   text('ok', 200);
 }
 
-const webhook = (path = WEBHOOK_PATH): ConnectionConfig => ({ companyId: TEST_COMPANY_ID, type: 'slack', settings: { mode: 'webhook' }, secrets: { webhookUrl: `${slack.url}${path}` } });
+const webhook = (path = WEBHOOK_PATH): ConnectionConfig => ({
+  companyId: TEST_COMPANY_ID,
+  type: 'slack',
+  settings: { mode: 'webhook' },
+  secrets: { webhookUrl: `${slack.url}${path}` },
+});
 const bot = (settings: Record<string, unknown> = {}, token = BOT_TOKEN): ConnectionConfig => ({
   companyId: TEST_COMPANY_ID,
   type: 'slack',
   settings: { mode: 'bot', apiUrl: `${slack.url}/api`, channel: '#data-alerts', ...settings },
   secrets: { botToken: token },
 });
-
 
 beforeAll(async () => {
   slack = await startLocalServer(answerSlack);
@@ -103,20 +121,31 @@ describe('an incoming webhook', () => {
     const missing = await failure(openSlackConnector(webhook('/services/T0001/B0001/wrong'), { http: TEST_HTTP }).test());
     expect(missing.message).toBe('Slack: no_service (HTTP 404)');
     expect(missing.kind).toBe('not_found');
-    expect((await failure(openSlackConnector(webhook('/services/T0001/B0002/archived'), { http: TEST_HTTP }).test())).message).toBe('Slack: channel_is_archived (HTTP 410)');
+    expect((await failure(openSlackConnector(webhook('/services/T0001/B0002/archived'), { http: TEST_HTTP }).test())).message).toBe(
+      'Slack: channel_is_archived (HTTP 410)',
+    );
   });
 
   it('has one endpoint: the channel it posts to', async () => {
-    expect(await openSlackConnector(webhook(), { http: TEST_HTTP }).endpoints()).toEqual([{ id: 'webhook', name: 'Webhook channel', kind: 'channel' }]);
+    expect(await openSlackConnector(webhook(), { http: TEST_HTTP }).endpoints()).toEqual([
+      { id: 'webhook', name: 'Webhook channel', kind: 'channel' },
+    ]);
   });
 
   it('sends a failure notification', async () => {
-    expect(await sendSlackMessage(webhook(), { text: 'Table orders: 2 rules failed', channel: '#ignored' }, { http: TEST_HTTP })).toEqual({});
+    expect(await sendSlackMessage(webhook(), { text: 'Table orders: 2 rules failed', channel: '#ignored' }, { http: TEST_HTTP })).toEqual(
+      {},
+    );
     expect(posted.at(-1)).toEqual({ text: 'Table orders: 2 rules failed' });
   });
 
   it('refuses a webhook URL that would send the secret in the clear', () => {
-    const config: ConnectionConfig = { companyId: TEST_COMPANY_ID, type: 'slack', settings: { mode: 'webhook' }, secrets: { webhookUrl: 'http://hooks.slack.com/services/T/B/X' } };
+    const config: ConnectionConfig = {
+      companyId: TEST_COMPANY_ID,
+      type: 'slack',
+      settings: { mode: 'webhook' },
+      secrets: { webhookUrl: 'http://hooks.slack.com/services/T/B/X' },
+    };
     expect(() => openSlackConnector(config, { http: TEST_HTTP })).toThrow('settings.webhookUrl: must be an https URL');
   });
 });
@@ -153,7 +182,10 @@ describe('a bot token', () => {
   });
 
   it('sends to the default channel, or to the one named', async () => {
-    expect(await sendSlackMessage(bot(), { text: 'Run 42 failed' }, { http: TEST_HTTP })).toEqual({ channel: 'C002', ts: '1718000000.000100' });
+    expect(await sendSlackMessage(bot(), { text: 'Run 42 failed' }, { http: TEST_HTTP })).toEqual({
+      channel: 'C002',
+      ts: '1718000000.000100',
+    });
     expect(posted.at(-1)).toEqual({ channel: '#data-alerts', text: 'Run 42 failed' });
     await sendSlackMessage(bot(), { text: 'Run 43 failed', channel: 'C004' }, { http: TEST_HTTP });
     expect(posted.at(-1)).toEqual({ channel: 'C004', text: 'Run 43 failed' });
@@ -170,7 +202,9 @@ describe('a bot token', () => {
   it('waits as Retry-After says when rate limited, then goes on', async () => {
     interruptions.set('/api/auth.test', [{ status: 429, headers: { 'retry-after': '1' }, body: '' }]);
     const started = Date.now();
-    expect((await openSlackConnector(bot(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).test()).detail).toBe('Team Acme, user dataops-bot');
+    expect((await openSlackConnector(bot(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).test()).detail).toBe(
+      'Team Acme, user dataops-bot',
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 

@@ -79,7 +79,9 @@ describe('a statement on files past its limit', () => {
     expect(stallMs).toBeLessThan(500);
 
     // The loaded table went with the stopped thread: loaded again, and answered.
-    expect(await source.query(`select sum(amount)::text as total from ${table}`, [], { timeoutMs: 30_000, readOnly: true })).toEqual([{ total: '1744.0' }]);
+    expect(await source.query(`select sum(amount)::text as total from ${table}`, [], { timeoutMs: 30_000, readOnly: true })).toEqual([
+      { total: '1744.0' },
+    ]);
     expect(opened).toEqual(['orders.csv', 'orders.csv']);
   }, 60_000);
 
@@ -98,12 +100,17 @@ describe('a statement on files past its limit', () => {
     source = fileTableSource(storage);
     const table = source.tableName('orders.csv');
     const batches: number[] = [];
-    await source.readRows(`select id from ${table} order by id`, [], { batchSize: 200 }, {
-      async start() {},
-      async write(batch) {
-        batches.push(batch.format === 'values' ? batch.rows.length : batch.rowCount);
+    await source.readRows(
+      `select id from ${table} order by id`,
+      [],
+      { batchSize: 200 },
+      {
+        async start() {},
+        async write(batch) {
+          batches.push(batch.format === 'values' ? batch.rows.length : batch.rowCount);
+        },
       },
-    });
+    );
     expect(batches).toEqual([200, 200, 100]);
 
     const controller = new AbortController();

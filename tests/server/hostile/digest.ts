@@ -47,7 +47,11 @@ export function tenantDigester(db: Db, tables: readonly string[], companyId: str
         `from (select (to_jsonb(x)${dropped})::text as j from "${table}" x where x.company_id = '${companyId}') r`,
     );
   });
-  parts.push(sql.raw(`select 'companies' as name, md5(coalesce(string_agg(to_jsonb(c)::text, ''), '')) as hash from companies c where c.id = '${companyId}'`));
+  parts.push(
+    sql.raw(
+      `select 'companies' as name, md5(coalesce(string_agg(to_jsonb(c)::text, ''), '')) as hash from companies c where c.id = '${companyId}'`,
+    ),
+  );
   const statement = sql.join(parts, sql.raw(' union all '));
   return async (): Promise<TenantDigest> => {
     const rows = await selectRows<{ name: string; hash: string }>(db, statement);

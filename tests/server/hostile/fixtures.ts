@@ -23,7 +23,12 @@ export async function seedTenantRecords(server: TestServer, token: string): Prom
   };
   const database = `hostile-${crypto.randomBytes(4).toString('hex')}`;
   const connectionId = await created('/connections', { name: 'Shop', type: 'embedded', settings: { database } });
-  const source = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
+  const source = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database },
+    secrets: {},
+  });
   if (!isTableSource(source)) throw new Error('an embedded database is a table source');
   try {
     await source.query('create table public.items (id int primary key, name text, notes text)', [], { timeoutMs: 30_000 });

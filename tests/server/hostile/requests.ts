@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { z, type ZodType } from 'zod';
 import type { RouteEntry } from './routes';
-import { AWKWARD_UNICODE, hostileString, junkValue, longString, RAW_JSON_BODIES, RAW_SEGMENTS, weirdSegment, WRONG_CONTENT_TYPES } from './values';
+import {
+  AWKWARD_UNICODE,
+  hostileString,
+  junkValue,
+  longString,
+  RAW_JSON_BODIES,
+  RAW_SEGMENTS,
+  weirdSegment,
+  WRONG_CONTENT_TYPES,
+} from './values';
 
 /**
  * Hostile requests for one route, generated from the route's own zod schemas (read as JSON Schema,
@@ -81,7 +90,9 @@ function patternString(s: JsonSchema): fc.Arbitrary<string> | null {
 }
 
 const isoDate = (withTime: boolean) =>
-  fc.date({ min: new Date('1970-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }).map((d) => (withTime ? d.toISOString() : d.toISOString().slice(0, 10)));
+  fc
+    .date({ min: new Date('1970-01-01'), max: new Date('2200-01-01'), noInvalidDate: true })
+    .map((d) => (withTime ? d.toISOString() : d.toISOString().slice(0, 10)));
 
 /**
  * Values a field's name suggests where its schema refines them in code (JSON Schema then says only
@@ -95,7 +106,8 @@ function hintedByName(key: string | undefined): fc.Arbitrary<string> | null {
   if (/email|^to$/i.test(key)) return fc.nat(10_000).map((n) => `hostile${n}@example.test`);
   if (/password/i.test(key)) return fc.constantFrom('Hostile-pass-93', 'Another-pass-77');
   if (/hostname/i.test(key)) return fc.constantFrom('acme', 'globex', 'new-co-1');
-  if (/url|website|link/i.test(key)) return fc.constantFrom('https://example.test/a?b=<script>', 'javascript:alert(1)', 'file:///etc/passwd');
+  if (/url|website|link/i.test(key))
+    return fc.constantFrom('https://example.test/a?b=<script>', 'javascript:alert(1)', 'file:///etc/passwd');
   if (/otp|code|mpin/i.test(key)) return fc.stringMatching(/^\d{6}$/);
   if (/(^id|Id|Ids)$/.test(key)) return fc.uuid({ version: 4 });
   return null;
@@ -132,7 +144,8 @@ function conformingString(s: JsonSchema, key?: string): fc.Arbitrary<string> {
 function conformingNumber(s: JsonSchema, integer: boolean): fc.Arbitrary<number> {
   const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (integer ? 1 : 1e-9) : -1_000_000);
   const max = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (integer ? 1 : 1e-9) : 1_000_000_000);
-  if (integer) return fc.integer({ min: Math.ceil(Math.max(min, Number.MIN_SAFE_INTEGER)), max: Math.floor(Math.min(max, Number.MAX_SAFE_INTEGER)) });
+  if (integer)
+    return fc.integer({ min: Math.ceil(Math.max(min, Number.MIN_SAFE_INTEGER)), max: Math.floor(Math.min(max, Number.MAX_SAFE_INTEGER)) });
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 }
 
@@ -178,10 +191,27 @@ function wrongType(s: JsonSchema | undefined): fc.Arbitrary<unknown> {
     array: [{}, 'a', 1, null, { 0: 'a', length: 1 }, [[[[[[[[[[]]]]]]]]]]],
     object: [[], 'a', 1, null, true, [{}]],
   };
-  return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...(byType[type ?? ''] ?? [null, [], {}, 1, 'a'])) }, { weight: 1, arbitrary: junkValue() });
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...(byType[type ?? ''] ?? [null, [], {}, 1, 'a'])) },
+    { weight: 1, arbitrary: junkValue() },
+  );
 }
 
-const EXTRA_KEYS = ['__proto__', 'constructor', 'prototype', 'isAdmin', 'companyId', 'company_id', 'id', 'userId', 'role', '$where', '', ' ', 'a'.repeat(300)];
+const EXTRA_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'isAdmin',
+  'companyId',
+  'company_id',
+  'id',
+  'userId',
+  'role',
+  '$where',
+  '',
+  ' ',
+  'a'.repeat(300),
+];
 
 /**
  * An object for a schema: each field conforming, of a wrong type, huge or missing (required ones
@@ -201,12 +231,19 @@ function objectOf(s: JsonSchema, depth: number, junk: number): fc.Arbitrary<Reco
   });
   const extras = fc.oneof(
     { weight: 4, arbitrary: fc.constant([] as Array<[string, unknown]>) },
-    { weight: junk, arbitrary: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 12 })), junkValue()), { minLength: 1, maxLength: 3 }) },
+    {
+      weight: junk,
+      arbitrary: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 12 })), junkValue()), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    },
   );
   return fc.tuple(fc.tuple(...fields), extras).map(([chosen, extra]) => {
     const out: Record<string, unknown> = {};
     // defineProperty, so that "__proto__" becomes a key of the JSON sent rather than a prototype.
-    const put = (key: string, value: unknown) => Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    const put = (key: string, value: unknown) =>
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     for (const [key, field] of chosen) if (field.present) put(key, field.value);
     for (const [key, value] of extra) if (!(key in out)) put(key, value);
     return out;
@@ -223,7 +260,10 @@ function bodyArbitrary(route: RouteEntry, hint: ZodType | undefined) {
     { weight: 5, arbitrary: objectOf(objectSchema, 0, 0).map(json) },
     { weight: 8, arbitrary: objectOf(objectSchema, 0, 1).map(json) },
     { weight: 1, arbitrary: junkValue().map(json) },
-    { weight: 1, arbitrary: fc.constantFrom(...RAW_JSON_BODIES).map((payload): Body => ({ payload, contentType: 'application/json', kind: 'raw' })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(...RAW_JSON_BODIES).map((payload): Body => ({ payload, contentType: 'application/json', kind: 'raw' })),
+    },
     {
       weight: 1,
       arbitrary: fc
@@ -246,8 +286,14 @@ type Segment = { segment: string; conforming: boolean };
 
 /** A path parameter its schema accepts: an id of this tenant, a random one, or a value of the schema. */
 function goodParam(name: string, schema: JsonSchema | undefined, ids: readonly string[]): fc.Arbitrary<Segment> {
-  const good = schema && !isEmpty(schema) ? conforming(schema, 0, name) : fc.oneof(fc.uuid({ version: 4 }), fc.nat(1000).map(String), fc.constant('2024-01-31'));
-  const known = schema?.format === 'uuid' && ids.length > 0 ? [{ weight: 2, arbitrary: fc.constantFrom(...ids).map((id): Segment => ({ segment: id, conforming: true })) }] : [];
+  const good =
+    schema && !isEmpty(schema)
+      ? conforming(schema, 0, name)
+      : fc.oneof(fc.uuid({ version: 4 }), fc.nat(1000).map(String), fc.constant('2024-01-31'));
+  const known =
+    schema?.format === 'uuid' && ids.length > 0
+      ? [{ weight: 2, arbitrary: fc.constantFrom(...ids).map((id): Segment => ({ segment: id, conforming: true })) }]
+      : [];
   return fc.oneof({ weight: 6, arbitrary: good.map((value): Segment => ({ segment: encode(String(value)), conforming: true })) }, ...known);
 }
 
@@ -267,14 +313,41 @@ function queryPart(key: string, value: unknown): string[] {
   return [`${encode(key)}=${encode(text)}`];
 }
 
-const RAW_QUERIES = ['&&&', 'a=%zz', 'a=%00', '__proto__[isAdmin]=1', 'constructor[prototype][x]=1', 'a[]=1&a[]=2', 'offset=-1&limit=1e309', '=', '?', 'x'.repeat(10_000)];
+const RAW_QUERIES = [
+  '&&&',
+  'a=%zz',
+  'a=%00',
+  '__proto__[isAdmin]=1',
+  'constructor[prototype][x]=1',
+  'a[]=1&a[]=2',
+  'offset=-1&limit=1e309',
+  '=',
+  '?',
+  'x'.repeat(10_000),
+];
 
 function queryArbitrary(route: RouteEntry): fc.Arbitrary<{ query: string; conforming: boolean }> {
   const schema = jsonSchemaOf(route.querystring);
   const objectSchema: JsonSchema = schema?.properties ? schema : { type: 'object', properties: {} };
   return fc.oneof(
-    { weight: schema ? 4 : 1, arbitrary: objectOf(objectSchema, 0, 0).map((q) => ({ query: Object.entries(q).flatMap(([k, v]) => queryPart(k, v)).join('&'), conforming: true })) },
-    { weight: schema ? 4 : 1, arbitrary: objectOf(objectSchema, 0, 1).map((q) => ({ query: Object.entries(q).flatMap(([k, v]) => queryPart(k, v)).join('&'), conforming: false })) },
+    {
+      weight: schema ? 4 : 1,
+      arbitrary: objectOf(objectSchema, 0, 0).map((q) => ({
+        query: Object.entries(q)
+          .flatMap(([k, v]) => queryPart(k, v))
+          .join('&'),
+        conforming: true,
+      })),
+    },
+    {
+      weight: schema ? 4 : 1,
+      arbitrary: objectOf(objectSchema, 0, 1).map((q) => ({
+        query: Object.entries(q)
+          .flatMap(([k, v]) => queryPart(k, v))
+          .join('&'),
+        conforming: false,
+      })),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERIES).map((query) => ({ query, conforming: false })) },
   );
 }
@@ -287,7 +360,8 @@ export interface RequestOptions {
 }
 
 /** encodeURIComponent, which throws on half a surrogate pair: such text cannot be in a URL, so it goes in as U+FFFD. */
-const encode = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+const encode = (text: string) =>
+  encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
 
 const shorten = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
 
@@ -303,7 +377,9 @@ export function requestArbitrary(route: RouteEntry, options: RequestOptions): fc
     { weight: 1, arbitrary: fc.tuple(...names.map((name) => paramArbitrary(name, paramSchema?.properties?.[name], ids))) },
   );
   const sendsBody = route.method !== 'GET';
-  const body = sendsBody ? bodyArbitrary(route, options.bodyHint) : fc.constant({ kind: 'none' } as { payload?: string; contentType?: string; kind: string });
+  const body = sendsBody
+    ? bodyArbitrary(route, options.bodyHint)
+    : fc.constant({ kind: 'none' } as { payload?: string; contentType?: string; kind: string });
   return fc.tuple(params, queryArbitrary(route), body).map(([segments, query, sent]) => {
     let index = 0;
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, () => segments[index++].segment);

@@ -10,7 +10,7 @@ export const SQL_INJECTION = [
   "'; DROP TABLE users; --",
   '" OR ""="',
   "admin'--",
-  "1; select pg_sleep(10)",
+  '1; select pg_sleep(10)',
   "%' union select null, current_user --",
   '$$; select 1; $$',
   "\\'; truncate companies cascade; --",
@@ -61,7 +61,21 @@ export const AWKWARD_UNICODE = [
   '\u001B[31mred\u001B[0m',
 ];
 
-export const ODDITIES = ['', ' ', '__proto__', 'constructor', 'null', 'undefined', 'NaN', '-1', '1e309', 'true', '%s%s%n', '{"$gt":""}', '[object Object]'];
+export const ODDITIES = [
+  '',
+  ' ',
+  '__proto__',
+  'constructor',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '1e309',
+  'true',
+  '%s%s%n',
+  '{"$gt":""}',
+  '[object Object]',
+];
 
 export const HOSTILE_STRINGS = [...SQL_INJECTION, ...HTML_INJECTION, ...PATH_TRAVERSAL, ...AWKWARD_UNICODE, ...ODDITIES];
 
@@ -70,14 +84,19 @@ export const holdsUnstorable = (text: string) => /\u0000|[\uD800-\uDBFF](?![\uDC
 
 /** A long string of a repeated piece, from `min` to `max` characters. */
 export const longString = (min: number, max: number) =>
-  fc.tuple(fc.integer({ min, max }), fc.constantFrom('A', 'é', '😀', "' OR 1=1 -- ", '<script>', '\u0000')).map(([n, piece]) => piece.repeat(Math.ceil(n / piece.length)));
+  fc
+    .tuple(fc.integer({ min, max }), fc.constantFrom('A', 'é', '😀', "' OR 1=1 -- ", '<script>', '\u0000'))
+    .map(([n, piece]) => piece.repeat(Math.ceil(n / piece.length)));
 
 /** One hostile string: a known payload, random text of the whole of Unicode, a mixture, or a long one. */
 export const hostileString = (): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...HOSTILE_STRINGS), fc.constantFrom(...HOSTILE_STRINGS)).map(([a, b]) => `${a}${b}`) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(fc.constantFrom(...HOSTILE_STRINGS), fc.constantFrom(...HOSTILE_STRINGS)).map(([a, b]) => `${a}${b}`),
+    },
     { weight: 1, arbitrary: longString(1_000, 20_000) },
     { weight: 1, arbitrary: longString(100_000, 900_000) },
   );
@@ -85,11 +104,19 @@ export const hostileString = (): fc.Arbitrary<string> =>
 /** Any JSON value, hostile strings included, a few levels deep. */
 export const junkValue = (): fc.Arbitrary<unknown> =>
   fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -1, -0, 1e308, -1e308, 2 ** 53 + 1, 0.5, [], {}, [[[[]]]], { $where: '1' }) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -1, -0, 1e308, -1e308, 2 ** 53 + 1, 0.5, [], {}, [[[[]]]], { $where: '1' }),
+    },
     { weight: 3, arbitrary: hostileString() },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
     { weight: 1, arbitrary: fc.array(hostileString(), { maxLength: 4 }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', 'a', '', '$ne'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', 'a', '', '$ne'), fc.jsonValue({ maxDepth: 2 }), {
+        maxKeys: 3,
+      }),
+    },
   );
 
 /** Path segments that are not ids: traversal, injection, encodings a router must not trip over. */
@@ -139,7 +166,7 @@ export const RAW_JSON_BODIES = [
   '{"__proto__":{"isAdmin":true}}',
   '{"constructor":{"prototype":{"isAdmin":true}}}',
   '\uFEFF{}',
-  '[' .repeat(5_000) + ']'.repeat(5_000),
+  '['.repeat(5_000) + ']'.repeat(5_000),
   '{"a":'.repeat(3_000) + '1' + '}'.repeat(3_000),
   '{"a":"\\ud800"}',
   '{"a":"\\u0000"}',

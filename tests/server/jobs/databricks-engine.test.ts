@@ -71,7 +71,10 @@ async function insertWorkflow(binding: { connectionId?: string | null; jobId?: s
   return row.id;
 }
 
-async function insertRun(workflowId: string, fields: { engine?: string; externalRunId?: string; attempt?: number; companyId?: string } = {}): Promise<string> {
+async function insertRun(
+  workflowId: string,
+  fields: { engine?: string; externalRunId?: string; attempt?: number; companyId?: string } = {},
+): Promise<string> {
   const [row] = await server.db
     .insert(jobRuns)
     .values({
@@ -145,8 +148,10 @@ async function endedFailure(work: Promise<unknown>): Promise<DatabricksRunEndedE
 }
 
 const workspaceRunOf = (token: string | undefined) => workspace.runs.filter((run) => run.idempotencyToken === token);
-const readsOf = (externalRunId: number | string) => workspace.calls(JOBS_API.get).filter((call) => call.query.get('run_id') === String(externalRunId));
-const runNowsOf = (jobId: number) => workspace.calls(JOBS_API.runNow).filter((call) => JSON.parse(call.body.toString('utf8')).job_id === jobId);
+const readsOf = (externalRunId: number | string) =>
+  workspace.calls(JOBS_API.get).filter((call) => call.query.get('run_id') === String(externalRunId));
+const runNowsOf = (jobId: number) =>
+  workspace.calls(JOBS_API.runNow).filter((call) => JSON.parse(call.body.toString('utf8')).job_id === jobId);
 
 async function storedRun(runId: string) {
   const [row] = await server.db.select().from(jobRuns).where(eq(jobRuns.id, runId));
@@ -201,11 +206,15 @@ describe('running a workflow as a Databricks job', () => {
     expect(readsOf(databricksRun.runId)).toHaveLength(4);
   });
 
-  it('fails with the result state and Databricks\' message', async () => {
+  it("fails with the result state and Databricks' message", async () => {
     const run = await prepareRun([
       lifeCycle('PENDING'),
       lifeCycle('RUNNING'),
-      lifeCycle('TERMINATED', 'FAILED', 'Task ingest failed with message: [TABLE_OR_VIEW_NOT_FOUND] The table main.sales.orders cannot be found.'),
+      lifeCycle(
+        'TERMINATED',
+        'FAILED',
+        'Task ingest failed with message: [TABLE_OR_VIEW_NOT_FOUND] The table main.sales.orders cannot be found.',
+      ),
     ]);
     const error = await endedFailure(engine()(STEP, contextFor(run).context));
     const { externalRunId } = await storedRun(run.runId);
@@ -226,10 +235,26 @@ describe('running a workflow as a Databricks job', () => {
 
   it('counts the other ends of a run as failures: skipped, concurrency limit, an internal error of Databricks', async () => {
     const cases: Array<[StateAnswer, string, RunStatus]> = [
-      [lifeCycle('SKIPPED', undefined, 'An active run of this job already exists'), 'failed (SKIPPED): An active run of this job already exists', 'failed'],
-      [lifeCycle('TERMINATED', 'MAXIMUM_CONCURRENT_RUNS_REACHED', 'Maximum concurrent runs reached'), 'failed (MAXIMUM_CONCURRENT_RUNS_REACHED): Maximum concurrent runs reached', 'failed'],
-      [lifeCycle('INTERNAL_ERROR', undefined, 'Cluster terminated unexpectedly'), 'failed (INTERNAL_ERROR): Cluster terminated unexpectedly', 'failed'],
-      [lifeCycle('TERMINATED', 'CANCELED', 'Run cancelled by bob@example.com'), 'was canceled (CANCELED): Run cancelled by bob@example.com', 'canceled'],
+      [
+        lifeCycle('SKIPPED', undefined, 'An active run of this job already exists'),
+        'failed (SKIPPED): An active run of this job already exists',
+        'failed',
+      ],
+      [
+        lifeCycle('TERMINATED', 'MAXIMUM_CONCURRENT_RUNS_REACHED', 'Maximum concurrent runs reached'),
+        'failed (MAXIMUM_CONCURRENT_RUNS_REACHED): Maximum concurrent runs reached',
+        'failed',
+      ],
+      [
+        lifeCycle('INTERNAL_ERROR', undefined, 'Cluster terminated unexpectedly'),
+        'failed (INTERNAL_ERROR): Cluster terminated unexpectedly',
+        'failed',
+      ],
+      [
+        lifeCycle('TERMINATED', 'CANCELED', 'Run cancelled by bob@example.com'),
+        'was canceled (CANCELED): Run cancelled by bob@example.com',
+        'canceled',
+      ],
     ];
     for (const [ending, words, status] of cases) {
       const run = await prepareRun([lifeCycle('PENDING'), ending]);
@@ -240,7 +265,12 @@ describe('running a workflow as a Databricks job', () => {
   });
 
   it('keeps waiting through a life-cycle state it does not know', async () => {
-    const run = await prepareRun([lifeCycle('PENDING'), lifeCycle('WARMING_UP', undefined, 'Preparing serverless compute'), lifeCycle('RUNNING'), lifeCycle('TERMINATED', 'SUCCESS')]);
+    const run = await prepareRun([
+      lifeCycle('PENDING'),
+      lifeCycle('WARMING_UP', undefined, 'Preparing serverless compute'),
+      lifeCycle('RUNNING'),
+      lifeCycle('TERMINATED', 'SUCCESS'),
+    ]);
     const { context, logs } = contextFor(run);
     await expect(engine()(STEP, context)).resolves.toEqual({});
     expect(logs).toContain('Databricks run state: WARMING_UP (Preparing serverless compute)');
@@ -249,9 +279,23 @@ describe('running a workflow as a Databricks job', () => {
 
   it('reads the newer status object when the state object is absent', async () => {
     const run = await prepareRun([
-      { status: { state: 'QUEUED', queue_details: { code: 'ACTIVE_RUNS_LIMIT_REACHED', message: 'The job has reached its limit of concurrent runs' } } },
+      {
+        status: {
+          state: 'QUEUED',
+          queue_details: { code: 'ACTIVE_RUNS_LIMIT_REACHED', message: 'The job has reached its limit of concurrent runs' },
+        },
+      },
       { status: { state: 'RUNNING' } },
-      { status: { state: 'TERMINATED', termination_details: { code: 'RUN_EXECUTION_ERROR', type: 'CLIENT_ERROR', message: 'Workload failed, see run output for details' } } },
+      {
+        status: {
+          state: 'TERMINATED',
+          termination_details: {
+            code: 'RUN_EXECUTION_ERROR',
+            type: 'CLIENT_ERROR',
+            message: 'Workload failed, see run output for details',
+          },
+        },
+      },
     ]);
     const { context, logs } = contextFor(run);
     const error = await endedFailure(engine()(STEP, context));
@@ -261,7 +305,10 @@ describe('running a workflow as a Databricks job', () => {
 
   it('waits out a streak of 503s and a 429 with Retry-After in the middle of polling', async () => {
     const run = await prepareRun([lifeCycle('PENDING'), lifeCycle('RUNNING'), lifeCycle('TERMINATED', 'SUCCESS')]);
-    const unavailable = { status: 503, body: { error_code: 'TEMPORARILY_UNAVAILABLE', message: 'The service is temporarily unavailable.' } };
+    const unavailable = {
+      status: 503,
+      body: { error_code: 'TEMPORARILY_UNAVAILABLE', message: 'The service is temporarily unavailable.' },
+    };
     const { context, logs } = contextFor(run, (line) => {
       if (line !== 'Databricks run state: PENDING') return;
       // Four 503s outlast one read's three tries; the 429 is then waited as it asks.
@@ -285,7 +332,10 @@ describe('running a workflow as a Databricks job', () => {
 
   it('gives the run up when Databricks stays unavailable for longer than the budget', async () => {
     const run = await prepareRun([lifeCycle('PENDING'), lifeCycle('TERMINATED', 'SUCCESS')]);
-    const unavailable = { status: 503, body: { error_code: 'TEMPORARILY_UNAVAILABLE', message: 'The service is temporarily unavailable.' } };
+    const unavailable = {
+      status: 503,
+      body: { error_code: 'TEMPORARILY_UNAVAILABLE', message: 'The service is temporarily unavailable.' },
+    };
     const { context } = contextFor(run, (line) => {
       // Two failed reads are allowed; the third (three tries each) ends the run.
       if (line === 'Databricks run state: PENDING') workspace.interrupt(JOBS_API.get, ...Array.from({ length: 9 }, () => unavailable));
@@ -311,7 +361,9 @@ describe('running a workflow as a Databricks job', () => {
     expect(await failure(engine()(STEP, context))).toBe(reason);
 
     const externalRunId = (await storedRun(run.runId)).externalRunId!;
-    const cancels = workspace.calls(JOBS_API.cancel).filter((call) => JSON.parse(call.body.toString('utf8')).run_id === Number(externalRunId));
+    const cancels = workspace
+      .calls(JOBS_API.cancel)
+      .filter((call) => JSON.parse(call.body.toString('utf8')).run_id === Number(externalRunId));
     expect(cancels).toHaveLength(1);
     expect(cancels[0].headers.authorization).toBe(`Bearer ${WORKSPACE_TOKEN}`);
     expect(logs.slice(-3)).toEqual([
@@ -373,7 +425,10 @@ describe('never two Databricks runs for one attempt', () => {
     await engine()(STEP, contextFor(run).context);
     const second = (await storedRun(run.runId)).externalRunId;
     expect(second).not.toBe(first);
-    expect(workspace.runs.filter((started) => started.jobId === run.jobId).map((started) => String(started.runId))).toEqual([first, second]);
+    expect(workspace.runs.filter((started) => started.jobId === run.jobId).map((started) => String(started.runId))).toEqual([
+      first,
+      second,
+    ]);
   });
 });
 
@@ -402,7 +457,7 @@ describe('what the workflow names', () => {
     }
   });
 
-  it('answers a refused token in Databricks\' words, without trying again', async () => {
+  it("answers a refused token in Databricks' words, without trying again", async () => {
     const run = await prepareRun([lifeCycle('TERMINATED', 'SUCCESS')], { connectionId: await insertConnection({ token: 'dapi-revoked' }) });
     const error = await failure(engine()(STEP, contextFor(run).context));
     expect(error).toBeInstanceOf(ConnectorError);
@@ -428,7 +483,9 @@ describe('the Databricks state of a run (GET /workflow/databricks/job/status/{id
   }
 
   const deps = () => ({ db: server.db, secrets, http: FAST_HTTP });
-  const terminated = (code: string, type: string, message: string): StateAnswer => ({ status: { state: 'TERMINATED', termination_details: { code, type, message } } });
+  const terminated = (code: string, type: string, message: string): StateAnswer => ({
+    status: { state: 'TERMINATED', termination_details: { code, type, message } },
+  });
 
   it('asks Databricks once and answers its state with ours', async () => {
     const run = await runInState(lifeCycle('RUNNING', undefined, 'In run'));
@@ -453,12 +510,28 @@ describe('the Databricks state of a run (GET /workflow/databricks/job/status/{id
     ['canceled', lifeCycle('TERMINATED', 'CANCELED'), 'TERMINATED', 'CANCELED', 'canceled'],
     ['failed', lifeCycle('TERMINATED', 'FAILED'), 'TERMINATED', 'FAILED', 'failed'],
     ['ended by an internal error', lifeCycle('INTERNAL_ERROR'), 'INTERNAL_ERROR', null, 'failed'],
-    ['canceled by a user (status only)', terminated('USER_CANCELED', 'SUCCESS', 'Canceled by bob'), 'TERMINATED', 'USER_CANCELED', 'canceled'],
-    ['stopped at its time limit (status only)', terminated('CANCELED', 'CLIENT_ERROR', 'Run duration exceeded'), 'TERMINATED', 'CANCELED', 'timed_out'],
+    [
+      'canceled by a user (status only)',
+      terminated('USER_CANCELED', 'SUCCESS', 'Canceled by bob'),
+      'TERMINATED',
+      'USER_CANCELED',
+      'canceled',
+    ],
+    [
+      'stopped at its time limit (status only)',
+      terminated('CANCELED', 'CLIENT_ERROR', 'Run duration exceeded'),
+      'TERMINATED',
+      'CANCELED',
+      'timed_out',
+    ],
   ])('maps a run %s', async (_description, state, lifeCycleState, resultState, status) => {
     const run = await runInState(state);
     const answer = await databricksRunStatus(deps(), companyId, run.runId);
-    expect({ lifeCycleState: answer.lifeCycleState, resultState: answer.resultState, status: answer.status }).toEqual({ lifeCycleState, resultState, status });
+    expect({ lifeCycleState: answer.lifeCycleState, resultState: answer.resultState, status: answer.status }).toEqual({
+      lifeCycleState,
+      resultState,
+      status,
+    });
   });
 
   it('refuses, as a 400, a run of the local runner and a run that has not started its job', async () => {
@@ -468,7 +541,9 @@ describe('the Databricks state of a run (GET /workflow/databricks/job/status/{id
     expect(localError).toBeInstanceOf(NotADatabricksRunError);
     expect(localError).toBeInstanceOf(HttpError);
     expect((localError as HttpError).statusCode).toBe(400);
-    expect((localError as Error).message).toBe('This run is worked by the local runner, not as a Databricks job, so Databricks has no state for it');
+    expect((localError as Error).message).toBe(
+      'This run is worked by the local runner, not as a Databricks job, so Databricks has no state for it',
+    );
 
     const waiting = await insertRun(await insertWorkflow({ jobId: '42' }));
     const waitingError = await failure(databricksRunStatus(deps(), companyId, waiting));

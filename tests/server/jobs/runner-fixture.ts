@@ -202,7 +202,10 @@ export async function insertWorkflow(world: RunnerWorld, setup: WorkflowSetup): 
 export type RunRow = typeof jobRuns.$inferSelect & { steps: Array<typeof jobRunSteps.$inferSelect> };
 
 export async function readRun(world: RunnerWorld, runId: string): Promise<RunRow> {
-  const [run] = await world.db.select().from(jobRuns).where(and(eq(jobRuns.companyId, world.company.companyId), eq(jobRuns.id, runId)));
+  const [run] = await world.db
+    .select()
+    .from(jobRuns)
+    .where(and(eq(jobRuns.companyId, world.company.companyId), eq(jobRuns.id, runId)));
   expect(run, `run ${runId}`).toBeDefined();
   const steps = await world.db.select().from(jobRunSteps).where(eq(jobRunSteps.runId, runId)).orderBy(asc(jobRunSteps.position));
   return { ...run, steps };
@@ -210,7 +213,11 @@ export async function readRun(world: RunnerWorld, runId: string): Promise<RunRow
 
 /** The workflow's runs, oldest attempt first. */
 export async function runsOf(world: RunnerWorld, workflowId: string): Promise<RunRow[]> {
-  const rows = await world.db.select({ id: jobRuns.id }).from(jobRuns).where(eq(jobRuns.workflowId, workflowId)).orderBy(asc(jobRuns.attempt), asc(jobRuns.queuedAt));
+  const rows = await world.db
+    .select({ id: jobRuns.id })
+    .from(jobRuns)
+    .where(eq(jobRuns.workflowId, workflowId))
+    .orderBy(asc(jobRuns.attempt), asc(jobRuns.queuedAt));
   return Promise.all(rows.map((row) => readRun(world, row.id)));
 }
 
@@ -238,15 +245,22 @@ export function runReaches(world: RunnerWorld, runId: string, status: string | s
 }
 
 /** The queue's own tables, read as the test's proof of what the runner asked of pg-boss. */
-const queueTable = (world: RunnerWorld, table: string) => sql`${sql.identifier(queueSchemaOf(world.database.postgres?.schema ?? 'public'))}.${sql.identifier(table)}`;
+const queueTable = (world: RunnerWorld, table: string) =>
+  sql`${sql.identifier(queueSchemaOf(world.database.postgres?.schema ?? 'public'))}.${sql.identifier(table)}`;
 
 /** How many queue jobs were ever sent for a run (the queue keys them by the run's id). */
 export async function queueJobsOf(world: RunnerWorld, runId: string): Promise<number> {
-  const rows = await selectRows<{ n: number }>(world.db, sql`select count(*)::int as n from ${queueTable(world, 'job')} where singleton_key = ${runId}`);
+  const rows = await selectRows<{ n: number }>(
+    world.db,
+    sql`select count(*)::int as n from ${queueTable(world, 'job')} where singleton_key = ${runId}`,
+  );
   return rows[0].n;
 }
 
 /** The schedules the queue keeps for workflows: key, cron and time zone. */
 export async function queueSchedules(world: RunnerWorld): Promise<Array<{ key: string; cron: string; timezone: string }>> {
-  return selectRows(world.db, sql`select key, cron, timezone from ${queueTable(world, 'schedule')} where name = 'workflow-schedules' order by key`);
+  return selectRows(
+    world.db,
+    sql`select key, cron, timezone from ${queueTable(world, 'schedule')} where name = 'workflow-schedules' order by key`,
+  );
 }

@@ -9,7 +9,16 @@ import type { LocalRunner } from '../../../server/jobs/local-runner';
 import { createMailer } from '../../../server/mail/mailer';
 import { closedPort } from '../connectors/db-helpers';
 import { startLocalServer, type LocalServer } from '../connectors/fixtures-remote/local-server';
-import { eventually, gate, insertWorkflow, openRunnerWorld, runReaches, runsOf, waitUnlessStopped, type RunnerWorld } from './runner-fixture';
+import {
+  eventually,
+  gate,
+  insertWorkflow,
+  openRunnerWorld,
+  runReaches,
+  runsOf,
+  waitUnlessStopped,
+  type RunnerWorld,
+} from './runner-fixture';
 
 /**
  * Failure notices: a run that ends failed or timed out tells the user who started it (else the
@@ -43,7 +52,10 @@ beforeAll(async () => {
     })
     .returning({ id: connections.id });
   slackConnectionId = connection.id;
-  runner = world.runner({ config: { publicUrl: CONSOLE_URL, port: 8080, dataDir: os.tmpdir() }, slack: { http: { ...TEST_HTTP, maxTries: 1 } } });
+  runner = world.runner({
+    config: { publicUrl: CONSOLE_URL, port: 8080, dataDir: os.tmpdir() },
+    slack: { http: { ...TEST_HTTP, maxTries: 1 } },
+  });
   await runner.start();
 });
 
@@ -63,14 +75,24 @@ const failing = (message: string) =>
   });
 
 const notificationsOf = (userId: string) =>
-  world.db.select().from(notifications).where(and(eq(notifications.companyId, world.company.companyId), eq(notifications.userId, userId)));
+  world.db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.companyId, world.company.companyId), eq(notifications.userId, userId)));
 
 const mailsAbout = (subject: string) => world.db.select().from(mailOutbox).where(eq(mailOutbox.subject, subject));
 
 async function insertUser(email: string): Promise<string> {
   const [user] = await world.db
     .insert(users)
-    .values({ companyId: world.company.companyId, email, firstName: 'Otto', lastName: 'Owner', status: 'active', roleId: world.company.memberRoleId })
+    .values({
+      companyId: world.company.companyId,
+      email,
+      firstName: 'Otto',
+      lastName: 'Owner',
+      status: 'active',
+      roleId: world.company.memberRoleId,
+    })
     .returning({ id: users.id });
   return user.id;
 }
@@ -84,7 +106,12 @@ describe('a failed run', () => {
       notifyOnFailure: { inApp: true, slackConnectionId, emails: ['ops@acme.test', 'lead@acme.test'] },
     });
 
-    const runId = await runner.enqueue({ companyId: world.company.companyId, workflowId, trigger: 'manual', userId: world.company.adminUserId });
+    const runId = await runner.enqueue({
+      companyId: world.company.companyId,
+      workflowId,
+      trigger: 'manual',
+      userId: world.company.adminUserId,
+    });
     const run = await runReaches(world, runId, 'failed');
     const error = 'Step "Step 1" failed: connection to the warehouse was refused';
     expect(run.error).toBe(error);
@@ -166,7 +193,12 @@ describe('a failed run', () => {
   it('without in-app notices asked for leaves the console quiet', async () => {
     const name = `Quiet ${crypto.randomBytes(3).toString('hex')}`;
     const workflowId = await insertWorkflow(world, { name, taskIds: [failing('nope')], notifyOnFailure: { inApp: false } });
-    const runId = await runner.enqueue({ companyId: world.company.companyId, workflowId, trigger: 'manual', userId: world.company.adminUserId });
+    const runId = await runner.enqueue({
+      companyId: world.company.companyId,
+      workflowId,
+      trigger: 'manual',
+      userId: world.company.adminUserId,
+    });
     await runReaches(world, runId, 'failed');
     await runner.recover();
     expect((await notificationsOf(world.company.adminUserId)).filter((n) => n.title.includes(name))).toEqual([]);
@@ -177,7 +209,10 @@ describe('a notice that cannot be sent', () => {
   it('is written in the run’s log, and the run stays failed with its own error', async () => {
     slackAnswer = { status: 404, body: 'no_service' };
     const smtpPort = await closedPort();
-    const unreachableMail = createMailer(world.db, { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'DataOps Console <no-reply@dataops.test>' });
+    const unreachableMail = createMailer(world.db, {
+      smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+      from: 'DataOps Console <no-reply@dataops.test>',
+    });
     const noisy = world.runner({ mailer: unreachableMail, slack: { http: { ...TEST_HTTP, maxTries: 1 } } });
     const name = `Unlucky ${crypto.randomBytes(3).toString('hex')}`;
     const workflowId = await insertWorkflow(world, {
@@ -189,7 +224,12 @@ describe('a notice that cannot be sent', () => {
     await runner.stop();
     try {
       await noisy.start();
-      const runId = await noisy.enqueue({ companyId: world.company.companyId, workflowId, trigger: 'manual', userId: world.company.adminUserId });
+      const runId = await noisy.enqueue({
+        companyId: world.company.companyId,
+        workflowId,
+        trigger: 'manual',
+        userId: world.company.adminUserId,
+      });
 
       const run = await eventually(async () => {
         const found = await runReaches(world, runId, 'failed');
@@ -215,8 +255,17 @@ describe('a run that does not fail', () => {
       await waitUnlessStopped(gate(), context.signal);
       return {};
     });
-    const workflowId = await insertWorkflow(world, { name, taskIds: [hold], notifyOnFailure: { inApp: true, slackConnectionId, emails: ['ops@acme.test'] } });
-    const runId = await runner.enqueue({ companyId: world.company.companyId, workflowId, trigger: 'manual', userId: world.company.adminUserId });
+    const workflowId = await insertWorkflow(world, {
+      name,
+      taskIds: [hold],
+      notifyOnFailure: { inApp: true, slackConnectionId, emails: ['ops@acme.test'] },
+    });
+    const runId = await runner.enqueue({
+      companyId: world.company.companyId,
+      workflowId,
+      trigger: 'manual',
+      userId: world.company.adminUserId,
+    });
     await runReaches(world, runId, 'running');
     await runner.cancel(world.company.companyId, runId);
     await runReaches(world, runId, 'canceled');

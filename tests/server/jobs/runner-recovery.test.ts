@@ -43,12 +43,19 @@ describe('recovery on the server’s database', () => {
     await world?.close();
   });
 
-  const request = (workflowId: string) => ({ companyId: world.company.companyId, workflowId, trigger: 'manual' as const, userId: world.company.adminUserId });
+  const request = (workflowId: string) => ({
+    companyId: world.company.companyId,
+    workflowId,
+    trigger: 'manual' as const,
+    userId: world.company.adminUserId,
+  });
 
   /** A run as a worker that died in its first step leaves it: claimed, its first step running, its heartbeat a minute old. */
   async function abandonedRun(workflowId: string, options: { cancelRequested?: boolean } = {}): Promise<string> {
     const workflow = (await findWorkflow(world.db, world.company.companyId, workflowId))!;
-    const run = await world.db.transaction((tx) => insertQueuedRun(tx, { workflow, trigger: 'manual', userId: world.company.adminUserId, apiKeyId: null, attempt: 1 }));
+    const run = await world.db.transaction((tx) =>
+      insertQueuedRun(tx, { workflow, trigger: 'manual', userId: world.company.adminUserId, apiKeyId: null, attempt: 1 }),
+    );
     expect((await claimRun(world.db, world.company.companyId, run.id, GONE_WORKER)).outcome).toBe('claimed');
     const [first] = await stepsOf(world.db, world.company.companyId, run.id);
     await startStep(world.db, world.company.companyId, first.id);
@@ -94,8 +101,13 @@ describe('recovery on the server’s database', () => {
       expect(failed).toMatchObject({ status: 'failed', error: 'The server stopped during the run' });
       expect(failed.endedAt).toBeInstanceOf(Date);
       expect(await runsOf(world, final)).toHaveLength(1);
-      const notices = await world.db.select().from(notifications).where(eq(notifications.link, `/job-runs/${finalRun}/show`));
-      expect(notices).toMatchObject([{ type: 'job_failed', title: 'Workflow "No retries left" failed', userId: world.company.adminUserId }]);
+      const notices = await world.db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.link, `/job-runs/${finalRun}/show`));
+      expect(notices).toMatchObject([
+        { type: 'job_failed', title: 'Workflow "No retries left" failed', userId: world.company.adminUserId },
+      ]);
     } finally {
       await runner.stop();
     }
@@ -120,7 +132,10 @@ describe('recovery on the server’s database', () => {
   it('leaves a run whose runner is alive, and recovers it without a restart once that runner falls silent', async () => {
     const workflowId = await insertWorkflow(world, { taskIds: [world.tasks.define(async () => ({}))] });
     const runId = await abandonedRun(workflowId);
-    await world.db.update(jobRuns).set({ heartbeatAt: sql`now()` }).where(eq(jobRuns.id, runId));
+    await world.db
+      .update(jobRuns)
+      .set({ heartbeatAt: sql`now()` })
+      .where(eq(jobRuns.id, runId));
 
     const runner = world.runner();
     await runner.start();
@@ -146,7 +161,9 @@ describe('recovery on the server’s database', () => {
     });
     const workflow = (await findWorkflow(world.db, world.company.companyId, workflowId))!;
     // Written, then the process died before it sent the job.
-    const run = await world.db.transaction((tx) => insertQueuedRun(tx, { workflow, trigger: 'manual', userId: null, apiKeyId: null, attempt: 1 }));
+    const run = await world.db.transaction((tx) =>
+      insertQueuedRun(tx, { workflow, trigger: 'manual', userId: null, apiKeyId: null, attempt: 1 }),
+    );
 
     const runner = world.runner();
     await runner.start();
@@ -195,7 +212,12 @@ describe.skipIf(skipPostgres)('a worker process killed in the middle of a run (P
   async function startWorkerProcess(): Promise<{ child: ChildProcess; workerId: string }> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/server/jobs/runner-child.ts'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: world.database.postgres!.schema, RUNNER_LIMITS: JSON.stringify(FAST_LIMITS) },
+      env: {
+        ...process.env,
+        DATABASE_URL: POSTGRES_URL,
+        DATABASE_SCHEMA: world.database.postgres!.schema,
+        RUNNER_LIMITS: JSON.stringify(FAST_LIMITS),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -227,8 +249,18 @@ describe.skipIf(skipPostgres)('a worker process killed in the middle of a run (P
 
     // The server queues the runs; it does not work the queue (RUN_WORKER=false).
     const server = world.runner();
-    const retriedRun = await server.enqueue({ companyId: world.company.companyId, workflowId: retried, trigger: 'manual', userId: world.company.adminUserId });
-    const lastRun = await server.enqueue({ companyId: world.company.companyId, workflowId: last, trigger: 'manual', userId: world.company.adminUserId });
+    const retriedRun = await server.enqueue({
+      companyId: world.company.companyId,
+      workflowId: retried,
+      trigger: 'manual',
+      userId: world.company.adminUserId,
+    });
+    const lastRun = await server.enqueue({
+      companyId: world.company.companyId,
+      workflowId: last,
+      trigger: 'manual',
+      userId: world.company.adminUserId,
+    });
     for (const runId of [retriedRun, lastRun]) {
       const working = await eventually(async () => {
         const run = await readRun(world, runId);

@@ -57,7 +57,11 @@ describe('a scheduled workflow', () => {
     const workflowId = await insertWorkflow(world, { taskIds: [task], scheduleCron: '0 2 * * *', scheduleTimezone: 'Europe/Paris' });
 
     await runner.syncSchedule(world.company.companyId, workflowId);
-    expect(await queueSchedules(world)).toContainEqual({ key: scheduleKey(world.company.companyId, workflowId), cron: '0 2 * * *', timezone: 'Europe/Paris' });
+    expect(await queueSchedules(world)).toContainEqual({
+      key: scheduleKey(world.company.companyId, workflowId),
+      cron: '0 2 * * *',
+      timezone: 'Europe/Paris',
+    });
 
     await clock.tick(90_000); // 01:59:30 in Paris: cron passes ran, nothing was due
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -124,6 +128,8 @@ describe('a scheduled workflow', () => {
   it('refuses a schedule the queue cannot read, saying so', async () => {
     const task = world.tasks.define(async () => ({}));
     const workflowId = await insertWorkflow(world, { taskIds: [task], scheduleCron: '61 * * * *' });
-    await expect(runner.syncSchedule(world.company.companyId, workflowId)).rejects.toThrow(/^schedule: "61 \* \* \* \*" in UTC cannot be used: /);
+    await expect(runner.syncSchedule(world.company.companyId, workflowId)).rejects.toThrow(
+      /^schedule: "61 \* \* \* \*" in UTC cannot be used: /,
+    );
   });
 });

@@ -75,11 +75,21 @@ describe.skipIf(skipPostgres)('the worker process on PostgreSQL', () => {
         tasks: [{ id: 'tell', name: 'Tell the team', type: 'notify', message: 'The nightly load is done', emails: ['team@acme.test'] }],
       })
       .returning({ id: workflows.id });
-    const worker = startWorker({ DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: world.database.postgres!.schema, APP_SECRET: crypto.randomBytes(32).toString('hex') });
-    const workerId = await eventually(async () => /worker (\S+) is working the job queue/.exec(worker.output())?.[1], 'the worker to start', 30_000);
+    const worker = startWorker({
+      DATABASE_URL: POSTGRES_URL,
+      DATABASE_SCHEMA: world.database.postgres!.schema,
+      APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    });
+    const workerId = await eventually(
+      async () => /worker (\S+) is working the job queue/.exec(worker.output())?.[1],
+      'the worker to start',
+      30_000,
+    );
 
     // The server (RUN_WORKER=false) only queues.
-    const runId = await world.runner().enqueue({ companyId: world.company.companyId, workflowId: workflow.id, trigger: 'manual', userId: world.company.adminUserId });
+    const runId = await world
+      .runner()
+      .enqueue({ companyId: world.company.companyId, workflowId: workflow.id, trigger: 'manual', userId: world.company.adminUserId });
     const run = await runReaches(world, runId, 'succeeded');
 
     expect(run.worker).toBe(workerId);

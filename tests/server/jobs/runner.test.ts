@@ -35,7 +35,12 @@ afterAll(async () => {
   await world?.close();
 });
 
-const manual = (workflowId: string) => ({ companyId: world.company.companyId, workflowId, trigger: 'manual' as const, userId: world.company.adminUserId });
+const manual = (workflowId: string) => ({
+  companyId: world.company.companyId,
+  workflowId,
+  trigger: 'manual' as const,
+  userId: world.company.adminUserId,
+});
 
 describe('a run', () => {
   it('goes queued → running → succeeded, its steps and log lines visible while they run', async () => {
@@ -117,7 +122,11 @@ describe('a run', () => {
     const never = world.tasks.define(async () => {
       throw new Error('a local task of a Databricks workflow must not run');
     });
-    const workflowId = await insertWorkflow(world, { name: 'Nightly on Databricks', taskIds: [never], databricksConnectionId: crypto.randomUUID() });
+    const workflowId = await insertWorkflow(world, {
+      name: 'Nightly on Databricks',
+      taskIds: [never],
+      databricksConnectionId: crypto.randomUUID(),
+    });
 
     const run = await runReaches(world, await runner.enqueue(manual(workflowId)), 'succeeded');
 
@@ -331,7 +340,11 @@ describe('concurrency', () => {
       return {};
     });
     const workflowId = await insertWorkflow(world, { taskIds: [hold], concurrency: 2 });
-    const ids = [await runner.enqueue(manual(workflowId)), await runner.enqueue(manual(workflowId)), await runner.enqueue(manual(workflowId))];
+    const ids = [
+      await runner.enqueue(manual(workflowId)),
+      await runner.enqueue(manual(workflowId)),
+      await runner.enqueue(manual(workflowId)),
+    ];
 
     await eventually(async () => {
       const all = await Promise.all(ids.map(async (id) => (await readRun(world, id)).status));

@@ -5,7 +5,17 @@ import { destinationType, utcDateTime, valueConversion } from '../../../server/j
 
 describe('the columns a copy makes', () => {
   it('keeps PostgreSQL’s built-in types between PostgreSQL databases, and turns a type of the source’s own into text', () => {
-    for (const type of ['numeric(12,2)', 'character varying(80)', 'timestamp(3) with time zone', 'integer[]', 'interval', 'jsonb', 'inet', 'tstzrange', 'bit varying(5)']) {
+    for (const type of [
+      'numeric(12,2)',
+      'character varying(80)',
+      'timestamp(3) with time zone',
+      'integer[]',
+      'interval',
+      'jsonb',
+      'inet',
+      'tstzrange',
+      'bit varying(5)',
+    ]) {
       expect(destinationType('postgres', 'postgres', type)).toBe(type);
     }
     expect(destinationType('postgres', 'postgres', 'mood')).toBe('text');
@@ -80,7 +90,9 @@ describe('values on the way', () => {
   it('writes PostgreSQL’s booleans as 1 and 0, its instants in UTC and its bytes as bytes for MySQL', () => {
     expect(valueConversion('postgres', 'mysql', 'boolean')!('t')).toBe('1');
     expect(valueConversion('postgres', 'mysql', 'boolean')!('f')).toBe('0');
-    expect(valueConversion('postgres', 'mysql', 'timestamp with time zone')!('2024-03-01 01:30:00.25+05:30')).toBe('2024-02-29 20:00:00.25');
+    expect(valueConversion('postgres', 'mysql', 'timestamp with time zone')!('2024-03-01 01:30:00.25+05:30')).toBe(
+      '2024-02-29 20:00:00.25',
+    );
     expect(valueConversion('postgres', 'mysql', 'bytea')!('\\x00ff10')).toEqual(Buffer.from([0, 255, 16]));
     expect(valueConversion('postgres', 'mysql', 'integer')).toBeUndefined();
     expect(valueConversion('postgres', 'mysql', 'boolean')!(null)).toBeNull();

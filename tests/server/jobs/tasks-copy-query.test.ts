@@ -16,10 +16,20 @@ let server: TestServer;
 let token: string;
 let lake: string;
 
-const copyTask = (fields: Record<string, unknown>) => ({ id: `copy-${crypto.randomBytes(3).toString('hex')}`, name: 'Copy from a query', type: 'copy' as const, ...fields });
+const copyTask = (fields: Record<string, unknown>) => ({
+  id: `copy-${crypto.randomBytes(3).toString('hex')}`,
+  name: 'Copy from a query',
+  type: 'copy' as const,
+  ...fields,
+});
 
 function embedded(database: string): TableSource {
-  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database },
+    secrets: {},
+  });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector;
 }
@@ -52,21 +62,40 @@ describe('copying from a query of the embedded database', () => {
     const cases: Array<[string, string]> = [
       ["select pg_read_file('/etc/passwd') as secret", 'from.query: pg_read_file is not allowed: it reads files of the database server'],
       ['select * from public.items; drop table public.items', 'from.query: Only one statement may run here; this text holds 2'],
-      ['with gone as (delete from public.items returning *) select * from gone', 'from.query: A WITH query here may not change data (DELETE in "gone")'],
-      ["select id from public.items where lo_unlink(1) = 1", 'from.query: lo_unlink is not allowed: large objects read and write files of the database server and outlast the query'],
+      [
+        'with gone as (delete from public.items returning *) select * from gone',
+        'from.query: A WITH query here may not change data (DELETE in "gone")',
+      ],
+      [
+        'select id from public.items where lo_unlink(1) = 1',
+        'from.query: lo_unlink is not allowed: large objects read and write files of the database server and outlast the query',
+      ],
     ];
     for (const [query, message] of cases) {
       const context = recordingContext(server, workflow);
-      expect(await failureOf(runTask(server, copyTask({ from: { query }, to: { table: 'public.refused', mode: 'create' } }), context)), query).toBe(message);
+      expect(
+        await failureOf(runTask(server, copyTask({ from: { query }, to: { table: 'public.refused', mode: 'create' } }), context)),
+        query,
+      ).toBe(message);
       expect(context.progressed, query).toEqual([]);
     }
-    expect(await embedded(lake).query('select count(*)::int as n from public.refused', [], { timeoutMs: 10_000 }).catch((err: Error) => err.message)).toMatch(/does not exist/);
-    expect(await embedded(shop).query<{ n: number }>('select count(*)::int as n from public.items', [], { timeoutMs: 10_000 })).toEqual([{ n: 3 }]);
+    expect(
+      await embedded(lake)
+        .query('select count(*)::int as n from public.refused', [], { timeoutMs: 10_000 })
+        .catch((err: Error) => err.message),
+    ).toMatch(/does not exist/);
+    expect(await embedded(shop).query<{ n: number }>('select count(*)::int as n from public.items', [], { timeoutMs: 10_000 })).toEqual([
+      { n: 3 },
+    ]);
   });
 
   it('copies the rows of an accepted query, comments, backslashes and a final semicolon and all', async () => {
     const query = "select id, note -- what the row says\nfrom public.items /* every one */ where note <> 'x\\y' order by id;";
-    const outcome = await runTask(server, copyTask({ from: { query }, to: { table: 'public.copied', mode: 'create' } }), recordingContext(server, workflow));
+    const outcome = await runTask(
+      server,
+      copyTask({ from: { query }, to: { table: 'public.copied', mode: 'create' } }),
+      recordingContext(server, workflow),
+    );
     expect(outcome).toEqual({ rowsRead: 3, rowsWritten: 3 });
     expect(await embedded(lake).query('select id, note from public.copied order by id', [], { timeoutMs: 10_000 })).toEqual([
       { id: 1, note: 'plain' },
@@ -87,7 +116,11 @@ describe.skipIf(skipMysql)('copying from a query of MariaDB', () => {
       await connection.query(`insert into ${database}.items values (1, 'one'), (2, 'two')`);
     });
     const plant = configFromUrl('mysql', MYSQL_URL, { database });
-    const plantId = await createConnection(server, token, { name: 'Plant', type: 'mysql', settings: { ...plant.settings, ...plant.secrets } });
+    const plantId = await createConnection(server, token, {
+      name: 'Plant',
+      type: 'mysql',
+      settings: { ...plant.settings, ...plant.secrets },
+    });
     const lakeId = await createConnection(server, token, { name: 'Lake from the plant', type: 'embedded', settings: { database: lake } });
     workflow = await createWorkflow(server, { name: 'Plant items', pairId: await createPair(server, token, plantId, lakeId) });
   });
@@ -97,14 +130,25 @@ describe.skipIf(skipMysql)('copying from a query of MariaDB', () => {
 
   it('does not run what an executable comment hides: the copy reads the re-printed query', async () => {
     const query = `select id /*! , @@datadir as dir, load_file('/etc/passwd') as secret */ from ${database}.items order by id`;
-    const outcome = await runTask(server, copyTask({ from: { query }, to: { table: 'public.plant_items', mode: 'create' } }), recordingContext(server, workflow));
+    const outcome = await runTask(
+      server,
+      copyTask({ from: { query }, to: { table: 'public.plant_items', mode: 'create' } }),
+      recordingContext(server, workflow),
+    );
     expect(outcome).toEqual({ rowsRead: 2, rowsWritten: 2 });
     expect((await embedded(lake).columns('public.plant_items')).map((column) => column.name)).toEqual(['id']);
   });
 
   it('fails a copy whose query the check refuses', async () => {
     const message = await failureOf(
-      runTask(server, copyTask({ from: { query: `select * from ${database}.items) q0 union select load_file('/etc/passwd') from (select 1` }, to: { table: 'public.escaped', mode: 'create' } }), recordingContext(server, workflow)),
+      runTask(
+        server,
+        copyTask({
+          from: { query: `select * from ${database}.items) q0 union select load_file('/etc/passwd') from (select 1` },
+          to: { table: 'public.escaped', mode: 'create' },
+        }),
+        recordingContext(server, workflow),
+      ),
     );
     expect(message).toMatch(/^from\.query: The query cannot be read: unexpected "\)" \(line 1, position \d+\)$/);
   });

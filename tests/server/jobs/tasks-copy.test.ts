@@ -24,7 +24,12 @@ let shopId: string;
 
 /** The embedded database of the shop, to fill and to read it directly. */
 function embedded(database: string): TableSource {
-  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database },
+    secrets: {},
+  });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector;
 }
@@ -45,7 +50,12 @@ const ORDERS_FINGERPRINT = (table: string) => `
          md5(string_agg(concat_ws('|', id, customer, amount, extract(epoch from placed_at), coalesce(note, '(null)'), paid, payload::text, encode(receipt, 'hex')), ',' order by id)) as hash
   from ${table}`;
 
-const copyTask = (fields: Record<string, unknown>) => ({ id: `copy-${crypto.randomBytes(3).toString('hex')}`, name: 'Copy orders', type: 'copy' as const, ...fields });
+const copyTask = (fields: Record<string, unknown>) => ({
+  id: `copy-${crypto.randomBytes(3).toString('hex')}`,
+  name: 'Copy orders',
+  type: 'copy' as const,
+  ...fields,
+});
 
 const postgresSettings = () => {
   const config = configFromUrl('postgresql', POSTGRES_URL);
@@ -84,11 +94,18 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
   let workflow: Awaited<ReturnType<typeof createWorkflow>>;
   let shopFingerprint: { rows: number; hash: string };
 
-  const pgCount = (table: string) => onPostgres(async (client) => Number((await client.query(`select count(*) as n from ${schema}.${table}`)).rows[0].n));
-  const pgFingerprint = (table: string) => onPostgres(async (client) => (await client.query(ORDERS_FINGERPRINT(`${schema}.${table}`))).rows[0] as { rows: number; hash: string });
+  const pgCount = (table: string) =>
+    onPostgres(async (client) => Number((await client.query(`select count(*) as n from ${schema}.${table}`)).rows[0].n));
+  const pgFingerprint = (table: string) =>
+    onPostgres(async (client) => (await client.query(ORDERS_FINGERPRINT(`${schema}.${table}`))).rows[0] as { rows: number; hash: string });
   const pgTables = () =>
-    onPostgres(async (client) => (await client.query('select table_name from information_schema.tables where table_schema = $1 order by 1', [schema])).rows.map((row) => row.table_name as string));
-  const copy = (fields: Record<string, unknown>, context: RecordingContext = recordingContext(server, workflow)) => runTask(server, copyTask(fields), context);
+    onPostgres(async (client) =>
+      (await client.query('select table_name from information_schema.tables where table_schema = $1 order by 1', [schema])).rows.map(
+        (row) => row.table_name as string,
+      ),
+    );
+  const copy = (fields: Record<string, unknown>, context: RecordingContext = recordingContext(server, workflow)) =>
+    runTask(server, copyTask(fields), context);
 
   beforeAll(async () => {
     await onPostgres((client) => client.query(`create schema ${schema}`));
@@ -109,7 +126,12 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
     expect(await pgFingerprint('orders')).toEqual(shopFingerprint);
     const columns = await onPostgres(
       async (client) =>
-        (await client.query(`select column_name, data_type, character_maximum_length as length, numeric_precision as precision, is_nullable from information_schema.columns where table_schema = $1 and table_name = 'orders' order by ordinal_position`, [schema])).rows,
+        (
+          await client.query(
+            `select column_name, data_type, character_maximum_length as length, numeric_precision as precision, is_nullable from information_schema.columns where table_schema = $1 and table_name = 'orders' order by ordinal_position`,
+            [schema],
+          )
+        ).rows,
     );
     expect(columns).toEqual([
       { column_name: 'id', data_type: 'integer', length: null, precision: 32, is_nullable: 'NO' },
@@ -122,7 +144,9 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
       { column_name: 'receipt', data_type: 'bytea', length: null, precision: null, is_nullable: 'YES' },
     ]);
     // Ten batches of 10,000, each counted as it was written; no table of the copy's own is left behind.
-    expect(context.progressed).toEqual(Array.from({ length: 10 }, (_, i) => ({ rowsRead: (i + 1) * 10_000, rowsWritten: (i + 1) * 10_000 })));
+    expect(context.progressed).toEqual(
+      Array.from({ length: 10 }, (_, i) => ({ rowsRead: (i + 1) * 10_000, rowsWritten: (i + 1) * 10_000 })),
+    );
     expect(context.lines.at(-1)).toMatch(/^Copied 100,000 rows into .*orders in [\d.]+ s/);
     expect(await pgTables()).toEqual(['orders']);
   });
@@ -130,7 +154,9 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
   it('refuses to create a table that exists, and leaves it as it was', async () => {
     await onPostgres((client) => client.query(`delete from ${schema}.orders where id > 10`));
     const message = await failureOf(copy({ from: { table: 'public.orders' }, to: { table: `${schema}.orders`, mode: 'create' } }));
-    expect(message).toBe(`The table ${schema}.orders already exists in "Warehouse": a copy in create mode makes a new table (choose replace or append to write to it)`);
+    expect(message).toBe(
+      `The table ${schema}.orders already exists in "Warehouse": a copy in create mode makes a new table (choose replace or append to write to it)`,
+    );
     expect(await pgCount('orders')).toBe(10);
   });
 
@@ -139,7 +165,15 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
     const outcome = await copy({ from: { table: 'public.orders' }, to: { table: `${schema}.orders`, mode: 'replace' }, batchSize: 25_000 });
     expect(outcome).toEqual({ rowsRead: ROWS, rowsWritten: ROWS });
     expect(await pgFingerprint('orders')).toEqual(shopFingerprint);
-    const hasObsolete = await onPostgres(async (client) => (await client.query(`select count(*)::int as n from information_schema.columns where table_schema = $1 and column_name = 'obsolete'`, [schema])).rows[0].n);
+    const hasObsolete = await onPostgres(
+      async (client) =>
+        (
+          await client.query(
+            `select count(*)::int as n from information_schema.columns where table_schema = $1 and column_name = 'obsolete'`,
+            [schema],
+          )
+        ).rows[0].n,
+    );
     expect(hasObsolete).toBe(0);
     expect(await pgTables()).toEqual(['orders']);
   });
@@ -155,11 +189,14 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
 
   it('copies the rows of a query, typed as the query answers them', async () => {
     const outcome = await copy({
-      from: { query: "select id, amount * 2 as doubled, paid, note from public.orders where id % 10 = 1 order by id;" },
+      from: { query: 'select id, amount * 2 as doubled, paid, note from public.orders where id % 10 = 1 order by id;' },
       to: { table: `${schema}.selected`, mode: 'create' },
     });
     expect(outcome).toEqual({ rowsRead: 10_000, rowsWritten: 10_000 });
-    const rows = await onPostgres(async (client) => (await client.query(`select id, doubled::text, paid, note from ${schema}.selected where id in (1, 11) order by id`)).rows);
+    const rows = await onPostgres(
+      async (client) =>
+        (await client.query(`select id, doubled::text, paid, note from ${schema}.selected where id in (1, 11) order by id`)).rows,
+    );
     expect(rows).toEqual([
       { id: 1, doubled: '0.02', paid: false, note: 'tab\there, line\nbreak, back\\slash' },
       { id: 11, doubled: '0.22', paid: false, note: 'tab\there, line\nbreak, back\\slash' },
@@ -167,7 +204,12 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
   });
 
   it('refuses a query that writes: the source is read in a read-only transaction', async () => {
-    const message = await failureOf(copy({ from: { query: "select nextval('public.tickets') as ticket from public.orders" }, to: { table: `${schema}.tickets`, mode: 'create' } }));
+    const message = await failureOf(
+      copy({
+        from: { query: "select nextval('public.tickets') as ticket from public.orders" },
+        to: { table: `${schema}.tickets`, mode: 'create' },
+      }),
+    );
     expect(message).toMatch(/^The copy failed after 0 rows were read: cannot execute nextval\(\) in a read-only transaction\./);
     expect(await readEmbedded(shop, 'select is_called from public.tickets')).toEqual([{ is_called: false }]);
     expect(await pgTables()).not.toContain('tickets');
@@ -179,14 +221,22 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
         if ((counts.rowsWritten ?? 0) >= batches * 10_000) context.controller.abort(new Error('The run was canceled'));
       });
     const created = cancelAfter(3);
-    const message = await failureOf(copy({ from: { table: 'public.orders' }, to: { table: `${schema}.canceled`, mode: 'create' } }, created));
-    expect(message).toBe(`The copy was canceled after 30,000 rows were read. ${schema}.canceled is as it was before the copy: the rows copied so far were dropped with the table they went into.`);
+    const message = await failureOf(
+      copy({ from: { table: 'public.orders' }, to: { table: `${schema}.canceled`, mode: 'create' } }, created),
+    );
+    expect(message).toBe(
+      `The copy was canceled after 30,000 rows were read. ${schema}.canceled is as it was before the copy: the rows copied so far were dropped with the table they went into.`,
+    );
     expect(created.progressed.length).toBe(3);
     expect(await pgTables()).not.toContain('canceled');
 
     const appended = cancelAfter(2);
-    const kept = await failureOf(copy({ from: { table: 'public.orders' }, to: { table: `${schema}.orders_log`, mode: 'append' } }, appended));
-    expect(kept).toBe(`The copy was canceled after 20,000 rows were read. 20,000 rows were written to ${schema}.orders_log before it stopped, and stay there.`);
+    const kept = await failureOf(
+      copy({ from: { table: 'public.orders' }, to: { table: `${schema}.orders_log`, mode: 'append' } }, appended),
+    );
+    expect(kept).toBe(
+      `The copy was canceled after 20,000 rows were read. 20,000 rows were written to ${schema}.orders_log before it stopped, and stay there.`,
+    );
     expect(await pgCount('orders_log')).toBe(ROWS + 20_000);
   });
 
@@ -199,12 +249,17 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
   });
 
   it('keeps the batches an append wrote before a batch failed, and says how many', async () => {
-    await onPostgres((client) => client.query(`create table ${schema}.capped (like ${schema}.orders); alter table ${schema}.capped add check (id <= 45000)`));
-    const message = await failureOf(copy({ from: { query: 'select * from public.orders order by id' }, to: { table: `${schema}.capped`, mode: 'append' } }));
-    expect(message).toMatch(/^The copy failed after 50,000 rows were read: new row for relation "capped" violates check constraint .*\. 40,000 rows were written to .*capped before it stopped, and stay there\.$/);
+    await onPostgres((client) =>
+      client.query(`create table ${schema}.capped (like ${schema}.orders); alter table ${schema}.capped add check (id <= 45000)`),
+    );
+    const message = await failureOf(
+      copy({ from: { query: 'select * from public.orders order by id' }, to: { table: `${schema}.capped`, mode: 'append' } }),
+    );
+    expect(message).toMatch(
+      /^The copy failed after 50,000 rows were read: new row for relation "capped" violates check constraint .*\. 40,000 rows were written to .*capped before it stopped, and stay there\.$/,
+    );
     expect(await pgCount('capped')).toBe(40_000);
   });
-
 
   describe('between PostgreSQL databases', () => {
     const source = randomName('tasks_copy_src');
@@ -224,7 +279,10 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
       });
       const sourceId = await createConnection(server, token, { name: 'Operational', type: 'postgresql', settings: postgresSettings() });
       const destinationId = await createConnection(server, token, { name: 'Reporting', type: 'postgresql', settings: postgresSettings() });
-      pgToPg = await createWorkflow(server, { name: 'PostgreSQL to PostgreSQL', pairId: await createPair(server, token, sourceId, destinationId) });
+      pgToPg = await createWorkflow(server, {
+        name: 'PostgreSQL to PostgreSQL',
+        pairId: await createPair(server, token, sourceId, destinationId),
+      });
     });
 
     afterAll(async () => {
@@ -233,7 +291,11 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
 
     it('copies every value as COPY text; a type of the source’s own becomes text', async () => {
       const context = recordingContext(server, pgToPg);
-      const outcome = await runTask(server, copyTask({ from: { table: `${source}.events` }, to: { table: `${schema}.events`, mode: 'create' }, batchSize: 7000 }), context);
+      const outcome = await runTask(
+        server,
+        copyTask({ from: { table: `${source}.events` }, to: { table: `${schema}.events`, mode: 'create' }, batchSize: 7000 }),
+        context,
+      );
       expect(outcome).toEqual({ rowsRead: 30_000, rowsWritten: 30_000 });
       expect(context.progressed.map((counts) => counts.rowsWritten)).toEqual([7000, 14000, 21000, 28000, 30000]);
       const differences = await onPostgres(
@@ -249,22 +311,46 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
       );
       expect(differences).toBe(0);
       const types = await onPostgres(
-        async (client) => (await client.query(`select column_name, udt_name from information_schema.columns where table_schema = $1 and table_name = 'events' order by ordinal_position`, [schema])).rows,
+        async (client) =>
+          (
+            await client.query(
+              `select column_name, udt_name from information_schema.columns where table_schema = $1 and table_name = 'events' order by ordinal_position`,
+              [schema],
+            )
+          ).rows,
       );
-      expect(types.map((row) => `${row.column_name} ${row.udt_name}`)).toEqual(['id int8', 'mood text', 'tags _text', 'span interval', 'at timestamp', 'note text', 'raw bytea']);
+      expect(types.map((row) => `${row.column_name} ${row.udt_name}`)).toEqual([
+        'id int8',
+        'mood text',
+        'tags _text',
+        'span interval',
+        'at timestamp',
+        'note text',
+        'raw bytea',
+      ]);
     });
 
     it('leaves a replaced table as it was when the source fails mid-way', async () => {
-      await onPostgres((client) => client.query(`create table ${schema}.ratios (id bigint, ratio integer); insert into ${schema}.ratios values (0, 0)`));
+      await onPostgres((client) =>
+        client.query(`create table ${schema}.ratios (id bigint, ratio integer); insert into ${schema}.ratios values (0, 0)`),
+      );
       const message = await failureOf(
         runTask(
           server,
-          copyTask({ from: { query: `select id, (100 / (15001 - id))::integer as ratio from ${source}.events order by id` }, to: { table: `${schema}.ratios`, mode: 'replace' }, batchSize: 5000 }),
+          copyTask({
+            from: { query: `select id, (100 / (15001 - id))::integer as ratio from ${source}.events order by id` },
+            to: { table: `${schema}.ratios`, mode: 'replace' },
+            batchSize: 5000,
+          }),
           recordingContext(server, pgToPg),
         ),
       );
-      expect(message).toMatch(new RegExp(`^The copy failed after [\\d,]+ rows were read: division by zero\\. ${schema}\\.ratios is as it was before the copy`));
-      expect(await onPostgres(async (client) => (await client.query(`select * from ${schema}.ratios`)).rows)).toEqual([{ id: '0', ratio: 0 }]);
+      expect(message).toMatch(
+        new RegExp(`^The copy failed after [\\d,]+ rows were read: division by zero\\. ${schema}\\.ratios is as it was before the copy`),
+      );
+      expect(await onPostgres(async (client) => (await client.query(`select * from ${schema}.ratios`)).rows)).toEqual([
+        { id: '0', ratio: 0 },
+      ]);
       expect((await pgTables()).filter((table) => table.includes('_copy_'))).toEqual([]);
     });
 
@@ -272,11 +358,21 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
       const context = recordingContext(server, pgToPg, (counts, ctx) => {
         if ((counts.rowsWritten ?? 0) >= 10_000) ctx.controller.abort(new Error('The run was canceled'));
       });
-      const message = await failureOf(runTask(server, copyTask({ from: { table: `${source}.events` }, to: { table: `${schema}.events_canceled`, mode: 'create' }, batchSize: 5000 }), context));
+      const message = await failureOf(
+        runTask(
+          server,
+          copyTask({ from: { table: `${source}.events` }, to: { table: `${schema}.events_canceled`, mode: 'create' }, batchSize: 5000 }),
+          context,
+        ),
+      );
       expect(message).toMatch(/^The copy was canceled after 10,000 rows were read\./);
       expect(await pgTables()).not.toContain('events_canceled');
 
-      const again = await runTask(server, copyTask({ from: { table: `${source}.events` }, to: { table: `${schema}.events_again`, mode: 'create' } }), recordingContext(server, pgToPg));
+      const again = await runTask(
+        server,
+        copyTask({ from: { table: `${source}.events` }, to: { table: `${schema}.events_again`, mode: 'create' } }),
+        recordingContext(server, pgToPg),
+      );
       expect(again.rowsWritten).toBe(30_000);
     });
   });
@@ -302,7 +398,11 @@ describe.skipIf(skipMysql)('copying from MariaDB', () => {
         from seq_1_to_25000`);
     });
     const mysqlConfig = configFromUrl('mysql', MYSQL_URL, { database });
-    const plantId = await createConnection(server, token, { name: 'Plant', type: 'mysql', settings: { ...mysqlConfig.settings, ...mysqlConfig.secrets } });
+    const plantId = await createConnection(server, token, {
+      name: 'Plant',
+      type: 'mysql',
+      settings: { ...mysqlConfig.settings, ...mysqlConfig.secrets },
+    });
     const lakeId = await createConnection(server, token, { name: 'Lake', type: 'embedded', settings: { database: lake } });
     workflow = await createWorkflow(server, { name: 'Plant readings', pairId: await createPair(server, token, plantId, lakeId) });
   });
@@ -312,7 +412,11 @@ describe.skipIf(skipMysql)('copying from MariaDB', () => {
   });
 
   it('copies a MariaDB table into the embedded database, types mapped and values kept', async () => {
-    const outcome = await runTask(server, copyTask({ from: { table: `${database}.readings` }, to: { table: 'public.readings', mode: 'create' } }), recordingContext(server, workflow));
+    const outcome = await runTask(
+      server,
+      copyTask({ from: { table: `${database}.readings` }, to: { table: 'public.readings', mode: 'create' } }),
+      recordingContext(server, workflow),
+    );
     expect(outcome).toEqual({ rowsRead: 25_000, rowsWritten: 25_000 });
 
     const columns = await embedded(lake).columns('public.readings');
@@ -328,27 +432,82 @@ describe.skipIf(skipMysql)('copying from MariaDB', () => {
       'flags bigint',
       'note text',
     ]);
-    const rows = await readEmbedded(lake, `
+    const rows = await readEmbedded(
+      lake,
+      `
       select id, sensor, value::text, taken_at::text, stamped at time zone 'UTC' as stamped_utc, ok, encode(blob_data, 'hex') as hex, detail::text, flags, note
-      from public.readings where id in (1, 4, 25000) order by id`);
+      from public.readings where id in (1, 4, 25000) order by id`,
+    );
     expect(rows).toEqual([
-      { id: 1, sensor: 'sensor-1', value: '0.143', taken_at: '2024-03-01 00:00:01', stamped_utc: '2024-03-01 00:01:00', ok: 1, hex: '00000001', detail: '{"seq": 1}', flags: 1, note: 'tab\there 1' },
-      { id: 4, sensor: 'sensor-4', value: '0.571', taken_at: '2024-03-01 00:00:04', stamped_utc: '2024-03-01 00:04:00', ok: 0, hex: '00000004', detail: '{"seq": 4}', flags: 4, note: null },
-      { id: 25000, sensor: 'sensor-10', value: '3571.429', taken_at: '2024-03-01 06:56:40', stamped_utc: '2024-03-18 08:40:00', ok: 0, hex: '000061a8', detail: '{"seq": 25000}', flags: 8, note: null },
+      {
+        id: 1,
+        sensor: 'sensor-1',
+        value: '0.143',
+        taken_at: '2024-03-01 00:00:01',
+        stamped_utc: '2024-03-01 00:01:00',
+        ok: 1,
+        hex: '00000001',
+        detail: '{"seq": 1}',
+        flags: 1,
+        note: 'tab\there 1',
+      },
+      {
+        id: 4,
+        sensor: 'sensor-4',
+        value: '0.571',
+        taken_at: '2024-03-01 00:00:04',
+        stamped_utc: '2024-03-01 00:04:00',
+        ok: 0,
+        hex: '00000004',
+        detail: '{"seq": 4}',
+        flags: 4,
+        note: null,
+      },
+      {
+        id: 25000,
+        sensor: 'sensor-10',
+        value: '3571.429',
+        taken_at: '2024-03-01 06:56:40',
+        stamped_utc: '2024-03-18 08:40:00',
+        ok: 0,
+        hex: '000061a8',
+        detail: '{"seq": 25000}',
+        flags: 8,
+        note: null,
+      },
     ]);
   });
 
   it('copies the embedded rows back into MariaDB with MariaDB’s types', async () => {
     const back = await createWorkflow(server, {
       name: 'Lake to plant',
-      pairId: await createPair(server, token, await createConnection(server, token, { name: 'Lake again', type: 'embedded', settings: { database: lake } }), await createConnection(server, token, { name: 'Plant again', type: 'mysql', settings: { ...configFromUrl('mysql', MYSQL_URL, { database }).settings } })),
+      pairId: await createPair(
+        server,
+        token,
+        await createConnection(server, token, { name: 'Lake again', type: 'embedded', settings: { database: lake } }),
+        await createConnection(server, token, {
+          name: 'Plant again',
+          type: 'mysql',
+          settings: { ...configFromUrl('mysql', MYSQL_URL, { database }).settings },
+        }),
+      ),
     });
-    await onEmbedded(lake, [`create table public.flags (id int primary key, on_time boolean, seen timestamptz, price numeric, label varchar(300), raw bytea)`,
-      `insert into public.flags select g, g % 2 = 0, timestamptz '2024-01-01 10:00:00+02' + g * interval '1 hour', g / 4.0, repeat('x', g % 5), decode('ff00', 'hex') from generate_series(1, 100) g`]);
-    const outcome = await runTask(server, copyTask({ from: { table: 'public.flags' }, to: { table: `${database}.flags`, mode: 'create' } }), recordingContext(server, back));
+    await onEmbedded(lake, [
+      `create table public.flags (id int primary key, on_time boolean, seen timestamptz, price numeric, label varchar(300), raw bytea)`,
+      `insert into public.flags select g, g % 2 = 0, timestamptz '2024-01-01 10:00:00+02' + g * interval '1 hour', g / 4.0, repeat('x', g % 5), decode('ff00', 'hex') from generate_series(1, 100) g`,
+    ]);
+    const outcome = await runTask(
+      server,
+      copyTask({ from: { table: 'public.flags' }, to: { table: `${database}.flags`, mode: 'create' } }),
+      recordingContext(server, back),
+    );
     expect(outcome.rowsWritten).toBe(100);
     const [rows, columns] = await onMysql(async (connection) => [
-      (await connection.query(`select id, on_time, cast(seen as char) as seen, cast(price as char) as price, label, hex(raw) as raw from ${database}.flags where id in (1, 2) order by id`))[0],
+      (
+        await connection.query(
+          `select id, on_time, cast(seen as char) as seen, cast(price as char) as price, label, hex(raw) as raw from ${database}.flags where id in (1, 2) order by id`,
+        )
+      )[0],
       (await connection.query(`show columns from ${database}.flags`))[0],
     ]);
     expect(rows).toEqual([
@@ -376,9 +535,17 @@ describe('copying a file', () => {
     folder = path.join(filesRoot, server.company.companyId, 'exports');
     await mkdir(folder, { recursive: true });
     const lines = ['id,region,amount,sold_on,comment'];
-    for (let i = 1; i <= 2500; i += 1) lines.push(`${i},${['north', 'south'][i % 2]},${(i / 4).toFixed(2)},2024-02-${String(1 + (i % 28)).padStart(2, '0')},${i % 100 === 0 ? '"says ""hi"", twice"' : ''}`);
+    for (let i = 1; i <= 2500; i += 1)
+      lines.push(
+        `${i},${['north', 'south'][i % 2]},${(i / 4).toFixed(2)},2024-02-${String(1 + (i % 28)).padStart(2, '0')},${i % 100 === 0 ? '"says ""hi"", twice"' : ''}`,
+      );
     await writeFile(path.join(folder, 'sales.csv'), lines.join('\n') + '\n');
-    const filesId = await createConnection(server, token, { name: 'Exports', type: 'files', settings: { path: folder }, isDestination: false });
+    const filesId = await createConnection(server, token, {
+      name: 'Exports',
+      type: 'files',
+      settings: { path: folder },
+      isDestination: false,
+    });
     const storeId = await createConnection(server, token, { name: 'Store', type: 'embedded', settings: { database: store } });
     workflow = await createWorkflow(server, { name: 'Load sales', pairId: await createPair(server, token, filesId, storeId) });
   });
@@ -388,11 +555,26 @@ describe('copying a file', () => {
   });
 
   it('copies a CSV file into a table typed as its rows show', async () => {
-    const outcome = await runTask(server, copyTask({ from: { table: 'sales.csv' }, to: { table: 'public.sales', mode: 'create' }, batchSize: 1000 }), recordingContext(server, workflow));
+    const outcome = await runTask(
+      server,
+      copyTask({ from: { table: 'sales.csv' }, to: { table: 'public.sales', mode: 'create' }, batchSize: 1000 }),
+      recordingContext(server, workflow),
+    );
     expect(outcome).toEqual({ rowsRead: 2500, rowsWritten: 2500 });
     const columns = await embedded(store).columns('public.sales');
-    expect(columns.map((column) => `${column.name} ${column.dataType}`)).toEqual(['id integer', 'region text', 'amount numeric', 'sold_on date', 'comment text']);
-    expect(await readEmbedded(store, 'select id, region, amount::text, sold_on::text, comment from public.sales where id in (1, 100) order by id')).toEqual([
+    expect(columns.map((column) => `${column.name} ${column.dataType}`)).toEqual([
+      'id integer',
+      'region text',
+      'amount numeric',
+      'sold_on date',
+      'comment text',
+    ]);
+    expect(
+      await readEmbedded(
+        store,
+        'select id, region, amount::text, sold_on::text, comment from public.sales where id in (1, 100) order by id',
+      ),
+    ).toEqual([
       { id: 1, region: 'south', amount: '0.25', sold_on: '2024-02-02', comment: null },
       { id: 100, region: 'north', amount: '25.00', sold_on: '2024-02-17', comment: 'says "hi", twice' },
     ]);

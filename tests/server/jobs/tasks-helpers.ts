@@ -84,7 +84,13 @@ export async function createWorkflow(
   const companyId = server.company.companyId;
   const [workflow] = await server.db
     .insert(workflows)
-    .values({ companyId, name: fields.name, pairId: fields.pairId, repositoryConnectionId: fields.repositoryConnectionId ?? null, createdBy: server.company.adminUserId })
+    .values({
+      companyId,
+      name: fields.name,
+      pairId: fields.pairId,
+      repositoryConnectionId: fields.repositoryConnectionId ?? null,
+      createdBy: server.company.adminUserId,
+    })
     .returning({ id: workflows.id });
   const [run] = await server.db
     .insert(jobRuns)

@@ -22,7 +22,12 @@ let webhookAnswer: { status: number; body: string } = { status: 200, body: 'ok' 
 let workflow: Awaited<ReturnType<typeof createWorkflow>>;
 let alertsId: string;
 
-const notifyTask = (fields: Record<string, unknown>) => ({ id: `notify-${crypto.randomBytes(3).toString('hex')}`, name: 'Tell the team', type: 'notify' as const, ...fields });
+const notifyTask = (fields: Record<string, unknown>) => ({
+  id: `notify-${crypto.randomBytes(3).toString('hex')}`,
+  name: 'Tell the team',
+  type: 'notify' as const,
+  ...fields,
+});
 const posted = () => slack.requests.map((request) => JSON.parse(request.body.toString()) as { text: string });
 
 beforeAll(async () => {
@@ -60,7 +65,11 @@ describe('the notify task', () => {
     webhookAnswer = { status: 200, body: 'ok' };
     slack.requests.length = 0;
     const context = recordingContext(server, workflow);
-    const task = notifyTask({ message: 'The nightly load is done.\nFigures are ready.', slackConnectionId: alertsId, emails: ['ops@acme.test', 'cfo@acme.test'] });
+    const task = notifyTask({
+      message: 'The nightly load is done.\nFigures are ready.',
+      slackConnectionId: alertsId,
+      emails: ['ops@acme.test', 'cfo@acme.test'],
+    });
     expect(await runTask(server, task, context)).toEqual({});
 
     const link = `http://localhost:${server.config.port}/job-runs/${workflow.runId}/show`;
@@ -68,7 +77,13 @@ describe('the notify task', () => {
     expect(slack.requests.map((request) => request.path)).toEqual(['/services/T000/B000/secret']);
     expect(posted()).toEqual([{ text }]);
     for (const to of ['ops@acme.test', 'cfo@acme.test']) {
-      expect(await readLastMail(server.db, to)).toMatchObject({ subject: 'Nightly load: The nightly load is done.', text, kind: 'workflow_notification', status: 'stored', companyId: server.company.companyId });
+      expect(await readLastMail(server.db, to)).toMatchObject({
+        subject: 'Nightly load: The nightly load is done.',
+        text,
+        kind: 'workflow_notification',
+        status: 'stored',
+        companyId: server.company.companyId,
+      });
     }
     expect((await readLastMail(server.db, 'ops@acme.test')).html).toContain(`<a href="${link}">`);
     expect(context.lines).toEqual([
@@ -80,7 +95,13 @@ describe('the notify task', () => {
 
   it('fails with Slack’s reason when the webhook refuses the message, and still mails', async () => {
     webhookAnswer = { status: 404, body: 'no_service' };
-    const message = await failureOf(runTask(server, notifyTask({ message: 'Refused', slackConnectionId: alertsId, emails: ['desk@acme.test'] }), recordingContext(server, workflow)));
+    const message = await failureOf(
+      runTask(
+        server,
+        notifyTask({ message: 'Refused', slackConnectionId: alertsId, emails: ['desk@acme.test'] }),
+        recordingContext(server, workflow),
+      ),
+    );
     expect(message).toBe('The notification was not delivered everywhere: Slack: no_service (HTTP 404)');
     expect(await mailsTo(server.db, 'desk@acme.test')).toHaveLength(1);
   });
@@ -88,9 +109,20 @@ describe('the notify task', () => {
   it('fails naming each address a mail could not be sent to, with the mail server’s reason; links go to PUBLIC_URL', async () => {
     const { db, secrets, connectors } = server.app.ctx;
     const unreachable = createMailer(db, { smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: 'console@acme.test' });
-    const executors = createTaskExecutors({ db, secrets, connectors, mailer: unreachable, config: { ...server.config, publicUrl: 'https://console.acme.test' } });
-    const message = await failureOf(executors.notify(notifyTask({ message: 'Nobody hears this', emails: ['night@acme.test'] }), recordingContext(server, workflow)));
+    const executors = createTaskExecutors({
+      db,
+      secrets,
+      connectors,
+      mailer: unreachable,
+      config: { ...server.config, publicUrl: 'https://console.acme.test' },
+    });
+    const message = await failureOf(
+      executors.notify(notifyTask({ message: 'Nobody hears this', emails: ['night@acme.test'] }), recordingContext(server, workflow)),
+    );
     expect(message).toMatch(/^The notification was not delivered everywhere: mail to night@acme\.test: .*ECONNREFUSED/);
-    expect(await readLastMail(server.db, 'night@acme.test')).toMatchObject({ status: 'failed', text: expect.stringContaining(`run https://console.acme.test/job-runs/${workflow.runId}/show`) });
+    expect(await readLastMail(server.db, 'night@acme.test')).toMatchObject({
+      status: 'failed',
+      text: expect.stringContaining(`run https://console.acme.test/job-runs/${workflow.runId}/show`),
+    });
   });
 });

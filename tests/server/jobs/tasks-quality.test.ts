@@ -30,14 +30,24 @@ async function register(connectionId: string, endpoint: string, rules: Array<Rec
   return tableId;
 }
 
-const qualityTask = (tableIds: string[]) => ({ id: `quality-${crypto.randomBytes(3).toString('hex')}`, name: 'Check the shop', type: 'quality' as const, tableIds });
+const qualityTask = (tableIds: string[]) => ({
+  id: `quality-${crypto.randomBytes(3).toString('hex')}`,
+  name: 'Check the shop',
+  type: 'quality' as const,
+  tableIds,
+});
 
 beforeAll(async () => {
   server = await createTestServer();
   token = (await signInAdmin(server)).accessToken!;
   const database = `shop-${crypto.randomBytes(4).toString('hex')}`;
   const shopId = await createConnection(server, token, { name: 'Shop', type: 'embedded', settings: { database } });
-  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database },
+    secrets: {},
+  });
   if (!canRunStatements(connector)) throw new Error('an embedded database runs statements');
   await connector.runStatements([
     'create table public.customers (id int primary key, email text, country text)',
@@ -55,13 +65,22 @@ beforeAll(async () => {
     { name: 'Amount not negative', functionName: 'value_between', columnName: 'amount', params: { min: 0 }, severity: 'warn' },
   ]);
   tables.unruled = await register(shopId, 'public.notes', []);
-  pairId = await createPair(server, token, shopId, await createConnection(server, token, { name: 'Copy of the shop', type: 'embedded', settings: { database: `${database}-copy` } }));
+  pairId = await createPair(
+    server,
+    token,
+    shopId,
+    await createConnection(server, token, { name: 'Copy of the shop', type: 'embedded', settings: { database: `${database}-copy` } }),
+  );
   workflow = await createWorkflow(server, { name: 'Shop checks', pairId });
 });
 
 afterAll(async () => server?.close());
 
-const runsOf = (runId: string) => server.db.select({ tableId: qualityRuns.tableId, status: qualityRuns.status, trigger: qualityRuns.trigger }).from(qualityRuns).where(eq(qualityRuns.jobRunId, runId));
+const runsOf = (runId: string) =>
+  server.db
+    .select({ tableId: qualityRuns.tableId, status: qualityRuns.status, trigger: qualityRuns.trigger })
+    .from(qualityRuns)
+    .where(eq(qualityRuns.jobRunId, runId));
 
 describe('the quality task', () => {
   it('fails when a fail-severity rule fails, naming that table only, and keeps each table’s run with the job run', async () => {
@@ -92,7 +111,9 @@ describe('the quality task', () => {
     const gone = crypto.randomUUID();
     const context = recordingContext(server, workflow);
     const message = await failureOf(runTask(server, qualityTask([tables.unruled, gone, tables.orders]), context));
-    expect(message).toBe(`Data-quality checks did not pass: The table "notes" has no active data-quality rules to run; the table ${gone} no longer exists`);
+    expect(message).toBe(
+      `Data-quality checks did not pass: The table "notes" has no active data-quality rules to run; the table ${gone} no longer exists`,
+    );
     expect(context.lines.at(-1)).toBe('orders: warned, 1 of 2 rules passed; Amount not negative (warn: warned)');
   });
 });

@@ -35,7 +35,9 @@ describe('cutting a SQL file into statements', () => {
 
   it('refuses what it cannot cut, saying where', () => {
     expect(() => splitStatements("select 1;\nselect 'open", 'postgres')).toThrow("The file has a ' opened on line 2 and never closed");
-    expect(() => splitStatements('select 1;\n\nselect $x$ body', 'postgres')).toThrow('The file has a $x$ body opened on line 3 and never closed');
+    expect(() => splitStatements('select 1;\n\nselect $x$ body', 'postgres')).toThrow(
+      'The file has a $x$ body opened on line 3 and never closed',
+    );
     expect(() => splitStatements('DELIMITER //\nCREATE PROCEDURE p() BEGIN SELECT 1; END //', 'mysql')).toThrow(
       'Line 1: DELIMITER is a command of the mysql client, not SQL; end each statement with a semicolon instead',
     );

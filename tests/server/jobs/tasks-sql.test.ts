@@ -50,16 +50,31 @@ async function commitFiles(files: Record<string, string>, message: string, minut
     await writeFile(path.join(repositoryDir, file), text);
     await git.add({ fs, dir: repositoryDir, filepath: file });
   }
-  return git.commit({ fs, dir: repositoryDir, message, author: { name: 'Ana', email: 'ana@example.com', timestamp: 1_718_000_000 + minute * 60, timezoneOffset: 0 } });
+  return git.commit({
+    fs,
+    dir: repositoryDir,
+    message,
+    author: { name: 'Ana', email: 'ana@example.com', timestamp: 1_718_000_000 + minute * 60, timezoneOffset: 0 },
+  });
 }
 
 function readEmbedded(database: string, sql: string) {
-  const connector = server.app.ctx.connectors.open({ companyId: server.company.companyId, type: 'embedded', settings: { database }, secrets: {} });
+  const connector = server.app.ctx.connectors.open({
+    companyId: server.company.companyId,
+    type: 'embedded',
+    settings: { database },
+    secrets: {},
+  });
   if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
   return connector.query(sql, [], { timeoutMs: 10_000 });
 }
 
-const sqlTask = (fields: Record<string, unknown>) => ({ id: `sql-${crypto.randomBytes(3).toString('hex')}`, name: 'Build totals', type: 'sql' as const, ...fields });
+const sqlTask = (fields: Record<string, unknown>) => ({
+  id: `sql-${crypto.randomBytes(3).toString('hex')}`,
+  name: 'Build totals',
+  type: 'sql' as const,
+  ...fields,
+});
 
 beforeAll(async () => {
   // The repository sits in the company's own sub-folder of a folder the operator grants (FILES_ROOTS).
@@ -70,7 +85,12 @@ beforeAll(async () => {
   await git.init({ fs, dir: repositoryDir, defaultBranch: 'main' });
   commits.first = await commitFiles({ 'sql/build.sql': FIRST_BUILD }, 'First totals', 1);
   commits.second = await commitFiles(
-    { 'sql/build.sql': SECOND_BUILD, 'sql/broken.sql': BROKEN, 'sql/slow-postgres.sql': 'select pg_sleep(60);\nselect 2;\n', 'sql/slow-mysql.sql': 'select sleep(60);\nselect 2;\n' },
+    {
+      'sql/build.sql': SECOND_BUILD,
+      'sql/broken.sql': BROKEN,
+      'sql/slow-postgres.sql': 'select pg_sleep(60);\nselect 2;\n',
+      'sql/slow-mysql.sql': 'select sleep(60);\nselect 2;\n',
+    },
     'Totals with notes',
     2,
   );
@@ -80,8 +100,18 @@ beforeAll(async () => {
   staging = `staging-${crypto.randomBytes(4).toString('hex')}`;
   stagingId = await createConnection(server, token, { name: 'Staging', type: 'embedded', settings: { database: staging } });
   const destinationId = await createConnection(server, token, { name: 'Warehouse', type: 'embedded', settings: { database: warehouse } });
-  repositoryId = await createConnection(server, token, { name: 'SQL repository', type: 'git', settings: { url: repositoryDir }, isSource: false, isDestination: false });
-  workflow = await createWorkflow(server, { name: 'Build the warehouse', pairId: await createPair(server, token, stagingId, destinationId), repositoryConnectionId: repositoryId });
+  repositoryId = await createConnection(server, token, {
+    name: 'SQL repository',
+    type: 'git',
+    settings: { url: repositoryDir },
+    isSource: false,
+    isDestination: false,
+  });
+  workflow = await createWorkflow(server, {
+    name: 'Build the warehouse',
+    pairId: await createPair(server, token, stagingId, destinationId),
+    repositoryConnectionId: repositoryId,
+  });
 });
 
 afterAll(async () => {
@@ -126,11 +156,15 @@ describe('the SQL task', () => {
   it('fails clearly when the file is not in the repository at that ref', async () => {
     const context = recordingContext(server, workflow);
     const message = await failureOf(runTask(server, sqlTask({ path: 'sql/missing.sql', ref: 'main' }), context));
-    expect(message).toBe(`sql/missing.sql does not exist at main (commit ${commits.second.slice(0, 7)}) of the repository "SQL repository"`);
+    expect(message).toBe(
+      `sql/missing.sql does not exist at main (commit ${commits.second.slice(0, 7)}) of the repository "SQL repository"`,
+    );
   });
 
   it('fails clearly when the ref is neither a branch, a tag nor a commit', async () => {
-    const message = await failureOf(runTask(server, sqlTask({ path: 'sql/build.sql', ref: 'release-9' }), recordingContext(server, workflow)));
+    const message = await failureOf(
+      runTask(server, sqlTask({ path: 'sql/build.sql', ref: 'release-9' }), recordingContext(server, workflow)),
+    );
     expect(message).toBe(`"release-9" is not a branch, tag or commit of ${repositoryDir}`);
   });
 
@@ -138,9 +172,12 @@ describe('the SQL task', () => {
     const context = recordingContext(server, workflow);
     const message = await failureOf(runTask(server, sqlTask({ path: 'sql/broken.sql' }), context));
     expect(message).toBe('Statement 2 of 3 (line 2 of sql/broken.sql) failed: relation "public.nowhere" does not exist');
-    expect(await readEmbedded(warehouse, "select to_regclass('public.before_failure') is not null as made, to_regclass('public.never_made') is not null as skipped")).toEqual([
-      { made: true, skipped: false },
-    ]);
+    expect(
+      await readEmbedded(
+        warehouse,
+        "select to_regclass('public.before_failure') is not null as made, to_regclass('public.never_made') is not null as skipped",
+      ),
+    ).toEqual([{ made: true, skipped: false }]);
   });
 });
 
@@ -150,8 +187,16 @@ describe.each([
 ])('canceling on %s', (label, type, url, skip) => {
   it.skipIf(skip)('stops the statement under way and the statements after it', async () => {
     const config = configFromUrl(type, url);
-    const serverId = await createConnection(server, token, { name: `${label} warehouse`, type, settings: { ...config.settings, ...config.secrets } });
-    const slow = await createWorkflow(server, { name: `Slow on ${label}`, pairId: await createPair(server, token, stagingId, serverId), repositoryConnectionId: repositoryId });
+    const serverId = await createConnection(server, token, {
+      name: `${label} warehouse`,
+      type,
+      settings: { ...config.settings, ...config.secrets },
+    });
+    const slow = await createWorkflow(server, {
+      name: `Slow on ${label}`,
+      pairId: await createPair(server, token, stagingId, serverId),
+      repositoryConnectionId: repositoryId,
+    });
     const context = recordingContext(server, slow);
     setTimeout(() => context.controller.abort(new Error('The run was canceled')), 500);
     // The first statement sleeps a minute, twice the test's time limit: the task ends only if the cancel stops it.
@@ -163,11 +208,23 @@ describe.each([
 
 describe('a Bitbucket repository', () => {
   it('is read over https from the workspace, the path’s first segment naming the repository', () => {
-    const bitbucket = { companyId: 'c1', type: 'bitbucket' as const, settings: { workspace: 'acme data', username: 'ci-bot' }, secrets: { appPassword: 'app-secret' } };
+    const bitbucket = {
+      companyId: 'c1',
+      type: 'bitbucket' as const,
+      settings: { workspace: 'acme data', username: 'ci-bot' },
+      secrets: { appPassword: 'app-secret' },
+    };
     expect(repositoryFile(bitbucket, 'analytics/models/daily.sql')).toEqual({
-      repository: { companyId: 'c1', type: 'git', settings: { url: 'https://bitbucket.org/acme%20data/analytics.git', username: 'ci-bot' }, secrets: { password: 'app-secret' } },
+      repository: {
+        companyId: 'c1',
+        type: 'git',
+        settings: { url: 'https://bitbucket.org/acme%20data/analytics.git', username: 'ci-bot' },
+        secrets: { password: 'app-secret' },
+      },
       filePath: 'models/daily.sql',
     });
-    expect(() => repositoryFile(bitbucket, 'daily.sql')).toThrow('"daily.sql": with a Bitbucket connection a path starts with the repository\'s name, as in analytics/models/daily.sql');
+    expect(() => repositoryFile(bitbucket, 'daily.sql')).toThrow(
+      '"daily.sql": with a Bitbucket connection a path starts with the repository\'s name, as in analytics/models/daily.sql',
+    );
   });
 });

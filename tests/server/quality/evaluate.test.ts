@@ -13,7 +13,16 @@ import { type Place, SOURCE_KINDS } from './sources';
  */
 
 function ruleOf(functionName: QualityFunction, columnName: string | null, params: unknown = {}, extra: Partial<RuleToRun> = {}): RuleToRun {
-  return { id: crypto.randomUUID(), name: `${functionName} ${columnName ?? ''}`.trim(), functionName, columnName, params, severity: 'fail', tolerance: 0, ...extra };
+  return {
+    id: crypto.randomUUID(),
+    name: `${functionName} ${columnName ?? ''}`.trim(),
+    functionName,
+    columnName,
+    params,
+    severity: 'fail',
+    tolerance: 0,
+    ...extra,
+  };
 }
 
 const idsOf = (result: ResultRow | undefined) => (result?.sample ?? []).map((row) => Number(row.id)).sort((a, b) => a - b);
@@ -72,7 +81,9 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
   beforeAll(async () => {
     place = await kind.open();
     await createPeople('people');
-    await place.exec(`create table ${place.table('blanks')} (id integer primary key, note varchar(50), score numeric(10,2), touched_at ${place.timestampType} null)`);
+    await place.exec(
+      `create table ${place.table('blanks')} (id integer primary key, note varchar(50), score numeric(10,2), touched_at ${place.timestampType} null)`,
+    );
     await place.exec(`insert into ${place.table('blanks')} (id) values (1), (2), (3)`);
   });
 
@@ -94,7 +105,9 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     ];
     const outcome = await evaluate(rules);
     expect(outcome.status).toBe('passed');
-    expect(outcome.results.map((result) => [result.functionName, result.status])).toEqual(rules.map((rule) => [rule.functionName, 'passed']));
+    expect(outcome.results.map((result) => [result.functionName, result.status])).toEqual(
+      rules.map((rule) => [rule.functionName, 'passed']),
+    );
     for (const result of outcome.results) {
       expect(result.rowsScanned).toBe(10);
       expect(result.sample).toEqual([]);
@@ -103,7 +116,9 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     const rowRules = outcome.results.filter((result) => !['freshness', 'row_count_between'].includes(result.functionName));
     expect(rowRules.map((result) => [result.rowsFailed, result.failedShare, result.observed])).toEqual(rowRules.map(() => [0, 0, '0']));
     expect(outcome.results.find((result) => result.functionName === 'row_count_between')?.observed).toBe('10');
-    expect(outcome.results.find((result) => result.functionName === 'freshness')?.message).toMatch(/is \d+ s old; at most 60 minutes old allowed$/);
+    expect(outcome.results.find((result) => result.functionName === 'freshness')?.message).toMatch(
+      /is \d+ s old; at most 60 minutes old allowed$/,
+    );
   });
 
   it.skipIf(kind.skip)('fails every kind of rule on data that breaks it, with the failing rows as a sample', async () => {
@@ -123,7 +138,13 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     const [notNull, unique, between, pattern, inSet, length, freshness, rowCount, custom] = outcome.results;
     expect(outcome.results.every((result) => result.status === 'failed')).toBe(true);
 
-    expect(notNull).toMatchObject({ rowsScanned: 10, rowsFailed: 1, failedShare: 0.1, observed: '1', message: '1 of 10 rows: email is null' });
+    expect(notNull).toMatchObject({
+      rowsScanned: 10,
+      rowsFailed: 1,
+      failedShare: 0.1,
+      observed: '1',
+      message: '1 of 10 rows: email is null',
+    });
     expect(idsOf(notNull)).toEqual([3]);
     expect(unique).toMatchObject({ rowsFailed: 1, message: '1 of 10 rows: email repeats the value of an earlier row' });
     expect(idsOf(unique)).toEqual([1, 4]);
@@ -138,7 +159,12 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     expect(freshness).toMatchObject({ rowsScanned: 10, rowsFailed: null, failedShare: null, sample: [] });
     expect(freshness?.observed).toMatch(/^\d{4}-\d{2}-\d{2}/);
     expect(freshness?.message).toMatch(/^the newest created_at \(.+\) is 2 days old; at most 60 minutes old allowed$/);
-    expect(rowCount).toMatchObject({ observed: '10', rowsScanned: 10, rowsFailed: null, message: 'the table holds 10 rows; expected at least 11' });
+    expect(rowCount).toMatchObject({
+      observed: '10',
+      rowsScanned: 10,
+      rowsFailed: null,
+      message: 'the table holds 10 rows; expected at least 11',
+    });
     expect(custom).toMatchObject({ rowsFailed: 1, observed: '1', message: 'the query returns 1 row; the table holds 10' });
     expect(idsOf(custom)).toEqual([5]);
 
@@ -148,7 +174,9 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     for (const result of [unique, between, pattern, inSet, length, freshness, rowCount]) expect(result?.query).toBe(aggregate);
     expect(aggregate).toContain(`'${EMAIL_PATTERN}'`);
     // The custom query runs once, re-printed from its parse tree, counting its rows beside the sample it reads.
-    expect(custom?.query).toMatch(/^select q\.\*, count\(\*\) over \(\) as \w+ from \(\nSELECT \* FROM .*people.* WHERE .*amount.* < 0\n\) q limit 20$/);
+    expect(custom?.query).toMatch(
+      /^select q\.\*, count\(\*\) over \(\) as \w+ from \(\nSELECT \* FROM .*people.* WHERE .*amount.* < 0\n\) q limit 20$/,
+    );
   });
 
   it.skipIf(kind.skip)('lets a rule pass while the failing share is within its tolerance', async () => {
@@ -205,20 +233,29 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     expect(JSON.stringify(outcome)).not.toContain('not-an-email');
   });
 
-  it.skipIf(kind.skip)('reports a pattern the source rejects as that rule’s error, in the source’s words; the others still count', async () => {
-    const outcome = await evaluate([ruleOf('regex_match', 'email', { pattern: '[[:nope:]]' }), ruleOf('not_null', 'email'), ruleOf('row_count_between', null, { min: 1 })]);
-    const [rejected, notNull, rowCount] = outcome.results;
-    expect(rejected?.status).toBe('error');
-    expect(rejected?.message).toBe(
-      place.source.dialect === 'postgres' ? 'invalid regular expression: invalid character class' : "Regex error 'unknown POSIX class name at offset 3'",
-    );
-    expect(rejected?.query).toContain("'[[:nope:]]'");
-    expect(notNull).toMatchObject({ status: 'failed', rowsFailed: 1, rowsScanned: 10 });
-    expect(idsOf(notNull)).toEqual([3]);
-    expect(rowCount).toMatchObject({ status: 'passed', observed: '10' });
-    // A fail rule that could not be measured fails the run; the run itself was measured.
-    expect(outcome.status).toBe('failed');
-  });
+  it.skipIf(kind.skip)(
+    'reports a pattern the source rejects as that rule’s error, in the source’s words; the others still count',
+    async () => {
+      const outcome = await evaluate([
+        ruleOf('regex_match', 'email', { pattern: '[[:nope:]]' }),
+        ruleOf('not_null', 'email'),
+        ruleOf('row_count_between', null, { min: 1 }),
+      ]);
+      const [rejected, notNull, rowCount] = outcome.results;
+      expect(rejected?.status).toBe('error');
+      expect(rejected?.message).toBe(
+        place.source.dialect === 'postgres'
+          ? 'invalid regular expression: invalid character class'
+          : "Regex error 'unknown POSIX class name at offset 3'",
+      );
+      expect(rejected?.query).toContain("'[[:nope:]]'");
+      expect(notNull).toMatchObject({ status: 'failed', rowsFailed: 1, rowsScanned: 10 });
+      expect(idsOf(notNull)).toEqual([3]);
+      expect(rowCount).toMatchObject({ status: 'passed', observed: '10' });
+      // A fail rule that could not be measured fails the run; the run itself was measured.
+      expect(outcome.status).toBe('failed');
+    },
+  );
 
   it.skipIf(kind.skip)('reports a rule stored with params it cannot take, and measures the others', async () => {
     const outcome = await evaluate([ruleOf('value_between', 'amount', { min: 5, max: 1 }), ruleOf('not_null', 'id')]);
@@ -230,16 +267,24 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
 
   it.skipIf(kind.skip)('runs custom SQL read-only: a query that writes is refused in the source’s words and nothing changes', async () => {
     await createPeople('kept');
-    const outcome = await evaluate([ruleOf('custom_sql', null, { sql: await place.purgingQuery('kept') }), ruleOf('not_null', 'id')], 'kept');
+    const outcome = await evaluate(
+      [ruleOf('custom_sql', null, { sql: await place.purgingQuery('kept') }), ruleOf('not_null', 'id')],
+      'kept',
+    );
     const [custom, notNull] = outcome.results;
     expect(custom?.status).toBe('error');
     expect(custom?.message).toBe(
-      place.source.dialect === 'postgres' ? 'cannot execute DELETE in a read-only transaction' : 'Cannot execute statement in a READ ONLY transaction',
+      place.source.dialect === 'postgres'
+        ? 'cannot execute DELETE in a read-only transaction'
+        : 'Cannot execute statement in a READ ONLY transaction',
     );
     expect(notNull?.status).toBe('passed');
     expect(await place.count('kept')).toBe(10);
     if (place.source.dialect === 'postgres') {
-      const cte = await evaluate([ruleOf('custom_sql', null, { sql: `with gone as (delete from ${place.table('kept')} returning *) select * from gone` })], 'kept');
+      const cte = await evaluate(
+        [ruleOf('custom_sql', null, { sql: `with gone as (delete from ${place.table('kept')} returning *) select * from gone` })],
+        'kept',
+      );
       expect(cte.results[0]?.status).toBe('error');
       expect(await place.count('kept')).toBe(10);
     }
@@ -252,7 +297,9 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     expect(statements.length).toBe(2);
     expect(outcome.status).toBe('error');
     expect(outcome.results).toEqual([]);
-    expect(outcome.error).toMatch(place.source.dialect === 'postgres' ? /^relation ".*doomed" does not exist$/ : /^Table '.*doomed' doesn't exist$/);
+    expect(outcome.error).toMatch(
+      place.source.dialect === 'postgres' ? /^relation ".*doomed" does not exist$/ : /^Table '.*doomed' doesn't exist$/,
+    );
   });
 
   // The embedded database lives in this process: it has no server to lose.
@@ -261,12 +308,18 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
       const relayed = await place.throughRelay!();
       const { source, statements } = watched(relayed.source, relayed.cut);
       try {
-        const outcome = await evaluate([ruleOf('not_null', 'email'), ruleOf('custom_sql', null, { sql: `select * from ${place.table('people')} where amount < 0` })], 'people', source);
+        const outcome = await evaluate(
+          [ruleOf('not_null', 'email'), ruleOf('custom_sql', null, { sql: `select * from ${place.table('people')} where amount < 0` })],
+          'people',
+          source,
+        );
         expect(statements.length).toBe(2);
         expect(outcome.status).toBe('error');
         expect(outcome.results).toEqual([]);
         // The pooled connection dropped, or a new one refused: the driver's words either way.
-        expect(outcome.error).toMatch(/^(Connection terminated unexpectedly|Connection lost: The server closed the connection\.|(PostgreSQL|MySQL) could not reach the database at .+)$/);
+        expect(outcome.error).toMatch(
+          /^(Connection terminated unexpectedly|Connection lost: The server closed the connection\.|(PostgreSQL|MySQL) could not reach the database at .+)$/,
+        );
         const fromStart = await evaluate([ruleOf('not_null', 'id')], 'people', relayed.source);
         expect(fromStart).toMatchObject({ status: 'error', results: [] });
         expect(fromStart.error).toMatch(/could not reach the database at /);

@@ -23,7 +23,9 @@ describe.each(SOURCE_KINDS)('the sample shop on $label', (kind) => {
   beforeAll(async () => {
     if (kind.skip) return;
     place = await kind.open();
-    expect(await seedSampleShop(place.source, { now: NOW, schema: place.schema })).toEqual({ seeded: ['products', 'customers', 'orders', 'order_items'] });
+    expect(await seedSampleShop(place.source, { now: NOW, schema: place.schema })).toEqual({
+      seeded: ['products', 'customers', 'orders', 'order_items'],
+    });
   });
 
   afterAll(async () => {
@@ -32,7 +34,9 @@ describe.each(SOURCE_KINDS)('the sample shop on $label', (kind) => {
 
   const fingerprint = async () => {
     const counts = await Promise.all(TABLES.map((table) => place.count(table)));
-    const [orders] = await place.source.query(`select sum(total_amount) as amount, max(id) as id from ${place.table('orders')}`, [], { timeoutMs: 10_000 });
+    const [orders] = await place.source.query(`select sum(total_amount) as amount, max(id) as id from ${place.table('orders')}`, [], {
+      timeoutMs: 10_000,
+    });
     return { counts, amount: Number(orders?.amount), id: Number(orders?.id) };
   };
 
@@ -104,7 +108,11 @@ describe.each(SOURCE_KINDS)('the sample shop on $label', (kind) => {
       ['custom_sql', 'failed'],
     ]);
 
-    const products = await evaluateRules(place.source, { endpoint: place.endpoint('products'), columns: [], rules: [ruleOf('unique', 'sku')] });
+    const products = await evaluateRules(place.source, {
+      endpoint: place.endpoint('products'),
+      columns: [],
+      rules: [ruleOf('unique', 'sku')],
+    });
     expect(products.results[0]?.status).toBe('failed');
   });
 });
@@ -115,7 +123,9 @@ describe('the sample shop, seeded twice apart', () => {
   });
 
   it('is the same shop every time for the same moment', async () => {
-    const shops = ['shop_a', 'shop_b'].map((database) => openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, {}));
+    const shops = ['shop_a', 'shop_b'].map((database) =>
+      openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database }, secrets: {} }, {}),
+    );
     const contents = [];
     for (const shop of shops) {
       await seedSampleShop(shop, { now: NOW });

@@ -57,12 +57,16 @@ describe('data-quality rule body', () => {
     expect(problemsOf({ name: 'r', functionName: 'row_count_between', columnName: 'email', params: { min: 1 } })).toEqual([
       'columnName: must be empty for row_count_between',
     ]);
-    expect(problemsOf({ name: 'r', functionName: 'custom_sql', columnName: 'email', params: { sql: 'select 1' } })).toEqual(['columnName: must be empty for custom_sql']);
+    expect(problemsOf({ name: 'r', functionName: 'custom_sql', columnName: 'email', params: { sql: 'select 1' } })).toEqual([
+      'columnName: must be empty for custom_sql',
+    ]);
   });
 
   it('has no tolerance for the rules that judge the table rather than rows', () => {
     expect(problemsOf(rule('freshness', { maxAgeMinutes: 5 }, { tolerance: 0.1 }))).toEqual(['tolerance: does not apply to freshness']);
-    expect(problemsOf(rule('row_count_between', { min: 1 }, { tolerance: 0.1 }))).toEqual(['tolerance: does not apply to row_count_between']);
+    expect(problemsOf(rule('row_count_between', { min: 1 }, { tolerance: 0.1 }))).toEqual([
+      'tolerance: does not apply to row_count_between',
+    ]);
     expect(problemsOf(rule('not_null', {}, { tolerance: 0.1 }))).toEqual([]);
   });
 
@@ -80,7 +84,9 @@ describe('data-quality rule body', () => {
     it('take numbers or ISO dates, a number written as text becoming a number', () => {
       expect(problemsOf(rule('value_between', { min: 'soon' }))).toEqual(['params.min: must be a number or an ISO date']);
       expect(problemsOf(rule('value_between', { max: true }))).toEqual(['params.max: must be a number or an ISO date']);
-      expect(problemsOf(rule('value_between', { min: 5, max: '2024-01-01' }))).toEqual(['params.max: must be of the same kind as min: both numbers or both dates']);
+      expect(problemsOf(rule('value_between', { min: 5, max: '2024-01-01' }))).toEqual([
+        'params.max: must be of the same kind as min: both numbers or both dates',
+      ]);
       expect(PARAMS_OF.value_between.parse({ min: ' 2.5 ', max: '10' })).toEqual({ min: 2.5, max: 10 });
       expect(PARAMS_OF.value_between.parse({ min: '2024-01-01' })).toEqual({ min: '2024-01-01' });
     });
@@ -100,7 +106,9 @@ describe('data-quality rule body', () => {
 
   describe('patterns', () => {
     it('must compile', () => {
-      expect(problemsOf(rule('regex_match', { pattern: '([a-z]' }))).toEqual(['params.pattern: not a valid regular expression: /([a-z]/: Unterminated group']);
+      expect(problemsOf(rule('regex_match', { pattern: '([a-z]' }))).toEqual([
+        'params.pattern: not a valid regular expression: /([a-z]/: Unterminated group',
+      ]);
       expect(problemsOf(rule('regex_match', { pattern: '' }))).toEqual(['params.pattern: is required']);
       expect(problemsOf(rule('regex_match', {}))).toEqual(['params.pattern: must be text']);
       expect(problemsOf(rule('regex_match', { pattern: 'a'.repeat(501) }))).toEqual(['params.pattern: must be at most 500 characters']);
@@ -125,8 +133,12 @@ describe('data-quality rule body', () => {
     it('wants 1 to 500 values of text or numbers', () => {
       expect(problemsOf(rule('in_set', { values: [] }))).toEqual(['params.values: give at least one value']);
       expect(problemsOf(rule('in_set', { values: 'paid' }))).toEqual(['params.values: must be a list of values']);
-      expect(problemsOf(rule('in_set', { values: Array.from({ length: 501 }, (_, i) => i) }))).toEqual(['params.values: may hold at most 500 values']);
-      expect(problemsOf(rule('in_set', { values: ['ok', 'x'.repeat(201)] }))).toEqual(['params.values.1: each must be at most 200 characters']);
+      expect(problemsOf(rule('in_set', { values: Array.from({ length: 501 }, (_, i) => i) }))).toEqual([
+        'params.values: may hold at most 500 values',
+      ]);
+      expect(problemsOf(rule('in_set', { values: ['ok', 'x'.repeat(201)] }))).toEqual([
+        'params.values.1: each must be at most 200 characters',
+      ]);
       expect(problemsOf(rule('in_set', { values: ['ok', { nested: true }] }))).toEqual(['params.values.1: each must be text or a number']);
     });
   });
@@ -136,7 +148,9 @@ describe('data-quality rule body', () => {
       expect(problemsOf(rule('freshness', {}))).toEqual(['params.maxAgeMinutes: must be a number of minutes']);
       expect(problemsOf(rule('freshness', { maxAgeMinutes: 0 }))).toEqual(['params.maxAgeMinutes: must be at least 1 minute']);
       expect(problemsOf(rule('freshness', { maxAgeMinutes: 1.5 }))).toEqual(['params.maxAgeMinutes: must be a whole number of minutes']);
-      expect(problemsOf(rule('freshness', { maxAgeMinutes: 11 * 366 * 24 * 60 }))).toEqual(['params.maxAgeMinutes: must be at most ten years']);
+      expect(problemsOf(rule('freshness', { maxAgeMinutes: 11 * 366 * 24 * 60 }))).toEqual([
+        'params.maxAgeMinutes: must be at most ten years',
+      ]);
     });
   });
 
@@ -144,7 +158,9 @@ describe('data-quality rule body', () => {
     const sqlProblem = ['params.sql: must be one SELECT or WITH statement'];
 
     it('takes one SELECT or WITH statement, a trailing semicolon dropped', () => {
-      expect(PARAMS_OF.custom_sql.parse({ sql: '  select * from orders where total < 0;  ' })).toEqual({ sql: 'select * from orders where total < 0' });
+      expect(PARAMS_OF.custom_sql.parse({ sql: '  select * from orders where total < 0;  ' })).toEqual({
+        sql: 'select * from orders where total < 0',
+      });
       expect(problemsOf(rule('custom_sql', { sql: 'WITH late AS (select * from orders) SELECT * FROM late' }))).toEqual([]);
     });
 
@@ -165,7 +181,9 @@ describe('data-quality rule body', () => {
     });
 
     it('is at most 10,000 characters', () => {
-      expect(problemsOf(rule('custom_sql', { sql: `select ${'1,'.repeat(5000)}1` }))).toEqual(['params.sql: must be at most 10000 characters']);
+      expect(problemsOf(rule('custom_sql', { sql: `select ${'1,'.repeat(5000)}1` }))).toEqual([
+        'params.sql: must be at most 10000 characters',
+      ]);
     });
   });
 });

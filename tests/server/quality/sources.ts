@@ -2,7 +2,17 @@ import { closeEmbeddedDatabases, openEmbeddedConnector } from '../../../server/c
 import { openMysqlConnector } from '../../../server/connectors/mysql';
 import { openPostgresConnector } from '../../../server/connectors/postgresql';
 import type { TableSource } from '../../../server/connectors/types';
-import { configFromUrl, MYSQL_URL, onMysql, onPostgres, POSTGRES_URL, randomName, skipMysql, skipPostgres, startRelay } from '../connectors/db-helpers';
+import {
+  configFromUrl,
+  MYSQL_URL,
+  onMysql,
+  onPostgres,
+  POSTGRES_URL,
+  randomName,
+  skipMysql,
+  skipPostgres,
+  startRelay,
+} from '../connectors/db-helpers';
 import { TEST_COMPANY_ID, testReach } from '../connectors/test-context';
 
 /**
@@ -55,7 +65,9 @@ const postgresAgo = (minutes: number) => `now() - interval '${minutes} minutes'`
 
 const postgresPurge = (place: Pick<Place, 'exec' | 'table'>, schemaPrefix: string) => async (table: string) => {
   const name = `${schemaPrefix}purge_${table}`;
-  await place.exec(`create function ${name}() returns integer language plpgsql as $$ begin delete from ${place.table(table)}; return 1; end $$`);
+  await place.exec(
+    `create function ${name}() returns integer language plpgsql as $$ begin delete from ${place.table(table)}; return 1; end $$`,
+  );
   return `select * from ${place.table(table)} where ${name}() = 1`;
 };
 
@@ -77,7 +89,12 @@ export const SOURCE_KINDS: SourceKind[] = [
         purgingQuery: postgresPurge(parts, `${schema}.`),
         async throughRelay() {
           const relay = await startRelay(POSTGRES_URL);
-          return { source: openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL, { host: '127.0.0.1', port: relay.port }), { reach: testReach() }), cut: relay.cut };
+          return {
+            source: openPostgresConnector(configFromUrl('postgresql', POSTGRES_URL, { host: '127.0.0.1', port: relay.port }), {
+              reach: testReach(),
+            }),
+            cut: relay.cut,
+          };
         },
         async close() {
           await source.close();
@@ -101,12 +118,19 @@ export const SOURCE_KINDS: SourceKind[] = [
         ago: (minutes) => `now() - interval ${minutes} minute`,
         timestampType: 'datetime',
         async purgingQuery(table) {
-          await parts.exec(`create function purge_${table}() returns int modifies sql data begin delete from ${parts.table(table)}; return 1; end`);
+          await parts.exec(
+            `create function purge_${table}() returns int modifies sql data begin delete from ${parts.table(table)}; return 1; end`,
+          );
           return `select * from ${parts.table(table)} where purge_${table}() = 1`;
         },
         async throughRelay() {
           const relay = await startRelay(MYSQL_URL);
-          return { source: openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { host: '127.0.0.1', port: relay.port, database }), { reach: testReach() }), cut: relay.cut };
+          return {
+            source: openMysqlConnector(configFromUrl('mysql', MYSQL_URL, { host: '127.0.0.1', port: relay.port, database }), {
+              reach: testReach(),
+            }),
+            cut: relay.cut,
+          };
         },
         async close() {
           await source.close();
@@ -119,7 +143,10 @@ export const SOURCE_KINDS: SourceKind[] = [
     label: 'embedded',
     skip: false,
     async open() {
-      const source = openEmbeddedConnector({ companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database: randomName('dq') }, secrets: {} }, {});
+      const source = openEmbeddedConnector(
+        { companyId: TEST_COMPANY_ID, type: 'embedded', settings: { database: randomName('dq') }, secrets: {} },
+        {},
+      );
       const parts = commonParts(source, (name) => `public.${name}`);
       return {
         ...parts,

@@ -7,7 +7,8 @@ import { checkCompanySql } from '../../../server/sql/company-sql';
  * with their own answers.
  */
 
-const wideQuery = (columns: number) => `select ${Array.from({ length: columns }, (_, i) => `c${i} + ${i} as x${i}`).join(', ')} from t where a = 1`;
+const wideQuery = (columns: number) =>
+  `select ${Array.from({ length: columns }, (_, i) => `c${i} + ${i} as x${i}`).join(', ')} from t where a = 1`;
 
 describe('checking company SQL off the request thread', () => {
   it.each(['postgres', 'mysql'] as const)('lets this thread run other work while a long %s text is parsed', async (dialect) => {
@@ -24,7 +25,14 @@ describe('checking company SQL off the request thread', () => {
 
   it('answers each of many checks at once with its own result, refusals included', async () => {
     const texts = Array.from({ length: 40 }, (_, i) => (i % 4 === 3 ? `select pg_read_file('/etc/${i}')` : `select ${i} as n`));
-    const answers = await Promise.all(texts.map((text) => checkCompanySql('postgres', text).then((sql) => sql, (error: Error) => `refused: ${error.message}`)));
+    const answers = await Promise.all(
+      texts.map((text) =>
+        checkCompanySql('postgres', text).then(
+          (sql) => sql,
+          (error: Error) => `refused: ${error.message}`,
+        ),
+      ),
+    );
     answers.forEach((answer, i) => {
       if (i % 4 === 3) expect(answer).toBe('refused: pg_read_file is not allowed: it reads files of the database server');
       else expect(answer).toBe(`SELECT ${i} AS n`);

@@ -18,7 +18,11 @@ function authProviderAnswering(answer: (resource: string, action: string) => boo
   return { provider, asked };
 }
 
-const accessKey = (resource: string, action: string, more: Record<string, unknown> = {}) => ['auth', 'canAccess', { action, resource, ...more }];
+const accessKey = (resource: string, action: string, more: Record<string, unknown> = {}) => [
+  'auth',
+  'canAccess',
+  { action, resource, ...more },
+];
 
 describe('the console query client', () => {
   beforeEach(() => setStoredUser(sessionUser({ accessToken: 'token-1', token: 'token-1' })));
@@ -30,7 +34,10 @@ describe('the console query client', () => {
     await client.prepareAccess('widgets');
     expect(asked).toEqual(LIST_PAGE_ACTIONS.map((action) => `widgets:${action}`));
 
-    const list = new QueryObserver(client, { queryKey: accessKey('widgets', 'list', { enabled: true }), queryFn: () => provider.canAccess!({ resource: 'widgets', action: 'list' }) });
+    const list = new QueryObserver(client, {
+      queryKey: accessKey('widgets', 'list', { enabled: true }),
+      queryFn: () => provider.canAccess!({ resource: 'widgets', action: 'list' }),
+    });
     expect(list.getCurrentResult()).toMatchObject({ status: 'success', data: true });
     const row = new QueryObserver(client, { queryKey: accessKey('widgets', 'edit', { recordId: 7 }), queryFn: async () => true });
     expect(row.getCurrentResult()).toMatchObject({ status: 'success', data: true });
@@ -47,14 +54,19 @@ describe('the console query client', () => {
     const knowing = { ...provider, grantedNow: () => getStoredUser()?.isAdmin === true };
     const client = new ConsoleQueryClient(knowing);
     setStoredUser(sessionUser({ accessToken: 'token-1', token: 'token-1', isAdmin: true }));
-    const observer = new QueryObserver(client, { queryKey: accessKey('job-runs', 'list'), queryFn: () => knowing.canAccess!({ resource: 'job-runs', action: 'list' }) });
+    const observer = new QueryObserver(client, {
+      queryKey: accessKey('job-runs', 'list'),
+      queryFn: () => knowing.canAccess!({ resource: 'job-runs', action: 'list' }),
+    });
     expect(observer.getCurrentResult()).toMatchObject({ status: 'success', data: true });
     const unsubscribe = observer.subscribe(() => undefined);
     await vi.waitFor(() => expect(asked).toEqual(['job-runs:list']));
     unsubscribe();
 
     setStoredUser(sessionUser({ accessToken: 'token-2', token: 'token-2', isAdmin: false }));
-    expect(new QueryObserver(client, { queryKey: accessKey('connections', 'list'), queryFn: async () => true }).getCurrentResult().status).toBe('pending');
+    expect(
+      new QueryObserver(client, { queryKey: accessKey('connections', 'list'), queryFn: async () => true }).getCurrentResult().status,
+    ).toBe('pending');
   });
 
   it("starts react-admin's session checks with what the authProvider knows now, and still runs them; a signed-out visitor's wait", async () => {
@@ -69,7 +81,10 @@ describe('the console query client', () => {
       permissionsNow: () => (getStoredUser() ? permissions : undefined),
     } as unknown as AuthProvider;
     const client = new ConsoleQueryClient(provider);
-    const checkAuth = new QueryObserver(client, { queryKey: ['auth', 'checkAuth', { route: 'dashboard' }], queryFn: async () => (await provider.checkAuth({}), true) });
+    const checkAuth = new QueryObserver(client, {
+      queryKey: ['auth', 'checkAuth', { route: 'dashboard' }],
+      queryFn: async () => (await provider.checkAuth({}), true),
+    });
     expect(checkAuth.getCurrentResult()).toMatchObject({ status: 'success', data: true });
     const unsubscribe = checkAuth.subscribe(() => undefined);
     await vi.waitFor(() => expect(checks).toBe(1));
@@ -79,18 +94,29 @@ describe('the console query client', () => {
 
     clearStoredUser();
     const signedOut = new ConsoleQueryClient(provider);
-    expect(new QueryObserver(signedOut, { queryKey: ['auth', 'checkAuth', {}], queryFn: async () => true }).getCurrentResult().status).toBe('pending');
-    expect(new QueryObserver(signedOut, { queryKey: ['auth', 'getPermissions', {}], queryFn: async () => permissions }).getCurrentResult().status).toBe('pending');
+    expect(new QueryObserver(signedOut, { queryKey: ['auth', 'checkAuth', {}], queryFn: async () => true }).getCurrentResult().status).toBe(
+      'pending',
+    );
+    expect(
+      new QueryObserver(signedOut, { queryKey: ['auth', 'getPermissions', {}], queryFn: async () => permissions }).getCurrentResult()
+        .status,
+    ).toBe('pending');
   });
 
   it('remembers the answers of the checks it ran, for this session only', async () => {
     const { provider } = authProviderAnswering(() => true);
     const client = new ConsoleQueryClient(provider);
     await client.fetchQuery({ queryKey: accessKey('widgets', 'show'), queryFn: async () => true });
-    expect(new QueryObserver(client, { queryKey: accessKey('widgets', 'show', { recordId: 1 }), queryFn: async () => true }).getCurrentResult().data).toBe(true);
+    expect(
+      new QueryObserver(client, { queryKey: accessKey('widgets', 'show', { recordId: 1 }), queryFn: async () => true }).getCurrentResult()
+        .data,
+    ).toBe(true);
 
     setStoredUser(sessionUser({ accessToken: 'token-2', token: 'token-2' }));
-    expect(new QueryObserver(client, { queryKey: accessKey('widgets', 'show', { recordId: 2 }), queryFn: async () => true }).getCurrentResult().status).toBe('pending');
+    expect(
+      new QueryObserver(client, { queryKey: accessKey('widgets', 'show', { recordId: 2 }), queryFn: async () => true }).getCurrentResult()
+        .status,
+    ).toBe('pending');
   });
 
   it('a re-check that answers the same renders nothing', async () => {
@@ -111,7 +137,11 @@ describe("a list page's first page, asked for ahead", () => {
     name: 'widgets',
     messages: { en: { name: 'Widget |||| Widgets', fields: { name: 'Name' } } },
     fields: [{ source: 'name', type: 'text' }],
-    routes: { list: '/widgets/{offset}/{limit}', cards: '/widgets/cards', filter: { path: '/widgets/filter', sort: { field: 'createdAt', order: 'DESC' } } },
+    routes: {
+      list: '/widgets/{offset}/{limit}',
+      cards: '/widgets/cards',
+      filter: { path: '/widgets/filter', sort: { field: 'createdAt', order: 'DESC' } },
+    },
   });
 
   it("goes into the queries the page reads: react-admin's list query and the cards'", async () => {
@@ -127,12 +157,18 @@ describe("a list page's first page, asked for ahead", () => {
     } as unknown as DeclaredDataProvider;
     const client = new ConsoleQueryClient({} as AuthProvider);
     prepareFirstPage(client, dataProvider, widgets);
-    await vi.waitFor(() => expect(client.getQueryData(firstPageKey(widgets))).toEqual({ data: [{ id: 'w1' }], total: 1, pageInfo: undefined, meta: undefined }));
+    await vi.waitFor(() =>
+      expect(client.getQueryData(firstPageKey(widgets))).toEqual({ data: [{ id: 'w1' }], total: 1, pageInfo: undefined, meta: undefined }),
+    );
     expect(client.getQueryData(cardsKey('widgets'))).toEqual([{ key: 'total', label: 'All', value: 1 }]);
     expect(calls).toEqual([
       'prepare widgets',
       'getList widgets {"pagination":{"page":1,"perPage":10},"sort":{"field":"createdAt","order":"DESC"},"filter":{}}',
     ]);
-    expect(firstPageKey(widgets)).toEqual(['widgets', 'getList', { pagination: { page: 1, perPage: 10 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} }]);
+    expect(firstPageKey(widgets)).toEqual([
+      'widgets',
+      'getList',
+      { pagination: { page: 1, perPage: 10 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} },
+    ]);
   });
 });

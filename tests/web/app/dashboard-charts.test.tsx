@@ -13,7 +13,10 @@ function day(date: string, counts: Partial<Record<'succeeded' | 'failed' | 'canc
 }
 
 /** The dashboard's routes as docs/api/workflows.md answers them; `fail` makes one answer an error. */
-function mockDashboard({ fail = {} as Record<string, { status: number; message: string }>, policies = null as { resource: string; actions: string[] }[] | null } = {}) {
+function mockDashboard({
+  fail = {} as Record<string, { status: number; message: string }>,
+  policies = null as { resource: string; actions: string[] }[] | null,
+} = {}) {
   const calls: string[] = [];
   const answer = (name: string, body: JsonBodyType) => {
     const failure = fail[name];
@@ -25,15 +28,27 @@ function mockDashboard({ fail = {} as Record<string, { status: number; message: 
       calls.push(`${request.method} ${url.pathname.slice(API.length)}${url.search}`);
       return undefined;
     }),
-    http.get(`${API}/dashboard/topCards`, () => HttpResponse.json({ message: 'Dashboard cards', data: { cards: [{ key: 'workflows', label: 'Workflows', value: 4, link: '/workflows' }] } })),
+    http.get(`${API}/dashboard/topCards`, () =>
+      HttpResponse.json({
+        message: 'Dashboard cards',
+        data: { cards: [{ key: 'workflows', label: 'Workflows', value: 4, link: '/workflows' }] },
+      }),
+    ),
     http.get(`${API}/admin/dashboard/cards`, () => HttpResponse.json({ message: 'Admin cards', data: { cards: [] } })),
     http.get(`${API}/users/active`, () => HttpResponse.json({ message: 'Active users', users: [] })),
     http.get(`${API}/authorization/user/policies`, () =>
-      policies ? HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies } }) : HttpResponse.json({ message: 'Not found' }, { status: 404 }),
+      policies
+        ? HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies } })
+        : HttpResponse.json({ message: 'Not found' }, { status: 404 }),
     ),
     http.get(`${API}/dashboard/dailyJobRunTracker/:from/:to`, ({ params, request }) => {
       const status = new URL(request.url).searchParams.get('jobRunStatus');
-      const days = [day(String(params.from)), day('2026-11-18', { succeeded: 4, failed: 1 }), day('2026-11-19', { succeeded: 6, failed: 3, timed_out: 1 }), day(String(params.to), { running: 2 })];
+      const days = [
+        day(String(params.from)),
+        day('2026-11-18', { succeeded: 4, failed: 1 }),
+        day('2026-11-19', { succeeded: 6, failed: 3, timed_out: 1 }),
+        day(String(params.to), { running: 2 }),
+      ];
       const kept = status ? days.map((entry) => ({ ...day(entry.date), [status]: entry[status as 'failed'] })) : days;
       return answer('daily', { message: 'Runs per day', data: { days: kept } });
     }),
@@ -64,7 +79,12 @@ function mockDashboard({ fail = {} as Record<string, { status: number; message: 
     http.get(`${API}/admin/dashboard/chart`, () =>
       answer('signins', {
         message: 'Sign-ins per day',
-        data: { days: [{ date: '2026-11-19', signins: 12, failures: 0 }, { date: TODAY, signins: 7, failures: 2 }] },
+        data: {
+          days: [
+            { date: '2026-11-19', signins: 12, failures: 0 },
+            { date: TODAY, signins: 7, failures: 2 },
+          ],
+        },
       }),
     ),
   );
@@ -113,7 +133,9 @@ describe('the dashboard charts', { timeout: RENDER_TIMEOUT_MS }, () => {
     // Stacked: the failed segment sits on the succeeded one, and is half as tall (3 of 6).
     const succeeded19 = within(chart).getByRole('link', { name: 'Succeeded on 2026-11-19: 6' }).querySelector('rect')!;
     const failedRect = failed19.querySelector('rect')!;
-    expect(Number(failedRect.getAttribute('y')) + Number(failedRect.getAttribute('height'))).toBeCloseTo(Number(succeeded19.getAttribute('y')));
+    expect(Number(failedRect.getAttribute('y')) + Number(failedRect.getAttribute('height'))).toBeCloseTo(
+      Number(succeeded19.getAttribute('y')),
+    );
     expect(Number(failedRect.getAttribute('height')) * 2).toBeCloseTo(Number(succeeded19.getAttribute('height')));
     expect(target(failed19)).toEqual({ path: '/job-runs', filter: { status: ['failed'], startDate: '2026-11-19', endDate: '2026-11-19' } });
     expect([...chart.querySelectorAll('[data-legend]')].map((item) => item.textContent)).toEqual([
@@ -127,7 +149,11 @@ describe('the dashboard charts', { timeout: RENDER_TIMEOUT_MS }, () => {
 
     await user.click(within(chart).getByRole('button', { name: 'Show the figures' }));
     const figures = within(chart).getByRole('table', { name: 'Figures of Job runs per day' });
-    expect(within(figures).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent))).toEqual([
+    expect(
+      within(figures)
+        .getAllByRole('row')
+        .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent)),
+    ).toEqual([
       ['Day', 'Queued', 'Running', 'Succeeded', 'Failed', 'Canceled', 'Timed out', 'Total'],
       ['2026-11-07', '0', '0', '0', '0', '0', '0', '0'],
       ['2026-11-18', '0', '0', '4', '1', '0', '0', '5'],
@@ -137,7 +163,11 @@ describe('the dashboard charts', { timeout: RENDER_TIMEOUT_MS }, () => {
 
     await user.click(failed19);
     await waitFor(() => expect(view.location().pathname).toBe('/job-runs'));
-    expect(JSON.parse(new URLSearchParams(view.location().search).get('filter')!)).toEqual({ status: ['failed'], startDate: '2026-11-19', endDate: '2026-11-19' });
+    expect(JSON.parse(new URLSearchParams(view.location().search).get('filter')!)).toEqual({
+      status: ['failed'],
+      startDate: '2026-11-19',
+      endDate: '2026-11-19',
+    });
   });
 
   it('asks again for another range and for one status; a range that cannot be asked is said, not sent', async () => {
@@ -153,7 +183,11 @@ describe('the dashboard charts', { timeout: RENDER_TIMEOUT_MS }, () => {
     await user.click(await screen.findByRole('option', { name: 'Failed' }));
     await waitFor(() => expect(calls).toContain('GET /dashboard/dailyJobRunTracker/2026-11-07/2026-11-20?jobRunStatus=failed'));
     await waitFor(() => expect(within(chart).queryByRole('link', { name: /^Succeeded/ })).toBeNull());
-    expect(within(chart).getAllByRole('link').map((bar) => bar.getAttribute('aria-label'))).toEqual(['Failed on 2026-11-18: 1', 'Failed on 2026-11-19: 3']);
+    expect(
+      within(chart)
+        .getAllByRole('link')
+        .map((bar) => bar.getAttribute('aria-label')),
+    ).toEqual(['Failed on 2026-11-18: 1', 'Failed on 2026-11-19: 3']);
 
     const from = within(chart).getByLabelText('From');
     await user.clear(from);
@@ -176,8 +210,14 @@ describe('the dashboard charts', { timeout: RENDER_TIMEOUT_MS }, () => {
     const runs = await region('Job runs by status, last 30 days');
     const succeeded = await within(runs).findByRole('link', { name: 'Succeeded: 30 (75%)' });
     expect(target(succeeded)).toEqual({ path: '/job-runs', filter: { status: ['succeeded'], startDate: '2026-10-22' } });
-    expect(target(within(runs).getByRole('link', { name: 'Failed: 10 (25%)' }))).toEqual({ path: '/job-runs', filter: { status: ['failed'], startDate: '2026-10-22' } });
-    expect([...runs.querySelectorAll('[data-legend]')].map((item) => item.textContent)).toEqual(['Succeeded: 30 (75%)', 'Failed: 10 (25%)']);
+    expect(target(within(runs).getByRole('link', { name: 'Failed: 10 (25%)' }))).toEqual({
+      path: '/job-runs',
+      filter: { status: ['failed'], startDate: '2026-10-22' },
+    });
+    expect([...runs.querySelectorAll('[data-legend]')].map((item) => item.textContent)).toEqual([
+      'Succeeded: 30 (75%)',
+      'Failed: 10 (25%)',
+    ]);
 
     const checks = await region('Data-quality checks by result, last 30 days');
     expect([...checks.querySelectorAll('[data-legend]')].map((item) => item.textContent)).toEqual(['Passed: 8 (80%)', 'Failed: 2 (20%)']);
@@ -195,7 +235,11 @@ describe('the dashboard charts', { timeout: RENDER_TIMEOUT_MS }, () => {
     const view = renderInConsole(<Dashboard />);
     const chart = await region('Connections by type');
     const postgres = await within(chart).findByRole('link', { name: 'PostgreSQL: 3 (2 active)' });
-    expect(within(chart).getAllByRole('link').map((link) => link.textContent)).toEqual(['PostgreSQL: 3 (2 active)', 'Slack: 1 (1 active)']);
+    expect(
+      within(chart)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['PostgreSQL: 3 (2 active)', 'Slack: 1 (1 active)']);
     expect(target(postgres)).toEqual({ path: '/connections', filter: { type: ['postgresql'] } });
     await user.click(postgres);
     await waitFor(() => expect(view.location().pathname).toBe('/connections'));
@@ -209,8 +253,14 @@ describe('the dashboard charts', { timeout: RENDER_TIMEOUT_MS }, () => {
     renderInConsole(<Dashboard />);
     const chart = await region('Sign-ins per day, last 14 days');
     const failures = await within(chart).findByRole('link', { name: `Failed attempts on ${TODAY}: 2` });
-    expect(target(failures)).toEqual({ path: '/access-events', filter: { status: ['failure', 'blocked'], startDate: TODAY, endDate: TODAY } });
-    expect(target(within(chart).getByRole('link', { name: 'Sign-ins on 2026-11-19: 12' }))).toEqual({ path: '/access-events', filter: { status: ['success'], startDate: '2026-11-19', endDate: '2026-11-19' } });
+    expect(target(failures)).toEqual({
+      path: '/access-events',
+      filter: { status: ['failure', 'blocked'], startDate: TODAY, endDate: TODAY },
+    });
+    expect(target(within(chart).getByRole('link', { name: 'Sign-ins on 2026-11-19: 12' }))).toEqual({
+      path: '/access-events',
+      filter: { status: ['success'], startDate: '2026-11-19', endDate: '2026-11-19' },
+    });
     expect([...chart.querySelectorAll('[data-legend]')].map((item) => item.textContent)).toEqual(['Sign-ins: 19', 'Failed attempts: 2']);
   });
 

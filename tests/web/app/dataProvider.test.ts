@@ -203,7 +203,16 @@ describe('the dataProvider derived from declarations', () => {
     await provider.getList('users', {
       pagination: page(2, 25),
       sort: { field: 'createdAt', order: 'DESC' },
-      filter: { workspace: ['w-1', 'w-2'], role: [], status: 'active', startDate: '2026-01-01', endDate: '', search: 'ada', q: 'not a filter field', other: 1 },
+      filter: {
+        workspace: ['w-1', 'w-2'],
+        role: [],
+        status: 'active',
+        startDate: '2026-01-01',
+        endDate: '',
+        search: 'ada',
+        q: 'not a filter field',
+        other: 1,
+      },
     });
     expect(calls).toEqual([
       {
@@ -245,8 +254,16 @@ describe('the dataProvider derived from declarations', () => {
 
   it('the audit filter also carries offset and limit in its body; booleans and false are kept, empties dropped', async () => {
     const calls = recordCalls();
-    await provider.getList('audits', { pagination: page(3, 50), sort: { field: 'createdAt', order: 'DESC' }, filter: { model: 'user', search: null } });
-    await provider.getList('apikeys', { pagination: page(1), sort: { field: 'createdAt', order: 'DESC' }, filter: { isActive: false, isDeleted: 'true' } });
+    await provider.getList('audits', {
+      pagination: page(3, 50),
+      sort: { field: 'createdAt', order: 'DESC' },
+      filter: { model: 'user', search: null },
+    });
+    await provider.getList('apikeys', {
+      pagination: page(1),
+      sort: { field: 'createdAt', order: 'DESC' },
+      filter: { isActive: false, isDeleted: 'true' },
+    });
     expect(calls.map((call) => `${call.method} ${call.path} ${JSON.stringify(call.body)}`)).toEqual([
       'POST /system/audits/filter/100/50 {"model":"user","offset":100,"limit":50}',
       'POST /apikey/filter/0/10 {"isActive":false,"isDeleted":"true"}',
@@ -255,10 +272,18 @@ describe('the dataProvider derived from declarations', () => {
 
   it('the search text alone goes through the search route: in the path (GET) or in the body with paging (POST)', async () => {
     const calls = recordCalls();
-    await provider.getList('notifications', { pagination: page(2), sort: { field: 'createdAt', order: 'DESC' }, filter: { search: 'disk full/50%' } });
+    await provider.getList('notifications', {
+      pagination: page(2),
+      sort: { field: 'createdAt', order: 'DESC' },
+      filter: { search: 'disk full/50%' },
+    });
     await provider.getList('roles', { pagination: page(1), sort: { field: 'updatedAt', order: 'DESC' }, filter: { search: 'ops' } });
     // With another filter, or another sort, the filter route.
-    await provider.getList('roles', { pagination: page(1), sort: { field: 'updatedAt', order: 'DESC' }, filter: { search: 'ops', type: 'custom' } });
+    await provider.getList('roles', {
+      pagination: page(1),
+      sort: { field: 'updatedAt', order: 'DESC' },
+      filter: { search: 'ops', type: 'custom' },
+    });
     expect(calls.map((call) => `${call.method} ${call.path} ${JSON.stringify(call.body ?? null)}`)).toEqual([
       'GET /notification/search/10/10/disk%20full%2F50%25 null',
       'POST /roles/search/0/10 {"search":"ops","offset":0,"limit":10}',
@@ -267,15 +292,36 @@ describe('the dataProvider derived from declarations', () => {
   });
 
   it('an unpaged list (GET /workspaces) is paged, searched and sorted here; it accepts { data: { rows } }, { data: [...] } or a bare array', async () => {
-    const all = Array.from({ length: 23 }, (_, index) => ({ id: `w-${index}`, name: `Space ${String(index).padStart(2, '0')}`, memberCount: index % 5 }));
+    const all = Array.from({ length: 23 }, (_, index) => ({
+      id: `w-${index}`,
+      name: `Space ${String(index).padStart(2, '0')}`,
+      memberCount: index % 5,
+    }));
     let shape: 'rows' | 'array' | 'bare' = 'rows';
-    const calls = recordCalls(() => (shape === 'rows' ? { message: 'ok', data: { rows: all, count: 23, countExact: true } } : shape === 'array' ? { message: 'ok', data: all } : all));
+    const calls = recordCalls(() =>
+      shape === 'rows'
+        ? { message: 'ok', data: { rows: all, count: 23, countExact: true } }
+        : shape === 'array'
+          ? { message: 'ok', data: all }
+          : all,
+    );
     const second = await provider.getList('workspaces', { pagination: page(2), sort: noSort, filter: {} });
     expect(second.data.map((row) => row.id)).toEqual(all.slice(10, 20).map((row) => row.id));
     expect(second.total).toBe(23);
     shape = 'array';
     const searched = await provider.getList('workspaces', { pagination: page(1), sort: noSort, filter: { search: 'space 1' } });
-    expect(searched.data.map((row) => row.name)).toEqual(['Space 10', 'Space 11', 'Space 12', 'Space 13', 'Space 14', 'Space 15', 'Space 16', 'Space 17', 'Space 18', 'Space 19']);
+    expect(searched.data.map((row) => row.name)).toEqual([
+      'Space 10',
+      'Space 11',
+      'Space 12',
+      'Space 13',
+      'Space 14',
+      'Space 15',
+      'Space 16',
+      'Space 17',
+      'Space 18',
+      'Space 19',
+    ]);
     expect(searched.total).toBe(10);
     shape = 'bare';
     const sorted = await provider.getList('workspaces', { pagination: page(1, 3), sort: { field: 'name', order: 'DESC' }, filter: {} });
@@ -284,7 +330,17 @@ describe('the dataProvider derived from declarations', () => {
   });
 
   it('without a one-route, getOne and getMany read the list; a missing record is a 404', async () => {
-    const calls = recordCalls(() => ({ message: 'ok', data: { rows: [{ id: 'w-1', name: 'Ops' }, { id: 'w-2', name: 'Data' }, { id: 'w-3', name: 'Sales' }], count: 3 } }));
+    const calls = recordCalls(() => ({
+      message: 'ok',
+      data: {
+        rows: [
+          { id: 'w-1', name: 'Ops' },
+          { id: 'w-2', name: 'Data' },
+          { id: 'w-3', name: 'Sales' },
+        ],
+        count: 3,
+      },
+    }));
     expect((await provider.getOne('workspaces', { id: 'w-2' })).data).toEqual({ id: 'w-2', name: 'Data' });
     expect((await provider.getMany('workspaces', { ids: ['w-3', 'w-1'] })).data.map((row) => row.id).sort()).toEqual(['w-1', 'w-3']);
     await expect(provider.getOne('workspaces', { id: 'w-9' })).rejects.toMatchObject({ status: 404 });
@@ -317,21 +373,41 @@ describe('the dataProvider derived from declarations', () => {
 
   it('updates with the changed form fields only; the workspace update is PUT /workspace with the id in its form body', async () => {
     const calls = recordCalls(() => ({ message: 'Saved' }));
-    const previous = { id: 'u-1', email: 'ada@acme.test', firstName: 'Ada', lastName: 'Admin', roleId: 'r-1', workspaceIds: ['w-1'], isActive: true };
+    const previous = {
+      id: 'u-1',
+      email: 'ada@acme.test',
+      firstName: 'Ada',
+      lastName: 'Admin',
+      roleId: 'r-1',
+      workspaceIds: ['w-1'],
+      isActive: true,
+    };
     const result = await provider.update('users', {
       id: 'u-1',
       data: { ...previous, firstName: 'Adele', workspaceIds: ['w-1', 'w-2'], email: 'changed-but-not-editable@acme.test' },
       previousData: previous,
     });
-    expect(calls[0]).toMatchObject({ method: 'PUT', path: '/user/profile/u-1', body: { firstName: 'Adele', workspaceIds: ['w-1', 'w-2'] } });
+    expect(calls[0]).toMatchObject({
+      method: 'PUT',
+      path: '/user/profile/u-1',
+      body: { firstName: 'Adele', workspaceIds: ['w-1', 'w-2'] },
+    });
     expect(result).toMatchObject({ data: { id: 'u-1', firstName: 'Adele' }, meta: { message: 'Saved' } });
 
-    await provider.update('workspaces', { id: 'w-7', data: { id: 'w-7', name: 'Ops 2', description: 'Same' }, previousData: { id: 'w-7', name: 'Ops', description: 'Same' } });
+    await provider.update('workspaces', {
+      id: 'w-7',
+      data: { id: 'w-7', name: 'Ops 2', description: 'Same' },
+      previousData: { id: 'w-7', name: 'Ops', description: 'Same' },
+    });
     expect(calls[1]).toMatchObject({ method: 'PUT', path: '/workspace', body: { name: ['Ops 2'], id: ['w-7'] } });
     expect(calls[1].contentType).toContain('multipart/form-data');
 
     // A cleared field (null) reaches a form body as an empty field, so the server clears it.
-    await provider.update('workspaces', { id: 'w-7', data: { id: 'w-7', name: 'Ops', description: null }, previousData: { id: 'w-7', name: 'Ops', description: 'Old text' } });
+    await provider.update('workspaces', {
+      id: 'w-7',
+      data: { id: 'w-7', name: 'Ops', description: null },
+      previousData: { id: 'w-7', name: 'Ops', description: 'Old text' },
+    });
     expect(calls[2].body).toEqual({ description: [''], id: ['w-7'] });
   });
 
@@ -348,15 +424,22 @@ describe('the dataProvider derived from declarations', () => {
     server.use(
       http.delete(`${API}/users/:id`, ({ params }) => {
         calls.push(String(params.id));
-        return params.id === 'u-2' ? HttpResponse.json({ message: 'You cannot delete yourself' }, { status: 400 }) : HttpResponse.json({ message: 'Deleted' });
+        return params.id === 'u-2'
+          ? HttpResponse.json({ message: 'You cannot delete yourself' }, { status: 400 })
+          : HttpResponse.json({ message: 'Deleted' });
       }),
     );
-    await expect(provider.deleteMany('users', { ids: ['u-1', 'u-2', 'u-3'] })).rejects.toMatchObject({ message: 'You cannot delete yourself' });
+    await expect(provider.deleteMany('users', { ids: ['u-1', 'u-2', 'u-3'] })).rejects.toMatchObject({
+      message: 'You cannot delete yourself',
+    });
     expect(calls).toEqual(['u-1', 'u-2', 'u-3']);
   });
 
   it('activates by two paths (API keys) or by one path with { isActive } (roles); updateMany of the flag uses them too', async () => {
-    const calls = recordCalls((seen) => ({ message: seen.path.includes('deactivate') || (seen.body as { isActive?: boolean })?.isActive === false ? 'Deactivated' : 'Activated', data: { id: 'x' } }));
+    const calls = recordCalls((seen) => ({
+      message: seen.path.includes('deactivate') || (seen.body as { isActive?: boolean })?.isActive === false ? 'Deactivated' : 'Activated',
+      data: { id: 'x' },
+    }));
     expect(await provider.activate('apikeys', { id: 'k-1', active: true })).toEqual({ data: { id: 'x' }, message: 'Activated' });
     expect(await provider.activate('apikeys', { id: 'k-1', active: false })).toMatchObject({ message: 'Deactivated' });
     await provider.activate('roles', { id: 'r-1', active: false });
@@ -414,7 +497,9 @@ describe('the dataProvider derived from declarations', () => {
   });
 
   it('rejects what no route is declared for, naming the resource and the method', async () => {
-    await expect(provider.getList('widgets', { pagination: page(1), sort: noSort, filter: {} })).rejects.toThrow('The console cannot getList "widgets"');
+    await expect(provider.getList('widgets', { pagination: page(1), sort: noSort, filter: {} })).rejects.toThrow(
+      'The console cannot getList "widgets"',
+    );
     await expect(provider.delete('roles', { id: 'r-1' })).rejects.toThrow('The console cannot delete "roles"');
     await expect(provider.create('sessions', { data: {} })).rejects.toThrow('The console cannot create "sessions"');
     await expect(provider.activate('users', { id: 'u-1', active: true })).rejects.toThrow('The console cannot activate "users"');
@@ -428,7 +513,9 @@ describe('the dataProvider derived from declarations', () => {
   });
 
   it('fills path templates and refuses a missing value; reads the list answer shapes', () => {
-    expect(fillPath('/a/{limit}/{offset}/{order}/{field}', { offset: 0, limit: 10, order: 'DESC', field: 'createdAt' })).toBe('/a/10/0/DESC/createdAt');
+    expect(fillPath('/a/{limit}/{offset}/{order}/{field}', { offset: 0, limit: 10, order: 'DESC', field: 'createdAt' })).toBe(
+      '/a/10/0/DESC/createdAt',
+    );
     expect(() => fillPath('/a/{id}', {})).toThrow('The path /a/{id} needs a value for {id}');
     expect(readList([{ id: 1 }])).toEqual({ rows: [{ id: 1 }] });
     expect(readList({ data: [{ id: 1 }] })).toEqual({ rows: [{ id: 1 }] });

@@ -99,9 +99,13 @@ export function mockPreferencesServer(stored: Record<string, unknown> = {}): Pre
  */
 export function mockQuietCharts(user: SessionUser = admin): void {
   server.use(
-    http.get(`${API}/authorization/user/policies`, () => HttpResponse.json({ message: 'Policies', data: { isAdmin: user.isAdmin, policies: [] } })),
+    http.get(`${API}/authorization/user/policies`, () =>
+      HttpResponse.json({ message: 'Policies', data: { isAdmin: user.isAdmin, policies: [] } }),
+    ),
     http.get(`${API}/dashboard/dailyJobRunTracker/:from/:to`, () => HttpResponse.json({ message: 'Runs per day', data: { days: [] } })),
-    http.get(`${API}/dashboard/pieCharts`, () => HttpResponse.json({ message: 'Pie charts', data: { runsByStatus: [], checksByResult: [] } })),
+    http.get(`${API}/dashboard/pieCharts`, () =>
+      HttpResponse.json({ message: 'Pie charts', data: { runsByStatus: [], checksByResult: [] } }),
+    ),
     http.get(`${API}/dashboard/distinctConnections`, () => HttpResponse.json({ message: 'Connections by type', data: [] })),
     http.get(`${API}/admin/dashboard/chart`, () => HttpResponse.json({ message: 'Sign-ins per day', data: { days: [] } })),
   );

@@ -71,7 +71,11 @@ describe('the console layout', { timeout: RENDER_TIMEOUT_MS }, () => {
     expect(within(menu()).getByRole('link', { name: 'Mail outbox' })).toBeInTheDocument();
     // Groups are only separators now: every page is one click away.
     expect(within(menu()).queryByRole('button', { name: 'Administration' })).toBeNull();
-    expect(within(menu()).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/dashboard', '/outbox', '/audits/access-events']);
+    expect(
+      within(menu())
+        .getAllByRole('link')
+        .map((link) => link.getAttribute('href')),
+    ).toEqual(['/dashboard', '/outbox', '/audits/access-events']);
     expect(screen.getByRole('button', { name: 'Expand menu' })).toBeInTheDocument();
     await waitFor(() => expect(api.saved.at(-1)?.body).toMatchObject({ value: { collapseMenu: true } }));
   });

@@ -56,8 +56,22 @@ function mockDashboard() {
 }
 
 const mails = [
-  { id: 'm-2', toAddress: 'bob@acme.test', subject: 'Reset your password', kind: 'password_reset', status: 'kept', createdAt: '2026-01-02T10:00:00Z' },
-  { id: 'm-1', toAddress: 'cy@acme.test', subject: 'Your invitation', kind: 'invitation', status: 'sent', createdAt: '2026-01-01T10:00:00Z' },
+  {
+    id: 'm-2',
+    toAddress: 'bob@acme.test',
+    subject: 'Reset your password',
+    kind: 'password_reset',
+    status: 'kept',
+    createdAt: '2026-01-02T10:00:00Z',
+  },
+  {
+    id: 'm-1',
+    toAddress: 'cy@acme.test',
+    subject: 'Your invitation',
+    kind: 'invitation',
+    status: 'sent',
+    createdAt: '2026-01-01T10:00:00Z',
+  },
 ];
 
 describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
@@ -97,7 +111,8 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     expect(consoleStore().getItem('locale')).toBe(i18nProvider.getLocale());
     expect(Object.keys(resourceDefinitions).sort()).toEqual(resources.map((declaration) => declaration.name).sort());
     // What react-admin registers as the console mounts is what it was given: nothing changes, nothing is drawn again.
-    for (const declaration of resources) expect(Resource.registerResource(resourceProps(declaration))).toStrictEqual(resourceDefinitions[declaration.name]);
+    for (const declaration of resources)
+      expect(Resource.registerResource(resourceProps(declaration))).toStrictEqual(resourceDefinitions[declaration.name]);
   });
 
   it('sends a visitor who is not signed in to the sign-in screen', async () => {
@@ -119,13 +134,19 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
       http.get(`${API}/mail/outbox/:id`, ({ params }) =>
         HttpResponse.json({
           message: 'Mail',
-          data: { ...mails.find((mail) => mail.id === params.id), text: 'Hello Bob,\n\nReset it here: https://console.test/auth/reset-password?token=abc.\nThanks', html: null },
+          data: {
+            ...mails.find((mail) => mail.id === params.id),
+            text: 'Hello Bob,\n\nReset it here: https://console.test/auth/reset-password?token=abc.\nThanks',
+            html: null,
+          },
         }),
       ),
     );
     const view = renderConsole('/outbox');
     const table = await screen.findByRole('table', {}, { timeout: 10_000 });
-    const headers = within(table).getAllByRole('columnheader').map((cell) => cell.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
     expect(headers).toEqual(['Created', 'To', 'Subject', 'Kind', 'Status']);
     const row = within(table).getByText('Reset your password').closest('tr')!;
     expect(row).toHaveTextContent('bob@acme.test');
@@ -170,17 +191,30 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
     signIn(admin);
     mockPreferencesServer();
     mockColumnChoices({
-      outbox: { tenant: { hidden: ['kind', 'sentAt', 'error'], order: null }, user: { hidden: ['sentAt', 'error', 'status'], order: ['subject', 'toAddress', 'createdAt', 'kind'] } },
+      outbox: {
+        tenant: { hidden: ['kind', 'sentAt', 'error'], order: null },
+        user: { hidden: ['sentAt', 'error', 'status'], order: ['subject', 'toAddress', 'createdAt', 'kind'] },
+      },
     });
-    server.use(http.get(`${API}/mail/outbox/:offset/:limit`, () => HttpResponse.json({ message: 'Mail outbox', data: { rows: mails, count: 2 } })));
+    server.use(
+      http.get(`${API}/mail/outbox/:offset/:limit`, () => HttpResponse.json({ message: 'Mail outbox', data: { rows: mails, count: 2 } })),
+    );
     renderConsole('/outbox');
     await screen.findByText('Reset your password', {}, { timeout: 10_000 });
-    await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Subject', 'To', 'Created', 'Kind']), {
-      timeout: 10_000,
-    });
+    await waitFor(
+      () =>
+        expect(
+          within(screen.getByRole('table'))
+            .getAllByRole('columnheader')
+            .map((cell) => cell.textContent),
+        ).toEqual(['Subject', 'To', 'Created', 'Kind']),
+      {
+        timeout: 10_000,
+      },
+    );
   });
 
-  it("a user who is not an admin gets the actions their policies allow, read once per session", async () => {
+  it('a user who is not an admin gets the actions their policies allow, read once per session', async () => {
     signIn(plainUser);
     mockPreferencesServer();
     mockColumnChoices();

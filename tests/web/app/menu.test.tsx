@@ -49,7 +49,12 @@ describe('the sidebar menu', { timeout: RENDER_TIMEOUT_MS }, () => {
       title: `Group ${group}`,
       type: 'group' as const,
       icon: 'folder',
-      children: Array.from({ length: 3 }, (__, page) => ({ id: `page-${group}-${page}`, title: `Page ${group}.${page}`, url: `/page-${group}-${page}`, icon: 'table' })),
+      children: Array.from({ length: 3 }, (__, page) => ({
+        id: `page-${group}-${page}`,
+        title: `Page ${group}.${page}`,
+        url: `/page-${group}-${page}`,
+        icon: 'table',
+      })),
     }));
     signIn({ ...admin, navItems: { userNavItemJson: { items: [...adminNav, ...more] } } });
     mockPreferencesServer();
@@ -69,7 +74,11 @@ describe('the sidebar menu', { timeout: RENDER_TIMEOUT_MS }, () => {
     mockPreferencesServer();
     renderInConsole(<SideMenu />);
     const nav = menu();
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Dashboard']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Dashboard']);
     expect(within(nav).queryByText('Administration')).toBeNull();
     expect(within(nav).queryByText('Mail outbox')).toBeNull();
   });
@@ -89,9 +98,14 @@ describe('the sidebar menu', { timeout: RENDER_TIMEOUT_MS }, () => {
   it('uses the translation of nav.page.<id> when there is one, the server title otherwise', () => {
     signIn(admin);
     mockPreferencesServer();
-    const i18nProvider = polyglotI18nProvider(() => mergeTranslations(messages.en, { nav: { page: { outbox: 'Outgoing mail' } } }), 'en', [], {
-      allowMissing: true,
-    });
+    const i18nProvider = polyglotI18nProvider(
+      () => mergeTranslations(messages.en, { nav: { page: { outbox: 'Outgoing mail' } } }),
+      'en',
+      [],
+      {
+        allowMissing: true,
+      },
+    );
     renderInConsole(<SideMenu />, { i18nProvider });
     expect(within(menu()).getByRole('link', { name: 'Outgoing mail' })).toHaveAttribute('href', '/outbox');
     expect(within(menu()).getByRole('link', { name: 'Dashboard' })).toBeInTheDocument();

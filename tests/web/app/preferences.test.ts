@@ -61,7 +61,9 @@ describe('layout preferences: state and actions', () => {
 describe('layout preferences: kept on the server, per user', () => {
   it('loads the server copy, reading unknown or malformed fields as their defaults', async () => {
     signIn(admin);
-    mockPreferencesServer({ 'token-admin': { layout: 'horizontal', theme: 'dark', collapseMenu: 'yes', openGroups: { overview: false, x: 1 } } });
+    mockPreferencesServer({
+      'token-admin': { layout: 'horizontal', theme: 'dark', collapseMenu: 'yes', openGroups: { overview: false, x: 1 } },
+    });
     const store = createLayoutPreferencesStore({ userKey: admin.id! });
     await store.load();
     expect(store.get()).toEqual({ ...defaults, layout: 'horizontal', theme: 'dark', openGroups: { overview: false } });

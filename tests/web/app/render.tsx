@@ -34,7 +34,11 @@ export function renderInConsole(
     path = '/dashboard',
     i18nProvider = consoleI18nProvider,
     queryClient,
-  }: { path?: string; i18nProvider?: I18nProvider; /** MainApp's own (ConsoleQueryClient), where a test needs it. */ queryClient?: QueryClient } = {},
+  }: {
+    path?: string;
+    i18nProvider?: I18nProvider;
+    /** MainApp's own (ConsoleQueryClient), where a test needs it. */ queryClient?: QueryClient;
+  } = {},
 ): ConsoleRender & ReturnType<typeof render> {
   let current: Location | null = null;
   const result = render(

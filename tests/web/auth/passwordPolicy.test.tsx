@@ -30,7 +30,9 @@ function recordPost(path: string, answer: () => Response) {
 describe("the new-password forms follow the company's password rules", () => {
   it('reset: the rules come with the link check; a password that breaks them is refused before anything is sent', async () => {
     const user = useFakeClock();
-    recordPost('/user/password/token/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'ada@acme.test', clientId: 'g', passwordPolicy: STRICT } }));
+    recordPost('/user/password/token/verify', () =>
+      HttpResponse.json({ message: 'ok', data: { email: 'ada@acme.test', clientId: 'g', passwordPolicy: STRICT } }),
+    );
     const reset = recordPost('/user/password/reset', () => HttpResponse.json({ message: 'Your password was reset' }));
     renderConsole('/auth/reset-password?token=abc');
     await user.type(await screen.findByLabelText('New password', { selector: 'input' }), 'lower123');
@@ -54,7 +56,10 @@ describe("the new-password forms follow the company's password rules", () => {
     recordPost('/user/verify', () =>
       HttpResponse.json({
         message: 'ok',
-        data: { email: 'new@acme.test', passwordPolicy: { minLength: 8, requireUppercase: false, requireLowercase: false, requireDigit: false, requireSymbol: false } },
+        data: {
+          email: 'new@acme.test',
+          passwordPolicy: { minLength: 8, requireUppercase: false, requireLowercase: false, requireDigit: false, requireSymbol: false },
+        },
       }),
     );
     const created = recordPost('/user/password/create', () => HttpResponse.json({ message: 'Your account is active' }));

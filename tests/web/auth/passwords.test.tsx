@@ -56,7 +56,9 @@ describe('password reset', () => {
 
   it('with a token: verifies it, saves the new password with the grant and returns to sign-in after 5 s', async () => {
     const user = useFakeClock();
-    const verified = recordPost('/user/password/token/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'ada@acme.test', clientId: 'grant-7' } }));
+    const verified = recordPost('/user/password/token/verify', () =>
+      HttpResponse.json({ message: 'ok', data: { email: 'ada@acme.test', clientId: 'grant-7' } }),
+    );
     const reset = recordPost('/user/password/reset', () => HttpResponse.json({ message: 'Your password was reset' }));
     const { location } = renderConsole('/auth/reset-password?token=abc123');
 
@@ -79,7 +81,9 @@ describe('password reset', () => {
   });
 
   it('with an invalid token: shows the error and a way to ask for a new link', async () => {
-    recordPost('/user/password/token/verify', () => HttpResponse.json({ message: 'This password reset link is invalid or has expired' }, { status: 400 }));
+    recordPost('/user/password/token/verify', () =>
+      HttpResponse.json({ message: 'This password reset link is invalid or has expired' }, { status: 400 }),
+    );
     renderConsole('/auth/reset-password?token=stale');
     expect(await screen.findByRole('alert')).toHaveTextContent('This password reset link is invalid or has expired');
     expect(await screen.findByRole('link', { name: 'Request a new reset link' })).toHaveAttribute('href', '/auth/reset-password');
@@ -108,7 +112,9 @@ describe('account activation', () => {
   }
 
   it('allows creating a password only once the token is verified', async () => {
-    const verified = recordPost('/user/verify', () => HttpResponse.json({ message: 'This activation link is invalid or has expired' }, { status: 400 }));
+    const verified = recordPost('/user/verify', () =>
+      HttpResponse.json({ message: 'This activation link is invalid or has expired' }, { status: 400 }),
+    );
     renderConsole('/auth/activate-user-account?token=bad');
     expect(await screen.findByRole('alert')).toHaveTextContent('This activation link is invalid or has expired');
     expect(verified).toEqual([{ token: 'bad' }]);
@@ -204,7 +210,9 @@ describe('password change', () => {
   it('shows a refused current password and stays', async () => {
     const user = useFakeClock();
     storeUser();
-    server.use(http.post('/api/v1/user/password', () => HttpResponse.json({ message: 'The current password is not correct' }, { status: 400 })));
+    server.use(
+      http.post('/api/v1/user/password', () => HttpResponse.json({ message: 'The current password is not correct' }, { status: 400 })),
+    );
     const { location } = renderConsole('/auth/change-password');
     await change(user);
     expect(await screen.findByRole('alert')).toHaveTextContent('The current password is not correct');

@@ -32,7 +32,9 @@ describe('reset-user-account (resend the activation)', () => {
   });
 
   it('shows an error and starts the form over too', async () => {
-    server.use(http.post('/api/v1/user/token/resend', () => HttpResponse.json({ message: 'Too many attempts, try again in 60 s' }, { status: 429 })));
+    server.use(
+      http.post('/api/v1/user/token/resend', () => HttpResponse.json({ message: 'Too many attempts, try again in 60 s' }, { status: 429 })),
+    );
     renderConsole('/auth/reset-user-account');
     await resend();
     const alert = await screen.findByRole('alert');

@@ -82,7 +82,10 @@ describe('sign-in screen', () => {
     answerSignIn(() => HttpResponse.json({ message: 'ok', user: sessionUser({ auth: false, setupOTP: true }) }));
     server.use(
       http.get('/api/v1/user/otp/setup', () =>
-        HttpResponse.json({ message: 'ok', data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrCodeDataUrl: 'data:image/png;base64,AAAA' } }),
+        HttpResponse.json({
+          message: 'ok',
+          data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrCodeDataUrl: 'data:image/png;base64,AAAA' },
+        }),
       ),
     );
     const { location } = renderConsole('/auth/signin');

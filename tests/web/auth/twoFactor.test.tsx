@@ -6,10 +6,16 @@ import { server } from '../msw';
 import { renderConsole } from '../shell/renderConsole';
 import { field } from './helpers';
 
-const pendingOtp = () => storeUser(sessionUser({ auth: false, requireOTP: true, accessToken: 'pending', token: 'pending', navItems: undefined }));
-const pendingSetup = () => storeUser(sessionUser({ auth: false, setupOTP: true, accessToken: 'pending', token: 'pending', navItems: undefined }));
+const pendingOtp = () =>
+  storeUser(sessionUser({ auth: false, requireOTP: true, accessToken: 'pending', token: 'pending', navItems: undefined }));
+const pendingSetup = () =>
+  storeUser(sessionUser({ auth: false, setupOTP: true, accessToken: 'pending', token: 'pending', navItems: undefined }));
 
-const SETUP = { secret: 'JBSWY3DPEHPK3PXPJBSW', otpauthUrl: 'otpauth://totp/DataOps:ada', qrCodeDataUrl: 'data:image/png;base64,iVBORw0KGgo=' };
+const SETUP = {
+  secret: 'JBSWY3DPEHPK3PXPJBSW',
+  otpauthUrl: 'otpauth://totp/DataOps:ada',
+  qrCodeDataUrl: 'data:image/png;base64,iVBORw0KGgo=',
+};
 
 describe('verify-otp screen', () => {
   it('sends to sign-in when no sign-in is waiting for a code', async () => {
@@ -138,7 +144,9 @@ describe('register-2fa screen', () => {
     server.use(
       http.get('/api/v1/user/otp/setup', () => {
         calls += 1;
-        return calls === 1 ? HttpResponse.json({ message: 'The database is not available' }, { status: 503 }) : HttpResponse.json({ message: 'ok', data: SETUP });
+        return calls === 1
+          ? HttpResponse.json({ message: 'The database is not available' }, { status: 503 })
+          : HttpResponse.json({ message: 'ok', data: SETUP });
       }),
     );
     renderConsole('/auth/register-2fa');

@@ -3,7 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { localStorageStore, type Store } from 'react-admin';
 import { consoleMethods } from '../../../providers/dataProvider';
-import { COLUMN_CHOICES_OFFLINE_KEY, loadColumnChoices, orderFromRanks, ranksFromOrder } from '../../../src/framework/columns/columnChoices';
+import {
+  COLUMN_CHOICES_OFFLINE_KEY,
+  loadColumnChoices,
+  orderFromRanks,
+  ranksFromOrder,
+} from '../../../src/framework/columns/columnChoices';
 import { COLUMN_SAVE_DELAY_MS } from '../../../src/framework/columns/useColumnChoices';
 import { server } from '../msw';
 import { API, FRAMEWORK_TIMEOUT_MS, plainUser, mockPolicies, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
@@ -22,7 +27,10 @@ function columnsServer(choices: Record<string, unknown>): ColumnsServer {
     http.put(`${API}/lists/:listKey/columns`, async ({ request, params }) => {
       const body = (await request.json()) as { scope: string };
       record.puts.push({ listKey: params.listKey, ...body });
-      return HttpResponse.json({ message: body.scope === 'tenant' ? 'Saved as the default columns for everyone' : 'Columns saved', data: body });
+      return HttpResponse.json({
+        message: body.scope === 'tenant' ? 'Saved as the default columns for everyone' : 'Columns saved',
+        data: body,
+      });
     }),
     http.delete(`${API}/lists/:listKey/columns`, ({ request, params }) => {
       record.deletes.push(`${params.listKey}?${new URL(request.url).searchParams}`);
@@ -85,7 +93,9 @@ describe('column choices', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     signIn();
     widgetApi([widget(1)]);
     const store = localStorageStore();
-    await startSession(store, { widgets: { tenant: tenantDefault, user: { hidden: ['status', 'isActive', 'createdAt', 'size', 'tags'], order: ['email'] } } });
+    await startSession(store, {
+      widgets: { tenant: tenantDefault, user: { hidden: ['status', 'isActive', 'createdAt', 'size', 'tags'], order: ['email'] } },
+    });
     renderDeclared([widgets], { path: '/widgets', store });
     expect(await headers()).toEqual(['Email', 'Name', 'Kind']);
   });

@@ -9,7 +9,16 @@ const resolverOptions = { fields: {}, shouldUseNativeValidation: false } as neve
 
 describe('what a declaration yields', () => {
   it('capabilities follow the declared routes; a capability without its route is refused', () => {
-    expect(capabilitiesOf(widgets)).toEqual({ create: true, edit: true, show: true, delete: true, activate: true, export: true, bulkDelete: true, bulkActivate: true });
+    expect(capabilitiesOf(widgets)).toEqual({
+      create: true,
+      edit: true,
+      show: true,
+      delete: true,
+      activate: true,
+      export: true,
+      bulkDelete: true,
+      bulkActivate: true,
+    });
     const readOnly = defineResource({
       name: 'logs',
       messages: { en: { name: 'Logs' } },
@@ -18,7 +27,16 @@ describe('what a declaration yields', () => {
       routes: { list: '/logs/{offset}/{limit}', activate: '/log/activate/{id}' },
       can: { delete: true, bulkActivate: true, export: false },
     });
-    expect(capabilitiesOf(readOnly)).toEqual({ create: false, edit: false, show: true, delete: false, activate: false, export: false, bulkDelete: false, bulkActivate: false });
+    expect(capabilitiesOf(readOnly)).toEqual({
+      create: false,
+      edit: false,
+      show: true,
+      delete: false,
+      activate: false,
+      export: false,
+      bulkDelete: false,
+      bulkActivate: false,
+    });
     expect(canSort(readOnly)).toBe(false);
     expect(canSort(widgets)).toBe(true);
     expect(defaultSortOf(widgets)).toEqual({ field: 'createdAt', order: 'DESC' });
@@ -41,7 +59,10 @@ describe('what a declaration yields', () => {
 describe('the zod resolver', () => {
   const schema = z.object({
     name: z.string().trim().min(3, 'at least 3 characters'),
-    phone: z.string().regex(/^\+?[0-9 ]+$/, 'digits only').optional(),
+    phone: z
+      .string()
+      .regex(/^\+?[0-9 ]+$/, 'digits only')
+      .optional(),
     address: z.object({ city: z.string().min(1, 'required') }),
   });
 
@@ -66,7 +87,11 @@ describe('the zod resolver', () => {
   });
 
   it("treats an emptied input (react-admin's null) as absent, and keeps the form's other values with the schema's transforms", async () => {
-    const result = await zodResolver(schema)({ id: 'w-1', name: '  Ada  ', phone: null, address: { city: 'Paris' }, extra: 1 }, undefined, resolverOptions);
+    const result = await zodResolver(schema)(
+      { id: 'w-1', name: '  Ada  ', phone: null, address: { city: 'Paris' }, extra: 1 },
+      undefined,
+      resolverOptions,
+    );
     expect(result.errors).toEqual({});
     expect(result.values).toEqual({ id: 'w-1', name: 'Ada', phone: null, address: { city: 'Paris' }, extra: 1 });
   });

@@ -46,7 +46,15 @@ describe('CSV', () => {
     expect(csvCell(-5)).toBe('-5');
     expect(csvCell(null)).toBe('');
     expect(csvCell(true)).toBe('true');
-    expect(toCsv(['a', 'b'], [[1, 'x'], ['y', null]])).toBe('a,b\r\n1,x\r\ny,');
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          [1, 'x'],
+          ['y', null],
+        ],
+      ),
+    ).toBe('a,b\r\n1,x\r\ny,');
   });
 });
 
@@ -54,7 +62,14 @@ describe('export of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
   it('exports every row of the filtered list, 1000 a call until a page comes back short, with the visible columns only', async () => {
     signIn();
     const rows = Array.from({ length: 2345 }, (_, index) =>
-      widget(index + 1, index === 0 ? { name: '=cmd|" /C calc"!A0', email: '+evil@acme.test' } : index === 1 ? { name: 'Line one\nline two, "quoted"' } : {}),
+      widget(
+        index + 1,
+        index === 0
+          ? { name: '=cmd|" /C calc"!A0', email: '+evil@acme.test' }
+          : index === 1
+            ? { name: 'Line one\nline two, "quoted"' }
+            : {},
+      ),
     );
     // The count is capped below the real number of rows: export must not rely on it.
     const api = widgetApi(rows);
@@ -63,7 +78,10 @@ describe('export of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     // This browser's columns, not yet on the server: the list saves them as the user's choice.
     server.use(http.put(`${API}/lists/widgets/columns`, () => HttpResponse.json({ message: 'Columns saved', data: {} })));
     // Hidden: kind and createdAt; shown: size (hidden by default).
-    const store = memoryStore({ 'widgets.datatable': ['kind', 'createdAt', 'tags'], 'widgets.datatable_columnRanks': [4, 0, 1, 2, 3, 5, 6, 7] });
+    const store = memoryStore({
+      'widgets.datatable': ['kind', 'createdAt', 'tags'],
+      'widgets.datatable_columnRanks': [4, 0, 1, 2, 3, 5, 6, 7],
+    });
     renderDeclared([widgets], { path: '/widgets', store });
     await screen.findByText('Widget 0003', { selector: 'td, td *' });
     await listToolbarShown();

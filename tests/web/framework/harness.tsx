@@ -56,7 +56,16 @@ export const widgets = defineResource<Widget>({
   messages: {
     en: {
       name: 'Widget |||| Widgets',
-      fields: { name: 'Name', email: 'Email', kind: 'Kind', status: 'Condition', size: 'Size', isActive: 'Active', createdAt: 'Created', tags: 'Tags' },
+      fields: {
+        name: 'Name',
+        email: 'Email',
+        kind: 'Kind',
+        status: 'Condition',
+        size: 'Size',
+        isActive: 'Active',
+        createdAt: 'Created',
+        tags: 'Tags',
+      },
       filters: { kind: 'Kinds', status: 'Condition', search: 'Search widgets' },
       statuses: { ok: 'Fine', worn: 'Worn', broken: 'Broken' },
       cards: { total: 'All widgets' },
@@ -152,7 +161,10 @@ export function widgetApi(initial: Widget[]): WidgetApi {
 
   const page = (rows: Widget[], offset: number, limit: number) => {
     const count = Math.min(rows.length, api.countCap);
-    return HttpResponse.json({ message: 'Widgets', data: { rows: rows.slice(offset, offset + limit), count, countExact: rows.length <= api.countCap } });
+    return HttpResponse.json({
+      message: 'Widgets',
+      data: { rows: rows.slice(offset, offset + limit), count, countExact: rows.length <= api.countCap },
+    });
   };
   const find = (id: unknown) => api.rows.find((row) => row.id === id);
   const notFound = () => HttpResponse.json({ message: 'Widget not found' }, { status: 404 });
@@ -161,7 +173,13 @@ export function widgetApi(initial: Widget[]): WidgetApi {
     http.all(`${API}/widget*`, async ({ request }) => {
       const url = new URL(request.url);
       const path = url.pathname.slice(API.length);
-      const body = request.method === 'GET' || request.method === 'DELETE' ? undefined : await request.clone().json().catch(() => undefined);
+      const body =
+        request.method === 'GET' || request.method === 'DELETE'
+          ? undefined
+          : await request
+              .clone()
+              .json()
+              .catch(() => undefined);
       api.calls.push({ method: request.method, path, body });
       const failure = failures.find((candidate) => candidate.pattern.test(`${request.method} ${path}`));
       if (failure) return HttpResponse.json({ message: failure.message }, { status: failure.status });
@@ -188,7 +206,12 @@ export function widgetApi(initial: Widget[]): WidgetApi {
         data: {
           cards: [
             { key: 'total', label: 'Total', value: api.rows.length },
-            { key: 'active', label: 'Active', value: api.rows.filter((row) => row.isActive).length, link: '/widgets?filter=%7B%22status%22%3A%22ok%22%7D' },
+            {
+              key: 'active',
+              label: 'Active',
+              value: api.rows.filter((row) => row.isActive).length,
+              link: '/widgets?filter=%7B%22status%22%3A%22ok%22%7D',
+            },
           ],
         },
       }),
@@ -261,7 +284,15 @@ export const adminUser: SessionUser = {
   impersonator: null,
 };
 
-export const plainUser: SessionUser = { ...adminUser, id: 'u-bob', email: 'bob@acme.test', firstName: 'Bob', isAdmin: false, accessToken: 'token-bob', token: 'token-bob' };
+export const plainUser: SessionUser = {
+  ...adminUser,
+  id: 'u-bob',
+  email: 'bob@acme.test',
+  firstName: 'Bob',
+  isAdmin: false,
+  accessToken: 'token-bob',
+  token: 'token-bob',
+};
 
 export function signIn(user: SessionUser = adminUser): SessionUser {
   setStoredUser(user);
@@ -298,7 +329,10 @@ export interface Rendered {
  * Declarations rendered the way MainApp renders the registry: react-admin with providers made
  * from these declarations only, one <Resource> each, the alert bar above the page.
  */
-export function renderDeclared(declarations: AnyResourceDeclaration[], { path, store = memoryStore() }: { path: string; store?: Store }): Rendered {
+export function renderDeclared(
+  declarations: AnyResourceDeclaration[],
+  { path, store = memoryStore() }: { path: string; store?: Store },
+): Rendered {
   let current: Location | null = null;
   render(
     <TestMemoryRouter initialEntries={[path]} locationCallback={(location) => (current = location)}>

@@ -94,7 +94,13 @@ describe('a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
 
     await userEvent.type(screen.getByPlaceholderText('Search widgets'), '002');
     await waitFor(() => expect(api.calls.at(-1)?.body).toEqual({ status: 'broken', search: '002' }));
-    await waitFor(() => expect(bodyRows(screen.getByRole('table')).map((row) => within(row).getAllByRole('cell')[1].textContent)).toEqual(['Widget 0027', 'Widget 0024', 'Widget 0021']));
+    await waitFor(() =>
+      expect(bodyRows(screen.getByRole('table')).map((row) => within(row).getAllByRole('cell')[1].textContent)).toEqual([
+        'Widget 0027',
+        'Widget 0024',
+        'Widget 0021',
+      ]),
+    );
     expect(api.seen(/filter\/props/)).toHaveLength(1);
   });
 
@@ -133,7 +139,10 @@ describe('a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
       http.get(`${API}/widgets/cards`, () => HttpResponse.json({ message: 'Cards', data: { cards: [] } })),
       http.get(`${API}/widgets/filter/props`, () => HttpResponse.json({ message: 'Props', data: {} })),
       http.get(`${API}/widgets/:offset/:limit`, () =>
-        HttpResponse.json({ message: 'Widgets', data: { rows: Array.from({ length: 10 }, (_, index) => widget(index)), count: 10000, countExact: false } }),
+        HttpResponse.json({
+          message: 'Widgets',
+          data: { rows: Array.from({ length: 10 }, (_, index) => widget(index)), count: 10000, countExact: false },
+        }),
       ),
     );
     renderDeclared([widgets], { path: '/widgets' });
@@ -163,7 +172,10 @@ describe('a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     server.use(
       http.get(`${API}/places`, () => {
         calls.push('GET /places');
-        return HttpResponse.json({ message: 'Places', data: Array.from({ length: 12 }, (_, index) => ({ id: `p-${index}`, name: `Place ${index}` })) });
+        return HttpResponse.json({
+          message: 'Places',
+          data: Array.from({ length: 12 }, (_, index) => ({ id: `p-${index}`, name: `Place ${index}` })),
+        });
       }),
     );
     const view = renderDeclared([places], { path: '/places' });

@@ -10,7 +10,13 @@ afterEach(cleanup);
 function OpenMenu({ log, firstDisabled = false }: { log: string[]; firstDisabled?: boolean }) {
   return (
     <Menu open anchorEl={document.body} onClose={() => log.push('closed by the menu')}>
-      <MenuAction icon={LoginIcon} label="Act as" disabled={firstDisabled} close={() => log.push('close')} onAct={() => log.push('act as')} />
+      <MenuAction
+        icon={LoginIcon}
+        label="Act as"
+        disabled={firstDisabled}
+        close={() => log.push('close')}
+        onAct={() => log.push('act as')}
+      />
       <MenuAction icon={MailIcon} label="Resend" dense close={() => log.push('close')} onAct={() => log.push('resend')} />
     </Menu>
   );

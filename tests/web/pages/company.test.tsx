@@ -32,7 +32,14 @@ const admin: SessionUser = {
   impersonator: null,
 };
 
-const reader: SessionUser = { ...admin, id: 'u-rita', email: 'rita@acme.test', isAdmin: false, accessToken: 'token-rita', token: 'token-rita' };
+const reader: SessionUser = {
+  ...admin,
+  id: 'u-rita',
+  email: 'rita@acme.test',
+  isAdmin: false,
+  accessToken: 'token-rita',
+  token: 'token-rita',
+};
 
 function acme(overrides: Partial<CompanyProfile> = {}): CompanyProfile {
   return {
@@ -76,7 +83,9 @@ function companyApi(profile: CompanyProfile = acme(), policies: { resource: stri
       if (type.includes('multipart/form-data')) {
         const form = await request.clone().formData();
         // A file part by its type only: jsdom's File reaches the test's fetch without its name or bytes.
-        body = Object.fromEntries([...form.entries()].map(([key, value]) => [key, typeof value === 'string' ? value : { file: value.type }]));
+        body = Object.fromEntries(
+          [...form.entries()].map(([key, value]) => [key, typeof value === 'string' ? value : { file: value.type }]),
+        );
       }
       sent.push({ method: request.method, path, body, token: request.headers.get('x-access-token') });
       const failure = failures.find((candidate) => candidate.pattern.test(`${request.method} ${path}`));
@@ -196,9 +205,16 @@ describe('the company page', { timeout: TIMEOUT_MS }, () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Save company profile' }));
     expect(await screen.findByText('The company profile has been saved')).toBeInTheDocument();
-    expect(api.puts()).toEqual([{ method: 'PUT', path: '/company', token: 'token-ada', body: { city: 'Manchester', logo: { file: 'image/png' } } }]);
+    expect(api.puts()).toEqual([
+      { method: 'PUT', path: '/company', token: 'token-ada', body: { city: 'Manchester', logo: { file: 'image/png' } } },
+    ]);
     // The page and the app bar show the saved logo under its new address.
-    await waitFor(() => expect(logoArea().getByRole('img', { name: 'Logo of Acme' })).toHaveAttribute('src', '/api/v1/company/logo?hostname=acme&v=1111111111111111'));
+    await waitFor(() =>
+      expect(logoArea().getByRole('img', { name: 'Logo of Acme' })).toHaveAttribute(
+        'src',
+        '/api/v1/company/logo?hostname=acme&v=1111111111111111',
+      ),
+    );
     expect(appBarLogo()).toHaveAttribute('src', '/api/v1/company/logo?hostname=acme&v=1111111111111111');
     expect(screen.getByLabelText('City')).toHaveValue('Manchester');
   });
@@ -254,13 +270,19 @@ describe('the company page', { timeout: TIMEOUT_MS }, () => {
     await userEvent.type(name, 'Acme Industries');
     await userEvent.clear(website);
     await userEvent.type(website, 'https://acme.example/new');
-    api.failWith(/^PUT \/company/, 400, 'website: this address does not answer; logo: the SVG is not well-formed XML (line 1, column 9: …)');
+    api.failWith(
+      /^PUT \/company/,
+      400,
+      'website: this address does not answer; logo: the SVG is not well-formed XML (line 1, column 9: …)',
+    );
     await userEvent.upload(screen.getByLabelText('Logo file'), svgFile());
     await userEvent.click(screen.getByRole('button', { name: 'Save company profile' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('website: this address does not answer');
     expect(await screen.findByText('this address does not answer')).toBeInTheDocument();
     expect(screen.getByText('the SVG is not well-formed XML (line 1, column 9: …)')).toBeInTheDocument();
-    expect(api.puts().map((call) => call.body)).toEqual([{ name: 'Acme Industries', website: 'https://acme.example/new', logo: { file: 'image/svg+xml' } }]);
+    expect(api.puts().map((call) => call.body)).toEqual([
+      { name: 'Acme Industries', website: 'https://acme.example/new', logo: { file: 'image/svg+xml' } },
+    ]);
     expect(api.stored().name).toBe('Acme');
   });
 
@@ -299,7 +321,18 @@ describe('the company page body', () => {
   it('holds the fields that changed (an emptied one as ""), the chosen file itself, or removeLogo', () => {
     const saved = acme();
     const file = pngFile();
-    const values = { id: 'c-acme', name: 'Acme', contactEmail: '', phone: '', website: 'https://acme.example', addressLine: '', city: 'Leeds', postalCode: '', country: 'GB', timezone: 'Europe/London' };
+    const values = {
+      id: 'c-acme',
+      name: 'Acme',
+      contactEmail: '',
+      phone: '',
+      website: 'https://acme.example',
+      addressLine: '',
+      city: 'Leeds',
+      postalCode: '',
+      country: 'GB',
+      timezone: 'Europe/London',
+    };
     const form = companyForm({ ...values, contactEmail: '', logo: file }, saved);
     expect([...form.keys()]).toEqual(['contactEmail', 'city', 'logo']);
     expect(form.get('contactEmail')).toBe('');
@@ -307,9 +340,16 @@ describe('the company page body', () => {
     const sent = form.get('logo') as File;
     expect([sent.name, sent.type, sent.size]).toEqual(['logo.png', 'image/png', 8]);
 
-    expect([...companyForm({ ...values, city: 'London', contactEmail: 'hello@acme.test', removeLogo: true }, saved).entries()]).toEqual([['removeLogo', 'true']]);
+    expect([...companyForm({ ...values, city: 'London', contactEmail: 'hello@acme.test', removeLogo: true }, saved).entries()]).toEqual([
+      ['removeLogo', 'true'],
+    ]);
     // Removing a logo the company does not have sends nothing.
-    expect([...companyForm({ ...values, city: 'London', contactEmail: 'hello@acme.test', removeLogo: true }, acme({ hasLogo: false, logoUrl: null })).keys()]).toEqual([]);
+    expect([
+      ...companyForm(
+        { ...values, city: 'London', contactEmail: 'hello@acme.test', removeLogo: true },
+        acme({ hasLogo: false, logoUrl: null }),
+      ).keys(),
+    ]).toEqual([]);
   });
 });
 

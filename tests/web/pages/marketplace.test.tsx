@@ -18,7 +18,12 @@ const FINANCE = 'a0000000-0000-4000-8000-000000000001';
 /** The marketplace as the server answers it: its catalogue, with the company using S3 and Slack (inactive). */
 function catalogue(): Integration[] {
   return MARKETPLACE.map((listing) => {
-    const usage = listing.id === 's3' ? { connections: 2, activeConnections: 1 } : listing.id === 'slack' ? { connections: 1, activeConnections: 0 } : { connections: 0, activeConnections: 0 };
+    const usage =
+      listing.id === 's3'
+        ? { connections: 2, activeConnections: 1 }
+        : listing.id === 'slack'
+          ? { connections: 1, activeConnections: 0 }
+          : { connections: 0, activeConnections: 0 };
     return { ...integrationOf(listing), active: usage.activeConnections > 0, ...usage };
   });
 }
@@ -46,18 +51,37 @@ function marketplaceApi(integrations: Integration[] = catalogue()) {
       if (next.status && next.status >= 400) return HttpResponse.json({ message: next.message }, { status: next.status });
       const ok = next.ok ?? true;
       const test = ok
-        ? { ok, latencyMs: 42, detail: 'Bucket "lake": the first page under "exports/" listed 1 object', message: 'Connected in 42 ms', testedAt: '2026-11-02T10:00:00.000Z' }
-        : { ok, latencyMs: null, detail: '', message: 'Google sign-in: Invalid JWT Signature. (invalid_grant) (HTTP 400)', testedAt: '2026-11-02T10:00:00.000Z' };
+        ? {
+            ok,
+            latencyMs: 42,
+            detail: 'Bucket "lake": the first page under "exports/" listed 1 object',
+            message: 'Connected in 42 ms',
+            testedAt: '2026-11-02T10:00:00.000Z',
+          }
+        : {
+            ok,
+            latencyMs: null,
+            detail: '',
+            message: 'Google sign-in: Invalid JWT Signature. (invalid_grant) (HTTP 400)',
+            testedAt: '2026-11-02T10:00:00.000Z',
+          };
       const type = integrations.find((integration) => integration.id === body.integrationId)!.connectionType;
       return HttpResponse.json(
         {
-          message: ok ? `Connection "${body.name}" created and tested: connected in 42 ms` : `Connection "${body.name}" created, but its test failed: ${test.message}`,
-          data: { connection: connection({ id: NEW_CONNECTION, name: body.name, type, lastTestOk: ok, lastTestMessage: test.message }), test },
+          message: ok
+            ? `Connection "${body.name}" created and tested: connected in 42 ms`
+            : `Connection "${body.name}" created, but its test failed: ${test.message}`,
+          data: {
+            connection: connection({ id: NEW_CONNECTION, name: body.name, type, lastTestOk: ok, lastTestMessage: test.message }),
+            test,
+          },
         },
         { status: 201 },
       );
     }),
-    http.get(`${API}/workspaces/active`, () => HttpResponse.json({ message: 'Active workspaces', data: [{ id: FINANCE, name: 'Finance' }] })),
+    http.get(`${API}/workspaces/active`, () =>
+      HttpResponse.json({ message: 'Active workspaces', data: [{ id: FINANCE, name: 'Finance' }] }),
+    ),
     http.get(`${API}/user/preferences`, () => HttpResponse.json({ message: 'Preferences', data: {} })),
   );
   return {
@@ -83,7 +107,8 @@ function renderMarketplace(as: SessionUser = adminUser, path = '/marketplace') {
 
 const card = async (name: string) => screen.findByRole('article', { name });
 const section = (name: string) => screen.getByRole('region', { name });
-const helperOf = (input: HTMLElement) => document.getElementById(input.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent ?? '';
+const helperOf = (input: HTMLElement) =>
+  document.getElementById(input.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent ?? '';
 
 async function openConfigure(user: UserEvent, name: string): Promise<HTMLElement> {
   await user.click(await screen.findByRole('button', { name: `Configure ${name}` }));
@@ -103,12 +128,16 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
     await card('Google Cloud Storage');
     const sections = screen.getAllByRole('region').map((region) => region.getAttribute('aria-labelledby'));
     expect(sections).toEqual(['category-cloud_storage', 'category-chat', 'category-code', 'category-compute', 'category-database']);
-    expect(within(section('Cloud storage')).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
-      'S3-compatible storage',
-      'Google Cloud Storage',
-      'Azure Blob Storage',
-    ]);
-    expect(within(section('Code repositories')).getAllByRole('article').map((article) => article.getAttribute('data-integration'))).toEqual(['bitbucket', 'git']);
+    expect(
+      within(section('Cloud storage'))
+        .getAllByRole('heading', { level: 3 })
+        .map((heading) => heading.textContent),
+    ).toEqual(['S3-compatible storage', 'Google Cloud Storage', 'Azure Blob Storage']);
+    expect(
+      within(section('Code repositories'))
+        .getAllByRole('article')
+        .map((article) => article.getAttribute('data-integration')),
+    ).toEqual(['bitbucket', 'git']);
 
     const s3 = await card('S3-compatible storage');
     expect(within(s3).getByText('Active')).toBeInTheDocument();
@@ -119,7 +148,10 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
     expect(within(slack).getByText('1 connection')).toBeInTheDocument();
     const gcs = await card('Google Cloud Storage');
     expect(within(gcs).getByText('Not configured yet')).toBeInTheDocument();
-    expect(within(gcs).getByRole('link', { name: 'Setup guide of Google Cloud Storage (opens in a new tab)' })).toHaveAttribute('href', 'https://cloud.google.com/iam/docs/keys-create-delete');
+    expect(within(gcs).getByRole('link', { name: 'Setup guide of Google Cloud Storage (opens in a new tab)' })).toHaveAttribute(
+      'href',
+      'https://cloud.google.com/iam/docs/keys-create-delete',
+    );
     expect(within(gcs).getByRole('link', { name: /Setup guide/ })).toHaveAttribute('target', '_blank');
     expect(screen.getByText('9 integrations')).toBeInTheDocument();
   });
@@ -160,8 +192,13 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
     const api = marketplaceApi();
     const view = renderMarketplace();
     const dialog = await openConfigure(user, 'Google Cloud Storage');
-    expect(within(dialog).getByText('CSV and Parquet files in a Google Cloud Storage bucket, read with a service account.')).toBeInTheDocument();
-    expect(within(dialog).getByRole('link', { name: /Where to find what this form asks for/ })).toHaveAttribute('href', 'https://cloud.google.com/iam/docs/keys-create-delete');
+    expect(
+      within(dialog).getByText('CSV and Parquet files in a Google Cloud Storage bucket, read with a service account.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: /Where to find what this form asks for/ })).toHaveAttribute(
+      'href',
+      'https://cloud.google.com/iam/docs/keys-create-delete',
+    );
     expect(within(dialog).getByRole('textbox', { name: 'Bucket' })).toBeInTheDocument();
     expect(within(dialog).getByRole('textbox', { name: 'Folder in the bucket' })).toHaveAttribute('placeholder', 'exports/');
     expect(within(dialog).getByLabelText(/^Service account key \(JSON\)/)).toHaveAttribute('type', 'password');
@@ -176,11 +213,21 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Bucket' }), 'Lake');
     await user.type(within(dialog).getByLabelText(/^Service account key/), 'not a key');
     await user.click(within(dialog).getByRole('button', { name: 'Test and save' }));
-    await waitFor(() => expect(helperOf(within(dialog).getByRole('textbox', { name: 'Bucket' }))).toBe('must be a bucket name: 3 to 222 lowercase letters, digits, -, _ and .'));
-    expect(helperOf(within(dialog).getByLabelText(/^Service account key/))).toBe('must be the JSON key file of a service account (with client_email and private_key)');
+    await waitFor(() =>
+      expect(helperOf(within(dialog).getByRole('textbox', { name: 'Bucket' }))).toBe(
+        'must be a bucket name: 3 to 222 lowercase letters, digits, -, _ and .',
+      ),
+    );
+    expect(helperOf(within(dialog).getByLabelText(/^Service account key/))).toBe(
+      'must be the JSON key file of a service account (with client_email and private_key)',
+    );
     expect(api.calls).toEqual(['GET /marketplace']);
 
-    const key = JSON.stringify({ type: 'service_account', client_email: 'reader@acme.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\\nMII\\n-----END PRIVATE KEY-----\\n' });
+    const key = JSON.stringify({
+      type: 'service_account',
+      client_email: 'reader@acme.iam.gserviceaccount.com',
+      private_key: '-----BEGIN PRIVATE KEY-----\\nMII\\n-----END PRIVATE KEY-----\\n',
+    });
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Data lake');
     await user.clear(within(dialog).getByRole('textbox', { name: 'Bucket' }));
     await user.type(within(dialog).getByRole('textbox', { name: 'Bucket' }), 'lake');
@@ -204,7 +251,9 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
         settings: { bucket: 'lake', prefix: 'exports/', serviceAccountKey: key, endpoint: 'https://storage.googleapis.com' },
       },
     ]);
-    expect(await screen.findByRole('alert', { hidden: true })).toHaveTextContent('Connection "Data lake" created and tested: connected in 42 ms');
+    expect(await screen.findByRole('alert', { hidden: true })).toHaveTextContent(
+      'Connection "Data lake" created and tested: connected in 42 ms',
+    );
     // The cards are read again: their counts changed.
     await waitFor(() => expect(api.calls).toEqual(['GET /marketplace', 'POST /marketplace/configure', 'GET /marketplace']));
 
@@ -219,7 +268,10 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
     const dialog = await openConfigure(user, 'Azure Blob Storage');
     expect(within(dialog).getByLabelText(/^Account key/)).toHaveAttribute('type', 'password');
     expect(within(dialog).queryByLabelText(/^SAS token/)).toBeNull();
-    expect(within(dialog).getByRole('textbox', { name: 'Endpoint' })).toHaveAttribute('placeholder', 'https://<account>.blob.core.windows.net');
+    expect(within(dialog).getByRole('textbox', { name: 'Endpoint' })).toHaveAttribute(
+      'placeholder',
+      'https://<account>.blob.core.windows.net',
+    );
     await choose(user, dialog, 'Sign in with', 'Shared access signature (SAS)');
     expect(within(dialog).queryByLabelText(/^Account key/)).toBeNull();
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Shop exports');
@@ -239,7 +291,7 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
     ]);
   });
 
-  it('says a connection that could not connect was saved all the same, in the service\'s words', async () => {
+  it("says a connection that could not connect was saved all the same, in the service's words", async () => {
     const user = userEvent.setup();
     const api = marketplaceApi();
     api.answerNext({ ok: false });
@@ -251,7 +303,11 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
     const result = await within(dialog).findByRole('status');
     expect(result).toHaveTextContent('The connection failed');
     expect(result).toHaveTextContent('Google sign-in: Invalid JWT Signature. (invalid_grant) (HTTP 400)');
-    expect(within(dialog).getByText('The connection "Models" was saved, but it could not connect. Open it to correct its settings and test it again.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'The connection "Models" was saved, but it could not connect. Open it to correct its settings and test it again.',
+      ),
+    ).toBeInTheDocument();
     expect(await screen.findByRole('alert', { hidden: true })).toHaveTextContent('Connection "Models" created, but its test failed');
 
     await user.click(within(dialog).getByRole('button', { name: 'Configure another' }));
@@ -268,7 +324,9 @@ describe('the marketplace page', { timeout: RENDER_TIMEOUT_MS }, () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Repository URL or path' }), '/srv/git/models.git');
     await user.click(within(dialog).getByRole('button', { name: 'Test and save' }));
     expect(await screen.findByRole('alert', { hidden: true })).toHaveTextContent('name: a connection with this name already exists');
-    await waitFor(() => expect(helperOf(within(dialog).getByRole('textbox', { name: 'Name' }))).toBe('a connection with this name already exists'));
+    await waitFor(() =>
+      expect(helperOf(within(dialog).getByRole('textbox', { name: 'Name' }))).toBe('a connection with this name already exists'),
+    );
     expect(within(dialog).queryByRole('status')).toBeNull();
   });
 
@@ -303,7 +361,9 @@ describe('permissions on the marketplace page', { timeout: RENDER_TIMEOUT_MS }, 
     mockPolicies([{ resource: 'connections', actions: ['read'] }]);
     const api = marketplaceApi();
     renderMarketplace(plainUser);
-    expect(await screen.findByText("You don't have access to the marketplace. Ask an admin for the marketplace permission.")).toBeInTheDocument();
+    expect(
+      await screen.findByText("You don't have access to the marketplace. Ask an admin for the marketplace permission."),
+    ).toBeInTheDocument();
     expect(api.calls).toEqual([]);
   });
 });

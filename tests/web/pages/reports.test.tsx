@@ -120,7 +120,19 @@ interface Sent {
 function reportsApi(options: { rows?: ReportRow[]; policies?: Array<{ resource: string; actions: string[] }> } = {}) {
   const sent: Sent[] = [];
   const failures: { pattern: RegExp; status: number; message: string }[] = [];
-  let rows = options.rows ?? [row(), row({ id: MINE, kind: 'on_demand', title: 'Report', periodLabel: '1 Nov 2026 – 7 Nov 2026', createdBy: ADA, createdByName: 'Ada Admin', format: 'csv', attachments: [{ id: 'a-2', fileName: 'report-acme-2026-11-01_2026-11-07.csv', contentType: 'text/csv; charset=utf-8', size: 900 }] })];
+  let rows = options.rows ?? [
+    row(),
+    row({
+      id: MINE,
+      kind: 'on_demand',
+      title: 'Report',
+      periodLabel: '1 Nov 2026 – 7 Nov 2026',
+      createdBy: ADA,
+      createdByName: 'Ada Admin',
+      format: 'csv',
+      attachments: [{ id: 'a-2', fileName: 'report-acme-2026-11-01_2026-11-07.csv', contentType: 'text/csv; charset=utf-8', size: 900 }],
+    }),
+  ];
   server.use(
     http.all(`${API}/*`, async ({ request }) => {
       const path = new URL(request.url).pathname.slice(API.length);
@@ -130,14 +142,21 @@ function reportsApi(options: { rows?: ReportRow[]; policies?: Array<{ resource: 
       if (failure) return HttpResponse.json({ message: failure.message }, { status: failure.status });
       return undefined;
     }),
-    http.get(`${API}/authorization/user/policies`, () => HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies: options.policies ?? [] } })),
+    http.get(`${API}/authorization/user/policies`, () =>
+      HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies: options.policies ?? [] } }),
+    ),
     http.get(`${API}/reports/:offset/:limit`, ({ params }) => {
       const offset = Number(params.offset);
-      return HttpResponse.json({ message: 'Reports', data: { rows: rows.slice(offset, offset + Number(params.limit)), count: rows.length, countExact: true } });
+      return HttpResponse.json({
+        message: 'Reports',
+        data: { rows: rows.slice(offset, offset + Number(params.limit)), count: rows.length, countExact: true },
+      });
     }),
     http.get(`${API}/reports/:id`, ({ params }) => {
       const found = rows.find((candidate) => candidate.id === params.id);
-      return found ? HttpResponse.json({ message: 'Report', data: detail(found) }) : HttpResponse.json({ message: 'Report not found' }, { status: 404 });
+      return found
+        ? HttpResponse.json({ message: 'Report', data: detail(found) })
+        : HttpResponse.json({ message: 'Report not found' }, { status: 404 });
     }),
     http.get(`${API}/reports/:id/attachments/:attachmentId`, ({ params }) => {
       const file = rows.flatMap((candidate) => candidate.attachments).find((candidate) => candidate.id === params.attachmentId)!;
@@ -147,14 +166,24 @@ function reportsApi(options: { rows?: ReportRow[]; policies?: Array<{ resource: 
     }),
     http.post(`${API}/reports`, async ({ request }) => {
       const body = (await request.json()) as { format?: 'pdf' | 'csv' };
-      const made = row({ id: `r-new-${rows.length}`, kind: 'on_demand', title: 'Report', periodLabel: '2 Nov 2026 – 3 Nov 2026', createdByName: 'Ada Admin', format: body.format ?? 'pdf' });
+      const made = row({
+        id: `r-new-${rows.length}`,
+        kind: 'on_demand',
+        title: 'Report',
+        periodLabel: '2 Nov 2026 – 3 Nov 2026',
+        createdByName: 'Ada Admin',
+        format: body.format ?? 'pdf',
+      });
       rows = [made, ...rows];
       return HttpResponse.json({ message: 'Report made and mailed to 2 people', data: detail(made) }, { status: 201 });
     }),
     http.post(`${API}/shares`, async ({ request }) => {
       const body = (await request.json()) as { userIds: string[] };
       const n = body.userIds.length;
-      return HttpResponse.json({ message: `Shared with ${n} ${n === 1 ? 'user' : 'users'}`, data: { id: 's-1', ...body } }, { status: 201 });
+      return HttpResponse.json(
+        { message: `Shared with ${n} ${n === 1 ? 'user' : 'users'}`, data: { id: 's-1', ...body } },
+        { status: 201 },
+      );
     }),
     http.get(`${API}/users/active`, () => HttpResponse.json({ message: 'Active users', users: people })),
   );
@@ -258,7 +287,9 @@ describe('the reports page', { timeout: TIMEOUT_MS }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Make the report' }));
     expect(await screen.findByText('Report made and mailed to 2 people')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(api.bodiesOf(/^POST \/reports$/)).toEqual([{ format: 'csv', periodStart: '2026-11-02', periodEnd: '2026-11-03', recipients: [MIA] }]);
+    expect(api.bodiesOf(/^POST \/reports$/)).toEqual([
+      { format: 'csv', periodStart: '2026-11-02', periodEnd: '2026-11-03', recipients: [MIA] },
+    ]);
     // The list is read again and shows the new report first.
     await waitFor(() => expect(api.seen(/^GET \/reports\/0\/10$/)).toHaveLength(2));
     const table = screen.getByRole('table', { name: 'Past reports' });
@@ -292,7 +323,9 @@ describe('the reports page', { timeout: TIMEOUT_MS }, () => {
     await userEvent.type(within(dialog).getByLabelText('Message (optional)'), 'Look at the failed runs');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Share' }));
     expect(await screen.findByText('Shared with 1 user')).toBeInTheDocument();
-    expect(api.bodiesOf(/^POST \/shares$/)).toEqual([{ kind: 'report', reportId: WEEKLY, userIds: [MIA], message: 'Look at the failed runs' }]);
+    expect(api.bodiesOf(/^POST \/shares$/)).toEqual([
+      { kind: 'report', reportId: WEEKLY, userIds: [MIA], message: 'Look at the failed runs' },
+    ]);
   });
 
   it('opens the report a link names (?report=) with all its figures', async () => {
@@ -370,10 +403,14 @@ describe('"Share this view" on a list', { timeout: TIMEOUT_MS }, () => {
 
 describe('the report request the dialog makes', () => {
   it('sends the chosen days as calendar days and leaves out what was not chosen', () => {
-    expect(reportRequest({ format: 'pdf', period: 'recent', from: '2026-11-02', to: '', recipients: [] })).toEqual({ body: { format: 'pdf' } });
+    expect(reportRequest({ format: 'pdf', period: 'recent', from: '2026-11-02', to: '', recipients: [] })).toEqual({
+      body: { format: 'pdf' },
+    });
     expect(reportRequest({ format: 'csv', period: 'days', from: '2026-11-02', to: '2026-11-02', recipients: ['u-1'] })).toEqual({
       body: { format: 'csv', recipients: ['u-1'], periodStart: '2026-11-02', periodEnd: '2026-11-02' },
     });
-    expect(reportRequest({ format: 'csv', period: 'days', from: '2026-11-02', to: '', recipients: [] })).toEqual({ problem: 'to_required' });
+    expect(reportRequest({ format: 'csv', period: 'days', from: '2026-11-02', to: '', recipients: [] })).toEqual({
+      problem: 'to_required',
+    });
   });
 });

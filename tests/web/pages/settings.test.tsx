@@ -41,7 +41,15 @@ function serviceGroup(overrides: Partial<ServiceGroup> = {}): ServiceGroup {
 }
 
 function emailGroup(overrides: Partial<EmailGroup> = {}): EmailGroup {
-  const values = { host: 'smtp.acme.test', port: 587, secure: false, username: 'mailer', fromAddress: 'data@acme.test', fromName: 'Acme Data', passwordSet: true };
+  const values = {
+    host: 'smtp.acme.test',
+    port: 587,
+    secure: false,
+    username: 'mailer',
+    fromAddress: 'data@acme.test',
+    fromName: 'Acme Data',
+    passwordSet: true,
+  };
   return {
     id: 'email',
     label: 'Email settings',
@@ -81,7 +89,12 @@ function settingsApi(initial: { service?: ServiceGroup; email?: EmailGroup } = {
     http.get(`${API}/settings`, () => HttpResponse.json({ message: 'Settings', data: [service, email] })),
     http.put(`${API}/settings/service`, async ({ request }) => {
       saves += 1;
-      service = { ...service, values: { ...service.values, ...((await request.json()) as object) }, updatedAt: `2026-11-02T10:0${saves}:00.000Z`, updatedByName: 'Ada Admin' };
+      service = {
+        ...service,
+        values: { ...service.values, ...((await request.json()) as object) },
+        updatedAt: `2026-11-02T10:0${saves}:00.000Z`,
+        updatedByName: 'Ada Admin',
+      };
       return HttpResponse.json({ message: 'Service settings saved', data: service });
     }),
     http.put(`${API}/settings/email`, async ({ request }) => {
@@ -96,7 +109,10 @@ function settingsApi(initial: { service?: ServiceGroup; email?: EmailGroup } = {
     }),
     http.post(`${API}/settings/email/test`, async ({ request }) => {
       const { to } = (await request.json()) as { to?: string };
-      return HttpResponse.json({ message: testAnswer.ok ? 'A test mail was sent' : 'The test mail could not be sent', data: { ...testAnswer, to: to ?? 'ada@acme.test' } });
+      return HttpResponse.json({
+        message: testAnswer.ok ? 'A test mail was sent' : 'The test mail could not be sent',
+        data: { ...testAnswer, to: to ?? 'ada@acme.test' },
+      });
     }),
   );
   return {
@@ -136,7 +152,9 @@ describe('the settings page', { timeout: TIMEOUT_MS }, () => {
     await userEvent.type(minLength, '14');
     await userEvent.click(input('An uppercase letter'));
     await userEvent.click(input('A symbol (such as - ! or #)'));
-    expect(screen.getByTestId('policy-preview')).toHaveTextContent('New passwords: At least 14 characters, with an uppercase letter, a digit and a symbol.');
+    expect(screen.getByTestId('policy-preview')).toHaveTextContent(
+      'New passwords: At least 14 characters, with an uppercase letter, a digit and a symbol.',
+    );
     await userEvent.click(input('Require two-factor authentication for everyone'));
     const domains = screen.getByRole('combobox', { name: 'Allowed email domains' });
     await userEvent.type(domains, 'acme.test{Enter}');
@@ -186,7 +204,9 @@ describe('the settings page', { timeout: TIMEOUT_MS }, () => {
     const host = await screen.findByLabelText('Host');
     expect(host).toHaveValue('smtp.acme.test');
     expect(screen.getByText('A password is saved: leave this blank to keep it.')).toBeInTheDocument();
-    expect(screen.getByText('Without an SMTP server here, the mail of your company is kept in the mail outbox of this server.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Without an SMTP server here, the mail of your company is kept in the mail outbox of this server.'),
+    ).toBeInTheDocument();
     expect(input('Password')).toHaveValue('');
 
     const fromName = input('From name');
@@ -199,13 +219,20 @@ describe('the settings page', { timeout: TIMEOUT_MS }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save email settings' }));
     await waitFor(() => expect(api.bodiesOf(/^PUT \/settings\/email/)).toHaveLength(2));
     const [first, second] = api.bodiesOf(/^PUT \/settings\/email/) as Record<string, unknown>[];
-    expect(first).toEqual({ host: 'smtp.acme.test', port: 587, secure: false, username: 'mailer', fromAddress: 'data@acme.test', fromName: 'Acme Platform' });
+    expect(first).toEqual({
+      host: 'smtp.acme.test',
+      port: 587,
+      secure: false,
+      username: 'mailer',
+      fromAddress: 'data@acme.test',
+      fromName: 'Acme Platform',
+    });
     expect(second).toMatchObject({ fromName: 'Acme Platform', password: 'New-smtp-secret-1' });
     // After the save the field is blank again: the password is never shown back.
     await waitFor(() => expect(input('Password')).toHaveValue(''));
   });
 
-  it("sends a test mail through the unsaved settings and shows what the SMTP server said", async () => {
+  it('sends a test mail through the unsaved settings and shows what the SMTP server said', async () => {
     const api = settingsApi();
     renderSettings(ada, '/settings?group=email');
     const port = await screen.findByLabelText('Port');
@@ -220,14 +247,31 @@ describe('the settings page', { timeout: TIMEOUT_MS }, () => {
     expect(result).toHaveTextContent('The test mail was sent to ops@acme.test through smtp.acme.test:587.');
     expect(result).toHaveTextContent("The server's answer: 250 Accepted");
     expect(api.bodiesOf(/^POST \/settings\/email\/test/)).toEqual([
-      { to: 'ops@acme.test', settings: { host: 'smtp.acme.test', port: 2525, secure: false, username: 'mailer', fromAddress: 'data@acme.test', fromName: 'Acme Data' } },
+      {
+        to: 'ops@acme.test',
+        settings: {
+          host: 'smtp.acme.test',
+          port: 2525,
+          secure: false,
+          username: 'mailer',
+          fromAddress: 'data@acme.test',
+          fromName: 'Acme Data',
+        },
+      },
     ]);
     // Nothing was saved.
     expect(api.seen(/^PUT/)).toEqual([]);
 
-    api.answerTestWith({ ok: false, detail: 'Invalid login: 535 Authentication failed', to: 'ops@acme.test', server: 'smtp.acme.test:2525' });
+    api.answerTestWith({
+      ok: false,
+      detail: 'Invalid login: 535 Authentication failed',
+      to: 'ops@acme.test',
+      server: 'smtp.acme.test:2525',
+    });
     await userEvent.click(screen.getByRole('button', { name: 'Send a test mail' }));
-    await waitFor(() => expect(screen.getByTestId('test-mail-result')).toHaveTextContent('The test mail could not be sent through smtp.acme.test:2525.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('test-mail-result')).toHaveTextContent('The test mail could not be sent through smtp.acme.test:2525.'),
+    );
     expect(screen.getByTestId('test-mail-result')).toHaveTextContent("The server's answer: Invalid login: 535 Authentication failed");
 
     // A refusal of the settings themselves is shown there too.
@@ -245,7 +289,9 @@ describe('the settings page', { timeout: TIMEOUT_MS }, () => {
     );
     settingsApi({ service: serviceGroup({ values: { ...defaultServiceSettings(480), allowedEmailDomains: ['acme.test'] } }) });
     renderSettings(bob);
-    expect(await screen.findByText('You can read these settings; changing them needs the permission to update settings.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('You can read these settings; changing them needs the permission to update settings.'),
+    ).toBeInTheDocument();
     expect(await screen.findByLabelText('Session lifetime (minutes)')).toHaveAttribute('readonly');
     expect(screen.getByText('acme.test')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save service settings' })).not.toBeInTheDocument();

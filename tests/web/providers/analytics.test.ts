@@ -23,7 +23,8 @@ function fakeGa4() {
   });
   const loadScript = vi.fn();
   const provider = createGa4Analytics({ measurementId: 'G-TEST123', gtag, loadScript });
-  const events = (name: string) => calls.filter((args) => args[0] === 'event' && args[1] === name).map((args) => args[2] as Record<string, unknown>);
+  const events = (name: string) =>
+    calls.filter((args) => args[0] === 'event' && args[1] === name).map((args) => args[2] as Record<string, unknown>);
   return { provider, gtag, loadScript, calls, events };
 }
 

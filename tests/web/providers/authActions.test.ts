@@ -70,7 +70,9 @@ describe('signIn: the sign-in result of spec section 4', () => {
   it('a failed sign-in clears everything and keeps the server message', async () => {
     storeUser();
     localStorage.setItem('impersonator', JSON.stringify(sessionUser()));
-    server.use(http.post('/api/v1/signin', () => HttpResponse.json({ message: 'Invalid email, password or company host name' }, { status: 401 })));
+    server.use(
+      http.post('/api/v1/signin', () => HttpResponse.json({ message: 'Invalid email, password or company host name' }, { status: 401 })),
+    );
     await expect(signIn(credentials)).rejects.toThrow('Invalid email, password or company host name');
     expect(storedUser()).toBeNull();
     expect(localStorage.getItem('impersonator')).toBeNull();
@@ -115,14 +117,18 @@ describe('two-factor and password calls', () => {
   it('verifyActivationToken is verified only on an accepted token', async () => {
     server.use(http.post('/api/v1/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test' } })));
     expect(await verifyActivationToken('tok')).toEqual({ email: 'new@acme.test', verified: true, passwordPolicy: DEFAULT_PASSWORD_POLICY });
-    server.use(http.post('/api/v1/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test', verified: false } })));
+    server.use(
+      http.post('/api/v1/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test', verified: false } })),
+    );
     expect((await verifyActivationToken('tok')).verified).toBe(false);
   });
 
   it('changePassword returns the fixed text whatever the server says, and forgets the session', async () => {
     storeUser();
     server.use(http.post('/api/v1/user/password', () => HttpResponse.json({ message: 'Password changed' })));
-    expect(await changePassword({ oldPassword: 'old-password-1', newPassword: 'new-password-1' })).toEqual({ message: PASSWORD_UPDATED_MESSAGE });
+    expect(await changePassword({ oldPassword: 'old-password-1', newPassword: 'new-password-1' })).toEqual({
+      message: PASSWORD_UPDATED_MESSAGE,
+    });
     expect(storedUser()).toBeNull();
   });
 });

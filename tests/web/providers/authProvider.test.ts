@@ -6,7 +6,9 @@ import { defineResource } from '../../../src/framework/types';
 import { sessionUser, storedUser, storeUser } from '../fixtures';
 import { server } from '../msw';
 
-const ctx = { signal: new AbortController().signal } as { signal: AbortSignal } & Parameters<NonNullable<typeof authProvider.getPermissions>>[0];
+const ctx = { signal: new AbortController().signal } as { signal: AbortSignal } & Parameters<
+  NonNullable<typeof authProvider.getPermissions>
+>[0];
 
 describe('authProvider', () => {
   it('checkAuth resolves when signed in, else rejects to /auth/signin without a notification', async () => {
@@ -29,7 +31,9 @@ describe('authProvider', () => {
   });
 
   it('checkError rejects only for a 401 "Invalid JWT token"', async () => {
-    await expect(authProvider.checkError(new ApiError('Invalid JWT token', 401, null))).rejects.toMatchObject({ redirectTo: '/auth/signin' });
+    await expect(authProvider.checkError(new ApiError('Invalid JWT token', 401, null))).rejects.toMatchObject({
+      redirectTo: '/auth/signin',
+    });
     await expect(authProvider.checkError({ status: 401, message: 'Invalid JWT token: expired' })).rejects.toBeDefined();
     await expect(authProvider.checkError(new ApiError('Invalid email, password or company host name', 401, null))).resolves.toBeUndefined();
     await expect(authProvider.checkError(new ApiError('Resource Access not provided', 403, null))).resolves.toBeUndefined();
@@ -67,7 +71,13 @@ describe('authProvider', () => {
         return HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies } });
       }),
     );
-    const accessEvents = defineResource({ name: 'access-events', access: 'accessEvents', messages: { en: { name: 'Access events' } }, fields: [], routes: { list: '/access/events/{offset}/{limit}' } });
+    const accessEvents = defineResource({
+      name: 'access-events',
+      access: 'accessEvents',
+      messages: { en: { name: 'Access events' } },
+      fields: [],
+      routes: { list: '/access/events/{offset}/{limit}' },
+    });
     const provider = createAuthProvider([accessEvents]);
     storeUser(sessionUser({ isAdmin: false }));
     const can = (resource: string, action: string) => provider.canAccess!({ ...ctx, resource, action });
@@ -107,7 +117,9 @@ describe('authProvider', () => {
     let fail = true;
     server.use(
       http.get('/api/v1/authorization/user/policies', () =>
-        fail ? HttpResponse.json({ message: 'Database unavailable' }, { status: 503 }) : HttpResponse.json({ message: 'ok', data: { isAdmin: false, policies: [{ resource: 'users', actions: ['read'] }] } }),
+        fail
+          ? HttpResponse.json({ message: 'Database unavailable' }, { status: 503 })
+          : HttpResponse.json({ message: 'ok', data: { isAdmin: false, policies: [{ resource: 'users', actions: ['read'] }] } }),
       ),
     );
     storeUser(sessionUser({ isAdmin: false }));
@@ -144,7 +156,9 @@ describe('authProvider', () => {
   });
 
   it('login signs in and redirects by the sign-in result; logout ends the session and returns the sign-in path', async () => {
-    server.use(http.post('/api/v1/signin', () => HttpResponse.json({ message: 'ok', user: sessionUser({ auth: false, requireOTP: true }) })));
+    server.use(
+      http.post('/api/v1/signin', () => HttpResponse.json({ message: 'ok', user: sessionUser({ auth: false, requireOTP: true }) })),
+    );
     await expect(authProvider.login({ email: 'ada@acme.test', password: 'secret-123456', companyHostname: 'acme' })).resolves.toEqual({
       redirectTo: '/auth/verify-otp',
     });

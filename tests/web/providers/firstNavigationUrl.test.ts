@@ -14,7 +14,13 @@ describe('firstNavigationUrl', () => {
             {
               title: 'Data',
               children: [
-                { title: 'Catalogue', children: [{ title: 'Workflows', url: '/workflows' }, { title: 'Tables', url: '/tables' }] },
+                {
+                  title: 'Catalogue',
+                  children: [
+                    { title: 'Workflows', url: '/workflows' },
+                    { title: 'Tables', url: '/tables' },
+                  ],
+                },
               ],
             },
             { title: 'Admin', children: [{ title: 'Users', url: '/users' }] },
@@ -28,7 +34,9 @@ describe('firstNavigationUrl', () => {
   it('falls back to /dashboard without navigation or without a user', () => {
     expect(DEFAULT_LANDING_URL).toBe('/dashboard');
     expect(firstNavigationUrl(sessionUser({ navItems: undefined }))).toBe('/dashboard');
-    expect(firstNavigationUrl(sessionUser({ navItems: { userNavItemJson: { items: [{ title: 'Empty', children: [] }] } } }))).toBe('/dashboard');
+    expect(firstNavigationUrl(sessionUser({ navItems: { userNavItemJson: { items: [{ title: 'Empty', children: [] }] } } }))).toBe(
+      '/dashboard',
+    );
     expect(firstNavigationUrl(null)).toBe('/dashboard');
   });
 
@@ -44,8 +52,20 @@ describe('navigationPages', () => {
       navItems: {
         userNavItemJson: {
           items: [
-            { title: 'A', children: [{ title: 'Tables', url: '/tables' }, { title: 'Nested', children: [{ title: 'Jobs', url: '/jobs' }] }] },
-            { title: 'B', children: [{ title: 'Tables again', url: '/tables' }, { title: 'Users', url: '/users' }] },
+            {
+              title: 'A',
+              children: [
+                { title: 'Tables', url: '/tables' },
+                { title: 'Nested', children: [{ title: 'Jobs', url: '/jobs' }] },
+              ],
+            },
+            {
+              title: 'B',
+              children: [
+                { title: 'Tables again', url: '/tables' },
+                { title: 'Users', url: '/users' },
+              ],
+            },
           ],
         },
       },

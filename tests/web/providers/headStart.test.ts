@@ -71,7 +71,9 @@ describe('calls started ahead of the view that makes them', () => {
     // Still on its way: nothing to take, and the call stays for the view's own request.
     expect(takeAnsweredAhead('/dashboard/topCards')).toBeUndefined();
     const before = Date.now();
-    await vi.waitFor(() => expect(takeAnsweredAhead('/dashboard/topCards')).toMatchObject({ payload: { data: { path: '/dashboard/topCards', call: 1 } } }));
+    await vi.waitFor(() =>
+      expect(takeAnsweredAhead('/dashboard/topCards')).toMatchObject({ payload: { data: { path: '/dashboard/topCards', call: 1 } } }),
+    );
     // Taken: the next request calls again.
     expect(takeAnsweredAhead('/dashboard/topCards')).toBeUndefined();
     expect(await apiRequest('/dashboard/topCards')).toMatchObject({ data: { call: 2 } });

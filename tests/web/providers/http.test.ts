@@ -29,7 +29,9 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 
 describe('apiRequest: the error catalogue of spec section 8', () => {
   it('rejects a non-2xx answer with the server message', async () => {
-    server.use(http.get('/api/v1/users/active', () => HttpResponse.json({ message: 'email: must be a valid email address' }, { status: 400 })));
+    server.use(
+      http.get('/api/v1/users/active', () => HttpResponse.json({ message: 'email: must be a valid email address' }, { status: 400 })),
+    );
     const error = await failure(apiRequest('/users/active'));
     expect(error.message).toBe('email: must be a valid email address');
     expect(error.status).toBe(400);
@@ -39,7 +41,11 @@ describe('apiRequest: the error catalogue of spec section 8', () => {
     server.use(http.get('/api/v1/users/active', () => new HttpResponse(null, { status: 502, statusText: 'Bad Gateway' })));
     expect((await failure(apiRequest('/users/active'))).message).toBe('Bad Gateway');
 
-    server.use(http.get('/api/v1/users/active', () => HttpResponse.json({ detail: 'no message field' }, { status: 500, statusText: 'Internal Server Error' })));
+    server.use(
+      http.get('/api/v1/users/active', () =>
+        HttpResponse.json({ detail: 'no message field' }, { status: 500, statusText: 'Internal Server Error' }),
+      ),
+    );
     expect((await failure(apiRequest('/users/active'))).message).toBe('Internal Server Error');
   });
 
@@ -62,7 +68,11 @@ describe('apiRequest: the error catalogue of spec section 8', () => {
 
   it('does not sign out on another 401 message', async () => {
     storeUser();
-    server.use(http.get('/api/v1/user/profile', () => HttpResponse.json({ message: 'Invalid email, password or company host name' }, { status: 401 })));
+    server.use(
+      http.get('/api/v1/user/profile', () =>
+        HttpResponse.json({ message: 'Invalid email, password or company host name' }, { status: 401 }),
+      ),
+    );
     await failure(apiRequest('/user/profile'));
     expect(storedUser()).not.toBeNull();
     expect(navigate).not.toHaveBeenCalled();
@@ -71,7 +81,9 @@ describe('apiRequest: the error catalogue of spec section 8', () => {
   it('on 403 "Resource Access not provided" shows the access-denied alert after 1 s and goes to /dashboard', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     storeUser();
-    server.use(http.get('/api/v1/admin/dashboard/cards', () => HttpResponse.json({ message: 'Resource Access not provided' }, { status: 403 })));
+    server.use(
+      http.get('/api/v1/admin/dashboard/cards', () => HttpResponse.json({ message: 'Resource Access not provided' }, { status: 403 })),
+    );
     const error = await failure(apiRequest('/admin/dashboard/cards'));
     expect(error.status).toBe(403);
     expect(ACCESS_DENIED_DELAY_MS).toBe(1000);

@@ -131,7 +131,15 @@ describe('ConsoleRouter', () => {
         <Navigator />
         <Suspense fallback={<p>Loading page</p>}>
           <Routes>
-            <Route path="/a" element={<><p>Page A</p><Pacer pacer={() => 'at-once'} /></>} />
+            <Route
+              path="/a"
+              element={
+                <>
+                  <p>Page A</p>
+                  <Pacer pacer={() => 'at-once'} />
+                </>
+              }
+            />
             <Route path="/b" element={<p>Page B</p>} />
             <Route path="/slow" element={<Waiting />} />
           </Routes>

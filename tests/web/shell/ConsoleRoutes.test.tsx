@@ -21,11 +21,14 @@ describe('top-level routes', () => {
     expect(location()).toBe('/tables');
   });
 
-  it.each(['/auth/signin', '/auth/reset-password', '/auth/reset-user-account', '/contact-admin'])('serves %s from the auth chunk', async (path) => {
-    renderConsole(path);
-    expect(await screen.findByText('DataOps Console')).toBeInTheDocument();
-    expect(screen.queryByTestId('main-app')).not.toBeInTheDocument();
-  });
+  it.each(['/auth/signin', '/auth/reset-password', '/auth/reset-user-account', '/contact-admin'])(
+    'serves %s from the auth chunk',
+    async (path) => {
+      renderConsole(path);
+      expect(await screen.findByText('DataOps Console')).toBeInTheDocument();
+      expect(screen.queryByTestId('main-app')).not.toBeInTheDocument();
+    },
+  );
 
   it('serves every other path from the main chunk when signed in', async () => {
     storeUser(sessionUser());

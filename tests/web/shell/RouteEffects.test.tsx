@@ -67,7 +67,9 @@ describe('on every route change', () => {
   it('keeps the access-denied alert that arrives with the move to /dashboard', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     storeUser();
-    server.use(http.get('/api/v1/admin/dashboard/cards', () => HttpResponse.json({ message: 'Resource Access not provided' }, { status: 403 })));
+    server.use(
+      http.get('/api/v1/admin/dashboard/cards', () => HttpResponse.json({ message: 'Resource Access not provided' }, { status: 403 })),
+    );
     const { location } = renderConsole('/tables');
     await screen.findByTestId('main-app');
     await act(() => apiRequest('/admin/dashboard/cards').catch(() => undefined));

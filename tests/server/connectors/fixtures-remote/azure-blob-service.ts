@@ -47,7 +47,9 @@ function azureError(response: ServerResponse, status: number, code: string, mess
   if (method === 'HEAD') return void response.writeHead(status, headers).end();
   response
     .writeHead(status, headers)
-    .end(`\uFEFF<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${message}\nRequestId:5f3c9a1e-001e-0042-2b1c-000000000000\nTime:2026-01-20T10:00:00.0000000Z</Message></Error>`);
+    .end(
+      `\uFEFF<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${message}\nRequestId:5f3c9a1e-001e-0042-2b1c-000000000000\nTime:2026-01-20T10:00:00.0000000Z</Message></Error>`,
+    );
 }
 
 /** The string Azure signs for a Shared Key request (version 2015-02-21 and later), built from the request as received. */
@@ -95,7 +97,24 @@ interface SasFields {
 }
 
 function sasString(container: string, fields: SasFields): string {
-  return [fields.sp, fields.st, fields.se, `/blob/${AZURE_ACCOUNT}/${container}`, '', '', fields.spr, fields.sv, fields.sr, '', '', '', '', '', '', ''].join('\n');
+  return [
+    fields.sp,
+    fields.st,
+    fields.se,
+    `/blob/${AZURE_ACCOUNT}/${container}`,
+    '',
+    '',
+    fields.spr,
+    fields.sv,
+    fields.sr,
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+  ].join('\n');
 }
 
 export async function startAzureBlobService(): Promise<AzureBlobService> {
@@ -109,7 +128,13 @@ export async function startAzureBlobService(): Promise<AzureBlobService> {
   /** Whether the request is authorised for `permission` ('l' list, 'r' read); answers the error itself otherwise. */
   function authorised(request: ReceivedRequest, response: ServerResponse, container: string, permission: 'l' | 'r'): boolean {
     const refuse = () => {
-      azureError(response, 403, 'AuthenticationFailed', 'Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature.', request.method);
+      azureError(
+        response,
+        403,
+        'AuthenticationFailed',
+        'Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature.',
+        request.method,
+      );
       return false;
     };
     if (!request.headers['x-ms-version'] || !request.headers['x-ms-date']) return refuse();
@@ -119,7 +144,13 @@ export async function startAzureBlobService(): Promise<AzureBlobService> {
       const fields: SasFields = { sp: field('sp'), st: field('st'), se: field('se'), sv: field('sv'), sr: field('sr'), spr: field('spr') };
       if (hmac(key, sasString(container, fields)) !== sig || Date.parse(fields.se) < Date.now()) return refuse();
       if (!fields.sp.includes(permission)) {
-        azureError(response, 403, 'AuthorizationPermissionMismatch', 'This request is not authorized to perform this operation using this permission.', request.method);
+        azureError(
+          response,
+          403,
+          'AuthorizationPermissionMismatch',
+          'This request is not authorized to perform this operation using this permission.',
+          request.method,
+        );
         return false;
       }
       return true;
@@ -165,14 +196,27 @@ export async function startAzureBlobService(): Promise<AzureBlobService> {
     const blob = container.get(blobPath.map(decodeURIComponent).join('/'));
     if (!blob) return azureError(response, 404, 'BlobNotFound', 'The specified blob does not exist.', request.method);
     const ifMatch = request.headers['if-match'];
-    if (ifMatch && ifMatch !== blob.etag) return azureError(response, 412, 'ConditionNotMet', 'The condition specified using HTTP conditional header(s) is not met.', request.method);
+    if (ifMatch && ifMatch !== blob.etag)
+      return azureError(
+        response,
+        412,
+        'ConditionNotMet',
+        'The condition specified using HTTP conditional header(s) is not met.',
+        request.method,
+      );
     const headers = { etag: blob.etag, 'last-modified': 'Sat, 01 Jun 2024 10:00:00 GMT', 'x-ms-blob-type': 'BlockBlob' };
     if (request.method === 'HEAD') return void response.writeHead(200, { ...headers, 'content-length': String(blob.body.length) }).end();
     const range = /^bytes=(\d+)-(\d+)$/.exec(String(request.headers['x-ms-range'] ?? request.headers.range ?? ''));
     if (range) {
       const start = Number(range[1]);
       const end = Math.min(Number(range[2]), blob.body.length - 1);
-      response.writeHead(206, { ...headers, 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${blob.body.length}` }).end(blob.body.subarray(start, end + 1));
+      response
+        .writeHead(206, {
+          ...headers,
+          'content-length': String(end - start + 1),
+          'content-range': `bytes ${start}-${end}/${blob.body.length}`,
+        })
+        .end(blob.body.subarray(start, end + 1));
       return;
     }
     response.writeHead(200, { ...headers, 'content-length': String(blob.body.length) }).end(blob.body);
@@ -191,7 +235,14 @@ export async function startAzureBlobService(): Promise<AzureBlobService> {
     interrupt: (path, answers) => void interruptions.set(path, answers),
     setPageLimit: (limit) => void (pageLimit = limit),
     containerSas(container, permissions, expiry = new Date(Date.now() + 3600_000)) {
-      const fields: SasFields = { sp: permissions, st: '', se: expiry.toISOString().replace(/\.\d{3}Z$/, 'Z'), sv: SAS_VERSION, sr: 'c', spr: 'https,http' };
+      const fields: SasFields = {
+        sp: permissions,
+        st: '',
+        se: expiry.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        sv: SAS_VERSION,
+        sr: 'c',
+        spr: 'https,http',
+      };
       const { st: _unset, ...given } = fields;
       return new URLSearchParams({ ...given, sig: hmac(key, sasString(container, fields)) }).toString();
     },

@@ -26,7 +26,13 @@ function realApi() {
       method: request.method,
       path: url.pathname + url.search,
       headers: Object.fromEntries(request.headers.entries()),
-      body: request.method === 'GET' ? undefined : await request.clone().json().catch(() => undefined),
+      body:
+        request.method === 'GET'
+          ? undefined
+          : await request
+              .clone()
+              .json()
+              .catch(() => undefined),
     });
   };
   server.use(
@@ -68,9 +74,11 @@ describe('the API explorer', { timeout: RENDER_TIMEOUT_MS }, () => {
 
     await userEvent.type(within(nav).getByRole('searchbox', { name: 'Search operations' }), 'workspace put');
     expect(within(nav).getByText('1 operation')).toBeInTheDocument();
-    expect(within(nav).getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual([
-      'PUT /workspace: Edit a workspace (name, description, active)',
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['PUT /workspace: Edit a workspace (name, description, active)']);
   });
 
   it('shows one operation from GET /openapi/{id}: its parameters and that it takes no body', async () => {
@@ -82,7 +90,10 @@ describe('the API explorer', { timeout: RENDER_TIMEOUT_MS }, () => {
     expect(api.seen(/openapi\//)).toEqual(['GET /openapi/get_users_offset_limit']);
     expect(view.location().search).toBe('?operation=get_users_offset_limit');
     const parameters = within(article).getByRole('region', { name: 'Parameters' });
-    const rows = within(parameters).getAllByRole('row').slice(1).map((row) => row.textContent);
+    const rows = within(parameters)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.textContent);
     expect(rows).toEqual(['offsetpathinteger (0–10000000)✓', 'limitpathinteger (1–1000)✓']);
     expect(within(article).getByText('This operation takes no body.')).toBeInTheDocument();
     expect(within(article).getByText('The company users, a page at a time.')).toBeInTheDocument();
@@ -157,7 +168,11 @@ describe('the API explorer', { timeout: RENDER_TIMEOUT_MS }, () => {
 
   it('without read access to API keys it says so and asks nothing', async () => {
     const api = apiKeysApi();
-    server.use(http.get('/api/v1/authorization/user/policies', () => HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies: [] } })));
+    server.use(
+      http.get('/api/v1/authorization/user/policies', () =>
+        HttpResponse.json({ message: 'Policies', data: { isAdmin: false, policies: [] } }),
+      ),
+    );
     signIn({ ...adminUser, isAdmin: false, accessToken: 'token-plain', token: 'token-plain' });
     renderInConsole(<ApiExplorerPage />, { path: '/api-explorer' });
     expect(await screen.findByText('You need read access to API keys to browse the API.')).toBeInTheDocument();

@@ -89,7 +89,11 @@ function profileApi(row: User = bobRow()) {
       return undefined;
     }),
     http.get(`${API}/user/profile`, () =>
-      HttpResponse.json({ message: 'Profile', user: { id: stored.id, email: stored.email, companyHostname: 'acme', roleName: stored.roleName }, data: stored }),
+      HttpResponse.json({
+        message: 'Profile',
+        user: { id: stored.id, email: stored.email, companyHostname: 'acme', roleName: stored.roleName },
+        data: stored,
+      }),
     ),
     http.put(`${API}/user/profile`, async ({ request }) => {
       const form = await request.formData();
@@ -115,7 +119,10 @@ function profileApi(row: User = bobRow()) {
     http.put(`${API}/user/notification`, async ({ request }) => {
       const { aiNotification } = (await request.json()) as { aiNotification: boolean };
       stored.aiNotification = aiNotification;
-      return HttpResponse.json({ message: aiNotification ? 'AI notifications are on' : 'AI notifications are off', data: { aiNotification } });
+      return HttpResponse.json({
+        message: aiNotification ? 'AI notifications are on' : 'AI notifications are off',
+        data: { aiNotification },
+      });
     }),
     http.put(`${API}/user/mpin/create/:id`, () => HttpResponse.json({ message: 'Your MPIN has been saved' })),
     http.get(`${API}/user/profile/cards/:id/:days`, () =>
@@ -186,7 +193,9 @@ describe('the own profile screen', { timeout: TIMEOUT_MS }, () => {
     await userEvent.type(screen.getByLabelText('Phone'), '+1 555 0100');
 
     // A file that is not a picture is refused here, before anything is sent.
-    await userEvent.upload(screen.getByLabelText('Picture'), new File(['hello'], 'notes.txt', { type: 'text/plain' }), { applyAccept: false });
+    await userEvent.upload(screen.getByLabelText('Picture'), new File(['hello'], 'notes.txt', { type: 'text/plain' }), {
+      applyAccept: false,
+    });
     expect(await screen.findByText('The picture must be a PNG, JPEG or WebP image')).toBeInTheDocument();
     const huge = new File([new Uint8Array(1024 * 1024 + 1)], 'huge.png', { type: 'image/png' });
     await userEvent.upload(screen.getByLabelText('Picture'), huge);

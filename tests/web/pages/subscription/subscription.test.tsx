@@ -37,7 +37,11 @@ function subscriptionOf(plan: (typeof PLAN_IDS)[number], overrides: Partial<Subs
     currentPeriodEnd: null,
     updatedAt: null,
     checkoutAvailable,
-    plans: PLAN_IDS.map((id) => ({ ...PLANS[id], current: id === plan, checkout: checkoutAvailable && (id === 'team' || id === 'business') })),
+    plans: PLAN_IDS.map((id) => ({
+      ...PLANS[id],
+      current: id === plan,
+      checkout: checkoutAvailable && (id === 'team' || id === 'business'),
+    })),
     ...overrides,
   };
 }
@@ -113,7 +117,13 @@ describe('the Subscription page', { timeout: TIMEOUT_MS }, () => {
   it('opens Stripe Checkout for the chosen plan', async () => {
     const api = subscriptionApi(subscriptionOf('free'), () => [
       http.post(`${API}/subscription/checkout`, () =>
-        HttpResponse.json({ message: 'Checkout for the Team plan is ready', data: { url: 'https://checkout.stripe.test/c/pay/cs_test_1', sessionId: 'cs_test_1', subscription: null } }, { status: 201 }),
+        HttpResponse.json(
+          {
+            message: 'Checkout for the Team plan is ready',
+            data: { url: 'https://checkout.stripe.test/c/pay/cs_test_1', sessionId: 'cs_test_1', subscription: null },
+          },
+          { status: 201 },
+        ),
       ),
     ]);
     renderPage();
@@ -127,9 +137,13 @@ describe('the Subscription page', { timeout: TIMEOUT_MS }, () => {
     let refuse = true;
     const api = subscriptionApi(subscriptionOf('business', { usage: { users: 30, workflows: 60, runsPerMonth: 1200 } }), (state) => [
       http.post(`${API}/subscription/checkout`, () => {
-        if (refuse) return HttpResponse.json({ message: 'Stripe refused to change the subscription: Your card was declined.' }, { status: 502 });
+        if (refuse)
+          return HttpResponse.json({ message: 'Stripe refused to change the subscription: Your card was declined.' }, { status: 502 });
         state.set(subscriptionOf('team'));
-        return HttpResponse.json({ message: 'The company is now on the Team plan', data: { url: null, sessionId: null, subscription: subscriptionOf('team') } });
+        return HttpResponse.json({
+          message: 'The company is now on the Team plan',
+          data: { url: null, sessionId: null, subscription: subscriptionOf('team') },
+        });
       }),
     ]);
     renderPage();
@@ -148,7 +162,8 @@ describe('the Subscription page', { timeout: TIMEOUT_MS }, () => {
     const paid = subscriptionOf('team', { currentPeriodEnd: '2026-12-14T09:30:00.000Z' });
     const api = subscriptionApi(subscriptionOf('free'), (state) => [
       http.get(`${API}/checkoutSession`, async ({ request }) => {
-        if (new URL(request.url).searchParams.get('sessionId') !== 'cs_test_paid') return HttpResponse.json({ message: 'Checkout session not found' }, { status: 404 });
+        if (new URL(request.url).searchParams.get('sessionId') !== 'cs_test_paid')
+          return HttpResponse.json({ message: 'Checkout session not found' }, { status: 404 });
         state.set(paid);
         return HttpResponse.json({
           message: 'Thank you: the company is now on the Team plan',
@@ -172,16 +187,25 @@ describe('the Subscription page', { timeout: TIMEOUT_MS }, () => {
 
   it("applies a pasted plan grant, showing the server's refusal on the field", async () => {
     const granted = subscriptionOf('business', { checkoutAvailable: false, provider: 'self' });
-    const api = subscriptionApi(subscriptionOf('unlimited', { checkoutAvailable: false, isDefault: true, provider: 'self', subscribedPlan: null }), (state) => [
-      http.post(`${API}/subscription/verify`, async ({ request }) => {
-        const { token } = (await request.json()) as { token: string };
-        if (token.endsWith('.old.grant')) return HttpResponse.json({ message: 'token: this plan grant expired on 2026-11-30 09:12 UTC; ask your operator for a new one' }, { status: 400 });
-        state.set(granted);
-        return HttpResponse.json({ message: 'The company is now on the Business plan', data: granted });
-      }),
-    ]);
+    const api = subscriptionApi(
+      subscriptionOf('unlimited', { checkoutAvailable: false, isDefault: true, provider: 'self', subscribedPlan: null }),
+      (state) => [
+        http.post(`${API}/subscription/verify`, async ({ request }) => {
+          const { token } = (await request.json()) as { token: string };
+          if (token.endsWith('.old.grant'))
+            return HttpResponse.json(
+              { message: 'token: this plan grant expired on 2026-11-30 09:12 UTC; ask your operator for a new one' },
+              { status: 400 },
+            );
+          state.set(granted);
+          return HttpResponse.json({ message: 'The company is now on the Business plan', data: granted });
+        }),
+      ],
+    );
     renderPage();
-    expect(await screen.findByText('Plans are not sold on this server: ask its operator for a plan grant and paste it below.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Plans are not sold on this server: ask its operator for a plan grant and paste it below.'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Upgrade|Switch/ })).toBeNull();
 
     const field = screen.getByLabelText('Plan grant');
@@ -201,7 +225,10 @@ describe('the Subscription page', { timeout: TIMEOUT_MS }, () => {
     expect(await screen.findByRole('heading', { name: 'Business plan' })).toBeInTheDocument();
     expect(screen.getByText('Assigned by the operator')).toBeInTheDocument();
     expect(field).toHaveValue('');
-    expect(api.seen(/^POST/).map((call) => call.body)).toEqual([{ token: 'eyJhbGciOiJIUzI1NiJ9.old.grant' }, { token: 'eyJhbGciOiJIUzI1NiJ9.new.grant' }]);
+    expect(api.seen(/^POST/).map((call) => call.body)).toEqual([
+      { token: 'eyJhbGciOiJIUzI1NiJ9.old.grant' },
+      { token: 'eyJhbGciOiJIUzI1NiJ9.new.grant' },
+    ]);
   });
 
   it('lets someone who may only read the subscription look, without buying or granting', async () => {
@@ -211,7 +238,9 @@ describe('the Subscription page', { timeout: TIMEOUT_MS }, () => {
       ),
     ]);
     renderPage(sessionUser({ isAdmin: false }));
-    expect(await screen.findByText('You can see the plan; changing it needs the permission to update the subscription.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('You can see the plan; changing it needs the permission to update the subscription.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Team plan' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Upgrade|Switch|Apply grant/ })).toBeNull();
     expect(screen.queryByLabelText('Plan grant')).toBeNull();
@@ -220,7 +249,11 @@ describe('the Subscription page', { timeout: TIMEOUT_MS }, () => {
   it('warns of a failed payment and of a subscription that has lapsed', async () => {
     subscriptionApi(subscriptionOf('team', { status: 'past_due' }));
     renderPage();
-    expect(await screen.findByText('The last payment failed. The plan stays in force while Stripe tries again: update the payment method with Stripe.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'The last payment failed. The plan stays in force while Stripe tries again: update the payment method with Stripe.',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByText('Payment due')).toBeInTheDocument();
   });
 

@@ -27,10 +27,16 @@ function addresses(): string[] {
 const events = (count: number) => Array.from({ length: count }, (_, index) => accessEvent(index + 1));
 
 describe('security access events', { timeout: RESOURCE_TIMEOUT_MS }, () => {
-  it('lists the list route\'s events: who, event, a status chip, why, from where; the user agent hidden; cards above; read-only', async () => {
+  it("lists the list route's events: who, event, a status chip, why, from where; the user agent hidden; cards above; read-only", async () => {
     signIn();
     const api = eventApi([
-      accessEvent(1, { event: 'impersonation', status: 'success', reason: null, impersonatorUserId: 'u-ada', impersonatorEmail: 'ada@acme.test' }),
+      accessEvent(1, {
+        event: 'impersonation',
+        status: 'success',
+        reason: null,
+        impersonatorUserId: 'u-ada',
+        impersonatorEmail: 'ada@acme.test',
+      }),
       accessEvent(2),
       accessEvent(3, { userId: null, userName: null, email: 'nobody@acme.test', reason: 'unknown_account', status: 'failure' }),
       accessEvent(4, { reason: 'something_new', status: 'failure' }),
@@ -92,7 +98,9 @@ describe('security access events', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await userEvent.click(screen.getByRole('option', { name: 'Failure' }));
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
-    await waitFor(() => expect(lastFilter()).toEqual({ method: 'POST', path: '/access/events/filter/0/10', body: { status: ['failure'] } }));
+    await waitFor(() =>
+      expect(lastFilter()).toEqual({ method: 'POST', path: '/access/events/filter/0/10', body: { status: ['failure'] } }),
+    );
     await waitFor(() => expect(screen.getByText('1–10 of 10')).toBeInTheDocument());
     expect(bodyRows().every((row) => within(row).queryByText('Failure') !== null)).toBe(true);
 
@@ -105,7 +113,9 @@ describe('security access events', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await userEvent.type(screen.getByLabelText('From'), '2026-11-21');
     await waitFor(() => expect(lastFilter()?.body).toEqual({ status: ['failure'], user: [LEO.id], startDate: '2026-11-21' }));
     await userEvent.type(screen.getByLabelText('To'), '2026-11-21');
-    await waitFor(() => expect(lastFilter()?.body).toEqual({ status: ['failure'], user: [LEO.id], startDate: '2026-11-21', endDate: '2026-11-21' }));
+    await waitFor(() =>
+      expect(lastFilter()?.body).toEqual({ status: ['failure'], user: [LEO.id], startDate: '2026-11-21', endDate: '2026-11-21' }),
+    );
     // Nov 22 12:00 less 16, 22 and 28 hours: Nov 21.
     await waitFor(() => expect(addresses()).toEqual(['198.51.100.16', '198.51.100.22', '198.51.100.28']));
 

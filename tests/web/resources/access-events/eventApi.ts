@@ -66,7 +66,9 @@ export function eventApi(initial: AccessEvent[]): EventApi {
       }),
     ),
     http.get(`${API}/fetchDistinctEventStatus`, () =>
-      api.statusValues ? HttpResponse.json({ message: 'Access event statuses', statusValues: api.statusValues }) : HttpResponse.json({ message: 'Database unavailable' }, { status: 500 }),
+      api.statusValues
+        ? HttpResponse.json({ message: 'Access event statuses', statusValues: api.statusValues })
+        : HttpResponse.json({ message: 'Database unavailable' }, { status: 500 }),
     ),
     http.get(`${API}/access/events/:offset/:limit`, ({ params }) => listAnswer(api.rows, Number(params.offset), Number(params.limit))),
     http.post(`${API}/access/events/filter/:offset/:limit`, async ({ params, request }) => {
@@ -74,7 +76,12 @@ export function eventApi(initial: AccessEvent[]): EventApi {
       const unknown = Object.keys(filter).find((name) => !FILTER_FIELDS.includes(name));
       if (unknown) return HttpResponse.json({ message: `${unknown}: unknown filter field` }, { status: 400 });
       const rows = api.rows.filter((row) =>
-        matches(row, filter, { user: row.userId, status: row.status }, `${row.email} ${row.event} ${row.reason ?? ''} ${row.ip} ${row.userAgent}`),
+        matches(
+          row,
+          filter,
+          { user: row.userId, status: row.status },
+          `${row.email} ${row.event} ${row.reason ?? ''} ${row.ip} ${row.userAgent}`,
+        ),
       );
       return listAnswer(rows, Number(params.offset), Number(params.limit));
     }),

@@ -49,7 +49,14 @@ export function keys(): ApiKey[] {
       expiresAt: '2031-01-31T00:00:00.000Z',
       createdAt: '2026-11-05T08:00:00.000Z',
     }),
-    apiKey({ id: 'k-old', name: 'Old import', prefix: 'OldImp000000', isActive: false, isDeleted: true, createdAt: '2026-01-05T08:00:00.000Z' }),
+    apiKey({
+      id: 'k-old',
+      name: 'Old import',
+      prefix: 'OldImp000000',
+      isActive: false,
+      isDeleted: true,
+      createdAt: '2026-01-05T08:00:00.000Z',
+    }),
   ];
 }
 
@@ -141,18 +148,32 @@ export function apiKeysApi(initial: ApiKey[] = keys()): ApiKeysApi {
       const url = new URL(request.url);
       const path = url.pathname.slice(API.length) + url.search;
       if (!/^\/(apikeys?|openapi|users\/active)/.test(path)) return undefined;
-      const body = request.method === 'GET' || request.method === 'DELETE' ? undefined : await request.clone().json().catch(() => undefined);
+      const body =
+        request.method === 'GET' || request.method === 'DELETE'
+          ? undefined
+          : await request
+              .clone()
+              .json()
+              .catch(() => undefined);
       api.calls.push({ method: request.method, path, body, headers: Object.fromEntries(request.headers.entries()) });
       const failure = failures.find((candidate) => candidate.pattern.test(`${request.method} ${path}`));
       if (failure) return HttpResponse.json({ message: failure.message }, { status: failure.status });
       return undefined;
     }),
     http.get(`${API}/apikeys/:offset/:limit`, ({ params }) =>
-      list(api.rows.filter((row) => !row.isDeleted), Number(params.offset), Number(params.limit)),
+      list(
+        api.rows.filter((row) => !row.isDeleted),
+        Number(params.offset),
+        Number(params.limit),
+      ),
     ),
     http.post(`${API}/apikey/filter/:offset/:limit`, async ({ params, request }) => {
       const filter = (await request.json()) as Record<string, unknown>;
-      return list(api.rows.filter((row) => matches(row, filter)), Number(params.offset), Number(params.limit));
+      return list(
+        api.rows.filter((row) => matches(row, filter)),
+        Number(params.offset),
+        Number(params.limit),
+      );
     }),
     http.get(`${API}/apikey/filter/props`, () =>
       HttpResponse.json({
@@ -240,7 +261,9 @@ export function apiKeysApi(initial: ApiKey[] = keys()): ApiKeysApi {
     http.get(`${API}/openapi`, () => HttpResponse.json({ message: 'Operations an API key may be granted', data: CATALOGUE })),
     http.get(`${API}/openapi/:id`, ({ params }) => {
       const detail = DETAILS[String(params.id)];
-      return detail ? HttpResponse.json({ message: 'Operation', data: detail }) : HttpResponse.json({ message: 'Operation not found' }, { status: 404 });
+      return detail
+        ? HttpResponse.json({ message: 'Operation', data: detail })
+        : HttpResponse.json({ message: 'Operation not found' }, { status: 404 });
     }),
     http.post(`${API}/openapi/assign/:id`, async ({ params, request }) => {
       const row = find(params.id);

@@ -63,7 +63,7 @@ describe('creating an API key', { timeout: APIKEYS_TIMEOUT_MS }, () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it("a server refusal shows its message on the field and no secret dialog", async () => {
+  it('a server refusal shows its message on the field and no secret dialog', async () => {
     const user = userEvent.setup();
     const api = apiKeysApi();
     api.failWith(/^POST \/apikey$/, 400, 'accessUserId: no active user of the company has this id');

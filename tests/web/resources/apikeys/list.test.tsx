@@ -33,7 +33,11 @@ describe('the API keys list', { timeout: APIKEYS_TIMEOUT_MS }, () => {
     expect(ci).toHaveTextContent('dok_CiPipe123456…');
     expect(within(ci).getByRole('switch', { name: 'Active: CI pipeline' })).toBeChecked();
     // The operations column counts the grants.
-    expect(within(ci).getAllByRole('cell').map((cell) => cell.textContent)).toContain('2');
+    expect(
+      within(ci)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toContain('2');
     expect(ci).toHaveTextContent('Never');
     const report = rowOf('Reporting');
     expect(report).toHaveTextContent('Bob Builder');

@@ -60,7 +60,9 @@ describe("an API key's page", { timeout: APIKEYS_TIMEOUT_MS }, () => {
     expect(box(section, 'GET /workspaces')).toBeChecked();
     expect(box(section, 'PUT /workspace')).toBeChecked();
     await userEvent.click(within(section).getByRole('button', { name: 'Save operations' }));
-    await waitFor(() => expect(api.bodiesOf(/^POST \/openapi\/assign\/k-report/)).toEqual([{ operations: ['get_workspaces', 'put_workspace'] }]));
+    await waitFor(() =>
+      expect(api.bodiesOf(/^POST \/openapi\/assign\/k-report/)).toEqual([{ operations: ['get_workspaces', 'put_workspace'] }]),
+    );
 
     await waitFor(() => expect(within(section).getByRole('button', { name: 'Save operations' })).toBeDisabled());
     await userEvent.click(box(section, 'All operations of Workspaces'));

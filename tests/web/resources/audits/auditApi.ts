@@ -19,7 +19,10 @@ export function auditEntry(index: number, overrides: Partial<AuditEntry> = {}): 
   const operation = OPERATIONS[index % 3];
   const changes =
     operation === 'update'
-      ? { before: { name: `Old ${index}`, isActive: true, description: 'same' }, after: { name: `New ${index}`, isActive: false, description: 'same' } }
+      ? {
+          before: { name: `Old ${index}`, isActive: true, description: 'same' },
+          after: { name: `New ${index}`, isActive: false, description: 'same' },
+        }
       : operation === 'create'
         ? { after: { name: `Made ${index}`, workspaceIds: ['w-1', 'w-2'] } }
         : { before: { name: `Gone ${index}` } };
@@ -85,13 +88,20 @@ export function auditApi(initial: AuditEntry[]): AuditApi {
         },
       }),
     ),
-    http.get(`${API}/system/audits/:offset/:limit`, ({ params }) => listAnswer(api.rows, Number(params.offset), Number(params.limit), api.countCap)),
+    http.get(`${API}/system/audits/:offset/:limit`, ({ params }) =>
+      listAnswer(api.rows, Number(params.offset), Number(params.limit), api.countCap),
+    ),
     http.post(`${API}/system/audits/filter/:offset/:limit`, async ({ params, request }) => {
       const filter = ((await request.json()) ?? {}) as Record<string, unknown>;
       const unknown = Object.keys(filter).find((name) => !FILTER_FIELDS.includes(name));
       if (unknown) return HttpResponse.json({ message: `${unknown}: unknown filter field` }, { status: 400 });
       const rows = api.rows.filter((row) =>
-        matches(row, filter, { model: row.model, operation: row.operation, user: row.userId }, `${row.model} ${row.operation} ${row.recordId} ${JSON.stringify(row.changes)}`),
+        matches(
+          row,
+          filter,
+          { model: row.model, operation: row.operation, user: row.userId },
+          `${row.model} ${row.operation} ${row.recordId} ${JSON.stringify(row.changes)}`,
+        ),
       );
       // The path wins over the body's offset and limit.
       return listAnswer(rows, Number(params.offset), Number(params.limit), api.countCap);

@@ -46,7 +46,13 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
   it('lists the entries of the list route with who, what and where, the cards above, read-only', async () => {
     signIn();
     const api = auditApi([
-      auditEntry(1, { impersonatorUserId: ADA.id, impersonatorEmail: 'ada@acme.test', userId: MIA.id, userName: MIA.name, userEmail: MIA.email }),
+      auditEntry(1, {
+        impersonatorUserId: ADA.id,
+        impersonatorEmail: 'ada@acme.test',
+        userId: MIA.id,
+        userName: MIA.name,
+        userEmail: MIA.email,
+      }),
       auditEntry(2, { userId: null, userName: null, userEmail: null }),
       auditEntry(3, { userName: null, userEmail: null }),
       ...entries(20).slice(3),
@@ -93,7 +99,11 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
     await waitFor(() => expect(screen.getByText('21–30 of 20+')).toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Go to next page' })).toBeEnabled();
-    expect(api.seen(/GET \/system\/audits\/\d/)).toEqual(['GET /system/audits/0/10', 'GET /system/audits/10/10', 'GET /system/audits/20/10']);
+    expect(api.seen(/GET \/system\/audits\/\d/)).toEqual([
+      'GET /system/audits/0/10',
+      'GET /system/audits/10/10',
+      'GET /system/audits/20/10',
+    ]);
   });
 
   it('reads "of 10,000+" when the server counted 10,000 and stopped', async () => {
@@ -121,7 +131,13 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['Role', 'User', 'Workspace']);
     await userEvent.keyboard('{Escape}');
     await pick('Model', 'Role');
-    await waitFor(() => expect(filterCalls().at(-1)).toEqual({ method: 'POST', path: '/system/audits/filter/0/10', body: { model: ['role'], offset: 0, limit: 10 } }));
+    await waitFor(() =>
+      expect(filterCalls().at(-1)).toEqual({
+        method: 'POST',
+        path: '/system/audits/filter/0/10',
+        body: { model: ['role'], offset: 0, limit: 10 },
+      }),
+    );
     await waitFor(() => expect(screen.getByText('1–10 of 13')).toBeInTheDocument());
     expect(bodyRows().every((row) => within(row).queryByText('Role') !== null)).toBe(true);
 
@@ -134,7 +150,13 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await waitFor(() => expect(filterCalls().at(-1)?.body).toEqual({ model: ['role'], offset: 0, limit: 10 }));
     await waitFor(() => expect(screen.getByText('1–10 of 13')).toBeInTheDocument());
     await userEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
-    await waitFor(() => expect(filterCalls().at(-1)).toEqual({ method: 'POST', path: '/system/audits/filter/10/10', body: { model: ['role'], offset: 10, limit: 10 } }));
+    await waitFor(() =>
+      expect(filterCalls().at(-1)).toEqual({
+        method: 'POST',
+        path: '/system/audits/filter/10/10',
+        body: { model: ['role'], offset: 10, limit: 10 },
+      }),
+    );
     expect(api.seen(/filter\/props/)).toHaveLength(1);
   });
 
@@ -147,17 +169,28 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
 
     await userEvent.click(screen.getByRole('combobox', { name: 'User' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Mia Jones' }));
-    await waitFor(() => expect(lastFilter()).toEqual({ method: 'POST', path: '/system/audits/filter/0/10', body: { user: [MIA.id], offset: 0, limit: 10 } }));
+    await waitFor(() =>
+      expect(lastFilter()).toEqual({ method: 'POST', path: '/system/audits/filter/0/10', body: { user: [MIA.id], offset: 0, limit: 10 } }),
+    );
     await waitFor(() => expect(bodyRows().every((row) => within(row).queryByText('Mia Jones') !== null)).toBe(true));
 
     await userEvent.type(screen.getByLabelText('From'), '2026-11-21');
     await waitFor(() => expect(lastFilter()?.body).toEqual({ user: [MIA.id], startDate: '2026-11-21', offset: 0, limit: 10 }));
     await userEvent.type(screen.getByLabelText('To'), '2026-11-21');
-    await waitFor(() => expect(lastFilter()?.body).toEqual({ user: [MIA.id], startDate: '2026-11-21', endDate: '2026-11-21', offset: 0, limit: 10 }));
+    await waitFor(() =>
+      expect(lastFilter()?.body).toEqual({ user: [MIA.id], startDate: '2026-11-21', endDate: '2026-11-21', offset: 0, limit: 10 }),
+    );
 
     await userEvent.type(screen.getByPlaceholderText('Search audits'), 'Old 1');
     await waitFor(() =>
-      expect(lastFilter()?.body).toEqual({ user: [MIA.id], startDate: '2026-11-21', endDate: '2026-11-21', search: 'Old 1', offset: 0, limit: 10 }),
+      expect(lastFilter()?.body).toEqual({
+        user: [MIA.id],
+        startDate: '2026-11-21',
+        endDate: '2026-11-21',
+        search: 'Old 1',
+        offset: 0,
+        limit: 10,
+      }),
     );
     // Mia's entries of Nov 21 whose changes mention "Old 1": her update 15 only.
     await waitFor(() => expect(bodyRows().map((row) => within(row).getAllByRole('cell').at(-1)?.textContent)).toEqual(['203.0.113.15']));
@@ -174,9 +207,17 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await waitFor(() => expect(view.location().pathname).toBe('/audits/a-15/show'));
 
     const diff = await screen.findByRole('table', { name: 'Changes' });
-    expect(within(diff).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Field', 'Before', 'After']);
+    expect(
+      within(diff)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Field', 'Before', 'After']);
     // One row per changed field; "description" did not change and is left out.
-    expect(within(diff).getAllByRole('rowheader').map((cell) => cell.textContent)).toEqual(['name', 'isActive']);
+    expect(
+      within(diff)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['name', 'isActive']);
     expect(within(diff).getAllByRole('row')).toHaveLength(3);
     expect(within(diff).getByRole('rowheader', { name: 'name' }).closest('tr')).toHaveTextContent('nameOld 15New 15');
     expect(within(diff).getByRole('rowheader', { name: 'isActive' }).closest('tr')).toHaveTextContent('isActivetruefalse');
@@ -197,9 +238,15 @@ describe('system audits', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await userEvent.click(within(rowOf('203.0.113.1')).getByText('203.0.113.1'));
     await waitFor(() => expect(view.location().pathname).toBe('/audits/a-1/show'));
     const diff = await screen.findByRole('table', { name: 'Changes' });
-    expect(within(diff).getAllByRole('rowheader').map((cell) => cell.textContent)).toEqual(['name', 'workspaceIds']);
+    expect(
+      within(diff)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['name', 'workspaceIds']);
     expect(within(diff).getByRole('rowheader', { name: 'name' }).closest('tr')).toHaveTextContent('name—Made 1');
-    expect(within(diff).getByRole('rowheader', { name: 'workspaceIds' }).closest('tr')).toHaveTextContent(/workspaceIds—\[\s*"w-1",\s*"w-2"\s*\]/);
+    expect(within(diff).getByRole('rowheader', { name: 'workspaceIds' }).closest('tr')).toHaveTextContent(
+      /workspaceIds—\[\s*"w-1",\s*"w-2"\s*\]/,
+    );
   });
 });
 
@@ -210,7 +257,11 @@ describe('system audits: a row beyond the newest 1000 entries', { timeout: RESOU
     const api = auditApi(entries(1005));
     const view = renderDeclared([audits], { path: '/audits?filter=%7B%22search%22%3A%22rec-1002%22%7D' });
     await loaded('203.0.113.1002');
-    expect(api.calls.filter((call) => call.method === 'POST').at(-1)).toEqual({ method: 'POST', path: '/system/audits/filter/0/10', body: { search: 'rec-1002', offset: 0, limit: 10 } });
+    expect(api.calls.filter((call) => call.method === 'POST').at(-1)).toEqual({
+      method: 'POST',
+      path: '/system/audits/filter/0/10',
+      body: { search: 'rec-1002', offset: 0, limit: 10 },
+    });
     await userEvent.click(within(rowOf('203.0.113.1002')).getByText('203.0.113.1002'));
     await waitFor(() => expect(view.location().pathname).toBe('/audits/a-1002/show'));
     const diff = await screen.findByRole('table', { name: 'Changes' });

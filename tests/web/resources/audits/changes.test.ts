@@ -2,7 +2,9 @@ import { changedFields } from '../../../../resources/audits/ChangesDiff';
 
 describe('the changes of an audit entry', () => {
   it('an update: one row per changed field, old and new; a field reading the same on both sides is left out', () => {
-    expect(changedFields({ before: { name: 'Editors', isActive: true, tags: ['a'] }, after: { name: 'Editor', isActive: false, tags: ['a'] } })).toEqual([
+    expect(
+      changedFields({ before: { name: 'Editors', isActive: true, tags: ['a'] }, after: { name: 'Editor', isActive: false, tags: ['a'] } }),
+    ).toEqual([
       { field: 'name', before: 'Editors', after: 'Editor', hasBefore: true, hasAfter: true },
       { field: 'isActive', before: true, after: false, hasBefore: true, hasAfter: true },
     ]);
@@ -13,7 +15,9 @@ describe('the changes of an audit entry', () => {
       { field: 'name', before: undefined, after: 'Ops', hasBefore: false, hasAfter: true },
       { field: 'description', before: undefined, after: null, hasBefore: false, hasAfter: true },
     ]);
-    expect(changedFields({ before: { name: 'Ops' } })).toEqual([{ field: 'name', before: 'Ops', after: undefined, hasBefore: true, hasAfter: false }]);
+    expect(changedFields({ before: { name: 'Ops' } })).toEqual([
+      { field: 'name', before: 'Ops', after: undefined, hasBefore: true, hasAfter: false },
+    ]);
     expect(changedFields({ before: { phone: '+1 555' }, after: { phone: null } })).toEqual([
       { field: 'phone', before: '+1 555', after: null, hasBefore: true, hasAfter: true },
     ]);

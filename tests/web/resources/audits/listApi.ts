@@ -27,7 +27,13 @@ export function recordCalls(...prefixes: string[]): Recorder {
     ...prefixes.map((prefix) =>
       http.all(`${API}${prefix}*`, async ({ request }) => {
         const url = new URL(request.url);
-        const body = request.method === 'GET' ? undefined : await request.clone().json().catch(() => undefined);
+        const body =
+          request.method === 'GET'
+            ? undefined
+            : await request
+                .clone()
+                .json()
+                .catch(() => undefined);
         recorder.calls.push({ method: request.method, path: url.pathname.slice(API.length) + url.search, body });
         return undefined;
       }),

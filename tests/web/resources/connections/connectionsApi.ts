@@ -160,7 +160,13 @@ function matches(row: Connection, filter: Record<string, unknown>): boolean {
   return true;
 }
 
-const TYPE_LABELS: Record<string, string> = { postgresql: 'PostgreSQL', s3: 'S3-compatible storage', slack: 'Slack', files: 'Folder of files', embedded: 'Embedded database' };
+const TYPE_LABELS: Record<string, string> = {
+  postgresql: 'PostgreSQL',
+  s3: 'S3-compatible storage',
+  slack: 'Slack',
+  files: 'Folder of files',
+  embedded: 'Embedded database',
+};
 
 /**
  * The connection routes of docs/api/connections.md over in-memory rows; every call is recorded
@@ -177,7 +183,11 @@ export function connectionsApi(initial: Connection[] = connections(), initialPai
     tests: {},
     endpoints: { [PG]: ENDPOINTS },
     integrations: {
-      slack: { configured: true, active: true, connections: [{ id: SLACK, name: 'Alerts', isActive: true, lastTestOk: null, lastTestedAt: null }] },
+      slack: {
+        configured: true,
+        active: true,
+        connections: [{ id: SLACK, name: 'Alerts', isActive: true, lastTestOk: null, lastTestedAt: null }],
+      },
       bitbucket: { configured: false, active: false, connections: [] },
     },
     seen: (filter) => api.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
@@ -195,7 +205,13 @@ export function connectionsApi(initial: Connection[] = connections(), initialPai
       const url = new URL(request.url);
       const path = url.pathname.slice(API.length) + url.search;
       if (!/^\/(connections?|source\/destination|active\/source|workspaces\/active)/.test(path)) return undefined;
-      const body = request.method === 'GET' || request.method === 'DELETE' ? undefined : await request.clone().json().catch(() => undefined);
+      const body =
+        request.method === 'GET' || request.method === 'DELETE'
+          ? undefined
+          : await request
+              .clone()
+              .json()
+              .catch(() => undefined);
       api.calls.push({ method: request.method, path, body, headers: Object.fromEntries(request.headers.entries()) });
       const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${request.method} ${path}`));
       if (failure) {
@@ -244,12 +260,20 @@ export function connectionsApi(initial: Connection[] = connections(), initialPai
     ),
     http.get(`${API}/connections/search/:offset/:limit`, ({ params, request }) => {
       const search = new URL(request.url).searchParams.get('searchText') ?? '';
-      return list(api.rows.filter((row) => matches(row, { search })), Number(params.offset), Number(params.limit));
+      return list(
+        api.rows.filter((row) => matches(row, { search })),
+        Number(params.offset),
+        Number(params.limit),
+      );
     }),
     http.get(`${API}/connections/:offset/:limit`, ({ params }) => list(api.rows, Number(params.offset), Number(params.limit))),
     http.post(`${API}/connections/filter/:offset/:limit`, async ({ params, request }) => {
       const filter = (await request.json()) as Record<string, unknown>;
-      return list(api.rows.filter((row) => matches(row, filter)), Number(params.offset), Number(params.limit));
+      return list(
+        api.rows.filter((row) => matches(row, filter)),
+        Number(params.offset),
+        Number(params.limit),
+      );
     }),
     http.post(`${API}/connections`, async ({ request }) => {
       const body = (await request.json()) as Partial<Connection> & { settings: Record<string, unknown> };
@@ -275,8 +299,12 @@ export function connectionsApi(initial: Connection[] = connections(), initialPai
       row.isActive = ((await request.json()) as { isActive: boolean }).isActive;
       return HttpResponse.json({ message: `Connection "${row.name}" ${row.isActive ? 'activated' : 'deactivated'}`, data: row });
     }),
-    http.get(`${API}/connection/slack/integration`, () => HttpResponse.json({ message: 'Slack integration', data: api.integrations.slack })),
-    http.get(`${API}/connection/bitbucket/integration`, () => HttpResponse.json({ message: 'Code integrations', data: api.integrations.bitbucket })),
+    http.get(`${API}/connection/slack/integration`, () =>
+      HttpResponse.json({ message: 'Slack integration', data: api.integrations.slack }),
+    ),
+    http.get(`${API}/connection/bitbucket/integration`, () =>
+      HttpResponse.json({ message: 'Code integrations', data: api.integrations.bitbucket }),
+    ),
     http.get(`${API}/connection/:id`, ({ params }) => {
       const row = find(params.id);
       return row ? HttpResponse.json({ message: 'Connection', data: row }) : notFound();
@@ -285,14 +313,29 @@ export function connectionsApi(initial: Connection[] = connections(), initialPai
       const row = find(params.id);
       if (!row) return notFound();
       const body = (await request.json()) as Partial<Connection>;
-      Object.assign(row, body, body.settings ? { settings: Object.fromEntries(Object.entries(body.settings).filter(([key]) => key !== 'password')) } : {});
+      Object.assign(
+        row,
+        body,
+        body.settings ? { settings: Object.fromEntries(Object.entries(body.settings).filter(([key]) => key !== 'password')) } : {},
+      );
       return HttpResponse.json({ message: `Connection "${row.name}" saved`, data: row });
     }),
     http.post(`${API}/connection/:id/configure`, ({ params }) => {
       const row = find(params.id);
       if (!row) return notFound();
-      const result = api.tests[row.id] ?? { ok: true, latencyMs: 42, detail: 'PostgreSQL 16.4', message: null, testedAt: '2026-11-22T09:00:00.000Z' };
-      Object.assign(row, { lastTestOk: result.ok, lastTestLatencyMs: result.latencyMs, lastTestMessage: result.message, lastTestedAt: result.testedAt });
+      const result = api.tests[row.id] ?? {
+        ok: true,
+        latencyMs: 42,
+        detail: 'PostgreSQL 16.4',
+        message: null,
+        testedAt: '2026-11-22T09:00:00.000Z',
+      };
+      Object.assign(row, {
+        lastTestOk: result.ok,
+        lastTestLatencyMs: result.latencyMs,
+        lastTestMessage: result.message,
+        lastTestedAt: result.testedAt,
+      });
       return HttpResponse.json({ message: result.ok ? `Connection "${row.name}" works` : `Connection "${row.name}" failed`, data: result });
     }),
     http.get(`${API}/connection/:id/endpoints`, ({ params }) => {
@@ -301,12 +344,17 @@ export function connectionsApi(initial: Connection[] = connections(), initialPai
       return HttpResponse.json({ message: 'Endpoints', data: answer });
     }),
     http.get(`${API}/connection/:id/source/destination`, ({ params }) =>
-      HttpResponse.json({ message: 'Pairs', data: api.pairs.filter((candidate) => candidate.sourceId === params.id || candidate.destinationId === params.id) }),
+      HttpResponse.json({
+        message: 'Pairs',
+        data: api.pairs.filter((candidate) => candidate.sourceId === params.id || candidate.destinationId === params.id),
+      }),
     ),
     http.get(`${API}/active/source/destination`, () =>
       HttpResponse.json({
         message: 'Active pairs',
-        data: api.pairs.filter((candidate) => candidate.isActive && find(candidate.sourceId)?.isActive && find(candidate.destinationId)?.isActive),
+        data: api.pairs.filter(
+          (candidate) => candidate.isActive && find(candidate.sourceId)?.isActive && find(candidate.destinationId)?.isActive,
+        ),
       }),
     ),
     http.put(`${API}/source/destination/:id`, async ({ params, request }) => {

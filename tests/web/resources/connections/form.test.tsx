@@ -105,7 +105,11 @@ describe('creating a connection', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.seen(/^POST/)).toEqual(['POST /connections']));
     expect(api.bodiesOf(/^POST \/connections$/)).toEqual([
-      { type: 'slack', name: 'Alerts bot', settings: { mode: 'bot', botToken: 'xoxb-1', channel: '#data', apiUrl: 'https://slack.com/api' } },
+      {
+        type: 'slack',
+        name: 'Alerts bot',
+        settings: { mode: 'bot', botToken: 'xoxb-1', channel: '#data', apiUrl: 'https://slack.com/api' },
+      },
     ]);
   });
 
@@ -131,7 +135,14 @@ describe('creating a connection', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
         name: 'Archive',
         isSource: true,
         isDestination: false,
-        settings: { endpoint: 'http://minio.local:9000', region: 'us-east-1', bucket: 'archive', accessKeyId: 'AKIA9', secretAccessKey: 'shh', pathStyle: true },
+        settings: {
+          endpoint: 'http://minio.local:9000',
+          region: 'us-east-1',
+          bucket: 'archive',
+          accessKeyId: 'AKIA9',
+          secretAccessKey: 'shh',
+          pathStyle: true,
+        },
       },
     ]);
   });
@@ -147,7 +158,9 @@ describe('creating a connection', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('settings.path: is not a folder the server can read');
     await waitFor(() => expect(helperOf(screen.getByRole('textbox', { name: 'Folder' }))).toBe('is not a folder the server can read'));
-    expect(api.bodiesOf(/^POST \/connections$/)).toEqual([{ type: 'files', name: 'Drops', isSource: true, isDestination: false, settings: { path: '/nowhere' } }]);
+    expect(api.bodiesOf(/^POST \/connections$/)).toEqual([
+      { type: 'files', name: 'Drops', isSource: true, isDestination: false, settings: { path: '/nowhere' } },
+    ]);
   });
 
   it("a link naming the type opens the form on that type's settings", async () => {
@@ -176,7 +189,9 @@ describe('editing a connection', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     await user.type(host, 'db2.acme.test');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.seen(/^PUT/)).toEqual([`PUT /connection/${PG}`]));
-    expect(api.bodiesOf(/^PUT/)).toEqual([{ settings: { host: 'db2.acme.test', port: 5432, database: 'dw', user: 'etl', ssl: 'require' } }]);
+    expect(api.bodiesOf(/^PUT/)).toEqual([
+      { settings: { host: 'db2.acme.test', port: 5432, database: 'dw', user: 'etl', ssl: 'require' } },
+    ]);
     await waitFor(() => expect(view.location().pathname).toBe(`/connections/${PG}/show`));
   });
 
@@ -195,13 +210,21 @@ describe('editing a connection', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     await user.type(await screen.findByLabelText('Password'), 'n3w');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.bodiesOf(exactly(`PUT /connection/${PG}`))).toHaveLength(2));
-    expect(api.bodiesOf(exactly(`PUT /connection/${PG}`))[1]).toEqual({ settings: { host: 'db.acme.test', port: 5432, database: 'dw', user: 'etl', password: 'n3w', ssl: 'require' } });
+    expect(api.bodiesOf(exactly(`PUT /connection/${PG}`))[1]).toEqual({
+      settings: { host: 'db.acme.test', port: 5432, database: 'dw', user: 'etl', password: 'n3w', ssl: 'require' },
+    });
   });
 
   it('"Test connection" on the form sends unsaved settings to be tried before saving, and shows the failure in the source\'s words', async () => {
     const user = userEvent.setup();
     const api = connectionsApi();
-    api.tests[PG] = { ok: false, latencyMs: null, detail: null, message: 'getaddrinfo ENOTFOUND db9.acme.test', testedAt: '2026-11-22T09:00:00.000Z' };
+    api.tests[PG] = {
+      ok: false,
+      latencyMs: null,
+      detail: null,
+      message: 'getaddrinfo ENOTFOUND db9.acme.test',
+      testedAt: '2026-11-22T09:00:00.000Z',
+    };
     renderConnections(`/connections/${PG}`);
     const host = await screen.findByRole('textbox', { name: 'Host' });
     await waitFor(() => expect(host).toHaveValue('db.acme.test'));

@@ -53,7 +53,9 @@ describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
 
     await user.click(screen.getByRole('combobox', { name: 'Destination' }));
     await user.click(await screen.findByRole('option', { name: 'Destinations' }));
-    await waitFor(() => expect(api.bodiesOf(/^POST \/connections\/filter/).at(-1)).toEqual({ search: 'lak', type: ['s3'], destination: 'true' }));
+    await waitFor(() =>
+      expect(api.bodiesOf(/^POST \/connections\/filter/).at(-1)).toEqual({ search: 'lak', type: ['s3'], destination: 'true' }),
+    );
     expect(await screen.findByText('Lake')).toBeInTheDocument();
   });
 
@@ -86,7 +88,9 @@ describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Test of Alerts' });
     expect(await within(dialog).findByText('The connection failed')).toBeInTheDocument();
     expect(dialog).toHaveTextContent('invalid_token');
-    expect(api.calls.filter((call) => call.method === 'POST')).toEqual([expect.objectContaining({ path: `/connection/${SLACK}/configure`, body: {} })]);
+    expect(api.calls.filter((call) => call.method === 'POST')).toEqual([
+      expect.objectContaining({ path: `/connection/${SLACK}/configure`, body: {} }),
+    ]);
     // The row was not opened by the click.
     expect(api.seen(exactly(`GET /connection/${SLACK}`))).toEqual([]);
 
@@ -101,7 +105,11 @@ describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     renderConnections('/connections');
     await screen.findByText('Exports');
     await user.click(await screen.findByRole('switch', { name: 'Active: Exports' }));
-    await waitFor(() => expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([expect.objectContaining({ path: `/connections/activate/${FILES}`, body: { isActive: true } })]));
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([
+        expect.objectContaining({ path: `/connections/activate/${FILES}`, body: { isActive: true } }),
+      ]),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('Connection "Exports" activated');
     await waitFor(() => expect(screen.getByRole('switch', { name: 'Active: Exports' })).toBeChecked());
   });

@@ -55,7 +55,7 @@ describe("a connection's page", { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     expect(within(panel).getByText('No endpoint matches.')).toBeInTheDocument();
   });
 
-  it("an unreachable source shows its own message with a retry that calls again", async () => {
+  it('an unreachable source shows its own message with a retry that calls again', async () => {
     const user = userEvent.setup();
     const api = connectionsApi();
     api.endpoints[PG] = { status: 502, message: 'connect ECONNREFUSED 10.0.0.5:5432' };
@@ -80,7 +80,21 @@ describe("a connection's page", { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
         return HttpResponse.json({ message: 'Table "orders" registered', data: { id: 't-new', ...body } }, { status: 201 });
       }),
       http.get(`${API}/table/t-new`, () =>
-        HttpResponse.json({ message: 'Table', data: { id: 't-new', name: 'orders', endpoint: 'sales.orders', connectionId: PG, connectionName: 'Warehouse', isActive: true, columnCount: 3, describedCount: 0, ruleCount: 0, lastRun: null } }),
+        HttpResponse.json({
+          message: 'Table',
+          data: {
+            id: 't-new',
+            name: 'orders',
+            endpoint: 'sales.orders',
+            connectionId: PG,
+            connectionName: 'Warehouse',
+            isActive: true,
+            columnCount: 3,
+            describedCount: 0,
+            ruleCount: 0,
+            lastRun: null,
+          },
+        }),
       ),
     );
     const view = renderConnections(`/connections/${PG}/show`);
@@ -150,9 +164,11 @@ describe("a connection's pairs", { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     await user.clear(name);
     await user.type(name, 'Nightly copy');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(api.calls.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([
-      ['/source/destination/p-1', { name: 'Nightly copy', sourceId: PG, destinationId: S3 }],
-    ]));
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([
+        ['/source/destination/p-1', { name: 'Nightly copy', sourceId: PG, destinationId: S3 }],
+      ]),
+    );
     expect(await within(panel).findByText('Nightly copy')).toBeInTheDocument();
 
     await user.click(within(panel).getByRole('switch', { name: 'Active: Nightly copy' }));

@@ -22,8 +22,12 @@ describe('the job run tracker', { timeout: RUNS_TIMEOUT_MS }, () => {
     const nightly = (await screen.findByRole('link', { name: 'Nightly orders' })).closest('tr')!;
     expect(tracker.seen(/^POST \/jobRunTracker/)).toEqual(['POST /jobRunTracker/filters?offset=0&limit=10']);
     expect(tracker.bodiesOf(FILTER_ROUTE)).toEqual([{}]);
-    const headers = within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent);
-    expect(headers).toEqual(expect.arrayContaining(['Workflow', 'Status', 'Trigger', 'Started by', 'Queued', 'Started', 'Ended', 'Duration']));
+    const headers = within(screen.getByRole('table'))
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headers).toEqual(
+      expect.arrayContaining(['Workflow', 'Status', 'Trigger', 'Started by', 'Queued', 'Started', 'Ended', 'Duration']),
+    );
     expect(nightly).toHaveTextContent('Failed');
     expect(nightly).toHaveTextContent('Schedule');
     expect(nightly).toHaveTextContent('The schedule');

@@ -6,7 +6,14 @@ import { HOURLY, jobRun, RUN_FAILED, RUN_LIVE, runs, runsApi, step } from './run
 import type { JobRun } from '../../../../resources/job-runs/types';
 import { renderRuns, RUNS_TIMEOUT_MS } from './render';
 
-const LIVE = jobRun({ id: RUN_LIVE, status: 'running', startedAt: '2026-11-22T09:00:01.000Z', endedAt: null, durationMs: null, queuedAt: '2026-11-22T09:00:00.000Z' });
+const LIVE = jobRun({
+  id: RUN_LIVE,
+  status: 'running',
+  startedAt: '2026-11-22T09:00:01.000Z',
+  endedAt: null,
+  durationMs: null,
+  queuedAt: '2026-11-22T09:00:00.000Z',
+});
 
 function fakes(extra: JobRun[] = []) {
   const tracker = runsApi([...extra, ...runs()]);
@@ -50,7 +57,15 @@ describe("a run's page", { timeout: RUNS_TIMEOUT_MS }, () => {
 
   it('follows a queued or running run, reading it again until it has ended, without a reload', async () => {
     const tracker = fakes([LIVE]);
-    const copying = step({ id: 's-1', position: 0, name: 'Copy orders', type: 'copy', status: 'running', endedAt: null, log: 'batch 1: 10000 rows' });
+    const copying = step({
+      id: 's-1',
+      position: 0,
+      name: 'Copy orders',
+      type: 'copy',
+      status: 'running',
+      endedAt: null,
+      log: 'batch 1: 10000 rows',
+    });
     tracker.answers[RUN_LIVE] = [
       { ...LIVE, status: 'queued', startedAt: null, steps: [] },
       { ...LIVE, steps: [copying] },
@@ -60,7 +75,16 @@ describe("a run's page", { timeout: RUNS_TIMEOUT_MS }, () => {
         status: 'succeeded',
         endedAt: '2026-11-22T09:00:21.000Z',
         durationMs: 20_000,
-        steps: [{ ...copying, status: 'succeeded', endedAt: '2026-11-22T09:00:21.000Z', rowsRead: 20_000, rowsWritten: 20_000, log: 'batch 1: 10000 rows\nbatch 2: 10000 rows\ncopied 20000 rows' }],
+        steps: [
+          {
+            ...copying,
+            status: 'succeeded',
+            endedAt: '2026-11-22T09:00:21.000Z',
+            rowsRead: 20_000,
+            rowsWritten: 20_000,
+            log: 'batch 1: 10000 rows\nbatch 2: 10000 rows\ncopied 20000 rows',
+          },
+        ],
       },
     ];
     const reads = () => tracker.seen(new RegExp(`^GET /jobRunTracker/${RUN_LIVE}$`)).length;
@@ -73,7 +97,10 @@ describe("a run's page", { timeout: RUNS_TIMEOUT_MS }, () => {
     await waitFor(() => expect(statusOf(run)).toBe('Running'), { timeout: 5000 });
     const log = await screen.findByRole('log', { name: 'Log of Copy orders' });
     expect(log.textContent).toBe('batch 1: 10000 rows');
-    await waitFor(() => expect(screen.getByRole('log', { name: 'Log of Copy orders' }).textContent).toBe('batch 1: 10000 rows\nbatch 2: 10000 rows'), { timeout: 5000 });
+    await waitFor(
+      () => expect(screen.getByRole('log', { name: 'Log of Copy orders' }).textContent).toBe('batch 1: 10000 rows\nbatch 2: 10000 rows'),
+      { timeout: 5000 },
+    );
     await waitFor(() => expect(statusOf(run)).toBe('Succeeded'), { timeout: 5000 });
     expect(within(run).queryByRole('status')).toBeNull();
     expect(run).toHaveTextContent('20 s');
@@ -104,7 +131,16 @@ describe("a run's page", { timeout: RUNS_TIMEOUT_MS }, () => {
   });
 
   it("a Databricks run shows Databricks' own state and the link to its run page", async () => {
-    const databricksRun = jobRun({ id: RUN_LIVE, workflowId: HOURLY, workflowName: 'Hourly refresh', engine: 'databricks', externalRunId: '991', status: 'running', endedAt: null, durationMs: null });
+    const databricksRun = jobRun({
+      id: RUN_LIVE,
+      workflowId: HOURLY,
+      workflowName: 'Hourly refresh',
+      engine: 'databricks',
+      externalRunId: '991',
+      status: 'running',
+      endedAt: null,
+      durationMs: null,
+    });
     const tracker = fakes([databricksRun]);
     tracker.databricks[RUN_LIVE] = {
       runId: RUN_LIVE,
@@ -120,7 +156,10 @@ describe("a run's page", { timeout: RUNS_TIMEOUT_MS }, () => {
     await waitFor(() => expect(panel.querySelector('[data-databricks="life_cycle"]')).toHaveTextContent('RUNNING'));
     expect(panel.querySelector('[data-databricks="run_id"]')).toHaveTextContent('991');
     expect(panel.querySelector('[data-databricks="message"]')).toHaveTextContent('In run');
-    expect(within(panel).getByRole('link', { name: 'Open the run in Databricks' })).toHaveAttribute('href', 'https://dbc.example.cloud.databricks.com/#job/4242/run/991');
+    expect(within(panel).getByRole('link', { name: 'Open the run in Databricks' })).toHaveAttribute(
+      'href',
+      'https://dbc.example.cloud.databricks.com/#job/4242/run/991',
+    );
     expect(tracker.seen(/databricks/)[0]).toBe(`GET /workflow/databricks/job/status/${RUN_LIVE}`);
   });
 
@@ -130,24 +169,46 @@ describe("a run's page", { timeout: RUNS_TIMEOUT_MS }, () => {
     renderRuns(`/job-runs/${RUN_FAILED}/show/quality`);
     const section = await screen.findByRole('region', { name: 'Data-quality results' });
     const table = await within(section).findByRole('table', { name: 'Data-quality results' });
-    expect(tracker.seen(/dataQuality/)).toEqual(expect.arrayContaining([`GET /jobRunTracker/${RUN_FAILED}/dataQuality?offset=0&limit=10`, `GET /dataQuality/filters?jobRunTrackerId=${RUN_FAILED}`]));
+    expect(tracker.seen(/dataQuality/)).toEqual(
+      expect.arrayContaining([
+        `GET /jobRunTracker/${RUN_FAILED}/dataQuality?offset=0&limit=10`,
+        `GET /dataQuality/filters?jobRunTrackerId=${RUN_FAILED}`,
+      ]),
+    );
     const email = table.querySelector('[data-result="q-1"]') as HTMLElement;
     expect(email).toHaveTextContent('Email present');
     expect(email).toHaveTextContent('email');
     expect(email).toHaveTextContent('Failed');
     expect(email).toHaveTextContent('2 / 1,000 (0.2%)');
     const sample = within(section).getByRole('table', { name: 'Failing rows of Email present' });
-    expect(within(sample).getAllByRole('row').map((row) => row.textContent)).toEqual(['idemailfull_name', '17∅***', '42∅***']);
+    expect(
+      within(sample)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['idemailfull_name', '17∅***', '42∅***']);
 
     await user.click(within(section).getByRole('combobox', { name: 'Checks' }));
     await user.click(await screen.findByRole('option', { name: 'Email present' }));
     await user.click(await screen.findByRole('option', { name: 'Amount range' }));
     await user.keyboard('{Escape}');
-    await waitFor(() => expect(tracker.bodiesOf(/^POST \/dataQuality\/filters/).at(-1)).toEqual({ qualityName: ['Email present', 'Amount range'], offset: 0, limit: 10 }));
+    await waitFor(() =>
+      expect(tracker.bodiesOf(/^POST \/dataQuality\/filters/).at(-1)).toEqual({
+        qualityName: ['Email present', 'Amount range'],
+        offset: 0,
+        limit: 10,
+      }),
+    );
     await user.click(within(section).getByRole('combobox', { name: 'Columns' }));
     await user.click(await screen.findByRole('option', { name: 'amount' }));
     await user.keyboard('{Escape}');
-    await waitFor(() => expect(tracker.bodiesOf(/^POST \/dataQuality\/filters/).at(-1)).toEqual({ qualityName: ['Email present', 'Amount range'], columnName: ['amount'], offset: 0, limit: 10 }));
+    await waitFor(() =>
+      expect(tracker.bodiesOf(/^POST \/dataQuality\/filters/).at(-1)).toEqual({
+        qualityName: ['Email present', 'Amount range'],
+        columnName: ['amount'],
+        offset: 0,
+        limit: 10,
+      }),
+    );
     expect(tracker.seen(/^POST \/dataQuality/).at(-1)).toBe(`POST /dataQuality/filters?jobRunTrackerId=${RUN_FAILED}`);
     await waitFor(() => expect(within(section).queryByText('Email present')).toBeNull());
     expect(within(section).getByText('Amount range')).toBeInTheDocument();

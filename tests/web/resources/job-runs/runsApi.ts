@@ -14,7 +14,16 @@ export const RUN_LIVE = 'e0000000-0000-4000-8000-000000000003';
 export const RUN_NEW = 'e0000000-0000-4000-8000-000000000009';
 
 export function step(overrides: Partial<JobRunStep> & Pick<JobRunStep, 'id' | 'position' | 'name' | 'type'>): JobRunStep {
-  return { status: 'succeeded', startedAt: '2026-11-20T02:00:01.000Z', endedAt: '2026-11-20T02:00:05.000Z', rowsRead: null, rowsWritten: null, log: null, error: null, ...overrides };
+  return {
+    status: 'succeeded',
+    startedAt: '2026-11-20T02:00:01.000Z',
+    endedAt: '2026-11-20T02:00:05.000Z',
+    rowsRead: null,
+    rowsWritten: null,
+    log: null,
+    error: null,
+    ...overrides,
+  };
 }
 
 export function jobRun(overrides: Partial<JobRun> & Pick<JobRun, 'id'>): JobRun {
@@ -55,11 +64,36 @@ export function runs(): JobRun[] {
       error: 'Step "Check orders" failed: 1 rule failed',
       gitCommit: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432',
       steps: [
-        step({ id: 's-1', position: 0, name: 'Copy orders', type: 'copy', rowsRead: 120_000, rowsWritten: 120_000, log: 'batch 1: 10000 rows\nbatch 2: 10000 rows\ncopied 120000 rows' }),
-        step({ id: 's-2', position: 1, name: 'Check orders', type: 'quality', status: 'failed', error: '1 rule failed', log: 'Email present: failed (2 rows)' }),
+        step({
+          id: 's-1',
+          position: 0,
+          name: 'Copy orders',
+          type: 'copy',
+          rowsRead: 120_000,
+          rowsWritten: 120_000,
+          log: 'batch 1: 10000 rows\nbatch 2: 10000 rows\ncopied 120000 rows',
+        }),
+        step({
+          id: 's-2',
+          position: 1,
+          name: 'Check orders',
+          type: 'quality',
+          status: 'failed',
+          error: '1 rule failed',
+          log: 'Email present: failed (2 rows)',
+        }),
       ],
     }),
-    jobRun({ id: RUN_OK, workflowId: HOURLY, workflowName: 'Hourly refresh', trigger: 'api_key', triggeredBy: null, triggeredByName: null, apiKeyId: 'k-1', durationMs: 850 }),
+    jobRun({
+      id: RUN_OK,
+      workflowId: HOURLY,
+      workflowName: 'Hourly refresh',
+      trigger: 'api_key',
+      triggeredBy: null,
+      triggeredByName: null,
+      apiKeyId: 'k-1',
+      durationMs: 850,
+    }),
   ];
 }
 
@@ -84,8 +118,31 @@ export function qualityResults(): RunQualityResult[] {
       id: 'q-1',
       tableId: 't-1',
     },
-    { ...result({ ruleId: 'r-2', ruleName: 'Amount range', functionName: 'value_between', columnName: 'amount', status: 'passed', observed: 0 }), id: 'q-2', tableId: 't-1' },
-    { ...result({ ruleId: 'r-3', ruleName: 'Enough rows', functionName: 'row_count_between', status: 'passed', observed: 1000, rowsFailed: null, failedShare: null }), id: 'q-3', tableId: 't-1' },
+    {
+      ...result({
+        ruleId: 'r-2',
+        ruleName: 'Amount range',
+        functionName: 'value_between',
+        columnName: 'amount',
+        status: 'passed',
+        observed: 0,
+      }),
+      id: 'q-2',
+      tableId: 't-1',
+    },
+    {
+      ...result({
+        ruleId: 'r-3',
+        ruleName: 'Enough rows',
+        functionName: 'row_count_between',
+        status: 'passed',
+        observed: 1000,
+        rowsFailed: null,
+        failedShare: null,
+      }),
+      id: 'q-3',
+      tableId: 't-1',
+    },
   ];
 }
 
@@ -129,7 +186,7 @@ export function runsApi(initial: JobRun[] = runs()): RunsApi {
     bodiesOf: (pattern) => api.calls.filter((call) => pattern.test(`${call.method} ${call.path}`)).map((call) => call.body),
     failWith: (pattern, status, message, times = Infinity) => failures.push({ pattern, status, message, times }),
   };
-  const page = <T,>(rows: T[], offset: number, limit: number, label = 'Job runs') =>
+  const page = <T>(rows: T[], offset: number, limit: number, label = 'Job runs') =>
     HttpResponse.json({ message: label, data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } });
   const listed = (run: JobRun) => {
     const { steps: _steps, ...rest } = run;
@@ -157,7 +214,13 @@ export function runsApi(initial: JobRun[] = runs()): RunsApi {
       const url = new URL(request.url);
       const path = url.pathname.slice(API.length) + url.search;
       if (!/^\/(jobRunTracker|dataQuality|workflow\/databricks)/.test(path)) return undefined;
-      const body = request.method === 'GET' ? undefined : await request.clone().json().catch(() => undefined);
+      const body =
+        request.method === 'GET'
+          ? undefined
+          : await request
+              .clone()
+              .json()
+              .catch(() => undefined);
       api.calls.push({ method: request.method, path, body });
       const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${request.method} ${path}`));
       if (failure) {
@@ -203,14 +266,18 @@ export function runsApi(initial: JobRun[] = runs()): RunsApi {
         return HttpResponse.json({ message: 'Job run', data: answer });
       }
       const run = api.rows.find((candidate) => candidate.id === params.id);
-      return run ? HttpResponse.json({ message: 'Job run', data: run }) : HttpResponse.json({ message: 'Job run not found' }, { status: 404 });
+      return run
+        ? HttpResponse.json({ message: 'Job run', data: run })
+        : HttpResponse.json({ message: 'Job run not found' }, { status: 404 });
     }),
     http.get(`${API}/dataQuality/filters`, () =>
       HttpResponse.json({
         message: 'Data-quality filters',
         data: {
           qualityName: [...new Set(api.results.map((candidate) => candidate.ruleName))].sort().map((name) => ({ id: name, name })),
-          columnName: [...new Set(api.results.flatMap((candidate) => (candidate.columnName ? [candidate.columnName] : [])))].sort().map((name) => ({ id: name, name })),
+          columnName: [...new Set(api.results.flatMap((candidate) => (candidate.columnName ? [candidate.columnName] : [])))]
+            .sort()
+            .map((name) => ({ id: name, name })),
         },
       }),
     ),
@@ -220,7 +287,9 @@ export function runsApi(initial: JobRun[] = runs()): RunsApi {
     }),
     http.get(`${API}/workflow/databricks/job/status/:id`, ({ params }) => {
       const state = api.databricks[String(params.id)];
-      return state ? HttpResponse.json({ message: 'Databricks run', data: state }) : HttpResponse.json({ message: 'This run is not a Databricks run' }, { status: 400 });
+      return state
+        ? HttpResponse.json({ message: 'Databricks run', data: state })
+        : HttpResponse.json({ message: 'This run is not a Databricks run' }, { status: 400 });
     }),
   );
   return api;

@@ -26,7 +26,13 @@ export function notification(overrides: Partial<Notification> & Pick<Notificatio
 /** Ada's three (two unread), and one of Bob's that only someone who sees everyone's gets. */
 export function inbox(): Notification[] {
   return [
-    notification({ id: 'n-role', title: 'Your role changed', message: 'You are now an Editor', link: '/roles/r-editor/show', createdAt: '2026-11-21T10:00:00.000Z' }),
+    notification({
+      id: 'n-role',
+      title: 'Your role changed',
+      message: 'You are now an Editor',
+      link: '/roles/r-editor/show',
+      createdAt: '2026-11-21T10:00:00.000Z',
+    }),
     notification({
       id: 'n-joined',
       title: 'Cy joined',
@@ -37,8 +43,24 @@ export function inbox(): Notification[] {
       link: '/users',
       createdAt: '2026-11-20T10:00:00.000Z',
     }),
-    notification({ id: 'n-old', title: 'Hello from Acme', message: 'Welcome aboard', type: 'welcome', status: 'read', readAt: '2026-11-02T10:00:00.000Z', createdAt: '2026-11-01T10:00:00.000Z' }),
-    notification({ id: 'n-bob', title: 'Your job stopped', message: 'Nightly load failed', type: 'job_failed', userId: BOB, userName: 'Bob Builder', createdAt: '2026-11-19T10:00:00.000Z' }),
+    notification({
+      id: 'n-old',
+      title: 'Hello from Acme',
+      message: 'Welcome aboard',
+      type: 'welcome',
+      status: 'read',
+      readAt: '2026-11-02T10:00:00.000Z',
+      createdAt: '2026-11-01T10:00:00.000Z',
+    }),
+    notification({
+      id: 'n-bob',
+      title: 'Your job stopped',
+      message: 'Nightly load failed',
+      type: 'job_failed',
+      userId: BOB,
+      userName: 'Bob Builder',
+      createdAt: '2026-11-19T10:00:00.000Z',
+    }),
   ];
 }
 
@@ -60,7 +82,11 @@ export interface NotificationsApi {
  * The notification routes over an in-memory table, as docs/api/notifications.md describes them,
  * for `caller`: their own rows, or everyone's when `seesEveryone`.
  */
-export function notificationsApi({ caller = ADA, seesEveryone = false, initial = inbox() }: { caller?: string; seesEveryone?: boolean; initial?: Notification[] } = {}): NotificationsApi {
+export function notificationsApi({
+  caller = ADA,
+  seesEveryone = false,
+  initial = inbox(),
+}: { caller?: string; seesEveryone?: boolean; initial?: Notification[] } = {}): NotificationsApi {
   const failures: { pattern: RegExp; status: number; message: string }[] = [];
   const api: NotificationsApi = {
     rows: initial.map((row) => ({ ...row })),
@@ -73,7 +99,10 @@ export function notificationsApi({ caller = ADA, seesEveryone = false, initial =
   const own = () => api.rows.filter((row) => row.userId === caller);
   const newestFirst = (rows: Notification[]) => [...rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const list = (rows: Notification[], offset: number, limit: number) =>
-    HttpResponse.json({ message: 'Notifications', data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } });
+    HttpResponse.json({
+      message: 'Notifications',
+      data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true },
+    });
   const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
   const read = (row: Notification) => {
     if (row.status === 'unread') Object.assign(row, { status: 'read', readAt: '2026-11-22T09:00:00.000Z' });
@@ -84,7 +113,13 @@ export function notificationsApi({ caller = ADA, seesEveryone = false, initial =
       const url = new URL(request.url);
       const path = decodeURIComponent(url.pathname.slice(API.length));
       if (!path.startsWith('/notification')) return undefined;
-      const body = request.method === 'GET' ? undefined : await request.clone().json().catch(() => undefined);
+      const body =
+        request.method === 'GET'
+          ? undefined
+          : await request
+              .clone()
+              .json()
+              .catch(() => undefined);
       api.calls.push({ method: request.method, path, body });
       const failure = failures.find((candidate) => candidate.pattern.test(`${request.method} ${path}`));
       if (failure) return HttpResponse.json({ message: failure.message }, { status: failure.status });
@@ -98,7 +133,9 @@ export function notificationsApi({ caller = ADA, seesEveryone = false, initial =
             { id: 'unread', name: 'Unread' },
             { id: 'read', name: 'Read' },
           ],
-          type: [...new Set(visible().map((row) => row.type))].sort().map((type) => ({ id: type, name: type.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()) })),
+          type: [...new Set(visible().map((row) => row.type))]
+            .sort()
+            .map((type) => ({ id: type, name: type.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()) })),
           user: seesEveryone
             ? [
                 { id: ADA, name: 'Ada Admin' },
@@ -131,9 +168,14 @@ export function notificationsApi({ caller = ADA, seesEveryone = false, initial =
       rows = [...rows].sort((a, b) => direction * String(a[field] ?? '').localeCompare(String(b[field] ?? '')));
       return list(rows, Number(params.offset), Number(params.limit));
     }),
-    http.get(`${API}/notification/:offset/:limit`, ({ params }) => list(newestFirst(visible()), Number(params.offset), Number(params.limit))),
+    http.get(`${API}/notification/:offset/:limit`, ({ params }) =>
+      list(newestFirst(visible()), Number(params.offset), Number(params.limit)),
+    ),
     http.get(`${API}/notifications/count`, () =>
-      HttpResponse.json({ message: 'Notification count', data: { unread: own().filter((row) => row.status === 'unread').length, total: own().length, countExact: true } }),
+      HttpResponse.json({
+        message: 'Notification count',
+        data: { unread: own().filter((row) => row.status === 'unread').length, total: own().length, countExact: true },
+      }),
     ),
     http.get(`${API}/notifications`, () => HttpResponse.json({ message: 'Latest notifications', data: newestFirst(own()).slice(0, 10) })),
     http.put(`${API}/notification/count`, async ({ request }) => {

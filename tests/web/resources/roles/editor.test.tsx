@@ -21,7 +21,11 @@ describe('the role editor', { timeout: 2 * FRAMEWORK_TIMEOUT_MS }, () => {
     await loadedEditor();
     // Audits are read-only: no create, update or delete box.
     const audits = screen.getByRole('row', { name: /System audits/ });
-    expect(within(audits).getAllByRole('checkbox').map((input) => input.getAttribute('aria-label'))).toEqual(['System audits: every action', 'System audits: Read']);
+    expect(
+      within(audits)
+        .getAllByRole('checkbox')
+        .map((input) => input.getAttribute('aria-label')),
+    ).toEqual(['System audits: every action', 'System audits: Read']);
     // The dashboard is checked to start with; the outbox is for admin roles only.
     expect(box('Dashboard')).toBeChecked();
     expect(box('Mail outbox')).toBeDisabled();
@@ -106,7 +110,9 @@ describe('the role editor', { timeout: 2 * FRAMEWORK_TIMEOUT_MS }, () => {
     await waitFor(() => expect(view.location().pathname).toBe('/roles/r-analyst/show'));
     expect(await screen.findByText('The policies of Analyst have been saved')).toBeInTheDocument();
     // The show view reads the policies afresh.
-    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Policies' })).getByRole('checkbox', { name: 'Users: Update' })).toBeChecked());
+    await waitFor(() =>
+      expect(within(screen.getByRole('table', { name: 'Policies' })).getByRole('checkbox', { name: 'Users: Update' })).toBeChecked(),
+    );
     expect(within(screen.getByRole('table', { name: 'Policies' })).getByRole('checkbox', { name: 'Users: Update' })).toBeDisabled();
   });
 
@@ -124,7 +130,11 @@ describe('the role editor', { timeout: 2 * FRAMEWORK_TIMEOUT_MS }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     await waitFor(() =>
-      expect(api.seen(/PUT/)).toEqual(['PUT /roles/r-analyst', 'PUT /roles/policies/pages/assign/r-analyst', 'PUT /roles/policies/pages/unassign/r-analyst']),
+      expect(api.seen(/PUT/)).toEqual([
+        'PUT /roles/r-analyst',
+        'PUT /roles/policies/pages/assign/r-analyst',
+        'PUT /roles/policies/pages/unassign/r-analyst',
+      ]),
     );
     expect(api.bodiesOf(/PUT \/roles\/r-analyst/)).toEqual([{ description: 'Reads users, sees roles' }]);
     expect(api.bodiesOf(/pages\/assign/)).toEqual([{ pageIds: ['notifications', 'roles'] }]);

@@ -49,13 +49,19 @@ describe('the roles list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     // Choices come from the filter props route, with its trailing slash.
     await userEvent.click(screen.getByRole('combobox', { name: 'Type' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Custom' }));
-    await waitFor(() => expect(api.calls.filter((call) => call.method === 'POST').map((call) => [call.path, call.body])).toEqual([['/roles/filter/0/10/DESC/updatedAt', { type: 'custom' }]]));
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'POST').map((call) => [call.path, call.body])).toEqual([
+        ['/roles/filter/0/10/DESC/updatedAt', { type: 'custom' }],
+      ]),
+    );
     await waitFor(() => expect(screen.queryByText('Member', { selector: 'td, td *' })).toBeNull());
     expect(api.seen(/filter\/props/)).toEqual(['GET /roles/filter/props/']);
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Inactive' }));
-    await waitFor(() => expect(api.calls.at(-1)).toMatchObject({ path: '/roles/filter/0/10/DESC/updatedAt', body: { type: 'custom', status: 'inactive' } }));
+    await waitFor(() =>
+      expect(api.calls.at(-1)).toMatchObject({ path: '/roles/filter/0/10/DESC/updatedAt', body: { type: 'custom', status: 'inactive' } }),
+    );
     await waitFor(() => expect(screen.queryByText('Analyst', { selector: 'td, td *' })).toBeNull());
     expect(screen.getByText('Auditor', { selector: 'td, td *' })).toBeInTheDocument();
   });
@@ -67,7 +73,9 @@ describe('the roles list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     await loadedTable();
     await userEvent.click(screen.getByRole('combobox', { name: 'Created by' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Bob Builder' }));
-    await waitFor(() => expect(api.calls.at(-1)).toMatchObject({ method: 'POST', path: '/roles/filter/0/10/DESC/updatedAt', body: { user: ['u-bob'] } }));
+    await waitFor(() =>
+      expect(api.calls.at(-1)).toMatchObject({ method: 'POST', path: '/roles/filter/0/10/DESC/updatedAt', body: { user: ['u-bob'] } }),
+    );
     await waitFor(() => expect(screen.queryByText('Analyst', { selector: 'td, td *' })).toBeNull());
     expect(screen.getByText('Operators', { selector: 'td, td *' })).toBeInTheDocument();
   });
@@ -78,7 +86,9 @@ describe('the roles list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     renderDeclared([roles], { path: '/roles' });
     await loadedTable();
     await userEvent.type(screen.getByLabelText('From'), '2026-01-01');
-    await waitFor(() => expect(api.calls.at(-1)).toMatchObject({ path: '/roles/filter/0/10/DESC/updatedAt', body: { startDate: '2026-01-01' } }));
+    await waitFor(() =>
+      expect(api.calls.at(-1)).toMatchObject({ path: '/roles/filter/0/10/DESC/updatedAt', body: { startDate: '2026-01-01' } }),
+    );
     await userEvent.type(screen.getByLabelText('To'), '2026-01-31');
     await waitFor(() => expect(api.calls.at(-1)?.body).toEqual({ startDate: '2026-01-01', endDate: '2026-01-31' }));
   });
@@ -89,13 +99,17 @@ describe('the roles list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     renderDeclared([roles], { path: '/roles' });
     await loadedTable();
     await userEvent.type(screen.getByPlaceholderText('Search roles'), 'ana');
-    await waitFor(() => expect(api.calls.at(-1)).toMatchObject({ method: 'POST', path: '/roles/search/0/10', body: { search: 'ana', offset: 0, limit: 10 } }));
+    await waitFor(() =>
+      expect(api.calls.at(-1)).toMatchObject({ method: 'POST', path: '/roles/search/0/10', body: { search: 'ana', offset: 0, limit: 10 } }),
+    );
     await waitFor(() => expect(screen.queryByText('Member', { selector: 'td, td *' })).toBeNull());
     expect(screen.getByText('Analyst', { selector: 'td, td *' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Active' }));
-    await waitFor(() => expect(api.calls.at(-1)).toMatchObject({ path: '/roles/filter/0/10/DESC/updatedAt', body: { search: 'ana', status: 'active' } }));
+    await waitFor(() =>
+      expect(api.calls.at(-1)).toMatchObject({ path: '/roles/filter/0/10/DESC/updatedAt', body: { search: 'ana', status: 'active' } }),
+    );
   });
 
   it('system roles and roles users hold cannot be deactivated or deleted: the controls are disabled and say why', async () => {
@@ -113,7 +127,9 @@ describe('the roles list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     expect(within(rowOf('Admin')).getByRole('switch', { name: 'Active: Admin' })).toBeDisabled();
     expect(within(rowOf('Admin')).getByRole('button', { name: 'Delete Admin' })).toBeDisabled();
     const ops = rowOf('Operators');
-    expect(within(ops).getByRole('switch', { name: 'Active: Operators' })).toHaveAccessibleDescription('2 users have this role; give them another role first');
+    expect(within(ops).getByRole('switch', { name: 'Active: Operators' })).toHaveAccessibleDescription(
+      '2 users have this role; give them another role first',
+    );
     expect(within(ops).getByRole('button', { name: 'Delete Operators' })).toBeDisabled();
 
     // The reason is also the tooltip of the disabled control.
@@ -136,13 +152,20 @@ describe('the roles list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     expect(analyst).toBeChecked();
     await userEvent.click(analyst);
     expect(await screen.findByText('The role Analyst has been deactivated')).toBeInTheDocument();
-    expect(api.calls.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([['/roles/activate/r-analyst', { isActive: false }]]);
+    expect(api.calls.filter((call) => call.method === 'PUT').map((call) => [call.path, call.body])).toEqual([
+      ['/roles/activate/r-analyst', { isActive: false }],
+    ]);
     await waitFor(() => expect(within(rowOf('Analyst')).getByRole('switch', { name: 'Active: Analyst' })).not.toBeChecked());
 
     const auditor = within(rowOf('Auditor')).getByRole('switch', { name: 'Active: Auditor' });
     expect(auditor).not.toBeChecked();
     await userEvent.click(auditor);
-    await waitFor(() => expect(api.calls.filter((call) => call.method === 'PUT').at(-1)).toMatchObject({ path: '/roles/activate/r-auditor', body: { isActive: true } }));
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'PUT').at(-1)).toMatchObject({
+        path: '/roles/activate/r-auditor',
+        body: { isActive: true },
+      }),
+    );
     await waitFor(() => expect(within(rowOf('Auditor')).getByRole('switch', { name: 'Active: Auditor' })).toBeChecked());
   });
 

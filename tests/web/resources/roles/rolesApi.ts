@@ -14,11 +14,43 @@ export const CATALOGUE: PolicyCatalogue = {
 };
 
 export const PAGES: PageEntry[] = [
-  { id: 'dashboard', title: 'Dashboard', url: '/dashboard', group: 'overview', groupTitle: 'Overview', icon: 'dashboard', adminOnly: false },
-  { id: 'notifications', title: 'Notifications', url: '/notifications', group: 'overview', groupTitle: 'Overview', icon: 'notifications', adminOnly: false },
+  {
+    id: 'dashboard',
+    title: 'Dashboard',
+    url: '/dashboard',
+    group: 'overview',
+    groupTitle: 'Overview',
+    icon: 'dashboard',
+    adminOnly: false,
+  },
+  {
+    id: 'notifications',
+    title: 'Notifications',
+    url: '/notifications',
+    group: 'overview',
+    groupTitle: 'Overview',
+    icon: 'notifications',
+    adminOnly: false,
+  },
   { id: 'users', title: 'Users', url: '/users', group: 'access', groupTitle: 'Access control', icon: 'people', adminOnly: false },
-  { id: 'roles', title: 'Roles and policies', url: '/roles', group: 'access', groupTitle: 'Access control', icon: 'admin_panel_settings', adminOnly: false },
-  { id: 'outbox', title: 'Mail outbox', url: '/outbox', group: 'administration', groupTitle: 'Administration', icon: 'outgoing_mail', adminOnly: true },
+  {
+    id: 'roles',
+    title: 'Roles and policies',
+    url: '/roles',
+    group: 'access',
+    groupTitle: 'Access control',
+    icon: 'admin_panel_settings',
+    adminOnly: false,
+  },
+  {
+    id: 'outbox',
+    title: 'Mail outbox',
+    url: '/outbox',
+    group: 'administration',
+    groupTitle: 'Administration',
+    icon: 'outgoing_mail',
+    adminOnly: true,
+  },
 ];
 
 const ALL_POLICIES: PolicyEntry[] = CATALOGUE.resources.map((entry) => ({ resource: entry.resource, actions: [...entry.actions] }));
@@ -42,11 +74,46 @@ function role(overrides: Partial<RoleDetail> & Pick<RoleDetail, 'id' | 'name'>):
 
 export function someRoles(): RoleDetail[] {
   return [
-    role({ id: 'r-admin', name: 'Admin', description: 'Everything', type: 'system', isAdmin: true, userCount: 1, createdBy: null, createdByName: null, policies: ALL_POLICIES, pageIds: PAGES.map((page) => page.id) }),
-    role({ id: 'r-member', name: 'Member', description: 'The dashboard', type: 'system', userCount: 3, createdBy: null, createdByName: null, pageIds: ['dashboard', 'notifications'] }),
-    role({ id: 'r-analyst', name: 'Analyst', description: 'Reads users', policies: [{ resource: 'users', actions: ['read'] }], pageIds: ['dashboard', 'users'], updatedAt: '2026-02-01T09:00:00.000Z' }),
+    role({
+      id: 'r-admin',
+      name: 'Admin',
+      description: 'Everything',
+      type: 'system',
+      isAdmin: true,
+      userCount: 1,
+      createdBy: null,
+      createdByName: null,
+      policies: ALL_POLICIES,
+      pageIds: PAGES.map((page) => page.id),
+    }),
+    role({
+      id: 'r-member',
+      name: 'Member',
+      description: 'The dashboard',
+      type: 'system',
+      userCount: 3,
+      createdBy: null,
+      createdByName: null,
+      pageIds: ['dashboard', 'notifications'],
+    }),
+    role({
+      id: 'r-analyst',
+      name: 'Analyst',
+      description: 'Reads users',
+      policies: [{ resource: 'users', actions: ['read'] }],
+      pageIds: ['dashboard', 'users'],
+      updatedAt: '2026-02-01T09:00:00.000Z',
+    }),
     role({ id: 'r-auditor', name: 'Auditor', isActive: false, policies: [{ resource: 'audits', actions: ['read'] }] }),
-    role({ id: 'r-ops', name: 'Operators', description: 'Sessions', userCount: 2, createdBy: 'u-bob', createdByName: 'Bob Builder', policies: [{ resource: 'sessions', actions: ['read', 'delete'] }] }),
+    role({
+      id: 'r-ops',
+      name: 'Operators',
+      description: 'Sessions',
+      userCount: 2,
+      createdBy: 'u-bob',
+      createdByName: 'Bob Builder',
+      policies: [{ resource: 'sessions', actions: ['read', 'delete'] }],
+    }),
   ];
 }
 
@@ -86,7 +153,10 @@ export function rolesApi(initial: RoleDetail[] = someRoles()): RolesApi {
   const notFound = () => HttpResponse.json({ message: 'Role not found' }, { status: 404 });
   const refuse = (message: string) => HttpResponse.json({ message }, { status: 400 });
   const list = (rows: RoleDetail[], offset: number, limit: number) =>
-    HttpResponse.json({ message: 'Roles', data: { rows: rows.slice(offset, offset + limit).map(row), count: rows.length, countExact: true } });
+    HttpResponse.json({
+      message: 'Roles',
+      data: { rows: rows.slice(offset, offset + limit).map(row), count: rows.length, countExact: true },
+    });
   const byUpdated = (rows: RoleDetail[]) => [...rows].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
   const touch = (target: RoleDetail) => (target.updatedAt = new Date(Date.UTC(2026, 5, 1, 0, 0, api.calls.length)).toISOString());
 
@@ -94,7 +164,13 @@ export function rolesApi(initial: RoleDetail[] = someRoles()): RolesApi {
     http.all(/\/api\/v1\/(roles?|policies|authorization|users)(\/|$)/, async ({ request }) => {
       const url = new URL(request.url);
       const path = url.pathname.slice(API.length);
-      const body = request.method === 'GET' || request.method === 'DELETE' ? undefined : await request.clone().json().catch(() => undefined);
+      const body =
+        request.method === 'GET' || request.method === 'DELETE'
+          ? undefined
+          : await request
+              .clone()
+              .json()
+              .catch(() => undefined);
       api.calls.push({ method: request.method, path, body });
       const failure = failures.find((candidate) => candidate.pattern.test(`${request.method} ${path}`));
       if (failure) return HttpResponse.json({ message: failure.message }, { status: failure.status });
@@ -177,7 +253,13 @@ export function rolesApi(initial: RoleDetail[] = someRoles()): RolesApi {
       if (api.rows.some((entry) => entry.name.toLowerCase() === body.name.toLowerCase())) {
         return HttpResponse.json({ message: `A role named "${body.name}" already exists` }, { status: 409 });
       }
-      const created = role({ id: `r-new-${api.rows.length}`, name: body.name, description: body.description ?? '', policies: body.policies ?? [], pageIds: body.pageIds ?? ['dashboard'] });
+      const created = role({
+        id: `r-new-${api.rows.length}`,
+        name: body.name,
+        description: body.description ?? '',
+        policies: body.policies ?? [],
+        pageIds: body.pageIds ?? ['dashboard'],
+      });
       api.rows.push(created);
       return HttpResponse.json({ message: `The role ${created.name} has been created`, data: created }, { status: 201 });
     }),
@@ -198,20 +280,25 @@ export function rolesApi(initial: RoleDetail[] = someRoles()): RolesApi {
       if (pageIds.length === 0) return refuse('pageIds: choose at least one page');
       if (params.operation === 'assign') {
         const adminOnly = PAGES.filter((page) => page.adminOnly && pageIds.includes(page.id));
-        if (!found.isAdmin && adminOnly.length > 0) return refuse(`pageIds: ${adminOnly[0].title} (${adminOnly[0].id}) is for admin roles only`);
+        if (!found.isAdmin && adminOnly.length > 0)
+          return refuse(`pageIds: ${adminOnly[0].title} (${adminOnly[0].id}) is for admin roles only`);
         found.pageIds = PAGES.filter((page) => found.pageIds.includes(page.id) || pageIds.includes(page.id)).map((page) => page.id);
       } else {
         found.pageIds = found.pageIds.filter((id) => !pageIds.includes(id));
       }
       touch(found);
-      return HttpResponse.json({ message: `The pages of ${found.name} have been saved; its users see them from their next sign-in`, data: { roleId: found.id, pageIds: found.pageIds } });
+      return HttpResponse.json({
+        message: `The pages of ${found.name} have been saved; its users see them from their next sign-in`,
+        data: { roleId: found.id, pageIds: found.pageIds },
+      });
     }),
     http.put(`${API}/roles/:id`, async ({ params, request }) => {
       const found = find(params.id);
       if (!found) return notFound();
       const body = (await request.json()) as { name?: string; description?: string };
       if (body.name === undefined && body.description === undefined) return refuse('give a name or a description to change');
-      if (body.name !== undefined && body.name !== found.name && found.type === 'system') return refuse(`name: ${found.name} is a system role and cannot be renamed`);
+      if (body.name !== undefined && body.name !== found.name && found.type === 'system')
+        return refuse(`name: ${found.name} is a system role and cannot be renamed`);
       Object.assign(found, body);
       touch(found);
       return HttpResponse.json({ message: `The role ${found.name} has been saved`, data: found });

@@ -30,7 +30,9 @@ describe('the role show view', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     expect(within(holders).getByText('2 users have this role')).toBeInTheDocument();
     expect(await within(holders).findByText('Holder 1 (holder1@acme.test)')).toBeInTheDocument();
     expect(within(holders).getByText('Holder 2 (holder2@acme.test)')).toBeInTheDocument();
-    expect(api.calls.filter((call) => call.path.startsWith('/users/')).map((call) => [call.path, call.body])).toEqual([['/users/filter/10/0/DESC/createdAt', { role: 'r-ops' }]]);
+    expect(api.calls.filter((call) => call.path.startsWith('/users/')).map((call) => [call.path, call.body])).toEqual([
+      ['/users/filter/10/0/DESC/createdAt', { role: 'r-ops' }],
+    ]);
     const link = within(holders).getByRole('link', { name: 'Open in the users list' });
     await userEvent.click(link);
     await waitFor(() => expect(view.location().pathname).toBe('/users'));

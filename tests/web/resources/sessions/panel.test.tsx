@@ -34,14 +34,16 @@ function renderPanel(user: { id: string }, props: { userId?: string } = {}) {
 }
 
 function panelRows(): HTMLElement[] {
-  return within(screen.getByRole('table', { name: 'Sessions' })).getAllByRole('row').slice(1);
+  return within(screen.getByRole('table', { name: 'Sessions' }))
+    .getAllByRole('row')
+    .slice(1);
 }
 
 const ofBob = (index: number, state: Parameters<typeof session>[1] = 'active', current = false) =>
   session(index, state, { userId: BOB.id, userName: BOB.name, email: BOB.email, current });
 
 describe('the sessions panel of a user', { timeout: RESOURCE_TIMEOUT_MS }, () => {
-  it('shows another user\'s sessions (GET /session/user/{id}) to a holder of sessions read and delete, with End session and a link to all', async () => {
+  it("shows another user's sessions (GET /session/user/{id}) to a holder of sessions read and delete, with End session and a link to all", async () => {
     signIn(plainUser);
     mockPolicies([{ resource: 'sessions', actions: ['read', 'delete'] }]);
     const api = sessionApi([session(2), session(4, 'ended'), session(6, 'pending'), session(1)]);
@@ -63,11 +65,17 @@ describe('the sessions panel of a user', { timeout: RESOURCE_TIMEOUT_MS }, () =>
     expect(within(panelRows()[2]).queryByRole('button', { name: /End the session/ })).toBeNull();
     await userEvent.click(within(panelRows()[0]).getByRole('button', { name: 'End the session of Leo Park' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'End session' }));
-    await waitFor(() => expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([{ method: 'PUT', path: '/session/logout', body: { sessionId: session(2).id } }]));
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([
+        { method: 'PUT', path: '/session/logout', body: { sessionId: session(2).id } },
+      ]),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('The session of leo@acme.test has been ended');
     // The panel reloads: session 2 is now over.
     await waitFor(() => expect(api.seen(/\/session\/user/)).toHaveLength(2));
-    await waitFor(() => expect(panelRows().map((row) => within(row).getByText(/^192\.0\.2\./).textContent)).toEqual(['192.0.2.6', '192.0.2.2', '192.0.2.4']));
+    await waitFor(() =>
+      expect(panelRows().map((row) => within(row).getByText(/^192\.0\.2\./).textContent)).toEqual(['192.0.2.6', '192.0.2.2', '192.0.2.4']),
+    );
   });
 
   it('one\'s own sessions without any sessions policy: listed, "This session" marked, nothing to end, no link to the list', async () => {
@@ -83,7 +91,7 @@ describe('the sessions panel of a user', { timeout: RESOURCE_TIMEOUT_MS }, () =>
     expect(screen.queryByRole('link', { name: 'All sessions of this user' })).toBeNull();
   });
 
-  it('another user\'s sessions without the sessions read permission: nothing shown, nothing asked', async () => {
+  it("another user's sessions without the sessions read permission: nothing shown, nothing asked", async () => {
     signIn(plainUser);
     const policies = mockPolicies([{ resource: 'users', actions: ['read'] }]);
     const api = sessionApi([session(2)]);

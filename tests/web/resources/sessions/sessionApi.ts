@@ -16,7 +16,11 @@ const NOW = Date.UTC(2026, 10, 22, 12);
  * Session `index` (1 the newest): Mia and Leo in turn; open unless `state` says otherwise.
  * `ended`: ended by a sign-out; `expired`: over without an end; `pending`: waiting for its code.
  */
-export function session(index: number, state: 'active' | 'ended' | 'expired' | 'pending' = 'active', overrides: Partial<Session> = {}): Session {
+export function session(
+  index: number,
+  state: 'active' | 'ended' | 'expired' | 'pending' = 'active',
+  overrides: Partial<Session> = {},
+): Session {
   const user = index % 2 ? MIA : LEO;
   const createdAt = NOW - index * HOUR;
   return {
@@ -82,7 +86,11 @@ export function sessionApi(initial: Session[]): SessionApi {
           cards: [
             { key: 'openNow', label: 'Signed in now', value: api.rows.filter((row) => row.active).length, link: '/sessions' },
             { key: 'signInsToday', label: 'Sign-ins today', value: 5 },
-            { key: 'endedByAdmin7Days', label: 'Ended by an admin in the last 7 days', value: api.rows.filter((row) => row.endReason === 'ended_by_admin').length },
+            {
+              key: 'endedByAdmin7Days',
+              label: 'Ended by an admin in the last 7 days',
+              value: api.rows.filter((row) => row.endReason === 'ended_by_admin').length,
+            },
             { key: 'impersonationsOpen', label: 'Impersonation sessions open', value: 0 },
           ],
         },

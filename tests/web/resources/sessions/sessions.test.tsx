@@ -70,7 +70,7 @@ describe('sessions', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     expect(screen.queryByRole('link', { name: 'Create' })).toBeNull();
   });
 
-  it('filters by user, status, dates and search with exactly those fields, in the spec\'s order ASC/isDeleted; a column sorts in the path', async () => {
+  it("filters by user, status, dates and search with exactly those fields, in the spec's order ASC/isDeleted; a column sorts in the path", async () => {
     signIn();
     const api = sessionApi(Array.from({ length: 30 }, (_, index) => session(index + 1, index % 4 === 3 ? 'ended' : 'active')));
     renderDeclared([sessions], { path: '/sessions' });
@@ -79,8 +79,12 @@ describe('sessions', { timeout: RESOURCE_TIMEOUT_MS }, () => {
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Ended' }));
-    await waitFor(() => expect(lastFilter()).toEqual({ method: 'POST', path: '/session/filter/0/10/ASC/isDeleted', body: { status: 'ended' } }));
-    await waitFor(() => expect(addresses()).toEqual(['192.0.2.4', '192.0.2.8', '192.0.2.12', '192.0.2.16', '192.0.2.20', '192.0.2.24', '192.0.2.28']));
+    await waitFor(() =>
+      expect(lastFilter()).toEqual({ method: 'POST', path: '/session/filter/0/10/ASC/isDeleted', body: { status: 'ended' } }),
+    );
+    await waitFor(() =>
+      expect(addresses()).toEqual(['192.0.2.4', '192.0.2.8', '192.0.2.12', '192.0.2.16', '192.0.2.20', '192.0.2.24', '192.0.2.28']),
+    );
 
     await userEvent.click(screen.getByRole('combobox', { name: 'User' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Leo Park' }));
@@ -89,7 +93,9 @@ describe('sessions', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await userEvent.type(screen.getByLabelText('From'), '2026-11-21');
     await waitFor(() => expect(lastFilter()?.body).toEqual({ status: 'ended', user: [LEO.id], startDate: '2026-11-21' }));
     await userEvent.type(screen.getByLabelText('To'), '2026-11-21');
-    await waitFor(() => expect(lastFilter()?.body).toEqual({ status: 'ended', user: [LEO.id], startDate: '2026-11-21', endDate: '2026-11-21' }));
+    await waitFor(() =>
+      expect(lastFilter()?.body).toEqual({ status: 'ended', user: [LEO.id], startDate: '2026-11-21', endDate: '2026-11-21' }),
+    );
     // Nov 22 12:00 less 16, 20, 24 and 28 hours.
     await waitFor(() => expect(addresses()).toEqual(['192.0.2.16', '192.0.2.20', '192.0.2.24', '192.0.2.28']));
 
@@ -108,17 +114,21 @@ describe('sessions', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     await waitFor(() => expect(addresses()).toEqual(['192.0.2.28', '192.0.2.24', '192.0.2.20']));
   });
 
-  it('a user\'s name leads to the sessions of that user: the list filtered to them', async () => {
+  it("a user's name leads to the sessions of that user: the list filtered to them", async () => {
     signIn();
     const api = sessionApi(Array.from({ length: 8 }, (_, index) => session(index + 1)));
     const view = renderDeclared([sessions], { path: '/sessions' });
     await loaded('192.0.2.1');
     await userEvent.click(within(rowOf('192.0.2.2')).getByRole('link', { name: 'Sessions of Leo Park' }));
     await waitFor(() => expect(view.location().search).toBe(`?filter=${encodeURIComponent(JSON.stringify({ user: LEO.id }))}`));
-    await waitFor(() => expect(api.calls.at(-1)).toEqual({ method: 'POST', path: '/session/filter/0/10/ASC/isDeleted', body: { user: LEO.id } }));
+    await waitFor(() =>
+      expect(api.calls.at(-1)).toEqual({ method: 'POST', path: '/session/filter/0/10/ASC/isDeleted', body: { user: LEO.id } }),
+    );
     await waitFor(() => expect(addresses()).toEqual(['192.0.2.2', '192.0.2.4', '192.0.2.6', '192.0.2.8']));
     // The user filter shows who the list is about.
-    expect(within(screen.getByRole('combobox', { name: 'User' }).closest('.MuiAutocomplete-root') as HTMLElement).getByText('Leo Park')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('combobox', { name: 'User' }).closest('.MuiAutocomplete-root') as HTMLElement).getByText('Leo Park'),
+    ).toBeInTheDocument();
   });
 
   it('End session: on open sessions of others only; asks first, sends { sessionId }, reloads the list', async () => {
@@ -145,7 +155,11 @@ describe('sessions', { timeout: RESOURCE_TIMEOUT_MS }, () => {
 
     await userEvent.click(endButton(rowOf('192.0.2.2'))!);
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'End session' }));
-    await waitFor(() => expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([{ method: 'PUT', path: '/session/logout', body: { sessionId: session(2).id } }]));
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([
+        { method: 'PUT', path: '/session/logout', body: { sessionId: session(2).id } },
+      ]),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('The session of leo@acme.test has been ended');
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before));
     // Reloaded: now over, listed after the open ones, without the button.
@@ -154,13 +168,13 @@ describe('sessions', { timeout: RESOURCE_TIMEOUT_MS }, () => {
     expect(endButton(rowOf('192.0.2.2'))).toBeNull();
   });
 
-  it('a refused End session shows the server\'s message and keeps the session', async () => {
+  it("a refused End session shows the server's message and keeps the session", async () => {
     signIn();
     const api = sessionApi(someSessions());
     api.logoutFails = { status: 400, message: 'sessionId: this session has already ended' };
     renderDeclared([sessions], { path: '/sessions' });
     await loaded('192.0.2.1');
-    await userEvent.click((await within(rowOf('192.0.2.1')).findByRole('button', { name: 'End the session of Mia Jones' })));
+    await userEvent.click(await within(rowOf('192.0.2.1')).findByRole('button', { name: 'End the session of Mia Jones' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'End session' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('sessionId: this session has already ended');
     expect(within(rowOf('192.0.2.1')).getByText('Active')).toBeInTheDocument();

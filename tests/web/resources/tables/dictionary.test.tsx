@@ -71,10 +71,16 @@ describe("a table's dictionary", { timeout: TABLES_TIMEOUT_MS }, () => {
     await user.clear(within(email).getByRole('textbox', { name: 'Owner of email' }));
     await user.click(save);
 
-    await waitFor(() => expect(api.bodiesOf(/^PUT \/table\/t-1$/)).toEqual([{ columns: [{ name: 'email', description: 'Contact address', sensitivity: 'pii' }] }]));
+    await waitFor(() =>
+      expect(api.bodiesOf(/^PUT \/table\/t-1$/)).toEqual([
+        { columns: [{ name: 'email', description: 'Contact address', sensitivity: 'pii' }] },
+      ]),
+    );
     expect(await within(rowOf(section, 'email')).findByText('Saved')).toBeInTheDocument();
     expect(await screen.findByRole('alert')).toHaveTextContent('Table "orders" saved');
-    await waitFor(() => expect(within(rowOf(section, 'email')).getByRole('textbox', { name: 'Description of email' })).toHaveValue('Contact address'));
+    await waitFor(() =>
+      expect(within(rowOf(section, 'email')).getByRole('textbox', { name: 'Description of email' })).toHaveValue('Contact address'),
+    );
   });
 
   it('a row that cannot be saved says so and keeps what was typed', async () => {
@@ -92,7 +98,7 @@ describe("a table's dictionary", { timeout: TABLES_TIMEOUT_MS }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('columns.0.owner: must be at most 200 characters');
   });
 
-  it("an entry the shared rules refuse is not sent", async () => {
+  it('an entry the shared rules refuse is not sent', async () => {
     const user = userEvent.setup();
     const api = tablesApi();
     connectionsApi();
@@ -130,7 +136,9 @@ describe("a table's dictionary", { timeout: TABLES_TIMEOUT_MS }, () => {
     await user.upload(within(section).getByLabelText('Dictionary CSV file'), new File([csv], 'described.csv', { type: 'text/csv' }));
     expect(await within(section).findByText('2 columns updated, 21 unchanged')).toBeInTheDocument();
     expect(api.uploads).toEqual([{ file: 'file' }]);
-    expect(api.calls.find((call) => call.path === '/tables/dictionary/upload/t-1')?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(api.calls.find((call) => call.path === '/tables/dictionary/upload/t-1')?.headers['content-type']).toMatch(
+      /^multipart\/form-data; boundary=/,
+    );
     await waitFor(() => expect(api.seen(/^GET \/tables\/dataDictionary\/tableId\/t-1\/0\/10/)).toHaveLength(2));
   });
 
@@ -147,13 +155,21 @@ describe("a table's dictionary", { timeout: TABLES_TIMEOUT_MS }, () => {
     const user = userEvent.setup();
     const api = tablesApi();
     connectionsApi();
-    const message = 'line 7: column "emial" is not a column of this table; line 9: sensitivity must be one of public, internal, confidential, pii';
+    const message =
+      'line 7: column "emial" is not a column of this table; line 9: sensitivity must be one of public, internal, confidential, pii';
     api.uploadAnswer = { status: 400, body: { message } };
     renderTables('/tables/t-1/show/dictionary');
     const section = await dictionary();
-    await user.upload(within(section).getByLabelText('Dictionary CSV file'), new File(['column\r\nemial\r\n'], 'bad.csv', { type: 'text/csv' }));
+    await user.upload(
+      within(section).getByLabelText('Dictionary CSV file'),
+      new File(['column\r\nemial\r\n'], 'bad.csv', { type: 'text/csv' }),
+    );
     const problems = await within(section).findByRole('list', { name: 'Problems of the file' });
-    expect(within(problems).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(problems)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       'line 7: column "emial" is not a column of this table',
       'line 9: sensitivity must be one of public, internal, confidential, pii',
     ]);

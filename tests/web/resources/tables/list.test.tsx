@@ -59,9 +59,11 @@ describe('the tables list', { timeout: TABLES_TIMEOUT_MS }, () => {
     await screen.findByText('orders');
     await listToolbarShown();
     await user.click(screen.getByRole('switch', { name: 'Active: orders' }));
-    await waitFor(() => expect(api.calls.filter((call) => call.path.startsWith('/table/activate')).map((call) => [call.method, call.path, call.body])).toEqual([
-      ['POST', '/table/activate/t-1', { isActive: false }],
-    ]));
+    await waitFor(() =>
+      expect(
+        api.calls.filter((call) => call.path.startsWith('/table/activate')).map((call) => [call.method, call.path, call.body]),
+      ).toEqual([['POST', '/table/activate/t-1', { isActive: false }]]),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('Table "orders" deactivated');
   });
 });
@@ -96,14 +98,21 @@ describe('registering a table', { timeout: TABLES_TIMEOUT_MS }, () => {
 
     await user.click(await screen.findByRole('combobox', { name: 'Endpoint' }));
     await user.type(screen.getByRole('combobox', { name: 'Endpoint' }), 'cust');
-    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['public / customers', 'public / active_customers']);
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
+      'public / customers',
+      'public / active_customers',
+    ]);
     await user.click(screen.getByRole('option', { name: 'public / customers' }));
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('customers'));
     await user.click(screen.getByRole('combobox', { name: 'Workspace' }));
     await user.click(await screen.findByRole('option', { name: 'Finance' }));
     await user.click(screen.getByRole('button', { name: 'Register' }));
 
-    await waitFor(() => expect(api.bodiesOf(/^POST \/table$/)).toEqual([{ connectionId: PG, endpoint: 'public.customers', name: 'customers', workspaceId: FINANCE }]));
+    await waitFor(() =>
+      expect(api.bodiesOf(/^POST \/table$/)).toEqual([
+        { connectionId: PG, endpoint: 'public.customers', name: 'customers', workspaceId: FINANCE },
+      ]),
+    );
     expect(connections.seen(exactly(`GET /connection/${PG}/endpoints`))).toEqual([`GET /connection/${PG}/endpoints`]);
     await waitFor(() => expect(view.location().pathname).toBe('/tables/t-new-3/show'));
     expect(await screen.findByRole('alert')).toHaveTextContent('Table "customers" registered');
@@ -125,7 +134,9 @@ describe('registering a table', { timeout: TABLES_TIMEOUT_MS }, () => {
     await user.click(await screen.findByRole('option', { name: 'Warehouse (PostgreSQL)' }));
     const endpoint = await screen.findByRole('combobox', { name: 'Endpoint' });
     await user.click(screen.getByRole('button', { name: 'Register' }));
-    await waitFor(() => expect(endpoint.closest('.MuiFormControl-root')?.querySelector('.MuiFormHelperText-root')).toHaveTextContent('is required'));
+    await waitFor(() =>
+      expect(endpoint.closest('.MuiFormControl-root')?.querySelector('.MuiFormHelperText-root')).toHaveTextContent('is required'),
+    );
     expect(api.seen(/^POST/)).toEqual([]);
   });
 });

@@ -50,11 +50,17 @@ describe("a table's data-quality rules", { timeout: TABLES_TIMEOUT_MS }, () => {
     expect(ruleRow(section, 'Amount range')).toHaveTextContent('Not checked yet');
 
     await user.type(within(section).getByRole('textbox', { name: 'Search rules' }), 'amount');
-    await waitFor(() => expect(api.seen(/dataQuality\/search/)).toEqual(['GET /tables/dataQuality/search/tableId/t-1/0/10?searchText=amount']));
+    await waitFor(() =>
+      expect(api.seen(/dataQuality\/search/)).toEqual(['GET /tables/dataQuality/search/tableId/t-1/0/10?searchText=amount']),
+    );
     await waitFor(() => expect(within(section).queryByText('Email present')).toBeNull());
 
     await choose(user, section, 'Applies to', 'Table');
-    await waitFor(() => expect(api.bodiesOf(/^POST \/tables\/dataQuality\/filter\/tableId\/t-1\/0\/10$/)).toEqual([{ functionType: 'table', searchText: 'amount' }]));
+    await waitFor(() =>
+      expect(api.bodiesOf(/^POST \/tables\/dataQuality\/filter\/tableId\/t-1\/0\/10$/)).toEqual([
+        { functionType: 'table', searchText: 'amount' },
+      ]),
+    );
     expect(await within(section).findByText('No rules.')).toBeInTheDocument();
     await user.clear(within(section).getByRole('textbox', { name: 'Search rules' }));
     await waitFor(() => expect(api.bodiesOf(/^POST \/tables\/dataQuality\/filter/).at(-1)).toEqual({ functionType: 'table' }));
@@ -95,7 +101,15 @@ describe("a table's data-quality rules", { timeout: TABLES_TIMEOUT_MS }, () => {
 
     await waitFor(() =>
       expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)).toEqual([
-        { name: 'Amount positive', functionName: 'value_between', columnName: 'amount', params: { min: 0, max: 500 }, severity: 'warn', tolerance: 0.02, isActive: true },
+        {
+          name: 'Amount positive',
+          functionName: 'value_between',
+          columnName: 'amount',
+          params: { min: 0, max: 500 },
+          severity: 'warn',
+          tolerance: 0.02,
+          isActive: true,
+        },
       ]),
     );
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -114,13 +128,21 @@ describe("a table's data-quality rules", { timeout: TABLES_TIMEOUT_MS }, () => {
     await choose(user, dialog, 'Column', 'sku (text)');
     await user.type(within(dialog).getByRole('textbox', { name: 'Pattern' }), '^\\d+$');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(helperOf(within(dialog).getByRole('textbox', { name: 'Pattern' }))).toMatch(/^not a valid regular expression: .*not POSIX/));
+    await waitFor(() =>
+      expect(helperOf(within(dialog).getByRole('textbox', { name: 'Pattern' }))).toMatch(/^not a valid regular expression: .*not POSIX/),
+    );
     await user.clear(within(dialog).getByRole('textbox', { name: 'Pattern' }));
     await user.type(within(dialog).getByRole('textbox', { name: 'Pattern' }), '^[[0-9]+$');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)).toHaveLength(1));
     expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)[0]).toEqual({
-      name: 'SKU digits', functionName: 'regex_match', columnName: 'sku', params: { pattern: '^[0-9]+$' }, severity: 'fail', tolerance: 0, isActive: true,
+      name: 'SKU digits',
+      functionName: 'regex_match',
+      columnName: 'sku',
+      params: { pattern: '^[0-9]+$' },
+      severity: 'fail',
+      tolerance: 0,
+      isActive: true,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
@@ -129,10 +151,18 @@ describe("a table's data-quality rules", { timeout: TABLES_TIMEOUT_MS }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(within(dialog).getByText('give at least one value')).toBeInTheDocument());
     await user.type(within(dialog).getByRole('combobox', { name: 'Values' }), 'EUR{Enter}USD{Enter}');
-    expect(within(dialog).getAllByRole('button', { name: /^(EUR|USD)$/ }).map((chip) => chip.textContent)).toEqual(['EUR', 'USD']);
+    expect(
+      within(dialog)
+        .getAllByRole('button', { name: /^(EUR|USD)$/ })
+        .map((chip) => chip.textContent),
+    ).toEqual(['EUR', 'USD']);
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)).toHaveLength(2));
-    expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)[1]).toMatchObject({ functionName: 'in_set', columnName: 'currency', params: { values: ['EUR', 'USD'] } });
+    expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)[1]).toMatchObject({
+      functionName: 'in_set',
+      columnName: 'currency',
+      params: { values: ['EUR', 'USD'] },
+    });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     dialog = await openNewRule(user, section, 'Fresh orders', 'Freshness');
@@ -140,13 +170,21 @@ describe("a table's data-quality rules", { timeout: TABLES_TIMEOUT_MS }, () => {
     // Freshness judges the table as a whole: no tolerance.
     expect(within(dialog).queryByRole('spinbutton', { name: 'Tolerance (%)' })).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(helperOf(within(dialog).getByRole('spinbutton', { name: 'Maximum age' }))).toBe('must be a number of minutes'));
+    await waitFor(() =>
+      expect(helperOf(within(dialog).getByRole('spinbutton', { name: 'Maximum age' }))).toBe('must be a number of minutes'),
+    );
     await user.type(within(dialog).getByRole('spinbutton', { name: 'Maximum age' }), '2');
     await choose(user, dialog, 'Unit', 'days');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)).toHaveLength(3));
     expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)[2]).toEqual({
-      name: 'Fresh orders', functionName: 'freshness', columnName: 'created_at', params: { maxAgeMinutes: 2880 }, severity: 'fail', tolerance: 0, isActive: true,
+      name: 'Fresh orders',
+      functionName: 'freshness',
+      columnName: 'created_at',
+      params: { maxAgeMinutes: 2880 },
+      severity: 'fail',
+      tolerance: 0,
+      isActive: true,
     });
   });
 
@@ -168,7 +206,14 @@ describe("a table's data-quality rules", { timeout: TABLES_TIMEOUT_MS }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() =>
       expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)).toEqual([
-        { name: 'No negative totals', functionName: 'custom_sql', params: { sql: 'select * from sales.orders where amount < 0' }, severity: 'fail', tolerance: 0, isActive: true },
+        {
+          name: 'No negative totals',
+          functionName: 'custom_sql',
+          params: { sql: 'select * from sales.orders where amount < 0' },
+          severity: 'fail',
+          tolerance: 0,
+          isActive: true,
+        },
       ]),
     );
   });
@@ -188,7 +233,9 @@ describe("a table's data-quality rules", { timeout: TABLES_TIMEOUT_MS }, () => {
     await user.clear(within(dialog).getByRole('textbox', { name: 'Max' }));
     await user.type(within(dialog).getByRole('textbox', { name: 'Max' }), '20000');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(helperOf(within(dialog).getByRole('combobox', { name: 'Column' }))).toBe('"amount" is not a column of this table'));
+    await waitFor(() =>
+      expect(helperOf(within(dialog).getByRole('combobox', { name: 'Column' }))).toBe('"amount" is not a column of this table'),
+    );
 
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.bodiesOf(/^POST \/table\/dataQuality\/t-1$/)).toHaveLength(2));
@@ -252,7 +299,11 @@ describe("a table's data-quality rules", { timeout: TABLES_TIMEOUT_MS }, () => {
     expect(rows).toHaveTextContent('1000');
 
     const sample = within(results).getByRole('table', { name: 'Failing rows of Email present' });
-    expect(within(sample).getAllByRole('row').map((row) => row.textContent)).toEqual(['idemailfull_name', '17∅***', '42∅***']);
+    expect(
+      within(sample)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['idemailfull_name', '17∅***', '42∅***']);
 
     expect(within(results).queryByText(/sum\(case when "email" is null/)).toBeNull();
     const [showSql] = within(results).getAllByRole('button', { name: 'Show SQL' });

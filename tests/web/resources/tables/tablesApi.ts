@@ -43,13 +43,42 @@ export function tables(): DataTable[] {
       createdAt: '2026-11-12T08:00:00.000Z',
     }),
     dataTable({ id: 't-2', name: 'customers', columnCount: 8, describedCount: 8, createdAt: '2026-11-11T08:00:00.000Z' }),
-    dataTable({ id: 't-3', name: 'exports.csv', endpoint: 'exports.csv', connectionId: FILES, connectionName: 'Exports', connectionType: 'files', isActive: false }),
+    dataTable({
+      id: 't-3',
+      name: 'exports.csv',
+      endpoint: 'exports.csv',
+      connectionId: FILES,
+      connectionName: 'Exports',
+      connectionType: 'files',
+      isActive: false,
+    }),
   ];
 }
 
 const NAMES = [
-  'id', 'email', 'full_name', 'country', 'status', 'amount', 'currency', 'created_at', 'updated_at', 'paid_at',
-  'shipped_at', 'sku', 'quantity', 'discount', 'channel', 'coupon', 'note', 'tax', 'region', 'segment', 'score', 'source', 'legacy_code',
+  'id',
+  'email',
+  'full_name',
+  'country',
+  'status',
+  'amount',
+  'currency',
+  'created_at',
+  'updated_at',
+  'paid_at',
+  'shipped_at',
+  'sku',
+  'quantity',
+  'discount',
+  'channel',
+  'coupon',
+  'note',
+  'tax',
+  'region',
+  'segment',
+  'score',
+  'source',
+  'legacy_code',
 ];
 
 export function entry(position: number, overrides: Partial<DictionaryEntry> = {}): DictionaryEntry {
@@ -114,7 +143,16 @@ export function rules(): QualityRule[] {
       name: 'Email present',
       functionName: 'not_null',
       columnName: 'email',
-      lastResult: result({ ruleId: 'r', ruleName: 'Email present', functionName: 'not_null', status: 'failed', observed: 3, rowsFailed: 3, rowsScanned: 1000, failedShare: 0.003 }),
+      lastResult: result({
+        ruleId: 'r',
+        ruleName: 'Email present',
+        functionName: 'not_null',
+        status: 'failed',
+        observed: 3,
+        rowsFailed: 3,
+        rowsScanned: 1000,
+        failedShare: 0.003,
+      }),
     }),
     rule({
       id: '6b0e3c52-51a4-4a39-9d55-000000000002',
@@ -125,7 +163,13 @@ export function rules(): QualityRule[] {
       severity: 'warn',
       tolerance: 0.05,
     }),
-    rule({ id: '6b0e3c52-51a4-4a39-9d55-000000000003', name: 'Enough rows', functionName: 'row_count_between', functionType: 'table', params: { min: 100 } }),
+    rule({
+      id: '6b0e3c52-51a4-4a39-9d55-000000000003',
+      name: 'Enough rows',
+      functionName: 'row_count_between',
+      functionType: 'table',
+      params: { min: 100 },
+    }),
   ];
 }
 
@@ -215,7 +259,7 @@ export function tablesApi(initial: DataTable[] = tables()): TablesApi {
   };
   const find = (id: unknown) => api.rows.find((row) => row.id === id);
   const notFound = () => HttpResponse.json({ message: 'Table not found' }, { status: 404 });
-  const page = <T,>(rows: T[], offset: number, limit: number, label = 'Tables') =>
+  const page = <T>(rows: T[], offset: number, limit: number, label = 'Tables') =>
     HttpResponse.json({ message: label, data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } });
   const searchOf = (request: Request) => (new URL(request.url).searchParams.get('searchText') ?? '').toLowerCase();
 
@@ -225,7 +269,12 @@ export function tablesApi(initial: DataTable[] = tables()): TablesApi {
       const path = url.pathname.slice(API.length) + url.search;
       if (!/^\/tables?\//.test(path) && path !== '/table') return undefined;
       const json = request.headers.get('content-type')?.includes('application/json');
-      const body = json ? await request.clone().json().catch(() => undefined) : undefined;
+      const body = json
+        ? await request
+            .clone()
+            .json()
+            .catch(() => undefined)
+        : undefined;
       api.calls.push({ method: request.method, path, body, headers: Object.fromEntries(request.headers.entries()) });
       const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${request.method} ${path}`));
       if (failure) {
@@ -265,7 +314,11 @@ export function tablesApi(initial: DataTable[] = tables()): TablesApi {
     ),
     http.get(`${API}/tables/search/:offset/:limit`, ({ params, request }) => {
       const search = searchOf(request);
-      return page(api.rows.filter((row) => row.name.includes(search) || row.endpoint.includes(search)), Number(params.offset), Number(params.limit));
+      return page(
+        api.rows.filter((row) => row.name.includes(search) || row.endpoint.includes(search)),
+        Number(params.offset),
+        Number(params.limit),
+      );
     }),
     http.post(`${API}/tables/filters/:offset/:limit`, async ({ params, request }) => {
       const filter = (await request.json()) as Record<string, unknown>;
@@ -280,14 +333,25 @@ export function tablesApi(initial: DataTable[] = tables()): TablesApi {
     }),
     http.get(`${API}/tables/dataDictionary/search/tableId/:id/:offset/:limit`, ({ params, request }) => {
       const search = searchOf(request);
-      const rows = api.entries.filter((candidate) => [candidate.name, candidate.description, candidate.businessName, candidate.owner].some((text) => text?.toLowerCase().includes(search)));
+      const rows = api.entries.filter((candidate) =>
+        [candidate.name, candidate.description, candidate.businessName, candidate.owner].some((text) =>
+          text?.toLowerCase().includes(search),
+        ),
+      );
       return page(rows, Number(params.offset), Number(params.limit), 'Dictionary');
     }),
-    http.get(`${API}/tables/dataDictionary/tableId/:id/:offset/:limit`, ({ params }) => page(api.entries, Number(params.offset), Number(params.limit), 'Dictionary')),
+    http.get(`${API}/tables/dataDictionary/tableId/:id/:offset/:limit`, ({ params }) =>
+      page(api.entries, Number(params.offset), Number(params.limit), 'Dictionary'),
+    ),
     http.get(`${API}/tables/:offset/:limit`, ({ params }) => page(api.rows, Number(params.offset), Number(params.limit))),
     http.post(`${API}/table`, async ({ request }) => {
       const body = (await request.json()) as Partial<DataTable>;
-      const row = dataTable({ id: `t-new-${api.rows.length}`, name: body.name ?? String(body.endpoint), endpoint: String(body.endpoint), connectionId: String(body.connectionId) });
+      const row = dataTable({
+        id: `t-new-${api.rows.length}`,
+        name: body.name ?? String(body.endpoint),
+        endpoint: String(body.endpoint),
+        connectionId: String(body.connectionId),
+      });
       api.rows.unshift(row);
       return HttpResponse.json({ message: `Table "${row.name}" registered`, data: row }, { status: 201 });
     }),
@@ -298,21 +362,37 @@ export function tablesApi(initial: DataTable[] = tables()): TablesApi {
       return HttpResponse.json({ message: `Table "${row.name}" ${row.isActive ? 'activated' : 'deactivated'}`, data: row });
     }),
     http.post(`${API}/table/configure/:id`, () =>
-      HttpResponse.json({ message: 'Columns read again: 1 added, 1 removed, 1 changed', data: { added: ['score'], removed: ['legacy_code'], changed: ['amount'] } }),
+      HttpResponse.json({
+        message: 'Columns read again: 1 added, 1 removed, 1 changed',
+        data: { added: ['score'], removed: ['legacy_code'], changed: ['amount'] },
+      }),
     ),
     http.post(`${API}/table/:id/configure`, () => HttpResponse.json({ message: 'Checks ran: 1 failed', data: RUN })),
-    http.get(`${API}/table/dictionary/:id`, () =>
-      new HttpResponse(DICTIONARY_CSV, { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="orders-dictionary.csv"' } }),
+    http.get(
+      `${API}/table/dictionary/:id`,
+      () =>
+        new HttpResponse(DICTIONARY_CSV, {
+          headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="orders-dictionary.csv"' },
+        }),
     ),
     http.post(`${API}/tables/dictionary/upload/:id`, async ({ request }) => {
       const form = await request.formData();
-      api.uploads.push(Object.fromEntries([...form.entries()].map(([field, value]) => [field, typeof value === 'string' ? value : 'file'])));
+      api.uploads.push(
+        Object.fromEntries([...form.entries()].map(([field, value]) => [field, typeof value === 'string' ? value : 'file'])),
+      );
       return HttpResponse.json(api.uploadAnswer.body as object, { status: api.uploadAnswer.status });
     }),
-    http.get(`${API}/table/dataQuality/:id/:offset/:limit`, ({ params }) => page(api.rules, Number(params.offset), Number(params.limit), 'Rules')),
+    http.get(`${API}/table/dataQuality/:id/:offset/:limit`, ({ params }) =>
+      page(api.rules, Number(params.offset), Number(params.limit), 'Rules'),
+    ),
     http.get(`${API}/tables/dataQuality/search/tableId/:id/:offset/:limit`, ({ params, request }) => {
       const search = searchOf(request);
-      return page(api.rules.filter((candidate) => candidate.name.toLowerCase().includes(search)), Number(params.offset), Number(params.limit), 'Rules');
+      return page(
+        api.rules.filter((candidate) => candidate.name.toLowerCase().includes(search)),
+        Number(params.offset),
+        Number(params.limit),
+        'Rules',
+      );
     }),
     http.post(`${API}/tables/dataQuality/filter/tableId/:id/:offset/:limit`, async ({ params, request }) => {
       const filter = (await request.json()) as { functionType?: string; functionName?: string; searchText?: string };

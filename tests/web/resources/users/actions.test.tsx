@@ -84,7 +84,9 @@ describe('users: record actions', { timeout: USERS_TIMEOUT_MS }, () => {
     await screen.findByText('cy@acme.test');
     const menu = await openMenu('Cy Newcomer');
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Resend invitation' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('If this account is waiting for activation, a new activation email is on its way');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'If this account is waiting for activation, a new activation email is on its way',
+    );
     expect(api.seen(/resend/)).toEqual(['POST /user/token/resend']);
     expect(api.bodiesOf(/resend/)).toEqual([{ email: 'cy@acme.test', companyHostname: 'acme' }]);
     // The row stays where it was: nothing opened.

@@ -33,7 +33,9 @@ describe('the users forms', { timeout: USERS_TIMEOUT_MS }, () => {
     await userEvent.keyboard('{Escape}');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.seen(/^POST/)).toEqual(['POST /user']));
-    expect(api.bodiesOf(/^POST \/user$/)).toEqual([{ email: 'dee@acme.test', firstName: 'Dee', lastName: "O'Data", roleId: ROLE_ANALYST, workspaceIds: [WS_FINANCE] }]);
+    expect(api.bodiesOf(/^POST \/user$/)).toEqual([
+      { email: 'dee@acme.test', firstName: 'Dee', lastName: "O'Data", roleId: ROLE_ANALYST, workspaceIds: [WS_FINANCE] },
+    ]);
     await waitFor(() => expect(view.location().pathname).toBe('/users'));
     expect(await screen.findByText('An invitation has been sent to dee@acme.test')).toBeInTheDocument();
   });

@@ -28,7 +28,18 @@ describe('the users list', { timeout: USERS_TIMEOUT_MS }, () => {
     const api = usersApi();
     renderUsers('/users');
     const table = await loadedTable('bob@acme.test');
-    expect(headers(table)).toEqual(['Email', 'Name', 'Username', 'Role', 'Status', 'Active', 'Workspaces', '2FA', 'Last sign-in', 'Created']);
+    expect(headers(table)).toEqual([
+      'Email',
+      'Name',
+      'Username',
+      'Role',
+      'Status',
+      'Active',
+      'Workspaces',
+      '2FA',
+      'Last sign-in',
+      'Created',
+    ]);
     const bob = rowOf('bob@acme.test');
     expect(bob).toHaveTextContent('Bob Builder');
     expect(within(bob).getByText('Member')).toBeInTheDocument();
@@ -95,7 +106,9 @@ describe('the users list', { timeout: USERS_TIMEOUT_MS }, () => {
     await userEvent.type(screen.getByLabelText('To'), '2026-10-31');
     await waitFor(() => expect(api.bodiesOf(/^POST \/users\/filter/).at(-1)).toEqual({ startDate: '2026-10-01', endDate: '2026-10-31' }));
     await userEvent.type(screen.getByPlaceholderText('Search users'), 'builder');
-    await waitFor(() => expect(api.bodiesOf(/^POST \/users\/filter/).at(-1)).toEqual({ startDate: '2026-10-01', endDate: '2026-10-31', search: 'builder' }));
+    await waitFor(() =>
+      expect(api.bodiesOf(/^POST \/users\/filter/).at(-1)).toEqual({ startDate: '2026-10-01', endDate: '2026-10-31', search: 'builder' }),
+    );
     expect(new Set(api.seen(/^POST/))).toEqual(new Set([`POST ${FILTER_PATH}`]));
     await waitFor(() => expect(screen.queryByText('ada@acme.test')).toBeNull());
     expect(screen.getByText('bob@acme.test')).toBeInTheDocument();

@@ -47,7 +47,18 @@ export function user(overrides: Partial<User> & Pick<User, 'id' | 'email'>): Use
 /** Ada (the admin signed in), Bob (a member in two workspaces), Cy (invited, never signed in). */
 export function people(): User[] {
   return [
-    user({ id: 'u-ada', email: 'ada@acme.test', username: 'ada', firstName: 'Ada', lastName: 'Admin', roleId: ROLE_ADMIN, roleName: 'Admin', isAdmin: true, otpEnabled: true, createdAt: '2026-10-03T08:00:00.000Z' }),
+    user({
+      id: 'u-ada',
+      email: 'ada@acme.test',
+      username: 'ada',
+      firstName: 'Ada',
+      lastName: 'Admin',
+      roleId: ROLE_ADMIN,
+      roleName: 'Admin',
+      isAdmin: true,
+      otpEnabled: true,
+      createdAt: '2026-10-03T08:00:00.000Z',
+    }),
     user({
       id: 'u-bob',
       email: 'bob@acme.test',
@@ -61,7 +72,15 @@ export function people(): User[] {
       ],
       createdAt: '2026-10-02T08:00:00.000Z',
     }),
-    user({ id: 'u-cy', email: 'cy@acme.test', firstName: 'Cy', lastName: 'Newcomer', status: 'invited', lastLoginAt: null, createdAt: '2026-10-01T08:00:00.000Z' }),
+    user({
+      id: 'u-cy',
+      email: 'cy@acme.test',
+      firstName: 'Cy',
+      lastName: 'Newcomer',
+      status: 'invited',
+      lastLoginAt: null,
+      createdAt: '2026-10-01T08:00:00.000Z',
+    }),
   ];
 }
 
@@ -120,7 +139,13 @@ export function usersApi(initial: User[] = people()): UsersApi {
     },
     takenUsernames: new Set(['taken', 'ada', 'bob']),
     policies: {
-      'u-bob': { role: [{ resource: 'users', actions: ['read'] }, { resource: 'audits', actions: ['read'] }], user: [] },
+      'u-bob': {
+        role: [
+          { resource: 'users', actions: ['read'] },
+          { resource: 'audits', actions: ['read'] },
+        ],
+        user: [],
+      },
       'u-cy': { role: [{ resource: 'users', actions: ['read'] }], user: [{ resource: 'roles', actions: ['read'] }] },
     },
   };
@@ -194,7 +219,8 @@ export function usersApi(initial: User[] = people()): UsersApi {
           (filter.status === undefined || anyOf(filter.status).includes(row.status)) &&
           (filter.role === undefined || anyOf(filter.role).includes(row.roleId)) &&
           (filter.workspace === undefined || row.workspaces.some((workspace) => anyOf(filter.workspace).includes(workspace.id))) &&
-          (filter.search === undefined || `${row.email} ${row.firstName} ${row.lastName}`.toLowerCase().includes(String(filter.search).toLowerCase())),
+          (filter.search === undefined ||
+            `${row.email} ${row.firstName} ${row.lastName}`.toLowerCase().includes(String(filter.search).toLowerCase())),
       );
       return list(rows, Number(params.offset), Number(params.limit));
     }),
@@ -209,10 +235,21 @@ export function usersApi(initial: User[] = people()): UsersApi {
       return HttpResponse.json({ message: `${row.email} has been deleted` });
     }),
     http.post(`${API}/user`, async ({ request }) => {
-      const body = (await request.json()) as { email: string; firstName: string; lastName?: string; roleId: string; workspaceIds?: string[] };
+      const body = (await request.json()) as {
+        email: string;
+        firstName: string;
+        lastName?: string;
+        roleId: string;
+        workspaceIds?: string[];
+      };
       const id = `u-new-${api.rows.length}`;
-      api.rows.unshift(user({ id, email: body.email, firstName: body.firstName, lastName: body.lastName ?? '', status: 'invited', lastLoginAt: null }));
-      return HttpResponse.json({ message: `An invitation has been sent to ${body.email}`, data: { id, email: body.email, status: 'invited' } }, { status: 201 });
+      api.rows.unshift(
+        user({ id, email: body.email, firstName: body.firstName, lastName: body.lastName ?? '', status: 'invited', lastLoginAt: null }),
+      );
+      return HttpResponse.json(
+        { message: `An invitation has been sent to ${body.email}`, data: { id, email: body.email, status: 'invited' } },
+        { status: 201 },
+      );
     }),
     http.put(`${API}/user/profile/:id`, async ({ params, request }) => {
       const row = find(params.id);
@@ -227,19 +264,30 @@ export function usersApi(initial: User[] = people()): UsersApi {
     }),
     http.post(`${API}/client/createUser`, async ({ request }) => {
       const body = (await request.json()) as { email: string; username: string; firstName: string; lastName?: string };
-      const row = user({ id: `u-demo-${api.rows.length}`, email: body.email, username: body.username, firstName: body.firstName, lastName: body.lastName ?? '' });
+      const row = user({
+        id: `u-demo-${api.rows.length}`,
+        email: body.email,
+        username: body.username,
+        firstName: body.firstName,
+        lastName: body.lastName ?? '',
+      });
       api.rows.unshift(row);
       return HttpResponse.json({ message: `${body.email} has been created and can sign in now`, data: row }, { status: 201 });
     }),
     http.get(`${API}/roles/active`, () => HttpResponse.json({ message: 'Roles', data: ROLES })),
     http.get(`${API}/workspaces/active`, () => HttpResponse.json({ message: 'Workspaces', data: WORKSPACES })),
     http.get(`${API}/authorization/policies`, () => HttpResponse.json({ message: 'Policy catalogue', data: CATALOGUE })),
-    http.get(`${API}/authorization/policies/:id`, ({ params }) => (find(params.id) ? HttpResponse.json({ message: 'User policies', data: policiesOf(String(params.id)) }) : notFound())),
+    http.get(`${API}/authorization/policies/:id`, ({ params }) =>
+      find(params.id) ? HttpResponse.json({ message: 'User policies', data: policiesOf(String(params.id)) }) : notFound(),
+    ),
     http.post(`${API}/authorization/policies/:id`, async ({ params, request }) => {
       const id = String(params.id);
       const { policies } = (await request.json()) as { policies: PolicyEntry[] };
       api.policies[id] = { role: api.policies[id]?.role ?? [], user: policies };
-      return HttpResponse.json({ message: 'The user policies have been saved; they apply from the user’s next action', data: policiesOf(id) });
+      return HttpResponse.json({
+        message: 'The user policies have been saved; they apply from the user’s next action',
+        data: policiesOf(id),
+      });
     }),
     http.get(`${API}/user/profile/cards/:id/:days`, () =>
       HttpResponse.json({

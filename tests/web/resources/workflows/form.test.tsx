@@ -90,7 +90,16 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
           name: 'Nightly copy',
           workspaceId: FINANCE,
           pairId: PAIR,
-          tasks: [{ id: 'task-1', name: 'Copy orders', type: 'copy', from: { table: 'sales.orders' }, to: { table: 'lake.orders', mode: 'replace' }, batchSize: 20000 }],
+          tasks: [
+            {
+              id: 'task-1',
+              name: 'Copy orders',
+              type: 'copy',
+              from: { table: 'sales.orders' },
+              to: { table: 'lake.orders', mode: 'replace' },
+              batchSize: 20000,
+            },
+          ],
           schedule: { cron: '0 3 * * *', timezone: 'Europe/Paris' },
           retries: { max: 0, backoffSeconds: 60 },
           timeoutMinutes: 60,
@@ -118,7 +127,11 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     await user.type(within(task(1)).getByRole('textbox', { name: 'Name' }), 'Cohorts');
     await save(user);
     const repository = section('Repository');
-    await waitFor(() => expect(helperOf(within(repository).getByRole('combobox', { name: 'Repository connection' }))).toBe('a SQL task needs the repository its files are read from'));
+    await waitFor(() =>
+      expect(helperOf(within(repository).getByRole('combobox', { name: 'Repository connection' }))).toBe(
+        'a SQL task needs the repository its files are read from',
+      ),
+    );
     await choose(user, repository, 'Repository connection', 'Analytics repo');
 
     // The default branch's .sql files, then another branch's.
@@ -128,7 +141,9 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     await user.click(screen.getByRole('option', { name: 'sql/refresh.sql' }));
     await waitFor(() => expect(helperOf(within(sql).getByRole('combobox', { name: 'SQL file' }))).toBe('main is at commit a1b2c3d4e5f6'));
     await choose(user, sql, 'Branch', 'dev');
-    await waitFor(() => expect(api.seen(/gitRepo/)).toEqual([`GET /workflow/connection/gitRepo/${GIT}`, `GET /workflow/connection/gitRepo/${GIT}?ref=dev`]));
+    await waitFor(() =>
+      expect(api.seen(/gitRepo/)).toEqual([`GET /workflow/connection/gitRepo/${GIT}`, `GET /workflow/connection/gitRepo/${GIT}?ref=dev`]),
+    );
     await waitFor(() => expect(helperOf(within(sql).getByRole('combobox', { name: 'SQL file' }))).toBe('dev is at commit ffee00001111'));
     await choose(user, sql, 'SQL file', 'sql/experimental/cohorts.sql');
     await choose(user, sql, 'Run on', 'The source');
@@ -150,7 +165,11 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     await user.click(within(engine).getByRole('radio', { name: 'Databricks job' }));
     await user.type(within(engine).getByRole('textbox', { name: 'Databricks job id' }), 'job-7');
     await save(user);
-    await waitFor(() => expect(helperOf(within(engine).getByRole('combobox', { name: 'Databricks connection' }))).toBe('choose the Databricks connection that runs it'));
+    await waitFor(() =>
+      expect(helperOf(within(engine).getByRole('combobox', { name: 'Databricks connection' }))).toBe(
+        'choose the Databricks connection that runs it',
+      ),
+    );
     expect(helperOf(within(engine).getByRole('textbox', { name: 'Databricks job id' }))).toBe('must be the number of a Databricks job');
     expect(helperOf(within(notify).getByRole('combobox', { name: 'Email addresses' }))).toBe('must be email addresses');
     await choose(user, engine, 'Databricks connection', 'Spark');
@@ -173,7 +192,14 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
       databricksConnectionId: DBX,
       databricksJobId: '4242',
       tasks: [
-        { id: 'task-3', name: 'Tell the team', type: 'notify', message: 'Marts are fresh', slackConnectionId: SLACK, emails: ['data@acme.test'] },
+        {
+          id: 'task-3',
+          name: 'Tell the team',
+          type: 'notify',
+          message: 'Marts are fresh',
+          slackConnectionId: SLACK,
+          emails: ['data@acme.test'],
+        },
         { id: 'task-1', name: 'Cohorts', type: 'sql', path: 'sql/experimental/cohorts.sql', ref: 'dev', target: 'source' },
         { id: 'task-2', name: 'Check orders', type: 'quality', tableIds: [ORDERS] },
       ],
@@ -185,7 +211,11 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     expect(api.bodiesOf(/^POST \/workflow$/)[0]).toEqual(expected);
 
     // The server's refusal names a task's field: it shows on that input (the task now second).
-    await waitFor(() => expect(helperOf(within(task(2)).getByRole('combobox', { name: 'SQL file' }))).toBe('the repository has no file sql/experimental/cohorts.sql at dev'));
+    await waitFor(() =>
+      expect(helperOf(within(task(2)).getByRole('combobox', { name: 'SQL file' }))).toBe(
+        'the repository has no file sql/experimental/cohorts.sql at dev',
+      ),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('tasks.1.path: the repository has no file');
     expect(view.location().pathname).toBe('/workflows/create');
   });
@@ -216,7 +246,13 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
         {
           tasks: [
             { id: 'task-2', name: 'Check orders', type: 'quality', tableIds: [ORDERS] },
-            { id: 'task-1', name: 'Copy orders', type: 'copy', from: { table: 'sales.orders' }, to: { table: 'lake.orders', mode: 'replace' } },
+            {
+              id: 'task-1',
+              name: 'Copy orders',
+              type: 'copy',
+              from: { table: 'sales.orders' },
+              to: { table: 'lake.orders', mode: 'replace' },
+            },
           ],
           schedule: { cron: '0 5 * * 5', timezone: 'Europe/Paris' },
         },

@@ -26,8 +26,12 @@ describe('the workflows list', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     const view = renderWorkflows('/workflows');
     await screen.findByText('Nightly orders');
     expect(api.seen(/^GET \/workflow\/\d/)).toEqual(['GET /workflow/0/10']);
-    const headers = within(screen.getByRole('table')).getAllByRole('columnheader').map((cell) => cell.textContent);
-    expect(headers).toEqual(expect.arrayContaining(['Name', 'Source → destination', 'Engine', 'Schedule', 'Last run', 'Active', 'Created']));
+    const headers = within(screen.getByRole('table'))
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headers).toEqual(
+      expect.arrayContaining(['Name', 'Source → destination', 'Engine', 'Schedule', 'Last run', 'Active', 'Created']),
+    );
 
     const nightly = rowOf('Nightly orders');
     expect(nightly).toHaveTextContent('Warehouse → Lake');
@@ -73,9 +77,11 @@ describe('the workflows list', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     renderWorkflows('/workflows');
     await screen.findByText('Nightly orders');
     await user.click(await screen.findByRole('switch', { name: 'Active: Nightly orders' }));
-    await waitFor(() => expect(api.calls.filter((call) => call.path.startsWith('/workflow/activate')).map((call) => [call.method, call.path, call.body])).toEqual([
-      ['POST', `/workflow/activate/${NIGHTLY}`, { isActive: false }],
-    ]));
+    await waitFor(() =>
+      expect(
+        api.calls.filter((call) => call.path.startsWith('/workflow/activate')).map((call) => [call.method, call.path, call.body]),
+      ).toEqual([['POST', `/workflow/activate/${NIGHTLY}`, { isActive: false }]]),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('Workflow "Nightly orders" deactivated');
   });
 

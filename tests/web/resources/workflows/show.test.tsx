@@ -8,7 +8,10 @@ import { PAIRS, tableRows, workflowConnections, workflowsApi } from './workflows
 
 function fakes(extraRuns = 0) {
   const older = Array.from({ length: extraRuns }, (_, index) =>
-    jobRun({ id: `e1000000-0000-4000-8000-${String(index).padStart(12, '0')}`, queuedAt: `2026-11-${String(19 - (index % 9)).padStart(2, '0')}T02:00:00.000Z` }),
+    jobRun({
+      id: `e1000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+      queuedAt: `2026-11-${String(19 - (index % 9)).padStart(2, '0')}T02:00:00.000Z`,
+    }),
   );
   const tracker = runsApi([...runs(), ...older]);
   const api = workflowsApi(undefined, tracker);
@@ -55,14 +58,19 @@ describe("a workflow's page", { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     await user.click(await screen.findByRole('option', { name: 'Timed out' }));
     await user.keyboard('{Escape}');
     await waitFor(() =>
-      expect(tracker.calls.filter((call) => call.method === 'POST').map((call) => [call.path, call.body]).at(-1)).toEqual([
-        `/jobRunTracker/filters?workflowId=${NIGHTLY}&offset=0&limit=10`,
-        { status: ['failed', 'timed_out'] },
-      ]),
+      expect(
+        tracker.calls
+          .filter((call) => call.method === 'POST')
+          .map((call) => [call.path, call.body])
+          .at(-1),
+      ).toEqual([`/jobRunTracker/filters?workflowId=${NIGHTLY}&offset=0&limit=10`, { status: ['failed', 'timed_out'] }]),
     );
     await user.type(within(section).getByLabelText('Queued from'), '2026-11-21');
     await waitFor(() =>
-      expect(tracker.calls.filter((call) => call.method === 'POST').at(-1)?.body).toEqual({ status: ['failed', 'timed_out'], startDate: '2026-11-21' }),
+      expect(tracker.calls.filter((call) => call.method === 'POST').at(-1)?.body).toEqual({
+        status: ['failed', 'timed_out'],
+        startDate: '2026-11-21',
+      }),
     );
     await waitFor(() => expect(within(section).getAllByRole('row')).toHaveLength(2));
 
@@ -84,9 +92,14 @@ describe("a workflow's page", { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     renderWorkflows(`/workflows/${NIGHTLY}/show`);
     await user.click(await screen.findByRole('button', { name: 'Check' }));
     const dialog = await screen.findByRole('dialog', { name: 'Check of Nightly orders' });
-    expect(api.calls.filter((call) => call.path.startsWith('/workflow/configure')).map((call) => `${call.method} ${call.path}`)).toEqual([`POST /workflow/configure/${NIGHTLY}`]);
+    expect(api.calls.filter((call) => call.path.startsWith('/workflow/configure')).map((call) => `${call.method} ${call.path}`)).toEqual([
+      `POST /workflow/configure/${NIGHTLY}`,
+    ]);
     expect(await within(dialog).findByText('3 problems found')).toBeInTheDocument();
-    const groups = [...dialog.querySelectorAll('section')].map((group) => [group.getAttribute('aria-label'), [...group.querySelectorAll('li')].map((item) => item.textContent)]);
+    const groups = [...dialog.querySelectorAll('section')].map((group) => [
+      group.getAttribute('aria-label'),
+      [...group.querySelectorAll('li')].map((item) => item.textContent),
+    ]);
     expect(groups).toEqual([
       ['The workflow', ['The source "Warehouse" does not answer: connection refused']],
       ['Copy orders', ['The source has no table sales.orders']],

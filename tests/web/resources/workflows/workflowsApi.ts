@@ -24,7 +24,9 @@ export function workflowConnections(): Connection[] {
   ];
 }
 
-export const PAIRS = [pair({ id: PAIR, name: 'Warehouse to lake', sourceId: PG, sourceName: 'Warehouse', destinationId: S3, destinationName: 'Lake' })];
+export const PAIRS = [
+  pair({ id: PAIR, name: 'Warehouse to lake', sourceId: PG, sourceName: 'Warehouse', destinationId: S3, destinationName: 'Lake' }),
+];
 
 export function tableRows(): DataTable[] {
   return [dataTable({ id: ORDERS, name: 'orders' }), dataTable({ id: CUSTOMERS, name: 'customers' })];
@@ -87,7 +89,14 @@ export function workflows(): Workflow[] {
       repositoryConnectionId: GIT,
       tasks: [
         { id: 'task-1', name: 'Refresh marts', type: 'sql', path: 'sql/refresh.sql', ref: 'main', target: 'destination' },
-        { id: 'task-2', name: 'Tell the team', type: 'notify', message: 'Marts refreshed', slackConnectionId: SLACK, emails: ['data@acme.test'] },
+        {
+          id: 'task-2',
+          name: 'Tell the team',
+          type: 'notify',
+          message: 'Marts refreshed',
+          slackConnectionId: SLACK,
+          emails: ['data@acme.test'],
+        },
       ],
       isActive: false,
       lastRun: { id: RUN_OK, status: 'succeeded' },
@@ -161,7 +170,13 @@ export function workflowsApi(initial: Workflow[] = workflows(), runs?: RunsApi):
       const url = new URL(request.url);
       const path = url.pathname.slice(API.length) + url.search;
       if (!/^\/(workflow(?!\/databricks)|filters\/workflow)/.test(path)) return undefined;
-      const body = request.method === 'GET' ? undefined : await request.clone().json().catch(() => undefined);
+      const body =
+        request.method === 'GET'
+          ? undefined
+          : await request
+              .clone()
+              .json()
+              .catch(() => undefined);
       api.calls.push({ method: request.method, path, body });
       const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${request.method} ${path}`));
       if (failure) {
@@ -196,7 +211,11 @@ export function workflowsApi(initial: Workflow[] = workflows(), runs?: RunsApi):
     ),
     http.get(`${API}/workflow/search/:offset/:limit`, ({ params, request }) => {
       const search = (new URL(request.url).searchParams.get('searchText') ?? '').toLowerCase();
-      return page(api.rows.filter((row) => `${row.name} ${row.description ?? ''}`.toLowerCase().includes(search)), Number(params.offset), Number(params.limit));
+      return page(
+        api.rows.filter((row) => `${row.name} ${row.description ?? ''}`.toLowerCase().includes(search)),
+        Number(params.offset),
+        Number(params.limit),
+      );
     }),
     http.post(`${API}/workflow/filter/:offset/:limit`, async ({ params, request }) => {
       const filter = (await request.json()) as Record<string, unknown>;
@@ -228,11 +247,22 @@ export function workflowsApi(initial: Workflow[] = workflows(), runs?: RunsApi):
       row.isActive = ((await request.json()) as { isActive: boolean }).isActive;
       return HttpResponse.json({ message: `Workflow "${row.name}" ${row.isActive ? 'activated' : 'deactivated'}`, data: row });
     }),
-    http.post(`${API}/workflow/configure/:id`, () => HttpResponse.json({ message: api.check.ok ? 'Nothing to fix' : `${api.check.problems.length} problems`, data: api.check })),
+    http.post(`${API}/workflow/configure/:id`, () =>
+      HttpResponse.json({ message: api.check.ok ? 'Nothing to fix' : `${api.check.problems.length} problems`, data: api.check }),
+    ),
     http.post(`${API}/workflow/run/:jobId`, ({ params }) => {
       const row = find(params.jobId);
       if (!row) return notFound();
-      const run = jobRun({ id: RUN_NEW, workflowId: row.id, workflowName: row.name, status: 'queued', startedAt: null, endedAt: null, durationMs: null, queuedAt: '2026-11-22T09:00:00.000Z' });
+      const run = jobRun({
+        id: RUN_NEW,
+        workflowId: row.id,
+        workflowName: row.name,
+        status: 'queued',
+        startedAt: null,
+        endedAt: null,
+        durationMs: null,
+        queuedAt: '2026-11-22T09:00:00.000Z',
+      });
       runs?.rows.unshift(run);
       return HttpResponse.json({ message: `Workflow "${row.name}" queued`, data: run }, { status: 202 });
     }),

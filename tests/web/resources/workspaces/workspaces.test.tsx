@@ -44,15 +44,28 @@ function workspacesApi(initial: Workspace[]) {
   server.use(
     http.all(/\/api\/v1\/workspaces?(\/|$)/, async ({ request }) => {
       const url = new URL(request.url);
-      api.calls.push({ method: request.method, path: url.pathname.slice(API.length), contentType: request.headers.get('content-type'), body: await read(request) });
+      api.calls.push({
+        method: request.method,
+        path: url.pathname.slice(API.length),
+        contentType: request.headers.get('content-type'),
+        body: await read(request),
+      });
       return undefined;
     }),
     http.get(`${API}/workspaces`, () =>
-      HttpResponse.json({ message: 'Workspaces', data: { rows: [...api.rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), count: api.rows.length, countExact: true } }),
+      HttpResponse.json({
+        message: 'Workspaces',
+        data: { rows: [...api.rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), count: api.rows.length, countExact: true },
+      }),
     ),
     http.post(`${API}/workspaces`, async ({ request }) => {
       const body = (await read(request)) as Record<string, string>;
-      const row = workspace(api.rows.length + 1, { name: body.name, description: body.description ?? '', memberCount: 0, createdAt: '2026-03-01T00:00:00.000Z' });
+      const row = workspace(api.rows.length + 1, {
+        name: body.name,
+        description: body.description ?? '',
+        memberCount: 0,
+        createdAt: '2026-03-01T00:00:00.000Z',
+      });
       api.rows.push(row);
       return HttpResponse.json({ message: `The workspace ${row.name} has been created`, data: row }, { status: 201 });
     }),
@@ -195,7 +208,9 @@ describe('workspaces', { timeout: 2 * FRAMEWORK_TIMEOUT_MS }, () => {
     await userEvent.click(await within(rowOf('Workspace 2')).findByRole('button', { name: 'Delete Workspace 2' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('The workspace Workspace 2 has been deleted')).toBeInTheDocument();
-    expect(api.calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.path}`)).toEqual([`PUT /workspace/${ID(2)}`]);
+    expect(api.calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.path}`)).toEqual([
+      `PUT /workspace/${ID(2)}`,
+    ]);
     await waitFor(() => expect(screen.queryByText('Workspace 2', { selector: 'td, td *' })).toBeNull());
     expect(screen.getByText('Workspace 1', { selector: 'td, td *' })).toBeInTheDocument();
   });
