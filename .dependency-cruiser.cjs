@@ -1,7 +1,8 @@
 /**
  * Which way dependencies may point (README "Design"): the contract is shared by both halves and
  * depends on neither; the console never depends on the server, nor the server on the console;
- * the framework serves the resources and does not know them; no module reaches back into the
+ * the providers know no view or declaration; the framework serves the resources and does not
+ * know them; no module reaches back into the
  * server's assembly (server/app.ts); and no module imports itself back, type imports included.
  * `npm run depcheck` fails on any of these.
  */
@@ -33,6 +34,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^(src|resources|providers)/' },
+    },
+    {
+      name: 'providers-below-console',
+      severity: 'error',
+      comment: 'The providers call the server for any resource they are given; they import no view, declaration or registry.',
+      from: { path: '^providers/' },
+      to: { path: '^(src|resources)/' },
     },
     {
       name: 'framework-not-resources',

@@ -1,7 +1,4 @@
 import type { AuthProvider, UserIdentity } from 'react-admin';
-import { resources } from '../resources';
-import { accessNameOf } from '../src/framework/declaration';
-import type { AnyResourceDeclaration } from '../src/framework/types';
 import { AUTH_PATHS } from './authPaths';
 import { logout, signIn, type Credentials } from './authActions';
 import { navigationPages } from './firstNavigationUrl';
@@ -64,8 +61,14 @@ export interface ConsoleAuthProvider extends AuthProvider {
   permissionsNow?(): ConsolePermissions | undefined;
 }
 
-export function createAuthProvider(declarations: readonly AnyResourceDeclaration[]): ConsoleAuthProvider {
-  const policyNames = new Map(declarations.map((declaration) => [declaration.name, accessNameOf(declaration)]));
+/** A resource as permissions see it: its name, and the policy resource that guards it (default: the name). */
+export interface GuardedResource {
+  name: string;
+  access?: string;
+}
+
+export function createAuthProvider(resources: readonly GuardedResource[]): ConsoleAuthProvider {
+  const policyNames = new Map(resources.map((resource) => [resource.name, resource.access ?? resource.name]));
 
   return {
     async login(params: Credentials) {
@@ -129,5 +132,3 @@ export function createAuthProvider(declarations: readonly AnyResourceDeclaration
     },
   };
 }
-
-export const authProvider: ConsoleAuthProvider = createAuthProvider(resources);

@@ -1,30 +1,27 @@
 import type { DataProvider, GetListParams, GetListResult, Identifier, RaRecord, SortPayload } from 'react-admin';
-import { resources } from '../resources';
 import {
-  capabilitiesOf,
   DATE_RANGE_SOURCES,
-  defaultSortOf,
-  filterSources,
-  formFields,
-  isDefaultSort,
-  isPagedList,
   routeSpec,
+  type Choice,
+  type ListSort,
+  type ResourceRoutes,
   type RouteKind,
-} from '../src/framework/declaration';
-import type { AnyResourceDeclaration, Choice, ResourceRoutes, RouteSpec } from '../src/framework/types';
-import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS, type DashboardCardScope } from '../src/app/dashboard/dashboardCalls';
+  type RouteSpec,
+} from '../common/contract/routes';
+import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS, type DashboardCardScope } from './dashboardPaths';
 import { ApiError, apiRequest, startAhead } from './http';
 
 /**
- * react-admin's dataProvider over the spec's REST routes, derived from the resource
- * declarations. It knows the contract's conventions (offset/limit paging in the path, filter
- * POSTs, the list and record answers) and nothing else about a server: each resource's paths,
- * methods and body encodings come from its declaration.
+ * react-admin's dataProvider over the spec's REST routes. It knows the contract's conventions
+ * (offset/limit paging in the path, filter POSTs, the list and record answers) and nothing else
+ * about a server: each resource's paths, methods, body encodings and body fields come from its
+ * `ResourceCalls`, which the console derives from its declarations (src/framework/declaration.ts).
  */
 
-/** What the provider keeps of a declaration. */
-export interface ResourceRouteMap {
-  declaration: AnyResourceDeclaration;
+/** What the provider needs to know of a resource to call it. */
+export interface ResourceCalls {
+  /** react-admin's resource name. */
+  name: string;
   routes: ResourceRoutes;
   /** The filter route's body fields; anything else in react-admin's filter is not sent. */
   filterFields: string[];
@@ -32,37 +29,22 @@ export interface ResourceRouteMap {
   createFields: string[] | null;
   editFields: string[] | null;
   updateSends: 'changed' | 'all';
+  /** The boolean field the activate/deactivate routes flip, when they are offered. */
   activationField: string | null;
   paged: boolean;
   /** Fields a sort may name: the sortable ones and the default's. */
   sortFields: Set<string>;
+  /** The order the list starts in (the server's own when its field is empty). */
+  defaultSort: ListSort;
+  /** Rows on the list's first page. */
+  perPage: number;
 }
 
-export type RouteMap = Record<string, ResourceRouteMap>;
+export type RouteMap = Record<string, ResourceCalls>;
 
-export function routeMapOf(declarations: readonly AnyResourceDeclaration[]): RouteMap {
-  const map: RouteMap = {};
-  for (const declaration of declarations) {
-    const sources = (form: 'create' | 'edit') => {
-      const fields = formFields(declaration, form).map((field) => field.source);
-      return fields.length > 0 ? fields : null;
-    };
-    map[declaration.name] = {
-      declaration,
-      routes: declaration.routes,
-      filterFields: filterSources(declaration.filters),
-      createFields: sources('create'),
-      editFields: sources('edit'),
-      updateSends: declaration.forms?.edit?.send ?? 'changed',
-      activationField: capabilitiesOf(declaration).activate ? String(declaration.activation!.field) : null,
-      paged: isPagedList(declaration),
-      sortFields: new Set([
-        ...declaration.fields.filter((field) => field.sortable).map((field) => String(field.source)),
-        defaultSortOf(declaration).field,
-      ]),
-    };
-  }
-  return map;
+function isDefaultSort(calls: ResourceCalls, sort: ListSort | undefined): boolean {
+  if (!sort?.field) return true;
+  return sort.field === calls.defaultSort.field && sort.order === calls.defaultSort.order;
 }
 
 /** The spec pages by offset and limit; react-admin by page and perPage. Defaults 0/10. */
@@ -292,10 +274,10 @@ function pick(data: Record<string, unknown>, fields: readonly string[] | null, d
   return body;
 }
 
-export function createDataProvider(declarations: readonly AnyResourceDeclaration[]): DeclaredDataProvider {
-  const routeMap = routeMapOf(declarations);
+export function createDataProvider(resources: readonly ResourceCalls[]): DeclaredDataProvider {
+  const routeMap: RouteMap = Object.fromEntries(resources.map((calls) => [calls.name, calls]));
 
-  const entry = (resource: string, method: string): ResourceRouteMap => {
+  const entry = (resource: string, method: string): ResourceCalls => {
     const found = routeMap[resource];
     if (!found) throw notDeclared(resource, method);
     return found;
@@ -314,8 +296,8 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
     const filtering = Object.keys(body).length > 0;
     // A sort on a field the declaration does not sort by (react-admin's own `id` default, say) is no sort.
     const wanted = params.sort?.field && map.sortFields.has(params.sort.field) ? params.sort : undefined;
-    const sorted = !isDefaultSort(map.declaration, wanted);
-    const sort = wanted ?? map.declaration.routes.filter?.sort;
+    const sorted = !isDefaultSort(map, wanted);
+    const sort = wanted ?? map.routes.filter?.sort;
     const paging = { offset, limit };
     const sortValues = sort?.field ? { order: sort.order, field: sort.field } : {};
     const onlySearch = filtering && Object.keys(body).every((name) => name === 'search');
@@ -463,16 +445,15 @@ export function createDataProvider(declarations: readonly AnyResourceDeclaration
     prepareList(resource) {
       const map = routeMap[resource];
       if (!map) return;
-      const { declaration } = map;
       // The list page as it first opens: its first page in the default order, unfiltered.
       const { call } = listCall(resource, {
-        pagination: { page: 1, perPage: declaration.list?.perPage ?? 10 },
-        sort: defaultSortOf(declaration),
+        pagination: { page: 1, perPage: map.perPage },
+        sort: map.defaultSort,
         filter: {},
       });
       sendAhead(call);
-      if (declaration.routes.cards) sendAhead({ spec: route(resource, 'cards', 'getCards'), values: {} });
-      if (declaration.routes.filterProps) sendAhead({ spec: route(resource, 'filterProps', 'getFilterProps'), values: {} });
+      if (map.routes.cards) sendAhead({ spec: route(resource, 'cards', 'getCards'), values: {} });
+      if (map.routes.filterProps) sendAhead({ spec: route(resource, 'filterProps', 'getFilterProps'), values: {} });
     },
     async getFilterProps(resource) {
       const answer = await send({ spec: route(resource, 'filterProps', 'getFilterProps'), values: {} });
@@ -547,8 +528,6 @@ export type ConsoleMethods = typeof consoleMethods;
 export type ConsoleDataProvider = DeclaredDataProvider & ConsoleMethods;
 
 /** A console dataProvider over some declarations (the registry in the app; a test's own in tests). */
-export function createConsoleDataProvider(declarations: readonly AnyResourceDeclaration[]): ConsoleDataProvider {
-  return { ...createDataProvider(declarations), ...consoleMethods };
+export function createConsoleDataProvider(resources: readonly ResourceCalls[]): ConsoleDataProvider {
+  return { ...createDataProvider(resources), ...consoleMethods };
 }
-
-export const dataProvider: ConsoleDataProvider = createConsoleDataProvider(resources);

@@ -9,15 +9,10 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config';
-import type { Db } from './db/client';
 import { HttpError } from './http/errors';
 import { ConnectorError } from './connectors/types';
 import { isDatabaseUnavailable } from './http/database-errors';
-import type { Mailer } from './mail/mailer';
-import type { Secrets } from './auth/secrets';
-import type { ConnectorRegistry } from './connectors/registry';
-import type { JobRunner } from './jobs/types';
+import { API_PREFIX, BODY_LIMIT_BYTES, type AppContext } from './platform/context';
 import { registerAuthGuard } from './auth/guard';
 import { registerRequestScope } from './http/request-scope';
 import { registerStorableTextCheck } from './http/storable-text';
@@ -27,29 +22,6 @@ import { consoleContentSecurityPolicy, registerSecurityHeaders } from './http/se
 import { CSP_REPORT_PATH } from './routes/csp-reports';
 
 /** What every route can reach through `app.ctx`. */
-export interface AppContext {
-  db: Db;
-  config: Config;
-  mailer: Mailer;
-  secrets: Secrets;
-  /** Opens connectors to the companies' sources, destinations and integrations. */
-  connectors: ConnectorRegistry;
-  /** Queues, cancels and schedules workflow runs. */
-  runner: JobRunner;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    ctx: AppContext;
-  }
-}
-
-export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
-
-export const API_PREFIX = '/api/v1';
-/** JSON bodies above this size are refused with 413 (uploads set their own limits). */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Serve the built console from config.consoleDir (the server does; tests need not). */

@@ -5,7 +5,7 @@ import { apiRequest } from '../../providers/http';
 import { DeclarationProvider, useDeclaration } from '../../src/framework/DeclarationContext';
 import { DeclaredList } from '../../src/framework/list/DeclaredList';
 import type { AnyResourceDeclaration, Choice } from '../../src/framework/types';
-import { EVENT_STATUS_CHOICES, EVENT_STATUSES } from '../access-events';
+import { EVENT_STATUS_CHOICES, EVENT_STATUSES } from './statuses';
 
 /** `GET /fetchDistinctEventStatus` → `{ message, statusValues: ['blocked', 'failure', 'success'] }`. */
 export async function fetchEventStatuses(signal?: AbortSignal): Promise<string[]> {

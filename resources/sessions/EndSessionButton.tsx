@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button, Confirm, useCanAccess, useDataProvider, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { alerts } from '../../providers/alerts';
 import { failureText, stopRowClick } from '../../src/framework/feedback';
-import type { Session } from '../sessions';
+import type { Session } from '../../common/contract/sessions';
 
 /**
  * Ends another session (`PUT /session/logout { sessionId }`, the declaration's delete route),

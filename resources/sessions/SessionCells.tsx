@@ -1,7 +1,7 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
 import { Link, useTranslate } from 'react-admin';
 import { stopRowClick } from '../../src/framework/feedback';
-import type { Session } from '../sessions';
+import type { Session } from '../../common/contract/sessions';
 import { userSessionsUrl } from './links';
 
 export type SessionState = 'active' | 'ended' | 'pending';

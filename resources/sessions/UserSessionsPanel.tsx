@@ -14,7 +14,7 @@ import {
 import { readList } from '../../providers/dataProvider';
 import { apiRequest } from '../../providers/http';
 import { failureText } from '../../src/framework/feedback';
-import type { Session } from '../sessions';
+import type { Session } from '../../common/contract/sessions';
 import { EndSessionButton } from './EndSessionButton';
 import { userSessionsUrl } from './links';
 import { SessionStatus } from './SessionCells';

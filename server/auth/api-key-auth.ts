@@ -3,7 +3,7 @@ import { and, eq, lt, or, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiKeys, companies, roles, users } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
-import type { AuthContext } from './guard';
+import type { AuthContext } from '../platform/auth-context';
 import type { Secrets } from './secrets';
 import { asSystem, withTenant } from '../db/tenant-scope';
 

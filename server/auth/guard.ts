@@ -6,24 +6,11 @@ import { KeptAnswers } from '../db/table-watch';
 import { forbidden, unauthorized } from '../http/errors';
 import { authenticateApiKey, API_KEY_HEADER } from './api-key-auth';
 import { isAllowed, type PolicyConfig } from './policies';
+import type { AuthContext } from '../platform/auth-context';
 import { verifyAccessToken, type SessionStage } from './tokens';
 import { withTenant } from '../db/tenant-scope';
 
-export interface AuthContext {
-  /** The session row; empty for a call made with an API key. */
-  sessionId: string;
-  /** Set when the call is made with an API key rather than a session token. */
-  apiKeyId?: string | null;
-  userId: string;
-  companyId: string;
-  roleId: string;
-  email: string;
-  isAdmin: boolean;
-  stage: SessionStage;
-  /** The admin behind an impersonation session, if this is one. */
-  impersonatorUserId: string | null;
-  impersonatorSessionId: string | null;
-}
+export type { AuthContext } from '../platform/auth-context';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

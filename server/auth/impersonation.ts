@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app';
+import type { AppContext } from '../platform/context';
 import { recordAccessEvent, recordAudit } from '../audit';
 import { companies, sessions, users } from '../db/schema';
 import { badRequest, forbidden, notFound } from '../http/errors';

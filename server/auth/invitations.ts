@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app';
+import type { AppContext } from '../platform/context';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { activationMail, mailLinkBase } from '../mail/templates';

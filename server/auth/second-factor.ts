@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../app';
+import type { AppContext } from '../platform/context';
 import { recordAccessEvent } from '../audit';
 import { users } from '../db/schema';
 import { badRequest } from '../http/errors';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { AppContext } from '../app';
+import type { AppContext } from '../platform/context';
 import type { Db } from '../db/client';
 import { companies, roles, users } from '../db/schema';
 import { buildNavItems, type NavItems } from './pages-catalogue';

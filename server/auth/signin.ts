@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app';
+import type { AppContext } from '../platform/context';
 import { recordAccessEvent } from '../audit';
 import { forbidden, unauthorized } from '../http/errors';
 import { findAccount, type CompanyRow, type UserRow } from './accounts';

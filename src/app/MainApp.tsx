@@ -12,9 +12,7 @@ import {
 } from 'react-admin';
 import { Route } from 'react-router';
 import { resources } from '../../resources';
-import { authProvider } from '../../providers/authProvider';
-import { dataProvider } from '../../providers/dataProvider';
-import { i18nProvider } from '../../providers/i18nProvider';
+import { authProvider, dataProvider, i18nProvider } from './providers';
 import { loadCallerPolicies } from '../../providers/policies';
 import { DEFAULT_LAYOUT_PREFERENCES, readLocalPreferences } from '../../providers/preferences';
 import { isSignedIn } from '../../providers/storage';

@@ -1,63 +1,24 @@
-import type { SortPayload } from 'react-admin';
-import type {
-  AnyResourceDeclaration,
-  Capabilities,
-  FieldDeclaration,
-  FilterDeclaration,
-  HttpMethod,
-  ResourceDeclaration,
-  ResourceMessages,
-  Route,
-  RouteSpec,
-} from './types';
+import { DATE_RANGE_SOURCES, hasPlaceholder, isPagedRoute, SERVER_ORDER, type ListSort } from '../../common/contract/routes';
+import type { ResourceCalls } from '../../providers/dataProvider';
+import type { AnyResourceDeclaration, Capabilities, FieldDeclaration, FilterDeclaration } from './types';
 
 /**
- * What the views and providers read from a declaration: plain functions, no React, so the
- * dataProvider and the authProvider can use them too.
+ * What the views and providers read from a declaration: plain functions, no React.
  */
 
-export type RouteKind = Exclude<keyof ResourceDeclaration['routes'], never>;
-
-const DEFAULT_METHODS: Record<RouteKind, HttpMethod> = {
-  list: 'GET',
-  filter: 'POST',
-  filterProps: 'GET',
-  cards: 'GET',
-  one: 'GET',
-  create: 'POST',
-  update: 'PUT',
-  delete: 'DELETE',
-  activate: 'PUT',
-  deactivate: 'PUT',
-  search: 'POST',
-};
-
-/** A route as a full spec, with the kind's default method. */
-export function routeSpec(route: Route, kind: RouteKind): RouteSpec & { method: HttpMethod } {
-  const spec = typeof route === 'string' ? { path: route } : route;
-  const fallback = kind === 'search' && spec.path.includes('{search}') ? 'GET' : DEFAULT_METHODS[kind];
-  return { ...spec, method: spec.method ?? fallback };
-}
-
-export function hasPlaceholder(route: Route | undefined, name: string): boolean {
-  if (!route) return false;
-  return (typeof route === 'string' ? route : route.path).includes(`{${name}}`);
-}
+export { DATE_RANGE_SOURCES, hasPlaceholder, routeSpec, SERVER_ORDER, type RouteKind } from '../../common/contract/routes';
 
 /** A list route without `{offset}`/`{limit}` answers every row at once. */
 export function isPagedList(declaration: AnyResourceDeclaration): boolean {
-  return hasPlaceholder(declaration.routes.list, 'offset') || hasPlaceholder(declaration.routes.list, 'limit');
+  return isPagedRoute(declaration.routes.list);
 }
 
-/** No sort: the order the server answers in. */
-export const SERVER_ORDER: SortPayload = { field: '', order: 'ASC' };
-
 /** The sort a list starts with: the filter route's, else the server's own order. */
-export function defaultSortOf(declaration: AnyResourceDeclaration): SortPayload {
+export function defaultSortOf(declaration: AnyResourceDeclaration): ListSort {
   return declaration.routes.filter?.sort ?? SERVER_ORDER;
 }
 
-export function isDefaultSort(declaration: AnyResourceDeclaration, sort: SortPayload | undefined): boolean {
+export function isDefaultSort(declaration: AnyResourceDeclaration, sort: ListSort | undefined): boolean {
   if (!sort?.field) return true;
   const fallback = defaultSortOf(declaration);
   return sort.field === fallback.field && sort.order === fallback.order;
@@ -110,8 +71,6 @@ export function defaultHiddenColumns(declaration: AnyResourceDeclaration): strin
     .map((field) => field.source);
 }
 
-export const DATE_RANGE_SOURCES = ['startDate', 'endDate'] as const;
-
 /** The body fields of the filter route. */
 export function filterSources(filters: readonly FilterDeclaration[] | undefined): string[] {
   return (filters ?? []).flatMap((filter) => (filter.type === 'dateRange' ? [...DATE_RANGE_SOURCES] : [filter.source]));
@@ -138,15 +97,24 @@ export function fieldLabelKey(resource: string, field: Pick<FieldDeclaration, 's
   return field.label ?? `resources.${resource}.fields.${field.source}`;
 }
 
-/** Every declaration's texts, as translation messages per locale (`resources.<name>.…`). */
-export function declarationMessages(
-  declarations: readonly AnyResourceDeclaration[],
-): Record<string, { resources: Record<string, ResourceMessages> }> {
-  const byLocale: Record<string, { resources: Record<string, ResourceMessages> }> = {};
-  for (const declaration of declarations) {
-    for (const [locale, messages] of Object.entries(declaration.messages)) {
-      (byLocale[locale] ??= { resources: {} }).resources[declaration.name] = messages;
-    }
-  }
-  return byLocale;
+/** What the dataProvider needs to call a declared resource. */
+export function callsOf(declaration: AnyResourceDeclaration): ResourceCalls {
+  const sources = (form: 'create' | 'edit') => {
+    const fields = formFields(declaration, form).map((field) => field.source);
+    return fields.length > 0 ? fields : null;
+  };
+  const defaultSort = defaultSortOf(declaration);
+  return {
+    name: declaration.name,
+    routes: declaration.routes,
+    filterFields: filterSources(declaration.filters),
+    createFields: sources('create'),
+    editFields: sources('edit'),
+    updateSends: declaration.forms?.edit?.send ?? 'changed',
+    activationField: capabilitiesOf(declaration).activate ? String(declaration.activation!.field) : null,
+    paged: isPagedList(declaration),
+    sortFields: new Set([...declaration.fields.filter((field) => field.sortable).map((field) => String(field.source)), defaultSort.field]),
+    defaultSort,
+    perPage: declaration.list?.perPage ?? 10,
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * The declaration framework: a resource is declared once (resources/<name>.tsx) and its
+ * The declaration framework: a resource is declared once (resources/<name>/index.tsx) and its
  * views, routes, permissions, texts and column choices are derived from the declaration.
  */
 export * from './types';
@@ -7,7 +7,7 @@ export {
   accessNameOf,
   canSort,
   capabilitiesOf,
-  declarationMessages,
+  callsOf,
   defaultHiddenColumns,
   defaultSortOf,
   fieldLabelKey,
@@ -18,6 +18,7 @@ export {
   showFields,
   storeKeyOf,
 } from './declaration';
+export { declaredProviders, type DeclaredProviders } from './providers';
 export { DeclarationProvider, useDeclaration } from './DeclarationContext';
 export { resourceProps } from './resourceProps';
 export { DeclaredList, DeclaredDataTable, DeclaredListActions } from './list/DeclaredList';

@@ -1,63 +1,26 @@
 import type { ComponentType, ReactNode } from 'react';
-import type { RaRecord, SortPayload } from 'react-admin';
+import type { RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
+import type { Choice, ResourceRoutes } from '../../common/contract/routes';
+import type { ResourceMessages } from '../../providers/i18nProvider';
+
+export type {
+  BodyEncoding,
+  Choice,
+  FilterRoute,
+  HttpMethod,
+  ListSort,
+  ResourceRoutes,
+  Route,
+  RouteSpec,
+} from '../../common/contract/routes';
+export type { ResourceMessages } from '../../providers/i18nProvider';
 
 /**
  * A resource declared once: everything generic about it (list, filters, cards, forms,
  * activation, delete, export, bulk actions, column choices, permissions, the dataProvider's
  * routes) is derived from this object. See README "Adding a resource".
  */
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** How a body travels: JSON (default), or a form body (FormData), as the spec's form-body calls. */
-export type BodyEncoding = 'json' | 'form';
-
-/**
- * One call. `path` is a template under /api/v1 whose placeholders are filled per call:
- * `{offset}` `{limit}` (paging), `{order}` `{field}` (sort), `{id}` (a record), `{search}`
- * (the search text). A bare string is a path with the kind's default method.
- */
-export interface RouteSpec {
-  path: string;
-  method?: HttpMethod;
-  encoding?: BodyEncoding;
-  /** Fixed fields sent with every call (e.g. `{ isActive: false }` for a one-path activation). */
-  body?: Record<string, unknown>;
-  /** Put the record id in the body under this name (`PUT /workspace { id, … }`). */
-  idField?: string;
-  /** Also send `offset` and `limit` in the body (the audit filter, the role search). */
-  pagingInBody?: boolean;
-}
-
-export type Route = string | RouteSpec;
-
-/** The filter route, and the sort the list starts with (sent in the path when it has `{order}`/`{field}`). */
-export interface FilterRoute extends RouteSpec {
-  sort: SortPayload;
-}
-
-/**
- * The calls of one resource. Default methods: list, one, filterProps, cards GET; filter POST;
- * create POST; update PUT; delete DELETE; activate/deactivate PUT; search GET when its path
- * holds `{search}`, else POST with `{ search }`.
- */
-export interface ResourceRoutes {
-  /** `/things/{offset}/{limit}`; a path without `{offset}`/`{limit}` is an unpaged list (all rows at once). */
-  list: Route;
-  filter?: FilterRoute;
-  filterProps?: Route;
-  cards?: Route;
-  /** Without it, getOne/getMany read the list and pick the record. */
-  one?: Route;
-  create?: Route;
-  update?: Route;
-  delete?: Route;
-  activate?: Route;
-  deactivate?: Route;
-  /** Used instead of the filter route when the search text is the only filter and the sort is the default. */
-  search?: Route;
-}
 
 export type FieldType =
   | 'text'
@@ -74,12 +37,6 @@ export type FieldType =
   | 'reference'
   | 'chips'
   | 'json';
-
-export interface Choice {
-  id: string | number | boolean;
-  /** A translation key or the text itself. */
-  name: string;
-}
 
 /**
  * Where a select's choices come from: a fixed list, the list's filter-props answer
@@ -159,14 +116,6 @@ export interface FormDeclaration {
   redirect?: 'list' | 'show' | 'edit' | false;
   /** Update only: send the changed fields (default) or every field of the form. */
   send?: 'changed' | 'all';
-}
-
-/** A resource's own texts, merged under `resources.<name>`. */
-export interface ResourceMessages {
-  name: string;
-  fields?: Record<string, string>;
-  filters?: Record<string, string>;
-  [key: string]: unknown;
 }
 
 export type RecordAction = ComponentType;

@@ -1,4 +1,4 @@
-import type { ConsoleChunks } from './ConsoleRoutes';
+import type { ConsoleChunks } from './ChunksContext';
 import { defineChunk } from './lazyChunk';
 
 export const consoleChunks: ConsoleChunks = {

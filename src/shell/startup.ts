@@ -1,6 +1,6 @@
 import { isAuthPath } from '../../providers/authPaths';
 import { isSignedIn } from '../../providers/storage';
-import type { ConsoleChunks } from './ConsoleRoutes';
+import type { ConsoleChunks } from './ChunksContext';
 import type { LazyChunk } from './lazyChunk';
 
 /**

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z, type ZodType } from 'zod';
-import { API_PREFIX } from '../../server/app';
+import { API_PREFIX } from '../../server/platform/context';
 import { apiRoutes } from '../../server/routes';
 
 /** One route of the API as the server registers it. */

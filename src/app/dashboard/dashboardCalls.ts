@@ -1,20 +1,13 @@
 import { startAhead } from '../../../providers/http';
 import { loadCallerPolicies } from '../../../providers/policies';
 import type { SessionUser } from '../../../providers/types';
+import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS } from '../../../providers/dashboardPaths';
 import { daysBefore, today } from './chartLinks';
 
 /**
  * The dashboard's calls (docs/api/workflows.md "Dashboard"), kept free of react-admin, MUI and
  * zod: the sign-in screens import this to start them while the console is still loading.
  */
-export type DashboardCardScope = 'top' | 'admin';
-
-export const DASHBOARD_CARD_PATHS: Record<DashboardCardScope, string> = {
-  top: '/dashboard/topCards',
-  admin: '/admin/dashboard/cards',
-};
-
-export const ACTIVE_USERS_PATH = '/users/active';
 export const PIE_CHARTS_PATH = '/dashboard/pieCharts';
 export const CONNECTIONS_BY_TYPE_PATH = '/dashboard/distinctConnections';
 export const SIGN_INS_PATH = '/admin/dashboard/chart';

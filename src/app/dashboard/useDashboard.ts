@@ -10,7 +10,7 @@ import {
   type DashboardCardScope,
 } from '../../../providers/dataProvider';
 import { answeredAheadOptions } from './answeredAhead';
-import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS } from './dashboardCalls';
+import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS } from '../../../providers/dashboardPaths';
 
 /**
  * Spec section 8: a failed dashboard call shows its message as an error toast, and the rest of

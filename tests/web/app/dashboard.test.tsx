@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { authProvider } from '../../../providers/authProvider';
+import { authProvider } from '../../../src/app/providers';
 import { forgetHeadStarts } from '../../../providers/http';
 import { ConsoleQueryClient } from '../../../src/app/consoleQueryClient';
 import { Dashboard } from '../../../src/app/dashboard/Dashboard';

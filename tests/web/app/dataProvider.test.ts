@@ -1,5 +1,7 @@
 import { http, HttpResponse } from 'msw';
-import { createDataProvider, dataProvider, fillPath, readList } from '../../../providers/dataProvider';
+import { createDataProvider, fillPath, readList } from '../../../providers/dataProvider';
+import { dataProvider } from '../../../src/app/providers';
+import { callsOf } from '../../../src/framework/declaration';
 import { defineResource, type AnyResourceDeclaration } from '../../../src/framework/types';
 import { forgetHeadStarts } from '../../../providers/http';
 import { server } from '../msw';
@@ -167,7 +169,7 @@ const notifications = defineResource({
 });
 
 const declarations: AnyResourceDeclaration[] = [users, roles, sessions, workspaces, apikeys, audits, notifications];
-const provider = createDataProvider(declarations);
+const provider = createDataProvider(declarations.map(callsOf));
 
 const page = (page: number, perPage = 10) => ({ page, perPage });
 const noSort = { field: '', order: 'ASC' as const };

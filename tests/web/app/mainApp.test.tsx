@@ -104,7 +104,7 @@ describe('the main app', { timeout: RENDER_TIMEOUT_MS }, () => {
 
   it("gives react-admin the console's locale and its resources' definitions from the start, as it registers them", async () => {
     const { consoleStore, resourceDefinitions } = await import('../../../src/app/MainApp');
-    const { i18nProvider } = await import('../../../providers/i18nProvider');
+    const { i18nProvider } = await import('../../../src/app/providers');
     const { resources } = await import('../../../resources');
     const { resourceProps } = await import('../../../src/framework/resourceProps');
     const { Resource } = await import('react-admin');

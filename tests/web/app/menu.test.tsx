@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { mergeTranslations } from 'react-admin';
-import { messages } from '../../../providers/i18nProvider';
+import { messages } from '../../../src/app/providers';
 import { SideMenu } from '../../../src/app/menu/SideMenu';
 import { TopMenu } from '../../../src/app/menu/TopMenu';
 import { admin, adminNav, mockPreferencesServer, plainUser, signIn } from './fixtures';

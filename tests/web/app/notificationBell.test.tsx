@@ -3,9 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { Admin, memoryStore, Resource, TestMemoryRouter } from 'react-admin';
 import type { Location } from 'react-router';
-import { createAuthProvider } from '../../../providers/authProvider';
-import { createConsoleDataProvider } from '../../../providers/dataProvider';
-import { createI18nProvider } from '../../../providers/i18nProvider';
+import { declaredProviders } from '../../../src/framework/providers';
 import { notifications } from '../../../resources/notifications';
 import { BELL_POLL_MS } from '../../../resources/notifications/api';
 import { NotificationBell } from '../../../src/app/layout/NotificationBell';
@@ -41,9 +39,7 @@ function renderConsole(path = '/dashboard') {
         store={memoryStore()}
         layout={BellLayout}
         dashboard={() => <p>Dashboard</p>}
-        dataProvider={createConsoleDataProvider(declarations)}
-        authProvider={createAuthProvider(declarations)}
-        i18nProvider={createI18nProvider(declarations)}
+        {...declaredProviders(declarations)}
       >
         {declarations.map((declaration) => (
           <Resource key={declaration.name} {...resourceProps(declaration)} />

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { createI18nProvider, messages } from '../../../providers/i18nProvider';
+import { createI18nProvider } from '../../../providers/i18nProvider';
+import { messages } from '../../../src/app/providers';
 import { capabilitiesOf, canSort, defaultHiddenColumns, defaultSortOf, filterSources } from '../../../src/framework/declaration';
 import { defineResource } from '../../../src/framework/types';
 import { zodResolver } from '../../../src/framework/zodResolver';

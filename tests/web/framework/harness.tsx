@@ -5,9 +5,7 @@ import { Admin, memoryStore, Resource, TestMemoryRouter, type Store } from 'reac
 import type { Location } from 'react-router';
 import { z } from 'zod';
 import { alerts } from '../../../providers/alerts';
-import { createAuthProvider } from '../../../providers/authProvider';
-import { createConsoleDataProvider } from '../../../providers/dataProvider';
-import { createI18nProvider } from '../../../providers/i18nProvider';
+import { declaredProviders } from '../../../src/framework/providers';
 import { clearCallerPolicies } from '../../../providers/policies';
 import { setStoredUser } from '../../../providers/storage';
 import type { SessionUser } from '../../../providers/types';
@@ -336,16 +334,7 @@ export function renderDeclared(
   let current: Location | null = null;
   render(
     <TestMemoryRouter initialEntries={[path]} locationCallback={(location) => (current = location)}>
-      <Admin
-        disableTelemetry
-        requireAuth
-        loginPage={false}
-        store={store}
-        layout={TestLayout}
-        dataProvider={createConsoleDataProvider(declarations)}
-        authProvider={createAuthProvider(declarations)}
-        i18nProvider={createI18nProvider(declarations)}
-      >
+      <Admin disableTelemetry requireAuth loginPage={false} store={store} layout={TestLayout} {...declaredProviders(declarations)}>
         {declarations.map((declaration) => (
           <Resource key={declaration.name} {...resourceProps(declaration)} />
         ))}

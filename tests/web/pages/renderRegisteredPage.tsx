@@ -2,9 +2,7 @@ import { render } from '@testing-library/react';
 import { Suspense, type ReactNode } from 'react';
 import { Admin, CustomRoutes, memoryStore, TestMemoryRouter } from 'react-admin';
 import { Route } from 'react-router';
-import { createAuthProvider } from '../../../providers/authProvider';
-import { createConsoleDataProvider } from '../../../providers/dataProvider';
-import { createI18nProvider } from '../../../providers/i18nProvider';
+import { declaredProviders } from '../../../src/framework/providers';
 import { setStoredUser } from '../../../providers/storage';
 import type { SessionUser } from '../../../providers/types';
 import type { AnyResourceDeclaration } from '../../../src/framework/types';
@@ -42,16 +40,7 @@ export function renderRegisteredPage(path: string, { user, at = path, resources 
   );
   return render(
     <TestMemoryRouter initialEntries={[at]}>
-      <Admin
-        disableTelemetry
-        requireAuth
-        loginPage={false}
-        store={memoryStore()}
-        layout={Layout}
-        dataProvider={createConsoleDataProvider(resources)}
-        authProvider={createAuthProvider(resources)}
-        i18nProvider={createI18nProvider(resources)}
-      >
+      <Admin disableTelemetry requireAuth loginPage={false} store={memoryStore()} layout={Layout} {...declaredProviders(resources)}>
         <CustomRoutes>
           <Route path={path} element={<Page />} />
           {Object.entries(routes).map(([route, element]) => (

@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
-import { authProvider, canAccessResource, createAuthProvider } from '../../../providers/authProvider';
+import { canAccessResource, createAuthProvider } from '../../../providers/authProvider';
+import { authProvider } from '../../../src/app/providers';
 import { ApiError } from '../../../providers/http';
 import { allows, clearCallerPolicies, policyActionOf } from '../../../providers/policies';
 import { defineResource } from '../../../src/framework/types';

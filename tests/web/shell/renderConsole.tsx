@@ -1,7 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, useLocation, useNavigationType } from 'react-router';
 import { AlertBar } from '../../../src/shell/AlertBar';
-import { ConsoleRoutes, type ConsoleChunks } from '../../../src/shell/ConsoleRoutes';
+import type { ConsoleChunks } from '../../../src/shell/ChunksContext';
+import { ConsoleRoutes } from '../../../src/shell/ConsoleRoutes';
 import { defineChunk } from '../../../src/shell/lazyChunk';
 
 /** Stands in for the signed-in console, which is another part's work. */

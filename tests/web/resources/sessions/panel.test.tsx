@@ -1,9 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext, memoryStore, RecordContextProvider, TestMemoryRouter } from 'react-admin';
-import { createAuthProvider } from '../../../../providers/authProvider';
-import { createConsoleDataProvider } from '../../../../providers/dataProvider';
-import { createI18nProvider } from '../../../../providers/i18nProvider';
+import { declaredProviders } from '../../../../src/framework/providers';
 import { sessions } from '../../../../resources/sessions';
 import { UserSessionsPanel } from '../../../../resources/sessions/UserSessionsPanel';
 import { AlertBar } from '../../../../src/shell/AlertBar';
@@ -18,12 +16,7 @@ function renderPanel(user: { id: string }, props: { userId?: string } = {}) {
   const declarations = [sessions];
   render(
     <TestMemoryRouter initialEntries={['/users/x/show']}>
-      <AdminContext
-        store={memoryStore()}
-        dataProvider={createConsoleDataProvider(declarations)}
-        authProvider={createAuthProvider(declarations)}
-        i18nProvider={createI18nProvider(declarations)}
-      >
+      <AdminContext store={memoryStore()} {...declaredProviders(declarations)}>
         <AlertBar />
         <RecordContextProvider value={user}>
           <UserSessionsPanel {...props} />

@@ -1,12 +1,12 @@
 import VpnKeyIcon from '@mui/icons-material/VpnKey';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
-import { ApiExplorerButton } from './apikeys/ApiExplorerButton';
-import { ExpiryValue, KeyPrefix } from './apikeys/cells';
-import { createApiKeyForm, editApiKeyForm } from './apikeys/schemas';
-import type { ApiKey } from './apikeys/types';
+import { defineResource } from '../../src/framework/types';
+import { ApiExplorerButton } from './ApiExplorerButton';
+import { ExpiryValue, KeyPrefix } from './cells';
+import { createApiKeyForm, editApiKeyForm } from './schemas';
+import type { ApiKey } from './types';
 
-export type { ApiKey } from './apikeys/types';
+export type { ApiKey } from './types';
 
 /**
  * API keys (policy resource `apikeys`; docs/api/apikeys.md): credentials for the API that act
@@ -193,8 +193,8 @@ export const apikeys = defineResource<ApiKey>({
   list: { rowClick: 'show' },
   actions: { list: [ApiExplorerButton] },
   views: {
-    create: lazy(() => import('./apikeys/ApiKeyCreate')),
-    edit: lazy(() => import('./apikeys/ApiKeyEdit')),
-    show: lazy(() => import('./apikeys/ApiKeyShow')),
+    create: lazy(() => import('./ApiKeyCreate')),
+    edit: lazy(() => import('./ApiKeyEdit')),
+    show: lazy(() => import('./ApiKeyShow')),
   },
 });

@@ -1,11 +1,11 @@
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
-import type { Notification } from './notifications/api';
-import { MarkReadButton, NotificationSender, NotificationTitle } from './notifications/cells';
-import { MarkAllReadButton } from './notifications/MarkAllReadButton';
+import { defineResource } from '../../src/framework/types';
+import type { Notification } from './api';
+import { MarkReadButton, NotificationSender, NotificationTitle } from './cells';
+import { MarkAllReadButton } from './MarkAllReadButton';
 
-export type { Notification } from './notifications/api';
+export type { Notification } from './api';
 
 /**
  * Notifications (docs/api/notifications.md): the caller's own, newest first; everyone's in the
@@ -106,5 +106,5 @@ export const notifications = defineResource<Notification>({
   can: { create: false, edit: false, show: false, delete: false, activate: false, export: true },
   list: { rowClick: false },
   actions: { record: [MarkReadButton], list: [MarkAllReadButton] },
-  views: { list: lazy(() => import('./notifications/NotificationsList')) },
+  views: { list: lazy(() => import('./NotificationsList')) },
 });

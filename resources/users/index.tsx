@@ -1,12 +1,12 @@
 import PeopleIcon from '@mui/icons-material/People';
 import { lazy } from 'react';
-import { adminUserEditSchema, inviteUserSchema } from '../common/schemas/users';
-import { defineResource } from '../src/framework/types';
-import { DemoAccountButton } from './users/DemoAccountButton';
-import { fullName, type User } from './users/types';
-import { UserRecordActions } from './users/UserActions';
+import { adminUserEditSchema, inviteUserSchema } from '../../common/schemas/users';
+import { defineResource } from '../../src/framework/types';
+import { DemoAccountButton } from './DemoAccountButton';
+import { fullName, type User } from './types';
+import { UserRecordActions } from './UserActions';
 
-export type { User } from './users/types';
+export type { User } from './types';
 
 /**
  * The company's users (policy resource `users`; docs/api/users.md): invitations, the admin's
@@ -187,7 +187,7 @@ export const users = defineResource<User>({
   list: { rowClick: 'show' },
   actions: { record: [UserRecordActions], list: [DemoAccountButton] },
   views: {
-    show: lazy(() => import('./users/UserShow')),
-    edit: lazy(() => import('./users/UserEdit')),
+    show: lazy(() => import('./UserShow')),
+    edit: lazy(() => import('./UserEdit')),
   },
 });

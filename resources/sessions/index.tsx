@@ -1,34 +1,10 @@
 import DevicesIcon from '@mui/icons-material/Devices';
-import { defineResource } from '../src/framework/types';
-import { personText } from './audits/PersonCell';
-import { EndSessionButton } from './sessions/EndSessionButton';
-import { SessionStatus, SessionUser, sessionState } from './sessions/SessionCells';
-
-/** A session (`GET /session/{offset}/{limit}`, docs/api/sessions.md). */
-export interface Session {
-  id: string;
-  userId: string;
-  email: string | null;
-  userName: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  stage: 'full' | 'otp' | 'otp_setup';
-  createdAt: string;
-  lastSeenAt: string | null;
-  expiresAt: string;
-  endedAt: string | null;
-  endReason: string | null;
-  /** Over: ended, or expired without anyone ending it (computed by the server). */
-  isDeleted: boolean;
-  /** Signed in now: a full session neither ended nor expired. */
-  active: boolean;
-  impersonatorUserId?: string | null;
-  impersonatorEmail: string | null;
-  /** The caller's own session. */
-  current: boolean;
-}
-
-const END_REASONS = ['logout', 'ended_by_admin', 'password_changed', 'user_deactivated', 'replaced'] as const;
+import { defineResource } from '../../src/framework/types';
+import { personText } from '../audits/PersonCell';
+import { EndSessionButton } from './EndSessionButton';
+import { SessionStatus, SessionUser, sessionState } from './SessionCells';
+import { SESSION_END_REASONS, type Session } from '../../common/contract/sessions';
+export type { Session } from '../../common/contract/sessions';
 
 /**
  * Sessions: who is signed in, from where, since when; open ones first (the spec's ASC
@@ -99,7 +75,7 @@ export const sessions = defineResource<Session>({
       source: 'endReason',
       type: 'select',
       list: 'hidden',
-      choices: END_REASONS.map((reason) => ({ id: reason, name: `resources.sessions.end_reasons.${reason}` })),
+      choices: SESSION_END_REASONS.map((reason) => ({ id: reason, name: `resources.sessions.end_reasons.${reason}` })),
     },
     // The status column sorts by the server's isDeleted: open sessions first going up.
     {

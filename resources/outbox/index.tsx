@@ -1,6 +1,6 @@
 import OutgoingMailIcon from '@mui/icons-material/OutgoingMail';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
+import { defineResource } from '../../src/framework/types';
 
 /** A mail the server composed (`GET /mail/outbox/{offset}/{limit}`, `GET /mail/outbox/{id}`). */
 export interface Mail {
@@ -53,5 +53,5 @@ export const outbox = defineResource<Mail>({
     one: '/mail/outbox/{id}',
   },
   list: { rowClick: 'show' },
-  views: { show: lazy(() => import('../src/app/outbox/OutboxShow')) },
+  views: { show: lazy(() => import('../../src/app/outbox/OutboxShow')) },
 });

@@ -1,7 +1,8 @@
 import PolicyIcon from '@mui/icons-material/Policy';
 import { lazy } from 'react';
-import { defineResource, type Choice } from '../src/framework/types';
-import { PersonCell, personText } from './audits/PersonCell';
+import { defineResource } from '../../src/framework/types';
+import { PersonCell, personText } from '../audits/PersonCell';
+import { choicesOf, EVENT_STATUS_CHOICES } from './statuses';
 
 /** A security access event (`GET /access/events/{offset}/{limit}`, docs/api/audits.md). */
 export interface AccessEvent {
@@ -47,14 +48,6 @@ const REASONS = [
   'user_deactivated',
   'user_deleted',
 ] as const;
-
-/** The statuses the server knows; the filter offers those present (resources/access-events/AccessEventsList.tsx). */
-export const EVENT_STATUSES = ['success', 'failure', 'blocked'] as const;
-
-const choicesOf = (group: string, values: readonly string[]): Choice[] =>
-  values.map((value) => ({ id: value, name: `resources.access-events.${group}.${value}` }));
-
-export const EVENT_STATUS_CHOICES = choicesOf('statuses', EVENT_STATUSES);
 
 /**
  * Security access events: every sign-in attempt, code check, password change or reset,
@@ -148,7 +141,7 @@ export const accessEvents = defineResource<AccessEvent>({
   can: { create: false, edit: false, delete: false, activate: false, export: true },
   list: { rowClick: 'show' },
   views: {
-    list: lazy(() => import('./access-events/AccessEventsList')),
-    show: lazy(() => import('./access-events/AccessEventShow')),
+    list: lazy(() => import('./AccessEventsList')),
+    show: lazy(() => import('./AccessEventShow')),
   },
 });

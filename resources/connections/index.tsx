@@ -1,11 +1,11 @@
 import CableIcon from '@mui/icons-material/Cable';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
-import { TestStatusChip, testStatusText } from './connections/cells';
-import { TestConnectionButton } from './connections/ConnectionTest';
-import type { Connection } from './connections/types';
+import { defineResource } from '../../src/framework/types';
+import { TestStatusChip, testStatusText } from './cells';
+import { TestConnectionButton } from './ConnectionTest';
+import type { Connection } from './types';
 
-export type { Connection } from './connections/types';
+export type { Connection } from './types';
 
 /**
  * Connections to sources and destinations (policy resource `connections`;
@@ -185,9 +185,9 @@ export const connections = defineResource<Connection>({
   list: { rowClick: 'show' },
   actions: { record: [TestConnectionButton] },
   views: {
-    list: lazy(() => import('./connections/ConnectionList')),
-    create: lazy(() => import('./connections/ConnectionCreate')),
-    edit: lazy(() => import('./connections/ConnectionEdit')),
-    show: lazy(() => import('./connections/ConnectionShow')),
+    list: lazy(() => import('./ConnectionList')),
+    create: lazy(() => import('./ConnectionCreate')),
+    edit: lazy(() => import('./ConnectionEdit')),
+    show: lazy(() => import('./ConnectionShow')),
   },
 });

@@ -1,10 +1,10 @@
 import HistoryIcon from '@mui/icons-material/History';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
-import { durationText, RUN_STATUS_CHOICES, RunStatusChip, runDuration, StartedBy, startedByText, WorkflowLink } from './job-runs/cells';
-import type { JobRun } from './job-runs/types';
+import { defineResource } from '../../src/framework/types';
+import { durationText, RUN_STATUS_CHOICES, RunStatusChip, runDuration, StartedBy, startedByText, WorkflowLink } from './cells';
+import type { JobRun } from './types';
 
-export type { JobRun } from './job-runs/types';
+export type { JobRun } from './types';
 
 const TRIGGER_CHOICES = ['manual', 'schedule', 'api_key'].map((trigger) => ({
   id: trigger,
@@ -138,5 +138,5 @@ export const jobRuns = defineResource<JobRun>({
     one: '/jobRunTracker/{id}',
   },
   list: { rowClick: 'show' },
-  views: { show: lazy(() => import('./job-runs/JobRunShow')) },
+  views: { show: lazy(() => import('./JobRunShow')) },
 });

@@ -1,8 +1,8 @@
 import HistoryIcon from '@mui/icons-material/History';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
-import { changedFields } from './audits/ChangesDiff';
-import { PersonCell, personText } from './audits/PersonCell';
+import { defineResource } from '../../src/framework/types';
+import { changedFields } from './ChangesDiff';
+import { PersonCell, personText } from './PersonCell';
 
 /** A system audit entry (`GET /system/audits/{offset}/{limit}`, docs/api/audits.md). */
 export interface AuditEntry {
@@ -107,5 +107,5 @@ export const audits = defineResource<AuditEntry>({
   },
   can: { create: false, edit: false, delete: false, activate: false, export: true },
   list: { rowClick: 'show' },
-  views: { show: lazy(() => import('./audits/AuditShow')) },
+  views: { show: lazy(() => import('./AuditShow')) },
 });

@@ -1,13 +1,13 @@
 import TableChartIcon from '@mui/icons-material/TableChart';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
-import { ConnectionLink } from './connections/cells';
-import { TYPE_CHOICES } from './connections/typeTexts';
-import { describedText, LastRunCell } from './tables/cells';
-import { editTableForm, registerTableForm } from './tables/schemas';
-import type { DataTable } from './tables/types';
+import { defineResource } from '../../src/framework/types';
+import { ConnectionLink } from '../connections/cells';
+import { TYPE_CHOICES } from '../connections/typeTexts';
+import { describedText, LastRunCell } from './cells';
+import { editTableForm, registerTableForm } from './schemas';
+import type { DataTable } from './types';
 
-export type { DataTable } from './tables/types';
+export type { DataTable } from './types';
 
 /**
  * Data tables (policy resource `tables`; docs/api/tables.md): registered from an endpoint of a
@@ -218,7 +218,7 @@ export const tables = defineResource<DataTable>({
   },
   list: { rowClick: 'show' },
   views: {
-    create: lazy(() => import('./tables/TableRegister')),
-    show: lazy(() => import('./tables/TableShow')),
+    create: lazy(() => import('./TableRegister')),
+    show: lazy(() => import('./TableShow')),
   },
 });

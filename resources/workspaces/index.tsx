@@ -1,6 +1,6 @@
 import WorkspacesIcon from '@mui/icons-material/Workspaces';
-import { createWorkspaceBody, updateWorkspaceBody, workspaceDescription, workspaceName } from '../common/schemas/workspaces';
-import { defineResource } from '../src/framework/types';
+import { createWorkspaceBody, updateWorkspaceBody, workspaceDescription, workspaceName } from '../../common/schemas/workspaces';
+import { defineResource } from '../../src/framework/types';
 
 /** A workspace as `GET /workspaces` answers it (docs/api/workspaces.md). */
 export interface Workspace {

@@ -1,11 +1,11 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
-import { RoleRowDelete, RoleStatusSwitch } from './roles/RoleActions';
-import { roleCreateSchema, roleEditSchema } from './roles/schemas';
-import type { Role } from './roles/types';
+import { defineResource } from '../../src/framework/types';
+import { RoleRowDelete, RoleStatusSwitch } from './RoleActions';
+import { roleCreateSchema, roleEditSchema } from './schemas';
+import type { Role } from './types';
 
-export type { Role } from './roles/types';
+export type { Role } from './types';
 
 /**
  * Roles and policies (docs/api/roles.md). The list, filters and cards are the framework's; the
@@ -133,8 +133,8 @@ export const roles = defineResource<Role>({
   forms: { create: { schema: roleCreateSchema }, edit: { schema: roleEditSchema } },
   list: { rowClick: 'show' },
   views: {
-    show: lazy(() => import('./roles/RoleShow')),
-    edit: lazy(() => import('./roles/RoleEdit')),
-    create: lazy(() => import('./roles/RoleCreate')),
+    show: lazy(() => import('./RoleShow')),
+    edit: lazy(() => import('./RoleEdit')),
+    create: lazy(() => import('./RoleCreate')),
   },
 });

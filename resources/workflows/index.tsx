@@ -1,11 +1,11 @@
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import { lazy } from 'react';
-import { defineResource } from '../src/framework/types';
-import { FailureNotices, LastRunCell, PairCell, pairText, RunSettings, ScheduleCell, scheduleText } from './workflows/cells';
-import { RunWorkflowButton } from './workflows/RunButton';
-import type { Workflow } from './workflows/types';
+import { defineResource } from '../../src/framework/types';
+import { FailureNotices, LastRunCell, PairCell, pairText, RunSettings, ScheduleCell, scheduleText } from './cells';
+import { RunWorkflowButton } from './RunButton';
+import type { Workflow } from './types';
 
-export type { Workflow } from './workflows/types';
+export type { Workflow } from './types';
 
 const ENGINE_CHOICES = [
   { id: 'local', name: 'resources.workflows.engines.local' },
@@ -239,8 +239,8 @@ export const workflows = defineResource<Workflow>({
   list: { rowClick: 'show' },
   actions: { record: [RunWorkflowButton] },
   views: {
-    create: lazy(() => import('./workflows/WorkflowCreate')),
-    edit: lazy(() => import('./workflows/WorkflowEdit')),
-    show: lazy(() => import('./workflows/WorkflowShow')),
+    create: lazy(() => import('./WorkflowCreate')),
+    edit: lazy(() => import('./WorkflowEdit')),
+    show: lazy(() => import('./WorkflowShow')),
   },
 });

@@ -1,8 +1,8 @@
 import CompareArrowsIcon from '@mui/icons-material/CompareArrows';
-import { defineResource } from '../src/framework/types';
-import { ConnectionLink } from './connections/cells';
-import { TYPE_CHOICES } from './connections/typeTexts';
-import type { Pair } from './connections/types';
+import { defineResource } from '../../src/framework/types';
+import { ConnectionLink } from '../connections/cells';
+import { TYPE_CHOICES } from '../connections/typeTexts';
+import type { Pair } from '../connections/types';
 
 /**
  * The active source/destination pairs (`GET /active/source/destination`: active pairs whose
