@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
 
@@ -5,6 +6,9 @@ export default mergeConfig(
   viteConfig,
   defineConfig({
     test: {
+      // Vitest's default leaves a core free (one worker on two cores); the test files wait on I/O
+      // and timers much of the time, and two workers there halve the console suite's time.
+      maxWorkers: Math.max(2, os.availableParallelism() - 1),
       projects: [
         {
           extends: true,

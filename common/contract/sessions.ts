@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineContract } from './define';
 
 /** How a session ended (`endReason`); null while it is open or when it only expired. */
 export const SESSION_END_REASONS = ['logout', 'ended_by_admin', 'password_changed', 'user_deactivated', 'replaced'] as const;
@@ -29,3 +30,19 @@ export const sessionRow = z.object({
 });
 
 export type Session = z.infer<typeof sessionRow>;
+
+export const sessionsContract = defineContract({
+  name: 'sessions',
+  routes: {
+    list: '/session/{offset}/{limit}',
+    filter: { path: '/session/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'isDeleted', order: 'ASC' } },
+    filterProps: '/session/filter/props',
+    cards: '/session/cards',
+    // Ending a session is this resource's delete (policy sessions/delete): `PUT /session/logout { sessionId }`,
+    // offered as the "End session" action rather than the generic delete button.
+    delete: { path: '/session/logout', method: 'PUT', idField: 'sessionId' },
+  },
+  policy: { resource: 'sessions', label: 'Sessions', actions: ['read', 'delete'], order: 10 },
+  page: { id: 'sessions', title: 'Sessions', url: '/sessions', group: 'administration', icon: 'devices', order: 17 },
+  audit: { model: 'session' },
+});

@@ -1,8 +1,8 @@
-import PolicyIcon from '@mui/icons-material/Policy';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { PersonCell, personText } from '../audits/PersonCell';
 import { choicesOf, EVENT_STATUS_CHOICES } from './statuses';
+import { accessEventsContract } from '../../common/contract/access-events';
 
 /** A security access event (`GET /access/events/{offset}/{limit}`, docs/api/audits.md). */
 export interface AccessEvent {
@@ -55,9 +55,7 @@ const REASONS = [
  * the statuses present (`GET /fetchDistinctEventStatus`), read by the list view of its own.
  */
 export const accessEvents = defineResource<AccessEvent>({
-  name: 'access-events',
-  access: 'accessEvents',
-  icon: PolicyIcon,
+  contract: accessEventsContract,
   recordRepresentation: (event) => `${event.event} ${event.email ?? ''}`.trim(),
   messages: {
     en: {
@@ -132,12 +130,6 @@ export const accessEvents = defineResource<AccessEvent>({
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],
-  routes: {
-    list: '/access/events/{offset}/{limit}',
-    filter: { path: '/access/events/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
-    filterProps: '/access/events/filter/props',
-    cards: '/access/events/cards',
-  },
   can: { create: false, edit: false, delete: false, activate: false, export: true },
   list: { rowClick: 'show' },
   views: {

@@ -1,10 +1,10 @@
-import VpnKeyIcon from '@mui/icons-material/VpnKey';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { ApiExplorerButton } from './ApiExplorerButton';
 import { ExpiryValue, KeyPrefix } from './cells';
 import { createApiKeyForm, editApiKeyForm } from './schemas';
 import type { ApiKey } from './types';
+import { apikeysContract } from '../../common/contract/apikeys';
 
 export type { ApiKey } from './types';
 
@@ -15,9 +15,7 @@ export type { ApiKey } from './types';
  * catalogue. The API explorer (src/pages/api-explorer) tries the operations with a key.
  */
 export const apikeys = defineResource<ApiKey>({
-  name: 'apikeys',
-  access: 'apikeys',
-  icon: VpnKeyIcon,
+  contract: apikeysContract,
   recordRepresentation: 'name',
   messages: {
     en: {
@@ -172,19 +170,6 @@ export const apikeys = defineResource<ApiKey>({
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],
-  activation: { field: 'isActive' },
-  routes: {
-    list: '/apikeys/{offset}/{limit}',
-    filter: { path: '/apikey/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
-    filterProps: '/apikey/filter/props',
-    cards: '/apikey/cards',
-    one: '/apikey/{id}',
-    create: '/apikey',
-    update: '/apikey/{id}',
-    delete: '/apikey/{id}',
-    activate: '/apikey/activate/{id}',
-    deactivate: '/apikey/deactivate/{id}',
-  },
   forms: {
     create: { schema: createApiKeyForm, redirect: 'show' },
     edit: { schema: editApiKeyForm, redirect: 'show' },

@@ -1,8 +1,8 @@
-import HistoryIcon from '@mui/icons-material/History';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { changedFields } from './ChangesDiff';
 import { PersonCell, personText } from './PersonCell';
+import { auditsContract } from '../../common/contract/audits';
 
 /** A system audit entry (`GET /system/audits/{offset}/{limit}`, docs/api/audits.md). */
 export interface AuditEntry {
@@ -28,9 +28,7 @@ export interface AuditEntry {
  * the list gave (resources/audits/RowRecordShow.tsx) and adds the before/after table.
  */
 export const audits = defineResource<AuditEntry>({
-  name: 'audits',
-  access: 'audits',
-  icon: HistoryIcon,
+  contract: auditsContract,
   recordRepresentation: (entry) => `${entry.model} ${entry.operation}`,
   messages: {
     en: {
@@ -99,12 +97,6 @@ export const audits = defineResource<AuditEntry>({
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],
-  routes: {
-    list: '/system/audits/{offset}/{limit}',
-    filter: { path: '/system/audits/filter/{offset}/{limit}', pagingInBody: true, sort: { field: 'createdAt', order: 'DESC' } },
-    filterProps: '/system/audits/filter/props',
-    cards: '/system/audits/cards',
-  },
   can: { create: false, edit: false, delete: false, activate: false, export: true },
   list: { rowClick: 'show' },
   views: { show: lazy(() => import('./AuditShow')) },

@@ -1,9 +1,9 @@
-import CableIcon from '@mui/icons-material/Cable';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { TestStatusChip, testStatusText } from './cells';
 import { TestConnectionButton } from './ConnectionTest';
 import type { Connection } from './types';
+import { connectionsContract } from '../../common/contract/connections';
 
 export type { Connection } from './types';
 
@@ -14,9 +14,7 @@ export type { Connection } from './types';
  * the show view tests a connection, lists what it reaches and manages its pairs.
  */
 export const connections = defineResource<Connection>({
-  name: 'connections',
-  access: 'connections',
-  icon: CableIcon,
+  contract: connectionsContract,
   recordRepresentation: 'name',
   messages: {
     en: {
@@ -168,19 +166,6 @@ export const connections = defineResource<Connection>({
     { source: 'type', type: 'multiselect' },
     { source: 'status', type: 'select' },
   ],
-  activation: { field: 'isActive' },
-  routes: {
-    list: '/connections/{offset}/{limit}',
-    filter: { path: '/connections/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
-    filterProps: '/connections/filters',
-    cards: '/connections/topCards',
-    search: '/connections/search/{offset}/{limit}?searchText={search}',
-    one: '/connection/{id}',
-    create: '/connections',
-    update: '/connection/{id}',
-    activate: { path: '/connections/activate/{id}', body: { isActive: true } },
-    deactivate: { path: '/connections/activate/{id}', body: { isActive: false } },
-  },
   forms: { create: { redirect: 'show' }, edit: { redirect: 'show' } },
   list: { rowClick: 'show' },
   actions: { record: [TestConnectionButton] },

@@ -1,8 +1,8 @@
-import HistoryIcon from '@mui/icons-material/History';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { durationText, RUN_STATUS_CHOICES, RunStatusChip, runDuration, StartedBy, startedByText, WorkflowLink } from './cells';
 import type { JobRun } from './types';
+import { jobRunsContract } from '../../common/contract/job-runs';
 
 export type { JobRun } from './types';
 
@@ -19,9 +19,7 @@ const ENGINE_CHOICES = ['local', 'databricks'].map((engine) => ({ id: engine, na
  * A run's page follows it live while it is queued or running.
  */
 export const jobRuns = defineResource<JobRun>({
-  name: 'job-runs',
-  access: 'workflows',
-  icon: HistoryIcon,
+  contract: jobRunsContract,
   recordRepresentation: (run) => run.workflowName ?? String(run.id),
   messages: {
     en: {
@@ -131,12 +129,6 @@ export const jobRuns = defineResource<JobRun>({
     { source: 'status', type: 'multiselect', choices: RUN_STATUS_CHOICES },
     { source: 'dates', type: 'dateRange' },
   ],
-  routes: {
-    list: { path: '/jobRunTracker/filters?offset={offset}&limit={limit}', method: 'POST', body: {} },
-    filter: { path: '/jobRunTracker/filters?offset={offset}&limit={limit}', sort: { field: 'queuedAt', order: 'DESC' } },
-    filterProps: '/jobRunTracker/filters/props',
-    one: '/jobRunTracker/{id}',
-  },
   list: { rowClick: 'show' },
   views: { show: lazy(() => import('./JobRunShow')) },
 });

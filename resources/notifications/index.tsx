@@ -1,9 +1,9 @@
-import NotificationsIcon from '@mui/icons-material/Notifications';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import type { Notification } from './api';
 import { MarkReadButton, NotificationSender, NotificationTitle } from './cells';
 import { MarkAllReadButton } from './MarkAllReadButton';
+import { notificationsContract } from '../../common/contract/notifications';
 
 export type { Notification } from './api';
 
@@ -14,9 +14,7 @@ export type { Notification } from './api';
  * bell (src/app/layout/NotificationBell) shares its queries.
  */
 export const notifications = defineResource<Notification>({
-  name: 'notifications',
-  access: 'notifications',
-  icon: NotificationsIcon,
+  contract: notificationsContract,
   recordRepresentation: 'title',
   messages: {
     en: {
@@ -97,12 +95,6 @@ export const notifications = defineResource<Notification>({
     { source: 'search', type: 'search' },
     { source: 'createdBy', type: 'autocomplete' },
   ],
-  routes: {
-    list: '/notification/{offset}/{limit}',
-    filter: { path: '/notification/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'createdAt', order: 'DESC' } },
-    search: '/notification/search/{offset}/{limit}/{search}',
-    filterProps: '/notification/options',
-  },
   can: { create: false, edit: false, show: false, delete: false, activate: false, export: true },
   list: { rowClick: false },
   actions: { record: [MarkReadButton], list: [MarkAllReadButton] },

@@ -1,6 +1,6 @@
-import OutgoingMailIcon from '@mui/icons-material/OutgoingMail';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
+import { outboxContract } from '../../common/contract/outbox';
 
 /** A mail the server composed (`GET /mail/outbox/{offset}/{limit}`, `GET /mail/outbox/{id}`). */
 export interface Mail {
@@ -20,8 +20,7 @@ export interface Mail {
  * read-only. Its show view is its own: the text body with clickable links.
  */
 export const outbox = defineResource<Mail>({
-  name: 'outbox',
-  icon: OutgoingMailIcon,
+  contract: outboxContract,
   recordRepresentation: 'subject',
   messages: {
     en: {
@@ -48,10 +47,6 @@ export const outbox = defineResource<Mail>({
     { source: 'sentAt', type: 'datetime', list: 'hidden' },
     { source: 'error', type: 'text', list: 'hidden' },
   ],
-  routes: {
-    list: '/mail/outbox/{offset}/{limit}',
-    one: '/mail/outbox/{id}',
-  },
   list: { rowClick: 'show' },
   views: { show: lazy(() => import('../../src/app/outbox/OutboxShow')) },
 });

@@ -1,9 +1,9 @@
-import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { RoleRowDelete, RoleStatusSwitch } from './RoleActions';
 import { roleCreateSchema, roleEditSchema } from './schemas';
 import type { Role } from './types';
+import { rolesContract } from '../../common/contract/roles';
 
 export type { Role } from './types';
 
@@ -14,9 +14,7 @@ export type { Role } from './types';
  * would change them are disabled and say why.
  */
 export const roles = defineResource<Role>({
-  name: 'roles',
-  access: 'roles',
-  icon: AdminPanelSettingsIcon,
+  contract: rolesContract,
   recordRepresentation: 'name',
   messages: {
     en: {
@@ -113,20 +111,6 @@ export const roles = defineResource<Role>({
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],
-  activation: { field: 'isActive' },
-  routes: {
-    list: '/roles/{offset}/{limit}',
-    filter: { path: '/roles/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'updatedAt', order: 'DESC' } },
-    search: { path: '/roles/search/{offset}/{limit}', pagingInBody: true },
-    filterProps: '/roles/filter/props/',
-    cards: '/roles/cards',
-    one: '/role/{id}',
-    create: '/roles',
-    update: '/roles/{id}',
-    activate: { path: '/roles/activate/{id}', body: { isActive: true } },
-    deactivate: { path: '/roles/activate/{id}', body: { isActive: false } },
-    delete: '/roles/{id}',
-  },
   // Delete is the row's own button (RoleRowDelete): disabled, with the reason, where the server refuses.
   can: { delete: false },
   actions: { record: [RoleRowDelete] },

@@ -1,9 +1,9 @@
-import DevicesIcon from '@mui/icons-material/Devices';
 import { defineResource } from '../../src/framework/types';
 import { personText } from '../audits/PersonCell';
 import { EndSessionButton } from './EndSessionButton';
 import { SessionStatus, SessionUser, sessionState } from './SessionCells';
 import { SESSION_END_REASONS, type Session } from '../../common/contract/sessions';
+import { sessionsContract } from '../../common/contract/sessions';
 export type { Session } from '../../common/contract/sessions';
 
 /**
@@ -13,9 +13,7 @@ export type { Session } from '../../common/contract/sessions';
  * embed resources/sessions/UserSessionsPanel.
  */
 export const sessions = defineResource<Session>({
-  name: 'sessions',
-  access: 'sessions',
-  icon: DevicesIcon,
+  contract: sessionsContract,
   recordRepresentation: (session) => session.userName || session.email || session.id,
   messages: {
     en: {
@@ -94,15 +92,6 @@ export const sessions = defineResource<Session>({
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],
-  routes: {
-    list: '/session/{offset}/{limit}',
-    filter: { path: '/session/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'isDeleted', order: 'ASC' } },
-    filterProps: '/session/filter/props',
-    cards: '/session/cards',
-    // Ending a session is this resource's delete (policy sessions/delete): `PUT /session/logout { sessionId }`,
-    // offered as the "End session" action rather than the generic delete button.
-    delete: { path: '/session/logout', method: 'PUT', idField: 'sessionId' },
-  },
   can: { create: false, edit: false, show: false, delete: false, activate: false, export: true },
   list: { rowClick: false },
   actions: { record: [EndSessionButton] },

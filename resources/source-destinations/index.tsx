@@ -1,8 +1,8 @@
-import CompareArrowsIcon from '@mui/icons-material/CompareArrows';
 import { defineResource } from '../../src/framework/types';
 import { ConnectionLink } from '../connections/cells';
 import { TYPE_CHOICES } from '../connections/typeTexts';
 import type { Pair } from '../connections/types';
+import { sourceDestinationsContract } from '../../common/contract/source-destinations';
 
 /**
  * The active source/destination pairs (`GET /active/source/destination`: active pairs whose
@@ -11,9 +11,7 @@ import type { Pair } from '../connections/types';
  * `connections` policy, as the pairs are.
  */
 export const sourceDestinations = defineResource<Pair>({
-  name: 'source-destinations',
-  access: 'connections',
-  icon: CompareArrowsIcon,
+  contract: sourceDestinationsContract,
   recordRepresentation: 'name',
   messages: {
     en: {
@@ -51,6 +49,5 @@ export const sourceDestinations = defineResource<Pair>({
     { source: 'updatedAt', type: 'datetime', sortable: true, list: 'hidden' },
   ],
   filters: [{ source: 'search', type: 'search' }],
-  routes: { list: '/active/source/destination' },
   list: { rowClick: 'show' },
 });

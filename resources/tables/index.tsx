@@ -1,4 +1,3 @@
-import TableChartIcon from '@mui/icons-material/TableChart';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { ConnectionLink } from '../connections/cells';
@@ -6,6 +5,7 @@ import { TYPE_CHOICES } from '../connections/typeTexts';
 import { describedText, LastRunCell } from './cells';
 import { editTableForm, registerTableForm } from './schemas';
 import type { DataTable } from './types';
+import { tablesContract } from '../../common/contract/tables';
 
 export type { DataTable } from './types';
 
@@ -16,9 +16,7 @@ export type { DataTable } from './types';
  * own; the list, the edit form and activation are the framework's.
  */
 export const tables = defineResource<DataTable>({
-  name: 'tables',
-  access: 'tables',
-  icon: TableChartIcon,
+  contract: tablesContract,
   recordRepresentation: 'name',
   messages: {
     en: {
@@ -199,19 +197,6 @@ export const tables = defineResource<DataTable>({
     { source: 'endpoint', type: 'autocomplete' },
     { source: 'source', type: 'multiselect' },
   ],
-  activation: { field: 'isActive' },
-  routes: {
-    list: '/tables/{offset}/{limit}',
-    filter: { path: '/tables/filters/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
-    filterProps: '/tables/filters',
-    cards: '/tables/topCards',
-    search: '/tables/search/{offset}/{limit}?searchText={search}',
-    one: '/table/{id}',
-    create: '/table',
-    update: '/table/{id}',
-    activate: { path: '/table/activate/{id}', method: 'POST', body: { isActive: true } },
-    deactivate: { path: '/table/activate/{id}', method: 'POST', body: { isActive: false } },
-  },
   forms: {
     create: { schema: registerTableForm, redirect: 'show' },
     edit: { schema: editTableForm, redirect: 'show' },

@@ -1,10 +1,10 @@
-import PeopleIcon from '@mui/icons-material/People';
 import { lazy } from 'react';
 import { adminUserEditSchema, inviteUserSchema } from '../../common/schemas/users';
 import { defineResource } from '../../src/framework/types';
 import { DemoAccountButton } from './DemoAccountButton';
 import { fullName, type User } from './types';
 import { UserRecordActions } from './UserActions';
+import { usersContract } from '../../common/contract/users';
 
 export type { User } from './types';
 
@@ -15,9 +15,7 @@ export type { User } from './types';
  * one, a live username check on the other); everything else is the framework's.
  */
 export const users = defineResource<User>({
-  name: 'users',
-  access: 'users',
-  icon: PeopleIcon,
+  contract: usersContract,
   recordRepresentation: (user) => fullName(user) || user.email,
   messages: {
     en: {
@@ -166,20 +164,6 @@ export const users = defineResource<User>({
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],
-  activation: { field: 'isActive' },
-  routes: {
-    list: '/users/{offset}/{limit}',
-    filter: { path: '/users/filter/{limit}/{offset}/{order}/{field}', sort: { field: 'createdAt', order: 'DESC' } },
-    filterProps: '/users/filter/props',
-    cards: '/users/cards',
-    one: '/users/{id}',
-    create: '/user',
-    update: '/user/profile/{id}',
-    delete: '/users/{id}',
-    // Activation is an edit of isActive (deactivating ends the user's sessions on the server).
-    activate: { path: '/user/profile/{id}', method: 'PUT', body: { isActive: true } },
-    deactivate: { path: '/user/profile/{id}', method: 'PUT', body: { isActive: false } },
-  },
   forms: {
     create: { schema: inviteUserSchema },
     edit: { schema: adminUserEditSchema, redirect: 'show' },

@@ -1,9 +1,9 @@
-import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { FailureNotices, LastRunCell, PairCell, pairText, RunSettings, ScheduleCell, scheduleText } from './cells';
 import { RunWorkflowButton } from './RunButton';
 import type { Workflow } from './types';
+import { workflowsContract } from '../../common/contract/workflows';
 
 export type { Workflow } from './types';
 
@@ -22,9 +22,7 @@ const formOnly = { list: false, show: false, create: true, edit: true } as const
  * of their own; the list, the filters, the cards and activation are the framework's.
  */
 export const workflows = defineResource<Workflow>({
-  name: 'workflows',
-  access: 'workflows',
-  icon: AccountTreeIcon,
+  contract: workflowsContract,
   recordRepresentation: 'name',
   messages: {
     en: {
@@ -222,19 +220,6 @@ export const workflows = defineResource<Workflow>({
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],
-  activation: { field: 'isActive' },
-  routes: {
-    list: '/workflow/{offset}/{limit}',
-    filter: { path: '/workflow/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
-    filterProps: '/filters/workflow',
-    cards: '/workflow/topCards',
-    search: '/workflow/search/{offset}/{limit}?searchText={search}',
-    one: '/workflow/{id}',
-    create: '/workflow',
-    update: '/workflow/{id}',
-    activate: { path: '/workflow/activate/{id}', method: 'POST', body: { isActive: true } },
-    deactivate: { path: '/workflow/activate/{id}', method: 'POST', body: { isActive: false } },
-  },
   forms: { create: { redirect: 'show' }, edit: { redirect: 'show' } },
   list: { rowClick: 'show' },
   actions: { record: [RunWorkflowButton] },

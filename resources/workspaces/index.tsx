@@ -1,6 +1,6 @@
-import WorkspacesIcon from '@mui/icons-material/Workspaces';
 import { createWorkspaceBody, updateWorkspaceBody, workspaceDescription, workspaceName } from '../../common/schemas/workspaces';
 import { defineResource } from '../../src/framework/types';
+import { workspacesContract } from '../../common/contract/workspaces';
 
 /** A workspace as `GET /workspaces` answers it (docs/api/workspaces.md). */
 export interface Workspace {
@@ -22,18 +22,13 @@ export interface Workspace {
  */
 const workspaceEditForm = updateWorkspaceBody.extend({ name: workspaceName, description: workspaceDescription.default('') });
 
-/** `PUT /workspace` with the record's id in the form body, as every change of a workspace. */
-const workspaceUpdate = { path: '/workspace', method: 'PUT', encoding: 'form', idField: 'id' } as const;
-
 /**
  * Workspaces: one unpaged list (`GET /workspaces`), so the console pages, sorts and searches
  * it itself, and finds a record in it (there is no one-route). Create and update take form
  * bodies; (de)activation is an update of `isActive`; deleting is `PUT /workspace/{id}`.
  */
 export const workspaces = defineResource<Workspace>({
-  name: 'workspaces',
-  access: 'workspaces',
-  icon: WorkspacesIcon,
+  contract: workspacesContract,
   recordRepresentation: 'name',
   messages: {
     en: {
@@ -61,14 +56,5 @@ export const workspaces = defineResource<Workspace>({
   ],
   // The spec has no workspace filter; the search box filters the loaded list here.
   filters: [{ source: 'search', type: 'search' }],
-  activation: { field: 'isActive' },
-  routes: {
-    list: '/workspaces',
-    create: { path: '/workspaces', encoding: 'form' },
-    update: workspaceUpdate,
-    activate: { ...workspaceUpdate, body: { isActive: true } },
-    deactivate: { ...workspaceUpdate, body: { isActive: false } },
-    delete: { path: '/workspace/{id}', method: 'PUT' },
-  },
   forms: { create: { schema: createWorkspaceBody }, edit: { schema: workspaceEditForm } },
 });

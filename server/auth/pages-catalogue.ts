@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { pages, rolePages, roles } from '../db/schema';
+import { PAGE_GROUPS, pageCatalogue } from '../../common/contract';
 
 export interface PageDefinition {
   id: string;
@@ -11,42 +12,13 @@ export interface PageDefinition {
   adminOnly?: boolean;
 }
 
-/** Menu groups in the order the navigation shows them. */
-export const PAGE_GROUPS: Record<string, { title: string; icon: string; order: number }> = {
-  overview: { title: 'Overview', icon: 'dashboard', order: 0 },
-  data: { title: 'Data', icon: 'storage', order: 20 },
-  access: { title: 'Access control', icon: 'security', order: 80 },
-  company: { title: 'Company', icon: 'business', order: 85 },
-  administration: { title: 'Administration', icon: 'admin_panel_settings', order: 90 },
-};
+export { PAGE_GROUPS } from '../../common/contract';
 
 /**
- * The console pages a role can be given. Each area adds its pages here; on start the catalogue is
- * written to the database and any new page is given to every admin role.
+ * The console pages a role can be given, from the contracts (common/contract): on start the
+ * catalogue is written to the database and any new page is given to every admin role.
  */
-export const PAGE_CATALOGUE: PageDefinition[] = [
-  { id: 'dashboard', title: 'Dashboard', url: '/dashboard', group: 'overview', icon: 'dashboard' },
-  { id: 'notifications', title: 'Notifications', url: '/notifications', group: 'overview', icon: 'notifications' },
-  { id: 'connections', title: 'Connections', url: '/connections', group: 'data', icon: 'cable' },
-  { id: 'source-destinations', title: 'Source and destination pairs', url: '/source-destinations', group: 'data', icon: 'hub' },
-  { id: 'tables', title: 'Tables', url: '/tables', group: 'data', icon: 'table_chart' },
-  { id: 'workflows', title: 'Workflows', url: '/workflows', group: 'data', icon: 'account_tree' },
-  { id: 'job-runs', title: 'Job runs', url: '/job-runs', group: 'data', icon: 'play_circle' },
-  { id: 'users', title: 'Users', url: '/users', group: 'access', icon: 'people' },
-  { id: 'roles', title: 'Roles and policies', url: '/roles', group: 'access', icon: 'admin_panel_settings' },
-  { id: 'workspaces', title: 'Workspaces', url: '/workspaces', group: 'access', icon: 'workspaces' },
-  { id: 'apikeys', title: 'API keys', url: '/apikeys', group: 'access', icon: 'vpn_key' },
-  { id: 'api-explorer', title: 'API explorer', url: '/api-explorer', group: 'access', icon: 'api' },
-  { id: 'marketplace', title: 'Marketplace', url: '/marketplace', group: 'data', icon: 'storefront' },
-  { id: 'company', title: 'Company profile', url: '/company', group: 'company', icon: 'business' },
-  { id: 'settings', title: 'Settings', url: '/settings', group: 'company', icon: 'settings' },
-  { id: 'reports', title: 'Reports', url: '/reports', group: 'company', icon: 'summarize' },
-  { id: 'subscription', title: 'Subscription', url: '/subscription', group: 'company', icon: 'credit_card' },
-  { id: 'sessions', title: 'Sessions', url: '/sessions', group: 'administration', icon: 'devices' },
-  { id: 'audits', title: 'System audits', url: '/audits', group: 'administration', icon: 'history' },
-  { id: 'access-events', title: 'Access events', url: '/access-events', group: 'administration', icon: 'policy' },
-  { id: 'outbox', title: 'Mail outbox', url: '/outbox', group: 'administration', icon: 'outgoing_mail', adminOnly: true },
-];
+export const PAGE_CATALOGUE: PageDefinition[] = pageCatalogue().map(({ order: _order, ...page }) => page);
 
 export async function syncPageCatalogue(db: Db): Promise<void> {
   await db.transaction(async (tx) => {

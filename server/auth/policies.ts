@@ -2,10 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { KeptAnswers } from '../db/table-watch';
 import { rolePolicies, userPolicies } from '../db/schema';
+import { policyCatalogue, type PolicyAction } from '../../common/contract';
 
-/** What a policy can allow on a resource. Activation and deactivation count as `update`. */
-export const POLICY_ACTIONS = ['read', 'create', 'update', 'delete'] as const;
-export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+export { POLICY_ACTIONS, type PolicyAction } from '../../common/contract';
 
 export interface PolicyResource {
   resource: string;
@@ -15,28 +14,10 @@ export interface PolicyResource {
 }
 
 /**
- * The resources policies speak of. Each area adds its own; a route names its resource and action
- * in its config (`config: { policy: ['users', 'update'] }`) and the guard checks it.
+ * The resources policies speak of, from the contracts (common/contract). A route names its
+ * resource and action in its config (`config: { policy: ['users', 'update'] }`) and the guard checks it.
  */
-export const POLICY_RESOURCES: PolicyResource[] = [
-  { resource: 'users', label: 'Users', actions: POLICY_ACTIONS },
-  { resource: 'roles', label: 'Roles and policies', actions: POLICY_ACTIONS },
-  { resource: 'workspaces', label: 'Workspaces', actions: POLICY_ACTIONS },
-  { resource: 'apikeys', label: 'API keys', actions: POLICY_ACTIONS },
-  { resource: 'connections', label: 'Connections and source/destination pairs', actions: POLICY_ACTIONS },
-  { resource: 'tables', label: 'Tables, data dictionaries and data quality', actions: POLICY_ACTIONS },
-  { resource: 'workflows', label: 'Workflows and their runs', actions: ['read', 'create', 'update', 'delete'] },
-  { resource: 'notifications', label: "Everyone's notifications", actions: ['read'] },
-  { resource: 'audits', label: 'System audits', actions: ['read'] },
-  { resource: 'accessEvents', label: 'Security access events', actions: ['read'] },
-  { resource: 'sessions', label: 'Sessions', actions: ['read', 'delete'] },
-  { resource: 'outbox', label: 'Mail outbox', actions: ['read'] },
-  { resource: 'company', label: 'Company profile and logo', actions: ['read', 'update'] },
-  { resource: 'settings', label: 'Service and email settings', actions: ['read', 'update'] },
-  { resource: 'marketplace', label: 'Marketplace integrations', actions: ['read', 'create'] },
-  { resource: 'reports', label: 'Weekly reports and shares', actions: ['read', 'create'] },
-  { resource: 'subscription', label: 'Subscription and plan', actions: ['read', 'update'] },
-];
+export const POLICY_RESOURCES: PolicyResource[] = policyCatalogue().map(({ order: _order, ...resource }) => resource);
 
 export const POLICY_RESOURCE_NAMES = POLICY_RESOURCES.map((r) => r.resource);
 

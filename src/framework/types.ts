@@ -3,6 +3,8 @@ import type { RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
 import type { Choice, ResourceRoutes } from '../../common/contract/routes';
 import type { ResourceMessages } from '../../providers/i18nProvider';
+import type { EntityContract } from '../../common/contract/define';
+import { menuIcon } from './icons';
 
 export type {
   BodyEncoding,
@@ -128,6 +130,8 @@ export interface ViewOverrides {
 }
 
 export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
+  /** The entity's contract, when the resource is declared over one. */
+  contract?: EntityContract;
   /** react-admin resource name: the URL (`/<name>`) and the translation namespace. */
   name: string;
   icon?: ComponentType;
@@ -152,9 +156,27 @@ export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
   views?: ViewOverrides;
 }
 
-/** Declares a resource, typed by its record. */
-export function defineResource<R extends RaRecord = RaRecord>(declaration: ResourceDeclaration<R>): ResourceDeclaration<R> {
-  return declaration;
+/** What a declaration takes from its entity's contract (common/contract/<entity>.ts) unless it says otherwise. */
+type FromContract = 'name' | 'routes' | 'access' | 'activation' | 'icon';
+
+/** A declaration over a contract: its name, routes, policy, activation and icon come from the contract. */
+export type ContractResourceDeclaration<R extends RaRecord = RaRecord> = Omit<ResourceDeclaration<R>, FromContract> &
+  Partial<Pick<ResourceDeclaration<R>, FromContract>> & { contract: EntityContract };
+
+/** Declares a resource, typed by its record: over its entity's contract, or standing alone (tests, samples). */
+export function defineResource<R extends RaRecord = RaRecord>(
+  declaration: ResourceDeclaration<R> | ContractResourceDeclaration<R>,
+): ResourceDeclaration<R> {
+  const { contract } = declaration;
+  if (!contract) return declaration as ResourceDeclaration<R>;
+  return {
+    ...declaration,
+    name: declaration.name ?? contract.name,
+    routes: declaration.routes ?? contract.routes,
+    access: declaration.access ?? contract.policy.resource,
+    activation: declaration.activation ?? contract.activation,
+    icon: declaration.icon ?? (contract.page ? menuIcon(contract.page.icon, 'page') : undefined),
+  };
 }
 
 /** The registry: every declaration, as MainApp, the dataProvider and the authProvider see it. */

@@ -5,7 +5,7 @@ import { memo, type ReactElement } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
 import { isMenuGroupOpen } from '../../../providers/preferences';
 import { useLayoutPreferences } from '../preferences/LayoutPreferencesContext';
-import { menuIcon } from './icons';
+import { menuIcon } from '../../framework/icons';
 import { isGroup, type MenuNode } from './navigation';
 import { useNavigationMenu, type NavigationMenu } from './useNavigationMenu';
 import { usePrepareListPage } from './usePrepareListPage';

@@ -2,7 +2,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Box, Button, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem } from '@mui/material';
 import { useState, type MouseEvent, type ReactNode } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
-import { menuIcon } from './icons';
+import { menuIcon } from '../../framework/icons';
 import { isGroup, type MenuNode } from './navigation';
 import { useNavigationMenu, type NavigationMenu } from './useNavigationMenu';
 import { usePrepareListPage } from './usePrepareListPage';

@@ -9,8 +9,8 @@ import { admin, adminNav, mockPreferencesServer, plainUser, signIn } from './fix
 
 // Counts the entries drawn: each group and page entry takes its icon as it renders.
 const drawn = vi.hoisted(() => ({ icons: 0 }));
-vi.mock('../../../src/app/menu/icons', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/app/menu/icons')>();
+vi.mock('../../../src/framework/icons', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/framework/icons')>();
   return {
     ...original,
     menuIcon: (...args: Parameters<typeof original.menuIcon>) => {

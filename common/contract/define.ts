@@ -1,0 +1,84 @@
+import type { ResourceRoutes } from './routes';
+
+/**
+ * An entity's contract: what the console and the server agree on, written once. The server
+ * answers its routes and guards them with its policy; the console calls them and shows its
+ * page; the catalogues of policies and pages, and the menu's icons, are derived from the
+ * contracts (common/contract/index.ts). A contract holds no view and no query: the console's
+ * declaration (resources/<entity>/index.tsx) says how it shows, the server's code how it is kept.
+ */
+
+/** What a policy can allow on a resource. Activation and deactivation count as `update`. */
+export const POLICY_ACTIONS = ['read', 'create', 'update', 'delete'] as const;
+export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+
+/** A resource that policies speak of: a route names it and an action (`['users', 'update']`). */
+export interface PolicyResourceDeclaration {
+  resource: string;
+  /** As the role's policy matrix shows it. */
+  label: string;
+  /** The actions that make sense for it (audits are read-only). */
+  actions: readonly PolicyAction[];
+  /** Its place in the policy matrix. */
+  order: number;
+}
+
+export type PageGroup = 'overview' | 'data' | 'access' | 'company' | 'administration';
+
+/** Menu groups, in the order the navigation shows them. */
+export const PAGE_GROUPS: Readonly<Record<string, { title: string; icon: string; order: number }>> = {
+  overview: { title: 'Overview', icon: 'dashboard', order: 0 },
+  data: { title: 'Data', icon: 'storage', order: 20 },
+  access: { title: 'Access control', icon: 'security', order: 80 },
+  company: { title: 'Company', icon: 'business', order: 85 },
+  administration: { title: 'Administration', icon: 'admin_panel_settings', order: 90 },
+} satisfies Record<PageGroup, unknown>;
+
+/** A console page a role can be given: it appears in the menu of the users whose role has it. */
+export interface PageDeclaration {
+  id: string;
+  title: string;
+  url: string;
+  group: PageGroup;
+  /** A Material icon name (snake_case); the console bundles the ones pages use (src/framework/icons.ts). */
+  icon: string;
+  /** Only admin roles may be given it. */
+  adminOnly?: boolean;
+  /** Its place in the catalogue: the menu orders pages by group, then by this. */
+  order: number;
+}
+
+export interface EntityContract {
+  /** The entity's name: the console's resource and URL (`/<name>`), and its texts' namespace. */
+  name: string;
+  /** The calls, as the spec writes them. */
+  routes: ResourceRoutes;
+  /** The policy resource that guards every call (several entities may share one). */
+  policy: PolicyResourceDeclaration;
+  /** The menu page that shows it, when it has one of its own. */
+  page?: PageDeclaration;
+  /** The name its changes carry in the system audit (`model`), when it is changed through the console. */
+  audit?: { model: string };
+  /** The boolean field the activate and deactivate routes flip. */
+  activation?: { field: string };
+}
+
+/** A screen that is not an entity (dashboard, settings, …): its menu page and the policy that guards it. */
+export interface ScreenContract {
+  page: PageDeclaration;
+  policy?: PolicyResourceDeclaration;
+}
+
+/** Declares an entity's contract (typed, and kept as written). */
+export function defineContract<const C extends EntityContract>(contract: C): C {
+  return contract;
+}
+
+export function defineScreen<const S extends ScreenContract>(screen: S): S {
+  return screen;
+}
+
+/** A policy resource offering every action. */
+export function everyAction(resource: string, label: string, order: number): PolicyResourceDeclaration {
+  return { resource, label, actions: POLICY_ACTIONS, order };
+}
