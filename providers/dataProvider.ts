@@ -1,9 +1,10 @@
-import type { DataProvider, GetListParams, GetListResult, Identifier, RaRecord, SortPayload } from 'react-admin';
+import type { DataProvider, GetListParams, GetListResult, GetManyReferenceParams, Identifier, RaRecord, SortPayload } from 'react-admin';
 import {
   DATE_RANGE_SOURCES,
   routeSpec,
   type Choice,
   type ListSort,
+  type RelatedRoutes,
   type ResourceRoutes,
   type RouteKind,
   type RouteSpec,
@@ -23,6 +24,8 @@ export interface ResourceCalls {
   /** react-admin's resource name. */
   name: string;
   routes: ResourceRoutes;
+  /** Its lists that belong to another record, by that record's field (getManyReference's `target`). */
+  related: RelatedRoutes;
   /** The filter route's body fields; anything else in react-admin's filter is not sent. */
   filterFields: string[];
   /** The fields a create or an update sends; null: whatever the caller gives. */
@@ -211,6 +214,19 @@ function sendAhead({ spec, values, body }: Call): void {
   startAhead(fillPath(spec.path, values));
 }
 
+/** A page of a list as react-admin takes it: its total, or (past the server's count cap) whether more follow. */
+function listResult(answer: ListAnswer, offset: number, limit: number): GetListResult {
+  if (answer.countExact === false || answer.count === undefined) {
+    // Past the server's count cap (or without a count) the pages themselves say whether more follow.
+    return {
+      data: answer.rows,
+      pageInfo: { hasNextPage: answer.rows.length >= limit, hasPreviousPage: offset > 0 },
+      meta: { count: answer.count, countExact: false },
+    };
+  }
+  return { data: answer.rows, total: answer.count, meta: { count: answer.count, countExact: true } };
+}
+
 function notDeclared(resource: string, method: string): Error {
   return new Error(`The console cannot ${method} "${resource}": no route is declared for it`);
 }
@@ -334,15 +350,25 @@ export function createDataProvider(resources: readonly ResourceCalls[]): Declare
       const rows = clientSide(answer.rows, body, sorted ? (wanted ?? null) : null);
       return { data: rows.slice(offset, offset + limit), total: rows.length };
     }
-    if (answer.countExact === false || answer.count === undefined) {
-      // Past the server's count cap (or without a count) the pages themselves say whether more follow.
-      return {
-        data: answer.rows,
-        pageInfo: { hasNextPage: answer.rows.length >= limit, hasPreviousPage: offset > 0 },
-        meta: { count: answer.count, countExact: false },
-      };
+    return listResult(answer, offset, limit);
+  }
+
+  /**
+   * The records that belong to another one: its related route when the entity declares one for
+   * that target, else the list filtered by the target when the filter takes it.
+   */
+  async function getManyReference(resource: string, params: GetManyReferenceParams): Promise<GetListResult> {
+    const map = entry(resource, 'getManyReference');
+    const related = map.related[params.target];
+    if (related) {
+      const { offset, limit } = pageToOffset(params.pagination);
+      const answer = readList(await send({ spec: routeSpec(related, 'list'), values: { id: params.id, offset, limit } }, params.signal));
+      return listResult(answer, offset, limit);
     }
-    return { data: answer.rows, total: answer.count, meta: { count: answer.count, countExact: true } };
+    if (map.filterFields.includes(params.target)) {
+      return getList(resource, { ...params, filter: { ...params.filter, [params.target]: params.id } });
+    }
+    throw new Error(`The resource "${resource}" declares no list by "${params.target}" (related route or filter field)`);
   }
 
   async function findInList(resource: string, ids: readonly Identifier[], signal?: AbortSignal): Promise<RaRecord[]> {
@@ -413,7 +439,7 @@ export function createDataProvider(resources: readonly ResourceCalls[]): Declare
       }
       return { data: (await findInList(resource, params.ids, params.signal)) as never[] };
     },
-    getManyReference: (resource) => Promise.reject(notDeclared(resource, 'getManyReference')),
+    getManyReference: (resource, params) => getManyReference(resource, params) as never,
     async create(resource, params) {
       const map = entry(resource, 'create');
       const spec = route(resource, 'create', 'create');

@@ -1,4 +1,4 @@
-import type { ResourceRoutes } from './routes';
+import type { RelatedRoutes, ResourceRoutes } from './routes';
 
 /**
  * An entity's contract: what the console and the server agree on, written once. The server
@@ -53,6 +53,8 @@ export interface EntityContract {
   name: string;
   /** The calls, as the spec writes them. */
   routes: ResourceRoutes;
+  /** Its lists that belong to another record (a user's sessions, a table's rules). */
+  related?: RelatedRoutes;
   /** The policy resource that guards every call (several entities may share one). */
   policy: PolicyResourceDeclaration;
   /** The menu page that shows it, when it has one of its own. */

@@ -60,6 +60,13 @@ export interface ResourceRoutes {
 
 export type RouteKind = keyof ResourceRoutes;
 
+/**
+ * The lists of an entity that belong to another record, by the name of that record's field
+ * (react-admin's `target`): `{ user: '/session/user/{id}?offset={offset}&limit={limit}' }` are a
+ * user's sessions. `{id}` is the other record's id; a GET unless the route says otherwise.
+ */
+export type RelatedRoutes = Record<string, Route>;
+
 const DEFAULT_METHODS: Record<RouteKind, HttpMethod> = {
   list: 'GET',
   filter: 'POST',

@@ -42,6 +42,10 @@ export const sessionsContract = defineContract({
     // offered as the "End session" action rather than the generic delete button.
     delete: { path: '/session/logout', method: 'PUT', idField: 'sessionId' },
   },
+  related: {
+    // One user's sessions, open ones first, then the newest (a user's page shows them).
+    user: '/session/user/{id}?offset={offset}&limit={limit}',
+  },
   policy: { resource: 'sessions', label: 'Sessions', actions: ['read', 'delete'], order: 10 },
   page: { id: 'sessions', title: 'Sessions', url: '/sessions', group: 'administration', icon: 'devices', order: 17 },
   audit: { model: 'session' },

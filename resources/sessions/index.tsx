@@ -52,7 +52,6 @@ export const sessions = defineResource<Session>({
         title: 'Sessions',
         all: 'All sessions of this user',
         empty: 'No sessions.',
-        more: 'The latest %{count} are shown.',
       },
     },
   },

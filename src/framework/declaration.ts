@@ -107,6 +107,7 @@ export function callsOf(declaration: AnyResourceDeclaration): ResourceCalls {
   return {
     name: declaration.name,
     routes: declaration.routes,
+    related: declaration.related ?? {},
     filterFields: filterSources(declaration.filters),
     createFields: sources('create'),
     editFields: sources('edit'),

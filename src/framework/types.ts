@@ -1,7 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { RaRecord } from 'react-admin';
 import type { ZodType } from 'zod';
-import type { Choice, ResourceRoutes } from '../../common/contract/routes';
+import type { Choice, RelatedRoutes, ResourceRoutes } from '../../common/contract/routes';
 import type { ResourceMessages } from '../../providers/i18nProvider';
 import type { EntityContract } from '../../common/contract/define';
 import { menuIcon } from './icons';
@@ -144,6 +144,8 @@ export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
   /** Exactly the spec's filter table for the list. */
   filters?: readonly FilterDeclaration[];
   routes: ResourceRoutes;
+  /** Its lists that belong to another record (from the contract): what getManyReference calls. */
+  related?: RelatedRoutes;
   /** The activation switch: which boolean field it shows (routes activate/deactivate flip it). */
   activation?: { field: Source<R> };
   /** What the views offer; each defaults to whether its route is declared (bulk ones to false, export to true). */
@@ -157,7 +159,7 @@ export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
 }
 
 /** What a declaration takes from its entity's contract (common/contract/<entity>.ts) unless it says otherwise. */
-type FromContract = 'name' | 'routes' | 'access' | 'activation' | 'icon';
+type FromContract = 'name' | 'routes' | 'related' | 'access' | 'activation' | 'icon';
 
 /** A declaration over a contract: its name, routes, policy, activation and icon come from the contract. */
 export type ContractResourceDeclaration<R extends RaRecord = RaRecord> = Omit<ResourceDeclaration<R>, FromContract> &
@@ -173,6 +175,7 @@ export function defineResource<R extends RaRecord = RaRecord>(
     ...declaration,
     name: declaration.name ?? contract.name,
     routes: declaration.routes ?? contract.routes,
+    related: declaration.related ?? contract.related,
     access: declaration.access ?? contract.policy.resource,
     activation: declaration.activation ?? contract.activation,
     icon: declaration.icon ?? (contract.page ? menuIcon(contract.page.icon, 'page') : undefined),

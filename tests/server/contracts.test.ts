@@ -49,13 +49,14 @@ function serverRouteOf(method: string, path: string): RouteEntry | undefined {
   });
 }
 
-const calls = CONTRACTS.flatMap((contract) =>
-  (Object.entries(contract.routes) as [RouteKind, NonNullable<(typeof contract.routes)[RouteKind]>][]).map(([kind, route]) => ({
+const calls = CONTRACTS.flatMap((contract) => [
+  ...(Object.entries(contract.routes) as [RouteKind, NonNullable<(typeof contract.routes)[RouteKind]>][]).map(([kind, route]) => ({
     contract,
-    kind,
+    kind: kind as string,
     ...routeSpec(route, kind),
   })),
-);
+  ...Object.entries(contract.related ?? {}).map(([target, route]) => ({ contract, kind: `by ${target}`, ...routeSpec(route, 'list') })),
+]);
 
 describe('every call of every contract', () => {
   it.each(calls.map((call) => [`${call.contract.name} ${call.kind}: ${call.method} ${call.path}`, call] as const))(

@@ -23,6 +23,7 @@ import {
   RowControlsShown,
   useRowControlsShown,
 } from './ListToolbar';
+import { visuallyHidden } from '../visuallyHidden';
 
 function hasRowActions(declaration: AnyResourceDeclaration): boolean {
   return capabilitiesOf(declaration).delete || (declaration.actions?.record?.length ?? 0) > 0;
@@ -111,15 +112,6 @@ export function DeclaredDataTable() {
     </DataTable>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 export { DeclaredListActions } from './ListToolbar';
 
