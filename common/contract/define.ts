@@ -1,3 +1,4 @@
+import type { ZodObject, ZodType } from 'zod';
 import type { RelatedRoutes, ResourceRoutes } from './routes';
 
 /**
@@ -48,9 +49,27 @@ export interface PageDeclaration {
   order: number;
 }
 
+/** A field of an entity's rows as both halves read it: its kind, and what lists may do with it. */
+export interface ContractField {
+  source: string;
+  type: 'text' | 'longtext' | 'email' | 'url' | 'number' | 'boolean' | 'date' | 'datetime' | 'status' | 'reference' | 'chips' | 'json';
+  /** Lists may be ordered by it (the filter route's `{field}`). */
+  sortable?: boolean;
+  /** The search text is looked for in it. */
+  searchable?: boolean;
+}
+
 export interface EntityContract {
   /** The entity's name: the console's resource and URL (`/<name>`), and its texts' namespace. */
   name: string;
+  /** How answers name one record and several (`Label "Red" created`, `Labels`). */
+  noun?: { one: string; many: string };
+  /** A row as the lists and the one-route answer it (the OpenAPI document's answer schemas). */
+  row?: ZodObject;
+  /** The fields of its rows that lists show, order and search. */
+  fields?: readonly ContractField[];
+  /** The bodies its create, update and filter calls take, checked by the server and the console's forms. */
+  bodies?: { create?: ZodType; update?: ZodType; filter?: ZodType };
   /** The calls, as the spec writes them. */
   routes: ResourceRoutes;
   /** Its lists that belong to another record (a user's sessions, a table's rules). */

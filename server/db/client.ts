@@ -15,6 +15,7 @@ import { attachTableWatch, TableWatch } from './table-watch';
 import { StatementCachingClient } from './statement-cache';
 import { scopedClientClass, ScopedPool } from './scoped-connection';
 import { prepareServerRole, SERVER_ROLE } from './server-role';
+import { PROTECT_COMPANY_ROWS_SQL } from './company-rows';
 
 export type Schema = typeof schema;
 /** The Drizzle database, the same type on PGlite and on PostgreSQL. */
@@ -175,10 +176,17 @@ function watcher(watch: TableWatch) {
 }
 
 /** Applies the migrations in server/db/migrations that the database has not seen yet. */
-export async function migrateDatabase(database: Database, schemaName = 'public'): Promise<void> {
+export interface MigrateOptions {
+  /** SQL run after the migrations, for the tables of entities served beside the built-in ones (tests' sample entities). */
+  moduleSql?: string;
+}
+
+export async function migrateDatabase(database: Database, schemaName = 'public', options: MigrateOptions = {}): Promise<void> {
   const config = { migrationsFolder, migrationsSchema: schemaName };
   if (database.kind === 'pglite' || !database.postgres) {
     await migratePglite(database.db as never, config);
+    if (options.moduleSql) await database.pglite!.exec(options.moduleSql);
+    await database.pglite!.exec(PROTECT_COMPANY_ROWS_SQL);
     return;
   }
   // The tables' owner migrates: the server's own role may not create or alter them.
@@ -190,6 +198,8 @@ export async function migrateDatabase(database: Database, schemaName = 'public')
   await owner.connect();
   try {
     await migratePg(drizzlePg(owner) as never, config);
+    if (options.moduleSql) await owner.query(options.moduleSql);
+    await owner.query(PROTECT_COMPANY_ROWS_SQL);
     await prepareServerRole(owner, schemaName);
   } finally {
     await owner.end();

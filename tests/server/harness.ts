@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
+import type { EntityModule } from '../../server/platform/entity-routes';
 import { readConfig, type Config } from '../../server/config';
 import { migrateDatabase, openDatabase, openOperatorView, type Database, type Db } from '../../server/db/client';
 import { createMailer } from '../../server/mail/mailer';
@@ -43,6 +44,9 @@ export interface TestServerOptions {
   reach?: Pick<ReachOptions, 'resolve' | 'onDial'>;
   /** Keep embedded databases in the data directory, by company, as a server does (in memory otherwise). */
   embeddedOnDisk?: boolean;
+  /** Entities served from their contracts beside the built-in areas, and SQL run after the migrations for their tables. */
+  modules?: readonly EntityModule[];
+  moduleSql?: string;
 }
 
 /**
@@ -63,7 +67,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
     ...overrides,
   };
   const database = await openDatabase({ databaseUrl, schema });
-  await migrateDatabase(database, schema);
+  await migrateDatabase(database, schema, { moduleSql: options.moduleSql });
   const operator = openOperatorView(database);
   await syncPageCatalogue(operator.db);
   const secrets = createSecrets(crypto.randomBytes(32).toString('base64url'));
@@ -86,7 +90,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
   const connectors = createConnectorRegistry(connectorContext);
   const runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
   await runner.start();
-  const app = await buildApp({ db: database.db, config, mailer, secrets, connectors, runner });
+  const app = await buildApp({ db: database.db, config, mailer, secrets, connectors, runner }, { modules: options.modules });
   await app.ready();
   return {
     app,

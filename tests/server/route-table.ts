@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { z, type ZodType } from 'zod';
 import { API_PREFIX } from '../../server/platform/context';
 import { apiRoutes } from '../../server/routes';
+import { registerEntityRoutes, type EntityModule } from '../../server/platform/entity-routes';
 
 /** One route of the API as the server registers it. */
 export interface RouteEntry {
@@ -42,10 +43,10 @@ export function fillPath(url: string, values: Record<string, string>): string {
  * A running app does not hand out its routes, so the server's own route plugin is registered
  * again on a scratch Fastify instance that records each route as it is added (with `live`'s
  * context, which plugins read while registering; no route is ever called there). The result is
- * then checked against the live app: each route must exist there and the live app must have no
+ * (and the entity modules the live app was built with) then checked against the live app: each route must exist there and the live app must have no
  * other route, so a route added outside the plugin cannot slip past the callers of this.
  */
-export async function collectRouteTable(live: FastifyInstance): Promise<RouteEntry[]> {
+export async function collectRouteTable(live: FastifyInstance, modules: readonly EntityModule[] = []): Promise<RouteEntry[]> {
   const routes: RouteEntry[] = [];
   const scratch = Fastify({ logger: false });
   scratch.setValidatorCompiler(validatorCompiler);
@@ -67,7 +68,13 @@ export async function collectRouteTable(live: FastifyInstance): Promise<RouteEnt
     }
   });
   try {
-    await scratch.register(apiRoutes, { prefix: API_PREFIX });
+    await scratch.register(
+      async (api) => {
+        await api.register(apiRoutes);
+        for (const module of modules) await api.register((scoped) => registerEntityRoutes(scoped, module));
+      },
+      { prefix: API_PREFIX },
+    );
     await scratch.ready();
   } finally {
     await scratch.close();

@@ -1,0 +1,35 @@
+/**
+ * Row-level security for every tenant table (migration 0011 and docs/security.md): each table
+ * with a company_id column, and companies itself, shows and accepts only the rows of the company
+ * named by the session setting app.company_id, or every row when app.system is 'on'. It runs
+ * after every migration, so a table a later migration adds gets its policy from this one place
+ * rather than from SQL written by hand (tests/server/row-level-security.test.ts checks them all).
+ * Idempotent: a table that has its policy keeps it.
+ */
+export const PROTECT_COMPANY_ROWS_SQL = `
+DO $$
+DECLARE
+  t record;
+BEGIN
+  FOR t IN
+    SELECT c.relname, a.attname
+    FROM pg_class c
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    JOIN pg_attribute a ON a.attrelid = c.oid AND NOT a.attisdropped
+      AND a.attname = CASE WHEN c.relname = 'companies' THEN 'id' ELSE 'company_id' END
+    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+  LOOP
+    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t.relname);
+    CONTINUE WHEN EXISTS (
+      SELECT 1 FROM pg_policies p WHERE p.schemaname = current_schema() AND p.tablename = t.relname AND p.policyname = 'company_rows'
+    );
+    -- The settings are read in sub-selects: PostgreSQL reads each once per statement (an initial
+    -- plan) rather than once per row, which a count over many rows would pay for.
+    EXECUTE format(
+      'CREATE POLICY company_rows ON %I USING (%2$I = (SELECT nullif(current_setting(''app.company_id'', true), '''')::uuid) OR (SELECT current_setting(''app.system'', true)) = ''on'') '
+      'WITH CHECK (%2$I = (SELECT nullif(current_setting(''app.company_id'', true), '''')::uuid) OR (SELECT current_setting(''app.system'', true)) = ''on'')',
+      t.relname, t.attname);
+  END LOOP;
+END
+$$;
+`;
