@@ -161,18 +161,31 @@ export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
 /** What a declaration takes from its entity's contract (common/contract/<entity>.ts) unless it says otherwise. */
 type FromContract = 'name' | 'routes' | 'related' | 'access' | 'activation' | 'icon';
 
-/** A declaration over a contract: its name, routes, policy, activation and icon come from the contract. */
-export type ContractResourceDeclaration<R extends RaRecord = RaRecord> = Omit<ResourceDeclaration<R>, FromContract> &
-  Partial<Pick<ResourceDeclaration<R>, FromContract>> & { contract: EntityContract };
+/** A field over a contract: its type and sortability come from the contract's field of that source unless given. */
+export type ContractFieldDeclaration<R extends RaRecord = RaRecord> = Omit<FieldDeclaration<R>, 'type'> & { type?: FieldType };
+
+/**
+ * A declaration over a contract: its name, routes, policy, activation and icon come from the
+ * contract, and its fields' types and sortability from the contract's fields.
+ */
+export type ContractResourceDeclaration<R extends RaRecord = RaRecord> = Omit<ResourceDeclaration<R>, FromContract | 'fields'> &
+  Partial<Pick<ResourceDeclaration<R>, FromContract>> & { contract: EntityContract; fields: readonly ContractFieldDeclaration<R>[] };
 
 /** Declares a resource, typed by its record: over its entity's contract, or standing alone (tests, samples). */
 export function defineResource<R extends RaRecord = RaRecord>(
   declaration: ResourceDeclaration<R> | ContractResourceDeclaration<R>,
 ): ResourceDeclaration<R> {
+  if (!('contract' in declaration) || !declaration.contract) return declaration as ResourceDeclaration<R>;
   const { contract } = declaration;
-  if (!contract) return declaration as ResourceDeclaration<R>;
+  const fields = declaration.fields.map((field) => {
+    const known = contract.fields?.find((candidate) => candidate.source === field.source);
+    const type = field.type ?? known?.type;
+    if (!type) throw new Error(`The field "${field.source}" of ${contract.name} has no type: give one, or declare it in the contract`);
+    return { ...field, type, sortable: field.sortable ?? known?.sortable } as FieldDeclaration<R>;
+  });
   return {
     ...declaration,
+    fields,
     name: declaration.name ?? contract.name,
     routes: declaration.routes ?? contract.routes,
     related: declaration.related ?? contract.related,

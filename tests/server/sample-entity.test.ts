@@ -1,13 +1,12 @@
 import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineContract, everyAction } from '../../common/contract/define';
 import { selectRows } from '../../server/db/client';
 import { systemAudits } from '../../server/db/schema';
 import { conflict } from '../../server/http/errors';
 import { inlined, listPage } from '../../server/http/lists';
 import type { EntityModule, EntityScope, PageRequest } from '../../server/platform/entity-routes';
+import { labelRow, labelsContract, type Label } from '../sample/labels-contract';
 import { createTestServer, type TestServer } from './harness';
 import { call, createOtherCompany, signInAdmin } from './helpers';
 import { collectRouteTable } from './route-table';
@@ -19,51 +18,6 @@ import { collectRouteTable } from './route-table';
  * OpenAPI operations with summaries and answer schemas, validation, audit entries, row-level
  * security, and the tenant walls every entity has.
  */
-
-const labelRow = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  colour: z.enum(['red', 'blue', 'green']),
-  isActive: z.boolean(),
-  ownerId: z.uuid().nullable(),
-  createdAt: z.string(),
-});
-type Label = z.infer<typeof labelRow>;
-
-const labelName = z.string({ error: 'is required' }).trim().min(1, 'is required').max(40, 'must be at most 40 characters');
-const labelColour = z.enum(['red', 'blue', 'green'], { error: 'must be red, blue or green' });
-
-const labelsContract = defineContract({
-  name: 'labels',
-  noun: { one: 'label', many: 'labels' },
-  row: labelRow,
-  fields: [
-    { source: 'name', type: 'text', sortable: true, searchable: true },
-    { source: 'colour', type: 'status', sortable: true },
-    { source: 'isActive', type: 'boolean' },
-    { source: 'createdAt', type: 'datetime', sortable: true },
-  ],
-  bodies: {
-    create: z.object({ name: labelName, colour: labelColour }),
-    update: z.object({ name: labelName.optional(), colour: labelColour.optional() }),
-    filter: z.object({ colour: z.array(labelColour).optional(), search: z.string().max(100).optional() }),
-  },
-  routes: {
-    list: '/labels/{offset}/{limit}',
-    filter: { path: '/labels/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'createdAt', order: 'DESC' } },
-    filterProps: '/labels/filter/props',
-    one: '/label/{id}',
-    create: '/label',
-    update: '/label/{id}',
-    delete: '/label/{id}',
-    activate: '/label/activate/{id}',
-    deactivate: '/label/deactivate/{id}',
-  },
-  related: { owner: '/user/{id}/labels?offset={offset}&limit={limit}' },
-  policy: everyAction('labels', 'Labels', 99),
-  audit: { model: 'label' },
-  activation: { field: 'isActive' },
-});
 
 const labels = pgTable('labels', {
   id: uuid('id').primaryKey().defaultRandom(),

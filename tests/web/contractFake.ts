@@ -1,0 +1,218 @@
+import { http, HttpResponse, type HttpHandler } from 'msw';
+import type { ZodType } from 'zod';
+import type { EntityContract } from '../../common/contract/define';
+import { routeSpec, type Route, type RouteKind } from '../../common/contract/routes';
+import { server } from './msw';
+
+/**
+ * A server honouring one entity's contract, over an in-memory table, made from the contract
+ * alone: each call the contract names answers at its path and method, the way the API answers
+ * (docs/api.md "Lists, filters, cards"), and bodies are checked by the contract's own schemas.
+ * A console test gets the entity's whole API from this instead of writing handlers by hand.
+ */
+
+export interface FakeCall {
+  method: string;
+  /** The path under /api/v1, with its query. */
+  path: string;
+  body?: unknown;
+}
+
+export interface ContractFakeOptions<Row> {
+  /** How a created record looks, from the create body (its id is given). */
+  created: (body: Record<string, unknown>, id: string) => Row;
+  /** The filter props answer (`{ colour: [{ id, name }] }`). */
+  filterProps?: Record<string, unknown>;
+  /** The summary cards answer. */
+  cards?: unknown[];
+  /** For each related route's target, the row field holding the other record's id. */
+  relatedBy?: Record<string, keyof Row & string>;
+}
+
+export interface ContractFake<Row> {
+  rows: Row[];
+  calls: FakeCall[];
+  /** `METHOD path` of every call so far, optionally only those matching. */
+  seen(filter?: RegExp): string[];
+  /** Makes the next calls matching `pattern` (against `METHOD path`) fail with `status` and `message`. */
+  failWith(pattern: RegExp, status: number, message: string): void;
+}
+
+const API = '/api/v1';
+
+type Values = Record<string, string | undefined>;
+type Body = Record<string, unknown>;
+type Answer = { status?: number; json: unknown };
+
+export function contractFake<Row extends { id: string }>(
+  contract: EntityContract,
+  initial: readonly Row[],
+  options: ContractFakeOptions<Row>,
+): ContractFake<Row> {
+  const fake: ContractFake<Row> = {
+    rows: [...initial],
+    calls: [],
+    seen: (filter) => fake.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
+    failWith: (pattern, status, message) => failures.push({ pattern, status, message }),
+  };
+  const failures: { pattern: RegExp; status: number; message: string }[] = [];
+  const many = contract.noun?.many ?? contract.name;
+  const searchable = (contract.fields ?? []).filter((field) => field.searchable).map((field) => field.source);
+  const activation = contract.activation?.field;
+  let created = 0;
+
+  const field = (row: Row, name: string) => (row as unknown as Record<string, unknown>)[name];
+  const find = (id: string | undefined) => fake.rows.find((row) => row.id === id);
+  const missing = (): Answer => ({ status: 404, json: { message: 'Record not found' } });
+  const page = (rows: Row[], values: Values): Answer => {
+    const offset = Number(values.offset ?? 0);
+    const limit = Number(values.limit ?? rows.length);
+    return { json: { message: many, data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } } };
+  };
+  const sorted = (rows: Row[], values: Values): Row[] => {
+    const sort = values.field ? { field: values.field, order: values.order ?? 'ASC' } : contract.routes.filter?.sort;
+    if (!sort?.field) return rows;
+    const direction = sort.order.toUpperCase() === 'DESC' ? -1 : 1;
+    return [...rows].sort((a, b) => direction * String(field(a, sort.field)).localeCompare(String(field(b, sort.field))));
+  };
+  const matches = (row: Row, body: Body) =>
+    Object.entries(body).every(([name, wanted]) => {
+      if (wanted === undefined || wanted === '' || (Array.isArray(wanted) && wanted.length === 0)) return true;
+      if (name === 'search') {
+        const text = String(wanted).toLowerCase();
+        return searchable.some((source) =>
+          String(field(row, source) ?? '')
+            .toLowerCase()
+            .includes(text),
+        );
+      }
+      return Array.isArray(wanted) ? wanted.includes(field(row, name)) : field(row, name) === wanted;
+    });
+  const checked = (schema: ZodType | undefined, body: Body): { body: Body } | Answer => {
+    if (!schema) return { body };
+    const result = schema.safeParse(body);
+    if (result.success) return { body: result.data as Body };
+    const [issue] = result.error.issues;
+    return { status: 400, json: { message: `${issue.path.join('.')}: ${issue.message}` } };
+  };
+  const idOf = (route: Route, values: Values, body: Body) => {
+    const idField = typeof route === 'string' ? undefined : route.idField;
+    return idField ? String(body[idField]) : values.id;
+  };
+  const setActive = (id: string | undefined, active: boolean): Answer => {
+    const row = find(id);
+    if (!row || !activation) return missing();
+    Object.assign(row, { [activation]: active });
+    return { json: { message: active ? 'Activated' : 'Deactivated', data: row } };
+  };
+
+  const answers: Partial<Record<RouteKind, (values: Values, body: Body, route: Route) => Answer>> = {
+    list: (values) => page(sorted(fake.rows, {}), values),
+    filter: (values, body) =>
+      page(
+        sorted(
+          fake.rows.filter((row) => matches(row, body)),
+          values,
+        ),
+        values,
+      ),
+    search: (values, body) =>
+      page(
+        fake.rows.filter((row) => matches(row, { search: values.search ?? body.search })),
+        values,
+      ),
+    filterProps: () => ({ json: { message: 'Filter choices', data: options.filterProps ?? {} } }),
+    cards: () => ({ json: { message: 'Cards', data: options.cards ?? [] } }),
+    one: (values) => {
+      const row = find(values.id);
+      return row ? { json: { message: 'Record', data: row } } : missing();
+    },
+    create: (_, raw) => {
+      const result = checked(contract.bodies?.create, raw);
+      if (!('body' in result)) return result;
+      created += 1;
+      const row = options.created(result.body, `new-${created}`);
+      fake.rows.unshift(row);
+      return { status: 201, json: { message: 'Created', data: row } };
+    },
+    update: (values, raw, route) => {
+      const row = find(idOf(route, values, raw));
+      if (!row) return missing();
+      const idField = typeof route === 'string' ? undefined : route.idField;
+      const { [idField ?? '']: _id, ...rest } = raw;
+      const result = checked(contract.bodies?.update, rest);
+      if (!('body' in result)) return result;
+      Object.assign(row, result.body);
+      return { json: { message: 'Saved', data: row } };
+    },
+    delete: (values, body, route) => {
+      const row = find(idOf(route, values, body));
+      if (!row) return missing();
+      fake.rows = fake.rows.filter((other) => other !== row);
+      return { json: { message: 'Deleted' } };
+    },
+    activate: (values, body, route) => {
+      const shared = contract.routes.deactivate && samePlace(route, contract.routes.deactivate, 'deactivate');
+      return setActive(idOf(route, values, body), shared && activation ? body[activation] === true : true);
+    },
+    deactivate: (values, body, route) => setActive(idOf(route, values, body), false),
+  };
+
+  const handlers: HttpHandler[] = [];
+  const seenPlaces = new Set<string>();
+  const handle = (route: Route, kind: RouteKind, answer: (values: Values, body: Body, route: Route) => Answer) => {
+    const spec = routeSpec(route, kind);
+    const place = `${spec.method} ${spec.path.split('?')[0]}`;
+    // Activation on one path with the wanted state in the body is one handler.
+    if (seenPlaces.has(place)) return;
+    seenPlaces.add(place);
+    const [pathPart, queryPart = ''] = spec.path.split('?');
+    const queryNames = [...queryPart.matchAll(/(\w+)=\{(\w+)\}/g)].map((match) => [match[1], match[2]] as const);
+    const method = spec.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    handlers.push(
+      http[method](`${API}${pathPart.replace(/\{(\w+)\}/g, ':$1')}`, async ({ request, params }) => {
+        const url = new URL(request.url);
+        const body = (['GET', 'DELETE'].includes(spec.method) ? {} : await readBody(request)) as Body;
+        const path = `${url.pathname.slice(API.length)}${url.search}`;
+        fake.calls.push({ method: spec.method, path, ...(Object.keys(body).length > 0 ? { body } : {}) });
+        const failure = failures.find((candidate) => candidate.pattern.test(`${spec.method} ${path}`));
+        if (failure) return HttpResponse.json({ message: failure.message }, { status: failure.status });
+        const values: Values = { ...(params as Values) };
+        for (const [key, name] of queryNames) values[name] = url.searchParams.get(key) ?? undefined;
+        const result = answer(values, body, route);
+        return HttpResponse.json(result.json as never, { status: result.status ?? 200 });
+      }),
+    );
+  };
+
+  for (const [kind, route] of Object.entries(contract.routes) as [RouteKind, Route][]) {
+    const answer = answers[kind];
+    if (answer) handle(route, kind, answer);
+  }
+  for (const [target, route] of Object.entries(contract.related ?? {})) {
+    const by = options.relatedBy?.[target];
+    if (!by) throw new Error(`contractFake: say which field of a row holds the ${target} (relatedBy.${target})`);
+    handle(route, 'list', (values) =>
+      page(
+        fake.rows.filter((row) => String(field(row, by)) === values.id),
+        values,
+      ),
+    );
+  }
+  server.use(...handlers);
+  return fake;
+}
+
+function samePlace(a: Route, b: Route, kindOfB: RouteKind): boolean {
+  const left = routeSpec(a, 'activate');
+  const right = routeSpec(b, kindOfB);
+  return left.path === right.path && left.method === right.method;
+}
+
+async function readBody(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (type.includes('application/json')) return request.json();
+  if (type.includes('form')) return Object.fromEntries((await request.formData()).entries());
+  const text = await request.text();
+  return text ? JSON.parse(text) : {};
+}
