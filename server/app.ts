@@ -14,6 +14,7 @@ import { ConnectorError } from './connectors/types';
 import { isDatabaseUnavailable } from './http/database-errors';
 import { API_PREFIX, BODY_LIMIT_BYTES, type AppContext } from './platform/context';
 import { registerEntityRoutes, type EntityModule } from './platform/entity-routes';
+import { ENTITY_MODULES } from './modules';
 import { registerAuthGuard } from './auth/guard';
 import { registerRequestScope } from './http/request-scope';
 import { registerStorableTextCheck } from './http/storable-text';
@@ -24,7 +25,7 @@ import { CSP_REPORT_PATH } from './routes/csp-reports';
 
 /** What every route can reach through `app.ctx`. */
 export interface BuildOptions {
-  /** Entities served from their contract and repository, beside the built-in areas (server/platform/entity-routes.ts). */
+  /** Entities served from their contract and repository beside those of server/modules (tests' sample entities). */
   modules?: readonly EntityModule[];
   logger?: FastifyServerOptions['logger'];
   /** Serve the built console from config.consoleDir (the server does; tests need not). */
@@ -61,7 +62,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       // Text PostgreSQL cannot hold (NUL, half a surrogate pair) is refused naming its field, not failed on as a 500.
       registerStorableTextCheck(api);
       await api.register(apiRoutes);
-      for (const module of options.modules ?? []) await api.register((scoped) => registerEntityRoutes(scoped, module));
+      for (const module of [...ENTITY_MODULES, ...(options.modules ?? [])]) {
+        await api.register((scoped) => registerEntityRoutes(scoped, module));
+      }
       api.setNotFoundHandler((request, reply) => {
         reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}` });
       });

@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { z, type ZodType } from 'zod';
 import { API_PREFIX } from '../../server/platform/context';
 import { apiRoutes } from '../../server/routes';
+import { ENTITY_MODULES } from '../../server/modules';
 import { registerEntityRoutes, type EntityModule } from '../../server/platform/entity-routes';
 
 /** One route of the API as the server registers it. */
@@ -71,7 +72,7 @@ export async function collectRouteTable(live: FastifyInstance, modules: readonly
     await scratch.register(
       async (api) => {
         await api.register(apiRoutes);
-        for (const module of modules) await api.register((scoped) => registerEntityRoutes(scoped, module));
+        for (const module of [...ENTITY_MODULES, ...modules]) await api.register((scoped) => registerEntityRoutes(scoped, module));
       },
       { prefix: API_PREFIX },
     );
