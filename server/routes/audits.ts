@@ -8,6 +8,8 @@ import { keepListStatisticsFresh } from '../audits/statistics';
 
 const readAudits = { policy: ['audits', 'read'] } as const;
 const readAccessEvents = { policy: ['accessEvents', 'read'] } as const;
+const AUDIT_TAGS = ['System audits'];
+const ACCESS_EVENT_TAGS = ['Security access events'];
 
 /**
  * System audits and security access events: read-only lists of what was changed and of every
@@ -20,16 +22,20 @@ export async function auditRoutes(app: FastifyInstance) {
 
   // ---- System audits ---------------------------------------------------------------------------
 
-  api.get('/system/audits/:offset/:limit', { config: readAudits, schema: { params: pageParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const { offset, limit } = request.params;
-    return { message: 'System audits', data: await listAudits(db, companyId, {}, offset, limit) };
-  });
+  api.get(
+    '/system/audits/:offset/:limit',
+    { config: readAudits, schema: { summary: 'List the system audits', tags: AUDIT_TAGS, params: pageParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { offset, limit } = request.params;
+      return { message: 'System audits', data: await listAudits(db, companyId, {}, offset, limit) };
+    },
+  );
 
   // The path's offset and limit win over those of the body (the spec's filter table lists both).
   api.post(
     '/system/audits/filter/:offset/:limit',
-    { config: readAudits, schema: { params: pageParams, body: auditFilterBody } },
+    { config: readAudits, schema: { summary: 'Filter the system audits', tags: AUDIT_TAGS, params: pageParams, body: auditFilterBody } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -37,27 +43,42 @@ export async function auditRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/system/audits/filter/props', { config: readAudits }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'System audit filters', data: await auditProps(db, companyId) };
-  });
+  api.get(
+    '/system/audits/filter/props',
+    { config: readAudits, schema: { summary: 'Choices of the system-audit filters', tags: AUDIT_TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'System audit filters', data: await auditProps(db, companyId) };
+    },
+  );
 
-  api.get('/system/audits/cards', { config: readAudits }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'System audit cards', data: { cards: await auditCards(db, companyId) } };
-  });
+  api.get(
+    '/system/audits/cards',
+    { config: readAudits, schema: { summary: 'Counts of system audits', tags: AUDIT_TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'System audit cards', data: { cards: await auditCards(db, companyId) } };
+    },
+  );
 
   // ---- Security access events ------------------------------------------------------------------
 
-  api.get('/access/events/:offset/:limit', { config: readAccessEvents, schema: { params: pageParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const { offset, limit } = request.params;
-    return { message: 'Access events', data: await listAccessEvents(db, companyId, {}, offset, limit) };
-  });
+  api.get(
+    '/access/events/:offset/:limit',
+    { config: readAccessEvents, schema: { summary: 'List the security access events', tags: ACCESS_EVENT_TAGS, params: pageParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { offset, limit } = request.params;
+      return { message: 'Access events', data: await listAccessEvents(db, companyId, {}, offset, limit) };
+    },
+  );
 
   api.post(
     '/access/events/filter/:offset/:limit',
-    { config: readAccessEvents, schema: { params: pageParams, body: accessEventFilterBody } },
+    {
+      config: readAccessEvents,
+      schema: { summary: 'Filter the security access events', tags: ACCESS_EVENT_TAGS, params: pageParams, body: accessEventFilterBody },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -65,18 +86,30 @@ export async function auditRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/access/events/filter/props', { config: readAccessEvents }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Access event filters', data: await accessEventProps(db, companyId) };
-  });
+  api.get(
+    '/access/events/filter/props',
+    { config: readAccessEvents, schema: { summary: 'Choices of the access-event filters', tags: ACCESS_EVENT_TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Access event filters', data: await accessEventProps(db, companyId) };
+    },
+  );
 
-  api.get('/access/events/cards', { config: readAccessEvents }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Access event cards', data: { cards: await accessEventCards(db, companyId) } };
-  });
+  api.get(
+    '/access/events/cards',
+    { config: readAccessEvents, schema: { summary: 'Counts of security access events', tags: ACCESS_EVENT_TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Access event cards', data: { cards: await accessEventCards(db, companyId) } };
+    },
+  );
 
-  api.get('/fetchDistinctEventStatus', { config: readAccessEvents }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Access event statuses', statusValues: await presentStatuses(db, companyId) };
-  });
+  api.get(
+    '/fetchDistinctEventStatus',
+    { config: readAccessEvents, schema: { summary: 'The statuses the access events have', tags: ACCESS_EVENT_TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Access event statuses', statusValues: await presentStatuses(db, companyId) };
+    },
+  );
 }

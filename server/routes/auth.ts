@@ -40,6 +40,7 @@ const RESET_MAILS_PER_HOUR = 5;
 /** Reset requests per address per hour, whatever the account. */
 const RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 20;
 
+const TAGS = ['Sign-in'];
 const signinBody = z.object({ email: emailField, password: currentPasswordField, companyHostname: hostnameField });
 const codeBody = z.object({ otp: otpCodeField });
 const passwordBody = z.object({ password: currentPasswordField });
@@ -65,7 +66,10 @@ export async function authRoutes(app: FastifyInstance) {
 
   api.post(
     '/signin',
-    { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: signinBody } },
+    {
+      config: { public: true, acrossCompanies: 'the account is found by its company host name' },
+      schema: { summary: 'Sign in with an email and a password', tags: TAGS, body: signinBody },
+    },
     async (request) => {
       return signIn(ctx, request, request.body);
     },
@@ -73,111 +77,136 @@ export async function authRoutes(app: FastifyInstance) {
 
   // ---- Two-factor authentication -------------------------------------------------------------
 
-  api.post('/user/otp/verify', { config: { stages: ['otp'] }, schema: { body: codeBody } }, async (request) => {
-    const auth = requireAuth(request);
-    const { user } = await loadCaller(db, auth);
-    if (!user.otpEnabled || !user.otpSecretEnc) throw badRequest('Two-factor authentication is not set up for this account');
-    await acceptUserCode(ctx, request, {
-      companyId: auth.companyId,
-      userId: auth.userId,
-      email: user.email,
-      secretEnc: user.otpSecretEnc,
-      code: request.body.otp,
-      event: 'otp',
-    });
-    const session = await db.transaction((tx) => completeSignIn(tx, request, ctx.config, auth));
-    return { message: 'Signed in', user: await sessionUserOf(ctx, session) };
-  });
+  api.post(
+    '/user/otp/verify',
+    { config: { stages: ['otp'] }, schema: { summary: 'Finish signing in with a two-factor code', tags: TAGS, body: codeBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { user } = await loadCaller(db, auth);
+      if (!user.otpEnabled || !user.otpSecretEnc) throw badRequest('Two-factor authentication is not set up for this account');
+      await acceptUserCode(ctx, request, {
+        companyId: auth.companyId,
+        userId: auth.userId,
+        email: user.email,
+        secretEnc: user.otpSecretEnc,
+        code: request.body.otp,
+        event: 'otp',
+      });
+      const session = await db.transaction((tx) => completeSignIn(tx, request, ctx.config, auth));
+      return { message: 'Signed in', user: await sessionUserOf(ctx, session) };
+    },
+  );
 
-  api.get('/user/otp/setup', { config: { stages: ['otp_setup', 'full'] } }, async (request) => {
-    const auth = requireAuth(request);
-    refuseWhileImpersonating(auth);
-    const { user, company } = await loadCaller(db, auth);
-    if (user.otpEnabled) throw badRequest('Two-factor authentication is already on; turn it off before setting it up again');
-    // Each call offers a new secret: a QR code seen by someone else can be replaced by asking again.
-    const secret = newTotpSecret();
-    await db
-      .update(users)
-      .set({ otpPendingSecretEnc: ctx.secrets.encrypt(secret) })
-      .where(and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId)));
-    const otpauthUrl = totpUri(secret, company.hostname, user.email);
-    const qrCodeDataUrl = await QRCode.toDataURL(otpauthUrl);
-    return {
-      message: 'Scan the QR code with your authenticator app, then enter the code it shows',
-      data: { secret, otpauthUrl, qrCodeDataUrl },
-    };
-  });
-
-  api.post('/user/otp/register', { config: { stages: ['otp_setup', 'full'] }, schema: { body: codeBody } }, async (request) => {
-    const auth = requireAuth(request);
-    refuseWhileImpersonating(auth);
-    const { user } = await loadCaller(db, auth);
-    if (user.otpEnabled) throw badRequest('Two-factor authentication is already on');
-    const pendingSecret = user.otpPendingSecretEnc;
-    if (!pendingSecret) throw badRequest('Start the set-up first: ask for a QR code (GET /user/otp/setup)');
-    await acceptUserCode(ctx, request, {
-      companyId: auth.companyId,
-      userId: auth.userId,
-      email: user.email,
-      secretEnc: pendingSecret,
-      code: request.body.otp,
-      event: 'otp_setup',
-    });
-    const session = await db.transaction(async (tx) => {
-      // Only the secret the code was checked against is turned on, not one a parallel restart put there.
-      const enabled = await tx
+  api.get(
+    '/user/otp/setup',
+    {
+      config: { stages: ['otp_setup', 'full'] },
+      schema: { summary: 'Start setting up two-factor authentication (a new QR code)', tags: TAGS },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      refuseWhileImpersonating(auth);
+      const { user, company } = await loadCaller(db, auth);
+      if (user.otpEnabled) throw badRequest('Two-factor authentication is already on; turn it off before setting it up again');
+      // Each call offers a new secret: a QR code seen by someone else can be replaced by asking again.
+      const secret = newTotpSecret();
+      await db
         .update(users)
-        .set({ otpSecretEnc: pendingSecret, otpPendingSecretEnc: null, otpEnabled: true, updatedAt: new Date() })
-        .where(and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId), eq(users.otpPendingSecretEnc, pendingSecret)))
-        .returning({ id: users.id });
-      if (enabled.length === 0) throw badRequest('The set-up was restarted meanwhile; scan the new QR code and try again');
-      await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'enable_two_factor', recordId: auth.userId });
-      if (auth.stage === 'otp_setup') return completeSignIn(tx, request, ctx.config, auth);
-      const [current] = await tx
-        .select()
-        .from(sessions)
-        .where(and(eq(sessions.companyId, auth.companyId), eq(sessions.id, auth.sessionId)));
-      return current;
-    });
-    return { message: 'Two-factor authentication is on', user: await sessionUserOf(ctx, session) };
-  });
+        .set({ otpPendingSecretEnc: ctx.secrets.encrypt(secret) })
+        .where(and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId)));
+      const otpauthUrl = totpUri(secret, company.hostname, user.email);
+      const qrCodeDataUrl = await QRCode.toDataURL(otpauthUrl);
+      return {
+        message: 'Scan the QR code with your authenticator app, then enter the code it shows',
+        data: { secret, otpauthUrl, qrCodeDataUrl },
+      };
+    },
+  );
 
-  api.post('/user/otp/disable', { schema: { body: passwordBody } }, async (request) => {
-    const auth = requireAuth(request);
-    refuseWhileImpersonating(auth);
-    const { user, company } = await loadCaller(db, auth);
-    if (company.requireTwoFactor) {
-      throw badRequest('Your company requires two-factor authentication, so it cannot be turned off');
-    }
-    if (user.otpRequired) {
-      throw badRequest('Your administrator requires two-factor authentication for your account, so it cannot be turned off');
-    }
-    if (!user.otpEnabled) throw badRequest('Two-factor authentication is not on');
-    const limits = [reauthLimit(user.id)];
-    const event = { companyId: auth.companyId, userId: user.id, email: user.email, event: 'otp_setup' as const };
-    await refuseWhenBlocked(db, request, limits, event);
-    if (!(await verifyPassword(user.passwordHash, request.body.password))) {
-      await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_password' });
-      await countFailure(db, limits);
-      throw badRequest('password: is not correct');
-    }
-    await db.transaction(async (tx) => {
-      await tx
-        .update(users)
-        .set({ otpEnabled: false, otpSecretEnc: null, otpPendingSecretEnc: null, updatedAt: new Date() })
-        .where(and(eq(users.companyId, auth.companyId), eq(users.id, user.id)));
-      await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'disable_two_factor', recordId: user.id });
-      await recordAccessEvent(tx, request, { ...event, status: 'success', reason: 'disabled' });
-    });
-    await clearFailures(db, limits[0].key);
-    return { message: 'Two-factor authentication is off' };
-  });
+  api.post(
+    '/user/otp/register',
+    {
+      config: { stages: ['otp_setup', 'full'] },
+      schema: { summary: 'Turn two-factor authentication on with a code', tags: TAGS, body: codeBody },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      refuseWhileImpersonating(auth);
+      const { user } = await loadCaller(db, auth);
+      if (user.otpEnabled) throw badRequest('Two-factor authentication is already on');
+      const pendingSecret = user.otpPendingSecretEnc;
+      if (!pendingSecret) throw badRequest('Start the set-up first: ask for a QR code (GET /user/otp/setup)');
+      await acceptUserCode(ctx, request, {
+        companyId: auth.companyId,
+        userId: auth.userId,
+        email: user.email,
+        secretEnc: pendingSecret,
+        code: request.body.otp,
+        event: 'otp_setup',
+      });
+      const session = await db.transaction(async (tx) => {
+        // Only the secret the code was checked against is turned on, not one a parallel restart put there.
+        const enabled = await tx
+          .update(users)
+          .set({ otpSecretEnc: pendingSecret, otpPendingSecretEnc: null, otpEnabled: true, updatedAt: new Date() })
+          .where(and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId), eq(users.otpPendingSecretEnc, pendingSecret)))
+          .returning({ id: users.id });
+        if (enabled.length === 0) throw badRequest('The set-up was restarted meanwhile; scan the new QR code and try again');
+        await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'enable_two_factor', recordId: auth.userId });
+        if (auth.stage === 'otp_setup') return completeSignIn(tx, request, ctx.config, auth);
+        const [current] = await tx
+          .select()
+          .from(sessions)
+          .where(and(eq(sessions.companyId, auth.companyId), eq(sessions.id, auth.sessionId)));
+        return current;
+      });
+      return { message: 'Two-factor authentication is on', user: await sessionUserOf(ctx, session) };
+    },
+  );
+
+  api.post(
+    '/user/otp/disable',
+    { schema: { summary: 'Turn two-factor authentication off', tags: TAGS, body: passwordBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      refuseWhileImpersonating(auth);
+      const { user, company } = await loadCaller(db, auth);
+      if (company.requireTwoFactor) {
+        throw badRequest('Your company requires two-factor authentication, so it cannot be turned off');
+      }
+      if (user.otpRequired) {
+        throw badRequest('Your administrator requires two-factor authentication for your account, so it cannot be turned off');
+      }
+      if (!user.otpEnabled) throw badRequest('Two-factor authentication is not on');
+      const limits = [reauthLimit(user.id)];
+      const event = { companyId: auth.companyId, userId: user.id, email: user.email, event: 'otp_setup' as const };
+      await refuseWhenBlocked(db, request, limits, event);
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) {
+        await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_password' });
+        await countFailure(db, limits);
+        throw badRequest('password: is not correct');
+      }
+      await db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({ otpEnabled: false, otpSecretEnc: null, otpPendingSecretEnc: null, updatedAt: new Date() })
+          .where(and(eq(users.companyId, auth.companyId), eq(users.id, user.id)));
+        await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'disable_two_factor', recordId: user.id });
+        await recordAccessEvent(tx, request, { ...event, status: 'success', reason: 'disabled' });
+      });
+      await clearFailures(db, limits[0].key);
+      return { message: 'Two-factor authentication is off' };
+    },
+  );
 
   // ---- Forgotten password --------------------------------------------------------------------
 
   api.post(
     '/user/password/forgot',
-    { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: accountBody } },
+    {
+      config: { public: true, acrossCompanies: 'the account is found by its company host name' },
+      schema: { summary: 'Mail a link to reset a forgotten password', tags: TAGS, body: accountBody },
+    },
     async (request) => {
       await consumeRate(
         db,
@@ -213,7 +242,10 @@ export async function authRoutes(app: FastifyInstance) {
 
   api.post(
     '/user/password/token/verify',
-    { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: tokenVerifyBody } },
+    {
+      config: { public: true, acrossCompanies: 'the account is found by its mailed token' },
+      schema: { summary: 'Check a password reset link', tags: TAGS, body: tokenVerifyBody },
+    },
     async (request) => {
       const { token } = request.body;
       const holder = await findTokenHolder(db, ctx.secrets, 'reset', token);
@@ -228,7 +260,10 @@ export async function authRoutes(app: FastifyInstance) {
 
   api.post(
     '/user/password/reset',
-    { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: resetBody } },
+    {
+      config: { public: true, acrossCompanies: 'the account is found by its mailed token' },
+      schema: { summary: 'Reset a password with a mailed link', tags: TAGS, body: resetBody },
+    },
     async (request) => {
       const { email, newPassword, clientId } = request.body;
       const holder = await findTokenHolder(db, ctx.secrets, 'reset', clientId);
@@ -259,7 +294,7 @@ export async function authRoutes(app: FastifyInstance) {
 
   // ---- Changing one's password -----------------------------------------------------------------
 
-  api.post('/user/password', { schema: { body: changeBody } }, async (request) => {
+  api.post('/user/password', { schema: { summary: 'Change your password', tags: TAGS, body: changeBody } }, async (request) => {
     const auth = requireAuth(request);
     refuseWhileImpersonating(auth);
     const { oldPassword, newPassword } = request.body;

@@ -8,6 +8,7 @@ import { forbidden } from '../http/errors';
 import { uuidParam } from '../http/schemas';
 import { policiesOfUser, replaceUserPolicies } from '../roles/user-policies';
 
+const TAGS = ['Roles and policies'];
 const userParams = z.object({ userId: uuidParam });
 
 /** Authorization: the policy catalogue, a user's policies and the caller's own. */
@@ -16,22 +17,33 @@ export async function authorizationRoutes(app: FastifyInstance) {
   const { db } = api.ctx;
 
   // The catalogue holds no tenant data; every signed-in user may read it (to read their own policies by it).
-  api.get('/authorization/policies', async (request) => {
-    requireAuth(request);
-    const resources = POLICY_RESOURCES.map((r) => ({ resource: r.resource, label: r.label, actions: [...r.actions] }));
-    return { message: 'Policy catalogue', data: { resources, actions: [...POLICY_ACTIONS] } };
-  });
+  api.get(
+    '/authorization/policies',
+    { schema: { summary: 'The policy catalogue: resources and actions', tags: TAGS } },
+    async (request) => {
+      requireAuth(request);
+      const resources = POLICY_RESOURCES.map((r) => ({ resource: r.resource, label: r.label, actions: [...r.actions] }));
+      return { message: 'Policy catalogue', data: { resources, actions: [...POLICY_ACTIONS] } };
+    },
+  );
 
-  api.get('/authorization/policies/:userId', { schema: { params: userParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const { userId } = request.params;
-    if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
-    return { message: 'User policies', data: await policiesOfUser(db, auth.companyId, userId) };
-  });
+  api.get(
+    '/authorization/policies/:userId',
+    { schema: { summary: "Read a user's policies", tags: TAGS, params: userParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { userId } = request.params;
+      if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
+      return { message: 'User policies', data: await policiesOfUser(db, auth.companyId, userId) };
+    },
+  );
 
   api.post(
     '/authorization/policies/:userId',
-    { config: { policy: ['users', 'update'] }, schema: { params: userParams, body: assignPoliciesBody } },
+    {
+      config: { policy: ['users', 'update'] },
+      schema: { summary: "Replace a user's own policies", tags: TAGS, params: userParams, body: assignPoliciesBody },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const data = await replaceUserPolicies(db, request, auth, request.params.userId, request.body.policies);
@@ -39,7 +51,7 @@ export async function authorizationRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/authorization/user/policies', async (request) => {
+  api.get('/authorization/user/policies', { schema: { summary: 'Your own policies', tags: TAGS } }, async (request) => {
     const auth = requireAuth(request);
     return { message: 'Your policies', data: { isAdmin: auth.isAdmin, policies: await effectivePolicies(db, auth) } };
   });

@@ -27,7 +27,7 @@ export async function companyRoutes(app: FastifyInstance) {
     '/company',
     {
       config: { public: true, acrossCompanies: 'a new company is made, its host name checked against every other' },
-      schema: { body: onboardingBody },
+      schema: { summary: 'Sign up a new company with its first admin', tags: ['Company'], body: onboardingBody },
     },
     async (request, reply) => {
       if (!api.ctx.config.allowCompanySignup) {

@@ -31,10 +31,12 @@ export interface DashboardCard {
  * What the tenant holds, as cards. Later areas (tables, workflows, runs) add their own cards and
  * charts here.
  */
+const TAGS = ['Dashboard'];
+
 export async function dashboardRoutes(app: FastifyInstance) {
   const db = app.ctx.db;
 
-  app.get('/dashboard/topCards', async (request) => {
+  app.get('/dashboard/topCards', { schema: { summary: 'Counts of what the company holds', tags: TAGS } }, async (request) => {
     const { companyId } = requireAuth(request);
     const now = new Date();
     const [[userCounts], [roleCount], [sessionCount]] = await Promise.all([
@@ -94,31 +96,35 @@ export async function dashboardRoutes(app: FastifyInstance) {
     return { message: 'Dashboard cards', data: { cards } };
   });
 
-  app.get('/admin/dashboard/cards', { config: { adminOnly: true } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const since = new Date(Date.now() - 24 * 3600 * 1000);
-    const [[events], [mail]] = await Promise.all([
-      db
-        .select({
-          signins: sql<number>`count(*) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`.mapWith(
-            Number,
-          ),
-          failures: sql<number>`count(*) filter (where ${accessEvents.status} <> 'success')`.mapWith(Number),
-        })
-        .from(accessEvents)
-        .where(and(eq(accessEvents.companyId, companyId), gt(accessEvents.createdAt, since))),
-      db
-        .select({ n: count() })
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.companyId, companyId), gt(mailOutbox.createdAt, since))),
-    ]);
-    const cards: DashboardCard[] = [
-      { key: 'signins24h', label: 'Sign-ins in the last 24 hours', value: events.signins },
-      { key: 'securityFailures24h', label: 'Failed or blocked security events in the last 24 hours', value: events.failures },
-      { key: 'mails24h', label: 'Mails sent in the last 24 hours', value: mail.n, link: '/outbox' },
-    ];
-    return { message: 'Admin dashboard cards', data: { cards } };
-  });
+  app.get(
+    '/admin/dashboard/cards',
+    { config: { adminOnly: true }, schema: { summary: 'Sign-in, security and mail counts of the last 24 hours', tags: TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const since = new Date(Date.now() - 24 * 3600 * 1000);
+      const [[events], [mail]] = await Promise.all([
+        db
+          .select({
+            signins: sql<number>`count(*) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`.mapWith(
+              Number,
+            ),
+            failures: sql<number>`count(*) filter (where ${accessEvents.status} <> 'success')`.mapWith(Number),
+          })
+          .from(accessEvents)
+          .where(and(eq(accessEvents.companyId, companyId), gt(accessEvents.createdAt, since))),
+        db
+          .select({ n: count() })
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.companyId, companyId), gt(mailOutbox.createdAt, since))),
+      ]);
+      const cards: DashboardCard[] = [
+        { key: 'signins24h', label: 'Sign-ins in the last 24 hours', value: events.signins },
+        { key: 'securityFailures24h', label: 'Failed or blocked security events in the last 24 hours', value: events.failures },
+        { key: 'mails24h', label: 'Mails sent in the last 24 hours', value: mail.n, link: '/outbox' },
+      ];
+      return { message: 'Admin dashboard cards', data: { cards } };
+    },
+  );
 
   /** Days from `from` to `to` (UTC dates), as YYYY-MM-DD. */
   const daysBetween = (from: Date, to: Date) => {
@@ -127,35 +133,42 @@ export async function dashboardRoutes(app: FastifyInstance) {
     return days;
   };
 
-  app.get('/admin/dashboard/chart', { config: { adminOnly: true } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const to = new Date();
-    to.setUTCHours(0, 0, 0, 0);
-    const from = new Date(to.getTime() - 13 * 86_400_000);
-    const rows = await db
-      .select({
-        date: sql<string>`to_char(${accessEvents.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
-        signins: sql<number>`count(*) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`.mapWith(
-          Number,
-        ),
-        failures: sql<number>`count(*) filter (where ${accessEvents.status} <> 'success')`.mapWith(Number),
-      })
-      .from(accessEvents)
-      .where(and(eq(accessEvents.companyId, companyId), gte(accessEvents.createdAt, from)))
-      .groupBy(sql`1`);
-    const byDate = new Map(rows.map((row) => [row.date, row]));
-    const days = daysBetween(from, to).map((date) => ({
-      date,
-      signins: byDate.get(date)?.signins ?? 0,
-      failures: byDate.get(date)?.failures ?? 0,
-    }));
-    return { message: 'Sign-ins per day', data: { days } };
-  });
+  app.get(
+    '/admin/dashboard/chart',
+    { config: { adminOnly: true }, schema: { summary: 'Sign-ins and failed security events per day, over 14 days', tags: TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const to = new Date();
+      to.setUTCHours(0, 0, 0, 0);
+      const from = new Date(to.getTime() - 13 * 86_400_000);
+      const rows = await db
+        .select({
+          date: sql<string>`to_char(${accessEvents.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+          signins: sql<number>`count(*) filter (where ${accessEvents.event} = 'signin' and ${accessEvents.status} = 'success')`.mapWith(
+            Number,
+          ),
+          failures: sql<number>`count(*) filter (where ${accessEvents.status} <> 'success')`.mapWith(Number),
+        })
+        .from(accessEvents)
+        .where(and(eq(accessEvents.companyId, companyId), gte(accessEvents.createdAt, from)))
+        .groupBy(sql`1`);
+      const byDate = new Map(rows.map((row) => [row.date, row]));
+      const days = daysBetween(from, to).map((date) => ({
+        date,
+        signins: byDate.get(date)?.signins ?? 0,
+        failures: byDate.get(date)?.failures ?? 0,
+      }));
+      return { message: 'Sign-ins per day', data: { days } };
+    },
+  );
 
   const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-11-01');
   app.get<{ Params: { from: string; to: string }; Querystring: { jobRunStatus?: string } }>(
     '/dashboard/dailyJobRunTracker/:from/:to',
-    { config: { policy: ['workflows', 'read'] } },
+    {
+      config: { policy: ['workflows', 'read'] },
+      schema: { summary: 'Job runs per day and status between two dates', tags: TAGS },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const parsed = z
@@ -197,30 +210,34 @@ export async function dashboardRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/dashboard/pieCharts', { config: { policy: ['workflows', 'read'] } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const since = new Date(Date.now() - 30 * 86_400_000);
-    const [runs, checks] = await Promise.all([
-      db
-        .select({ status: jobRuns.status, count: count() })
-        .from(jobRuns)
-        .where(and(eq(jobRuns.companyId, companyId), gte(jobRuns.queuedAt, since)))
-        .groupBy(jobRuns.status),
-      db
-        .select({ status: qualityResults.status, count: count() })
-        .from(qualityResults)
-        .where(and(eq(qualityResults.companyId, companyId), gte(qualityResults.endedAt, since)))
-        .groupBy(qualityResults.status),
-    ]);
-    const ordered = <T extends { status: string }>(rows: T[], order: readonly string[]) =>
-      [...rows].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status));
-    return {
-      message: 'Runs and checks of the last 30 days',
-      data: { runsByStatus: ordered(runs, RUN_STATUSES), checksByResult: ordered(checks, ['passed', 'warned', 'failed', 'error']) },
-    };
-  });
+  app.get(
+    '/dashboard/pieCharts',
+    { config: { policy: ['workflows', 'read'] }, schema: { summary: 'Runs and checks of the last 30 days, by status', tags: TAGS } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const since = new Date(Date.now() - 30 * 86_400_000);
+      const [runs, checks] = await Promise.all([
+        db
+          .select({ status: jobRuns.status, count: count() })
+          .from(jobRuns)
+          .where(and(eq(jobRuns.companyId, companyId), gte(jobRuns.queuedAt, since)))
+          .groupBy(jobRuns.status),
+        db
+          .select({ status: qualityResults.status, count: count() })
+          .from(qualityResults)
+          .where(and(eq(qualityResults.companyId, companyId), gte(qualityResults.endedAt, since)))
+          .groupBy(qualityResults.status),
+      ]);
+      const ordered = <T extends { status: string }>(rows: T[], order: readonly string[]) =>
+        [...rows].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status));
+      return {
+        message: 'Runs and checks of the last 30 days',
+        data: { runsByStatus: ordered(runs, RUN_STATUSES), checksByResult: ordered(checks, ['passed', 'warned', 'failed', 'error']) },
+      };
+    },
+  );
 
-  app.get('/dashboard/distinctConnections', async (request) => {
+  app.get('/dashboard/distinctConnections', { schema: { summary: 'Connections by type', tags: TAGS } }, async (request) => {
     const { companyId } = requireAuth(request);
     const rows = await db
       .select({

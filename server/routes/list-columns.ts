@@ -7,6 +7,7 @@ import { requireAuth, type AuthContext } from '../auth/guard';
 import { listColumnChoices } from '../db/schema';
 import { forbidden } from '../http/errors';
 
+const TAGS = ['List columns'];
 const listKeyParams = z.object({
   listKey: z.string().regex(/^[a-zA-Z0-9._-]{1,100}$/, 'must be 1 to 100 letters, digits, dots, underscores or hyphens'),
 });
@@ -43,28 +44,35 @@ export async function listColumnRoutes(app: FastifyInstance) {
       userId ? eq(listColumnChoices.userId, userId) : isNull(listColumnChoices.userId),
     );
 
-  api.get('/lists/columns', { config: { apiKeys: false } }, async (request) => {
-    const auth = requireAuth(request);
-    const rows = await db
-      .select()
-      .from(listColumnChoices)
-      .where(
-        and(
-          eq(listColumnChoices.companyId, auth.companyId),
-          or(isNull(listColumnChoices.userId), eq(listColumnChoices.userId, auth.userId)),
-        ),
-      );
-    const data: Record<string, { tenant: StoredChoice | null; user: StoredChoice | null }> = {};
-    for (const row of rows) {
-      const entry = (data[row.listKey] ??= { tenant: null, user: null });
-      entry[row.userId ? 'user' : 'tenant'] = { hidden: row.hidden, order: row.order };
-    }
-    return { message: 'Column choices', data };
-  });
+  api.get(
+    '/lists/columns',
+    { config: { apiKeys: false }, schema: { summary: 'Your column choices of every list, with the defaults', tags: TAGS } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const rows = await db
+        .select()
+        .from(listColumnChoices)
+        .where(
+          and(
+            eq(listColumnChoices.companyId, auth.companyId),
+            or(isNull(listColumnChoices.userId), eq(listColumnChoices.userId, auth.userId)),
+          ),
+        );
+      const data: Record<string, { tenant: StoredChoice | null; user: StoredChoice | null }> = {};
+      for (const row of rows) {
+        const entry = (data[row.listKey] ??= { tenant: null, user: null });
+        entry[row.userId ? 'user' : 'tenant'] = { hidden: row.hidden, order: row.order };
+      }
+      return { message: 'Column choices', data };
+    },
+  );
 
   api.put(
     '/lists/:listKey/columns',
-    { config: { apiKeys: false }, schema: { params: listKeyParams, body: choiceBody } },
+    {
+      config: { apiKeys: false },
+      schema: { summary: "Save the columns of a list (yours, or everyone's default)", tags: TAGS, params: listKeyParams, body: choiceBody },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { listKey } = request.params;
@@ -92,7 +100,10 @@ export async function listColumnRoutes(app: FastifyInstance) {
 
   api.delete(
     '/lists/:listKey/columns',
-    { config: { apiKeys: false }, schema: { params: listKeyParams, querystring: scopeQuery } },
+    {
+      config: { apiKeys: false },
+      schema: { summary: 'Put the columns of a list back to the default', tags: TAGS, params: listKeyParams, querystring: scopeQuery },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { listKey } = request.params;

@@ -19,6 +19,7 @@ import {
   type Reader,
 } from '../notifications/notifications';
 
+const TAGS = ['Notifications'];
 const markOneBody = z.object({ notificationId: uuidParam });
 const searchParams = pageParams.extend({
   searchText: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
@@ -39,21 +40,36 @@ export async function notificationRoutes(app: FastifyInstance) {
     seesEveryone: await isAllowed(db, auth, 'notifications', 'read'),
   });
 
-  api.get('/notification/:offset/:limit', { schema: { params: pageParams } }, async (request) => {
-    const reader = await readerOf(requireAuth(request));
-    const { offset, limit } = request.params;
-    return { message: 'Notifications', data: await listNotifications(db, reader, {}, DEFAULT_SORT, offset, limit) };
-  });
+  api.get(
+    '/notification/:offset/:limit',
+    { schema: { summary: 'List the notifications', tags: TAGS, params: pageParams } },
+    async (request) => {
+      const reader = await readerOf(requireAuth(request));
+      const { offset, limit } = request.params;
+      return { message: 'Notifications', data: await listNotifications(db, reader, {}, DEFAULT_SORT, offset, limit) };
+    },
+  );
 
-  api.get('/notification/search/:offset/:limit/:searchText', { schema: { params: searchParams } }, async (request) => {
-    const reader = await readerOf(requireAuth(request));
-    const { offset, limit, searchText } = request.params;
-    return { message: 'Notifications', data: await listNotifications(db, reader, { search: searchText }, DEFAULT_SORT, offset, limit) };
-  });
+  api.get(
+    '/notification/search/:offset/:limit/:searchText',
+    { schema: { summary: 'Search the notifications', tags: TAGS, params: searchParams } },
+    async (request) => {
+      const reader = await readerOf(requireAuth(request));
+      const { offset, limit, searchText } = request.params;
+      return { message: 'Notifications', data: await listNotifications(db, reader, { search: searchText }, DEFAULT_SORT, offset, limit) };
+    },
+  );
 
   api.post(
     '/notification/filter/:offset/:limit/:order/:field',
-    { schema: { params: pageParams.extend(notificationSortParams.shape), body: notificationFilterBody } },
+    {
+      schema: {
+        summary: 'Filter and sort the notifications',
+        tags: TAGS,
+        params: pageParams.extend(notificationSortParams.shape),
+        body: notificationFilterBody,
+      },
+    },
     async (request) => {
       const reader = await readerOf(requireAuth(request));
       const { offset, limit, order, field } = request.params;
@@ -61,37 +77,45 @@ export async function notificationRoutes(app: FastifyInstance) {
     },
   );
 
-  api.post('/notification/filter/:offset/:limit', { schema: { params: pageParams, body: notificationFilterBody } }, async (request) => {
-    const reader = await readerOf(requireAuth(request));
-    const { offset, limit } = request.params;
-    return { message: 'Notifications', data: await listNotifications(db, reader, request.body, DEFAULT_SORT, offset, limit) };
-  });
+  api.post(
+    '/notification/filter/:offset/:limit',
+    { schema: { summary: 'Filter the notifications', tags: TAGS, params: pageParams, body: notificationFilterBody } },
+    async (request) => {
+      const reader = await readerOf(requireAuth(request));
+      const { offset, limit } = request.params;
+      return { message: 'Notifications', data: await listNotifications(db, reader, request.body, DEFAULT_SORT, offset, limit) };
+    },
+  );
 
-  api.get('/notification/options', async (request) => {
+  api.get('/notification/options', { schema: { summary: 'Choices of the notification filters', tags: TAGS } }, async (request) => {
     const reader = await readerOf(requireAuth(request));
     return { message: 'Notification filters', data: await notificationOptions(db, reader) };
   });
 
-  api.get('/notifications/count', async (request) => {
+  api.get('/notifications/count', { schema: { summary: 'Counts of your notifications, read and unread', tags: TAGS } }, async (request) => {
     const { companyId, userId } = requireAuth(request);
     return { message: 'Notification count', data: await ownCounts(db, companyId, userId) };
   });
 
-  api.get('/notifications', async (request) => {
+  api.get('/notifications', { schema: { summary: 'Your latest notifications', tags: TAGS } }, async (request) => {
     const { companyId, userId } = requireAuth(request);
     return { message: 'Latest notifications', data: await latestOwn(db, companyId, userId) };
   });
 
-  api.put('/notification', async (request) => {
+  api.put('/notification', { schema: { summary: 'Mark all your notifications as read', tags: TAGS } }, async (request) => {
     const { companyId, userId } = requireAuth(request);
     const updated = await markAllRead(db, companyId, userId);
     return { message: updated === 1 ? '1 notification marked as read' : `${updated} notifications marked as read`, data: { updated } };
   });
 
-  api.put('/notification/count', { schema: { body: markOneBody } }, async (request) => {
-    const { companyId, userId } = requireAuth(request);
-    const row = await markOneRead(db, companyId, userId, request.body.notificationId);
-    if (!row) throw notFound('Notification');
-    return { message: 'Notification marked as read', data: row };
-  });
+  api.put(
+    '/notification/count',
+    { schema: { summary: 'Mark one of your notifications as read', tags: TAGS, body: markOneBody } },
+    async (request) => {
+      const { companyId, userId } = requireAuth(request);
+      const row = await markOneRead(db, companyId, userId, request.body.notificationId);
+      if (!row) throw notFound('Notification');
+      return { message: 'Notification marked as read', data: row };
+    },
+  );
 }

@@ -8,6 +8,8 @@ import { notFound } from '../http/errors';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
 import { inlined } from '../http/lists';
 
+const TAGS = ['Mail outbox'];
+
 const columns = {
   id: mailOutbox.id,
   toAddress: mailOutbox.toAddress,
@@ -28,7 +30,14 @@ export async function outboxRoutes(app: FastifyInstance) {
 
   api.get(
     '/mail/outbox/:offset/:limit',
-    { config: { adminOnly: true }, schema: { params: z.object({ offset: offsetParam, limit: limitParam }) } },
+    {
+      config: { adminOnly: true },
+      schema: {
+        summary: 'List the mails of the outbox, newest first',
+        tags: TAGS,
+        params: z.object({ offset: offsetParam, limit: limitParam }),
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -47,13 +56,17 @@ export async function outboxRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/mail/outbox/:id', { config: { adminOnly: true }, schema: { params: z.object({ id: uuidParam }) } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const [mail] = await api.ctx.db
-      .select({ ...columns, text: mailOutbox.text, html: mailOutbox.html })
-      .from(mailOutbox)
-      .where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.id, request.params.id)));
-    if (!mail) throw notFound('Mail');
-    return { message: 'Mail', data: mail };
-  });
+  api.get(
+    '/mail/outbox/:id',
+    { config: { adminOnly: true }, schema: { summary: 'Read a mail of the outbox', tags: TAGS, params: z.object({ id: uuidParam }) } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const [mail] = await api.ctx.db
+        .select({ ...columns, text: mailOutbox.text, html: mailOutbox.html })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.id, request.params.id)));
+      if (!mail) throw notFound('Mail');
+      return { message: 'Mail', data: mail };
+    },
+  );
 }

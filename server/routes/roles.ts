@@ -12,6 +12,7 @@ import { changeRolePages, createRole, deleteRole, replaceRolePolicies, setRoleAc
 import { DEFAULT_ROLE_SORT, listRoles, roleCards, roleFilterBody, roleFilterParams, roleFilterProps, roleSearchBody } from '../roles/list';
 import { findRole, pageIdsOfRole, pageView, policiesOfRole, roleDetail } from '../roles/records';
 
+const TAGS = ['Roles and policies'];
 const idParams = z.object({ id: uuidParam });
 
 const read = { policy: ['roles', 'read'] } as const;
@@ -29,7 +30,7 @@ export async function roleRoutes(app: FastifyInstance) {
   const { db } = api.ctx;
 
   // Pickers (invitation, user edit) list these; every signed-in user may.
-  api.get('/roles/active', async (request) => {
+  api.get('/roles/active', { schema: { summary: 'List the active roles', tags: TAGS } }, async (request) => {
     const { companyId } = requireAuth(request);
     const rows = await db
       .select({ id: roles.id, name: roles.name, description: roles.description, type: roles.type, isAdmin: roles.isAdmin })
@@ -41,15 +42,19 @@ export async function roleRoutes(app: FastifyInstance) {
 
   // ---- Lists -----------------------------------------------------------------------------------
 
-  api.get('/roles/:offset/:limit', { config: read, schema: { params: pageParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const { offset, limit } = request.params;
-    return { message: 'Roles', data: await listRoles(db, companyId, {}, DEFAULT_ROLE_SORT, offset, limit) };
-  });
+  api.get(
+    '/roles/:offset/:limit',
+    { config: read, schema: { summary: 'List the roles', tags: TAGS, params: pageParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { offset, limit } = request.params;
+      return { message: 'Roles', data: await listRoles(db, companyId, {}, DEFAULT_ROLE_SORT, offset, limit) };
+    },
+  );
 
   api.post(
     '/roles/filter/:offset/:limit/:order/:field',
-    { config: read, schema: { params: roleFilterParams, body: roleFilterBody } },
+    { config: read, schema: { summary: 'Filter and sort the roles', tags: TAGS, params: roleFilterParams, body: roleFilterBody } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit, order, field } = request.params;
@@ -57,49 +62,61 @@ export async function roleRoutes(app: FastifyInstance) {
     },
   );
 
-  api.post('/roles/search/:offset/:limit', { config: read, schema: { params: pageParams, body: roleSearchBody } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    // The path's offset and limit win over the body's.
-    const { offset, limit } = request.params;
-    return { message: 'Roles', data: await listRoles(db, companyId, { search: request.body.search }, DEFAULT_ROLE_SORT, offset, limit) };
-  });
+  api.post(
+    '/roles/search/:offset/:limit',
+    { config: read, schema: { summary: 'Search the roles', tags: TAGS, params: pageParams, body: roleSearchBody } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      // The path's offset and limit win over the body's.
+      const { offset, limit } = request.params;
+      return { message: 'Roles', data: await listRoles(db, companyId, { search: request.body.search }, DEFAULT_ROLE_SORT, offset, limit) };
+    },
+  );
 
-  api.get('/roles/cards', { config: read }, async (request) => {
+  api.get('/roles/cards', { config: read, schema: { summary: 'Counts of roles', tags: TAGS } }, async (request) => {
     const { companyId } = requireAuth(request);
     return { message: 'Role cards', data: { cards: await roleCards(db, companyId) } };
   });
 
-  api.get('/roles/filter/props', { config: read }, async (request) => {
+  api.get('/roles/filter/props', { config: read, schema: { summary: 'Choices of the role filters', tags: TAGS } }, async (request) => {
     const { companyId } = requireAuth(request);
     return { message: 'Role filters', data: await roleFilterProps(db, companyId) };
   });
 
   // ---- One role --------------------------------------------------------------------------------
 
-  api.get('/role/:id', { config: read, schema: { params: idParams } }, async (request) => {
+  api.get('/role/:id', { config: read, schema: { summary: 'Read a role', tags: TAGS, params: idParams } }, async (request) => {
     const { companyId } = requireAuth(request);
     return { message: 'Role', data: await roleDetail(db, companyId, request.params.id) };
   });
 
-  api.post('/roles', { config: create, schema: { body: createRoleBody } }, async (request, reply) => {
+  api.post('/roles', { config: create, schema: { summary: 'Create a role', tags: TAGS, body: createRoleBody } }, async (request, reply) => {
     const auth = requireAuth(request);
     const role = await createRole(db, request, auth, request.body);
     return reply.code(201).send({ message: `The role ${role.name} has been created`, data: role });
   });
 
-  api.put('/roles/:id', { config: update, schema: { params: idParams, body: updateRoleBody } }, async (request) => {
-    const auth = requireAuth(request);
-    const role = await updateRole(db, request, auth, request.params.id, request.body);
-    return { message: `The role ${role.name} has been saved`, data: role };
-  });
+  api.put(
+    '/roles/:id',
+    { config: update, schema: { summary: 'Edit a role', tags: TAGS, params: idParams, body: updateRoleBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const role = await updateRole(db, request, auth, request.params.id, request.body);
+      return { message: `The role ${role.name} has been saved`, data: role };
+    },
+  );
 
-  api.put('/roles/activate/:id', { config: update, schema: { params: idParams, body: activateRoleBody } }, async (request) => {
-    const auth = requireAuth(request);
-    const role = await setRoleActive(db, request, auth, request.params.id, request.body.isActive);
-    return { message: `The role ${role.name} is ${role.isActive ? 'active' : 'deactivated'}`, data: role };
-  });
+  api.put(
+    '/roles/activate/:id',
+    { config: update, schema: { summary: 'Activate or deactivate a role', tags: TAGS, params: idParams, body: activateRoleBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const role = await setRoleActive(db, request, auth, request.params.id, request.body.isActive);
+      return { message: `The role ${role.name} is ${role.isActive ? 'active' : 'deactivated'}`, data: role };
+    },
+  );
 
-  api.delete('/roles/:id', { config: remove, schema: { params: idParams } }, async (request) => {
+  api.delete('/roles/:id', { config: remove, schema: { summary: 'Delete a role', tags: TAGS, params: idParams } }, async (request) => {
     const auth = requireAuth(request);
     const role = await deleteRole(db, request, auth, request.params.id);
     return { message: `The role ${role.name} has been deleted` };
@@ -107,49 +124,65 @@ export async function roleRoutes(app: FastifyInstance) {
 
   // ---- Policies --------------------------------------------------------------------------------
 
-  api.get('/policies/:id', { config: read, schema: { params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const role = await findRole(db, companyId, request.params.id);
-    const policies = await policiesOfRole(db, role, companyId);
-    return { message: 'Role policies', data: { roleId: role.id, roleName: role.name, isAdmin: role.isAdmin, policies } };
-  });
+  api.get(
+    '/policies/:id',
+    { config: read, schema: { summary: "Read a role's policies", tags: TAGS, params: idParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const role = await findRole(db, companyId, request.params.id);
+      const policies = await policiesOfRole(db, role, companyId);
+      return { message: 'Role policies', data: { roleId: role.id, roleName: role.name, isAdmin: role.isAdmin, policies } };
+    },
+  );
 
-  api.put('/policies/assign/:id', { config: update, schema: { params: idParams, body: assignPoliciesBody } }, async (request) => {
-    const auth = requireAuth(request);
-    const { role, policies } = await replaceRolePolicies(db, request, auth, request.params.id, request.body.policies);
-    return {
-      message: `The policies of ${role.name} have been saved`,
-      data: { roleId: role.id, roleName: role.name, isAdmin: role.isAdmin, policies },
-    };
-  });
+  api.put(
+    '/policies/assign/:id',
+    { config: update, schema: { summary: "Replace a role's policies", tags: TAGS, params: idParams, body: assignPoliciesBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { role, policies } = await replaceRolePolicies(db, request, auth, request.params.id, request.body.policies);
+      return {
+        message: `The policies of ${role.name} have been saved`,
+        data: { roleId: role.id, roleName: role.name, isAdmin: role.isAdmin, policies },
+      };
+    },
+  );
 
   // ---- Pages -----------------------------------------------------------------------------------
 
-  api.get('/roles/policies/pages', { config: read }, async () => {
-    const data = PAGE_CATALOGUE.map((p) => ({
-      id: p.id,
-      title: p.title,
-      url: p.url,
-      group: p.group,
-      groupTitle: PAGE_GROUPS[p.group]?.title ?? p.group,
-      icon: p.icon,
-      adminOnly: p.adminOnly ?? false,
-    }));
-    return { message: 'Pages', data };
-  });
+  api.get(
+    '/roles/policies/pages',
+    { config: read, schema: { summary: 'List the console pages a role may show', tags: TAGS } },
+    async () => {
+      const data = PAGE_CATALOGUE.map((p) => ({
+        id: p.id,
+        title: p.title,
+        url: p.url,
+        group: p.group,
+        groupTitle: PAGE_GROUPS[p.group]?.title ?? p.group,
+        icon: p.icon,
+        adminOnly: p.adminOnly ?? false,
+      }));
+      return { message: 'Pages', data };
+    },
+  );
 
-  api.get('/roles/policies/pages/:id', { config: read, schema: { params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const role = await findRole(db, companyId, request.params.id);
-    const pageIds = await pageIdsOfRole(db, companyId, role.id);
-    return { message: 'Role pages', data: { roleId: role.id, roleName: role.name, pageIds, pages: pageView(pageIds) } };
-  });
+  api.get(
+    '/roles/policies/pages/:id',
+    { config: read, schema: { summary: "Read a role's pages", tags: TAGS, params: idParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const role = await findRole(db, companyId, request.params.id);
+      const pageIds = await pageIdsOfRole(db, companyId, role.id);
+      return { message: 'Role pages', data: { roleId: role.id, roleName: role.name, pageIds, pages: pageView(pageIds) } };
+    },
+  );
 
-  for (const [operation, path] of [
-    ['assign', '/roles/policies/pages/assign/:id'],
-    ['unassign', '/roles/policies/pages/unassign/:id'],
+  for (const [operation, path, summary] of [
+    ['assign', '/roles/policies/pages/assign/:id', 'Add pages to a role'],
+    ['unassign', '/roles/policies/pages/unassign/:id', 'Take pages from a role'],
   ] as const) {
-    api.put(path, { config: update, schema: { params: idParams, body: rolePagesBody } }, async (request) => {
+    api.put(path, { config: update, schema: { summary, tags: TAGS, params: idParams, body: rolePagesBody } }, async (request) => {
       const auth = requireAuth(request);
       const { role, pageIds } = await changeRolePages(db, request, auth, request.params.id, operation, request.body.pageIds);
       return {
@@ -159,9 +192,13 @@ export async function roleRoutes(app: FastifyInstance) {
     });
   }
 
-  api.get('/roles/policy/:id', { config: read, schema: { params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const { policies, pageIds, ...role } = await roleDetail(db, companyId, request.params.id);
-    return { message: 'Role, policies and pages', data: { role, policies, pages: pageView(pageIds) } };
-  });
+  api.get(
+    '/roles/policy/:id',
+    { config: read, schema: { summary: 'Read a role with its policies and pages', tags: TAGS, params: idParams } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { policies, pageIds, ...role } = await roleDetail(db, companyId, request.params.id);
+      return { message: 'Role, policies and pages', data: { role, policies, pages: pageView(pageIds) } };
+    },
+  );
 }

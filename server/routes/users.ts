@@ -64,6 +64,7 @@ export const PREFERENCE_MAX_KEYS = 50;
 /** `GET /users/0/null` lists every user (for pickers), up to this many. */
 export const ALL_USERS_LIMIT = 10_000;
 
+const TAGS = ['Users'];
 const idParams = z.object({ id: uuidParam });
 const listParams = z.object({
   offset: offsetParam,
@@ -112,60 +113,70 @@ export async function userRoutes(app: FastifyInstance) {
 
   // ---- Invitation and activation ---------------------------------------------------------------
 
-  api.post('/user', { config: { policy: ['users', 'create'] }, schema: { body: inviteUserSchema } }, async (request, reply) => {
-    const auth = requireAuth(request);
-    const { email, firstName, lastName, roleId, workspaceIds } = request.body;
-    await assertNewUserAllowed(db, auth.companyId, { email });
-    const role = await assignableRole(db, auth, roleId);
-    if (workspaceIds) await checkWorkspaces(db, auth.companyId, workspaceIds);
-    await assertEmailFree(db, auth.companyId, email);
-    const [company] = await db.select().from(companies).where(eq(companies.id, auth.companyId));
+  api.post(
+    '/user',
+    {
+      config: { policy: ['users', 'create'] },
+      schema: { summary: 'Invite a user (an activation link is mailed to them)', tags: TAGS, body: inviteUserSchema },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const { email, firstName, lastName, roleId, workspaceIds } = request.body;
+      await assertNewUserAllowed(db, auth.companyId, { email });
+      const role = await assignableRole(db, auth, roleId);
+      if (workspaceIds) await checkWorkspaces(db, auth.companyId, workspaceIds);
+      await assertEmailFree(db, auth.companyId, email);
+      const [company] = await db.select().from(companies).where(eq(companies.id, auth.companyId));
 
-    const temporary = await newTemporaryPassword();
-    let invited: { user: typeof users.$inferSelect; token: string };
-    try {
-      invited = await db.transaction(async (tx) => {
-        await assertWithinPlan(tx, ctx.config.plans, auth.companyId, 'users');
-        const [user] = await tx
-          .insert(users)
-          .values({
+      const temporary = await newTemporaryPassword();
+      let invited: { user: typeof users.$inferSelect; token: string };
+      try {
+        invited = await db.transaction(async (tx) => {
+          await assertWithinPlan(tx, ctx.config.plans, auth.companyId, 'users');
+          const [user] = await tx
+            .insert(users)
+            .values({
+              companyId: auth.companyId,
+              email,
+              firstName,
+              lastName,
+              roleId,
+              status: 'invited',
+              passwordHash: temporary.hash,
+              createdBy: auth.userId,
+            })
+            .returning();
+          if (workspaceIds?.length) await setWorkspaces(tx, auth.companyId, user.id, workspaceIds);
+          const token = await issueOneTimeToken(tx, ctx.secrets, { companyId: auth.companyId, userId: user.id }, 'activation');
+          await recordAudit(tx, request, {
             companyId: auth.companyId,
-            email,
-            firstName,
-            lastName,
-            roleId,
-            status: 'invited',
-            passwordHash: temporary.hash,
-            createdBy: auth.userId,
-          })
-          .returning();
-        if (workspaceIds?.length) await setWorkspaces(tx, auth.companyId, user.id, workspaceIds);
-        const token = await issueOneTimeToken(tx, ctx.secrets, { companyId: auth.companyId, userId: user.id }, 'activation');
-        await recordAudit(tx, request, {
-          companyId: auth.companyId,
-          model: 'user',
-          operation: 'create',
-          recordId: user.id,
-          changes: {
-            after: { email, firstName, lastName, roleId, roleName: role.name, status: 'invited', workspaceIds: workspaceIds ?? [] },
-          },
+            model: 'user',
+            operation: 'create',
+            recordId: user.id,
+            changes: {
+              after: { email, firstName, lastName, roleId, roleName: role.name, status: 'invited', workspaceIds: workspaceIds ?? [] },
+            },
+          });
+          return { user, token };
         });
-        return { user, token };
+      } catch (err) {
+        // Two invitations racing for one address: the unique index decides.
+        throw uniqueConflict(err) ?? err;
+      }
+      await mailInvitation(ctx, request, { user: invited.user, company, temporaryPassword: temporary.password, token: invited.token });
+      return reply.code(201).send({
+        message: `An invitation has been mailed to ${email}`,
+        data: { id: invited.user.id, email, status: 'invited' },
       });
-    } catch (err) {
-      // Two invitations racing for one address: the unique index decides.
-      throw uniqueConflict(err) ?? err;
-    }
-    await mailInvitation(ctx, request, { user: invited.user, company, temporaryPassword: temporary.password, token: invited.token });
-    return reply.code(201).send({
-      message: `An invitation has been mailed to ${email}`,
-      data: { id: invited.user.id, email, status: 'invited' },
-    });
-  });
+    },
+  );
 
   api.post(
     '/user/verify',
-    { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: activationTokenBody } },
+    {
+      config: { public: true, acrossCompanies: 'the account is found by its mailed token' },
+      schema: { summary: 'Check an activation link', tags: TAGS, body: activationTokenBody },
+    },
     async (request) => {
       const holder = await findTokenHolder(db, ctx.secrets, 'activation', request.body.token);
       if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
@@ -178,7 +189,10 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.post(
     '/user/password/create',
-    { config: { public: true, acrossCompanies: 'the account is found by its mailed token' }, schema: { body: createPasswordBody } },
+    {
+      config: { public: true, acrossCompanies: 'the account is found by its mailed token' },
+      schema: { summary: 'Activate an account: set its first password', tags: TAGS, body: createPasswordBody },
+    },
     async (request) => {
       const { defaultPasswordToken, oldPassword, newPassword } = request.body;
       const holder = await findTokenHolder(db, ctx.secrets, 'activation', defaultPasswordToken);
@@ -225,7 +239,10 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.post(
     '/user/token/resend',
-    { config: { public: true, acrossCompanies: 'the account is found by its company host name' }, schema: { body: accountBody } },
+    {
+      config: { public: true, acrossCompanies: 'the account is found by its company host name' },
+      schema: { summary: 'Mail a new activation link', tags: TAGS, body: accountBody },
+    },
     async (request) => {
       await consumeRate(
         db,
@@ -260,16 +277,23 @@ export async function userRoutes(app: FastifyInstance) {
 
   // ---- Administration: lists, cards, one user, edit, delete, demo accounts ----------------------
 
-  api.get('/users/:offset/:limit', { config: { policy: ['users', 'read'] }, schema: { params: listParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const { offset, limit } = request.params;
-    const data = await listUsers(db, auth.companyId, ALL_USERS, DEFAULT_USER_SORT, offset, limit ?? ALL_USERS_LIMIT);
-    return { message: 'Users', data };
-  });
+  api.get(
+    '/users/:offset/:limit',
+    { config: { policy: ['users', 'read'] }, schema: { summary: 'List the users', tags: TAGS, params: listParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { offset, limit } = request.params;
+      const data = await listUsers(db, auth.companyId, ALL_USERS, DEFAULT_USER_SORT, offset, limit ?? ALL_USERS_LIMIT);
+      return { message: 'Users', data };
+    },
+  );
 
   api.post(
     '/users/filter/:limit/:offset/:order/:field',
-    { config: { policy: ['users', 'read'] }, schema: { params: userFilterParams, body: userFilterBody } },
+    {
+      config: { policy: ['users', 'read'] },
+      schema: { summary: 'Filter and sort the users', tags: TAGS, params: userFilterParams, body: userFilterBody },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { limit, offset, order, field } = request.params;
@@ -285,26 +309,46 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/users/filter/props', { config: { policy: ['users', 'read'] } }, async (request) => {
-    const auth = requireAuth(request);
-    return { message: 'User filter choices', data: await userFilterProps(db, auth.companyId) };
-  });
+  api.get(
+    '/users/filter/props',
+    { config: { policy: ['users', 'read'] }, schema: { summary: 'Choices of the user filters', tags: TAGS } },
+    async (request) => {
+      const auth = requireAuth(request);
+      return { message: 'User filter choices', data: await userFilterProps(db, auth.companyId) };
+    },
+  );
 
-  api.get('/users/cards', { config: { policy: ['users', 'read'] } }, async (request) => {
-    const auth = requireAuth(request);
-    return { message: 'User cards', data: { cards: await userCards(db, auth.companyId) } };
-  });
+  api.get(
+    '/users/cards',
+    { config: { policy: ['users', 'read'] }, schema: { summary: 'Counts of users', tags: TAGS } },
+    async (request) => {
+      const auth = requireAuth(request);
+      return { message: 'User cards', data: { cards: await userCards(db, auth.companyId) } };
+    },
+  );
 
-  api.get('/users/:id', { config: { policy: ['users', 'read'] }, schema: { params: idParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const row = await findUserRow(db, auth.companyId, request.params.id);
-    if (!row) throw notFound('User');
-    return { message: 'User', data: row };
-  });
+  api.get(
+    '/users/:id',
+    { config: { policy: ['users', 'read'] }, schema: { summary: 'Read a user', tags: TAGS, params: idParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const row = await findUserRow(db, auth.companyId, request.params.id);
+      if (!row) throw notFound('User');
+      return { message: 'User', data: row };
+    },
+  );
 
   api.put(
     '/user/profile/:id',
-    { config: { policy: ['users', 'update'] }, schema: { params: idParams, body: adminUserEditSchema } },
+    {
+      config: { policy: ['users', 'update'] },
+      schema: {
+        summary: 'Edit a user (name, role, workspaces, status, two-factor rule)',
+        tags: TAGS,
+        params: idParams,
+        body: adminUserEditSchema,
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       await editUser(db, request, auth, request.params.id, request.body);
@@ -314,73 +358,99 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  api.delete('/users/:id', { config: { policy: ['users', 'delete'] }, schema: { params: idParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const user = await deleteUser(db, request, auth, request.params.id);
-    return { message: `${user.email} has been deleted` };
-  });
+  api.delete(
+    '/users/:id',
+    { config: { policy: ['users', 'delete'] }, schema: { summary: 'Delete a user', tags: TAGS, params: idParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const user = await deleteUser(db, request, auth, request.params.id);
+      return { message: `${user.email} has been deleted` };
+    },
+  );
 
   /** A demo or test account, active at once with the password given (no invitation mail). */
-  api.post('/client/createUser', { config: { policy: ['users', 'create'] }, schema: { body: demoUserSchema } }, async (request, reply) => {
-    const auth = requireAuth(request);
-    const { email, username, firstName, lastName, password, roleId } = request.body;
-    await assertNewUserAllowed(db, auth.companyId, { email, password });
-    const role = await assignableRole(db, auth, roleId);
-    await assertEmailFree(db, auth.companyId, email);
-    await assertUsernameFree(db, auth.companyId, username);
-    const passwordHash = await hashPassword(password);
-    let id: string;
-    try {
-      id = await db.transaction(async (tx) => {
-        await assertWithinPlan(tx, ctx.config.plans, auth.companyId, 'users');
-        const now = new Date();
-        const [user] = await tx
-          .insert(users)
-          .values({
+  api.post(
+    '/client/createUser',
+    {
+      config: { policy: ['users', 'create'] },
+      schema: { summary: 'Create a demo user who can sign in at once (no invitation)', tags: TAGS, body: demoUserSchema },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const { email, username, firstName, lastName, password, roleId } = request.body;
+      await assertNewUserAllowed(db, auth.companyId, { email, password });
+      const role = await assignableRole(db, auth, roleId);
+      await assertEmailFree(db, auth.companyId, email);
+      await assertUsernameFree(db, auth.companyId, username);
+      const passwordHash = await hashPassword(password);
+      let id: string;
+      try {
+        id = await db.transaction(async (tx) => {
+          await assertWithinPlan(tx, ctx.config.plans, auth.companyId, 'users');
+          const now = new Date();
+          const [user] = await tx
+            .insert(users)
+            .values({
+              companyId: auth.companyId,
+              email,
+              username,
+              firstName,
+              lastName,
+              roleId,
+              status: 'active',
+              passwordHash,
+              passwordChangedAt: now,
+              createdBy: auth.userId,
+            })
+            .returning({ id: users.id });
+          await recordAudit(tx, request, {
             companyId: auth.companyId,
-            email,
-            username,
-            firstName,
-            lastName,
-            roleId,
-            status: 'active',
-            passwordHash,
-            passwordChangedAt: now,
-            createdBy: auth.userId,
-          })
-          .returning({ id: users.id });
-        await recordAudit(tx, request, {
-          companyId: auth.companyId,
-          model: 'user',
-          operation: 'create',
-          recordId: user.id,
-          changes: { after: { email, username, firstName, lastName, roleId, roleName: role.name, status: 'active', demo: true } },
+            model: 'user',
+            operation: 'create',
+            recordId: user.id,
+            changes: { after: { email, username, firstName, lastName, roleId, roleName: role.name, status: 'active', demo: true } },
+          });
+          return user.id;
         });
-        return user.id;
-      });
-    } catch (err) {
-      throw uniqueConflict(err) ?? err;
-    }
-    const row = await findUserRow(db, auth.companyId, id);
-    return reply.code(201).send({ message: `${email} has been created and can sign in now`, data: row });
-  });
+      } catch (err) {
+        throw uniqueConflict(err) ?? err;
+      }
+      const row = await findUserRow(db, auth.companyId, id);
+      return reply.code(201).send({ message: `${email} has been created and can sign in now`, data: row });
+    },
+  );
 
-  api.get('/client/checkDuplicateUserName/:name', { schema: { params: nameParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const duplicate = await usernameTaken(db, auth.companyId, request.params.name);
-    return { message: duplicate ? 'This username is taken' : 'This username is free', data: { duplicate } };
-  });
+  api.get(
+    '/client/checkDuplicateUserName/:name',
+    { schema: { summary: 'Check whether a username is taken', tags: TAGS, params: nameParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const duplicate = await usernameTaken(db, auth.companyId, request.params.name);
+      return { message: duplicate ? 'This username is taken' : 'This username is free', data: { duplicate } };
+    },
+  );
 
-  api.get('/users/username/check/:name', { schema: { params: nameParams, querystring: usernameCheckQuery } }, async (request) => {
-    const auth = requireAuth(request);
-    // The name the account already has counts as available to it.
-    const available = !(await usernameTaken(db, auth.companyId, request.params.name, request.query.userId ?? auth.userId));
-    return { message: available ? 'This username is available' : 'This username is taken', data: { available } };
-  });
+  api.get(
+    '/users/username/check/:name',
+    {
+      schema: {
+        summary: 'Check whether a username is free for a user',
+        tags: TAGS,
+        params: nameParams,
+        querystring: usernameCheckQuery,
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      // The name the account already has counts as available to it.
+      const available = !(await usernameTaken(db, auth.companyId, request.params.name, request.query.userId ?? auth.userId));
+      return { message: available ? 'This username is available' : 'This username is taken', data: { available } };
+    },
+  );
 
   // ---- The signed-in user ----------------------------------------------------------------------
 
-  api.get('/user/profile', async (request) => {
+  api.get('/user/profile', { schema: { summary: 'Read your own profile', tags: TAGS } }, async (request) => {
     const auth = requireAuth(request);
     const [row] = await db
       .select({
@@ -407,13 +477,17 @@ export async function userRoutes(app: FastifyInstance) {
     return { message: 'Profile', user: { ...row, impersonator }, data: await findUserRow(db, auth.companyId, auth.userId) };
   });
 
-  api.put('/user/profile', async (request) => {
-    const auth = requireAuth(request);
-    await updateOwnProfile(db, request, auth);
-    return { message: 'Your profile has been saved', data: await findUserRow(db, auth.companyId, auth.userId) };
-  });
+  api.put(
+    '/user/profile',
+    { schema: { summary: 'Edit your own profile (a multipart form may carry a picture)', tags: TAGS } },
+    async (request) => {
+      const auth = requireAuth(request);
+      await updateOwnProfile(db, request, auth);
+      return { message: 'Your profile has been saved', data: await findUserRow(db, auth.companyId, auth.userId) };
+    },
+  );
 
-  api.get('/user/avatar/:id', { schema: { params: idParams } }, async (request, reply) => {
+  api.get('/user/avatar/:id', { schema: { summary: "A user's profile picture", tags: TAGS, params: idParams } }, async (request, reply) => {
     const auth = requireAuth(request);
     const avatar = await avatarOf(db, auth.companyId, request.params.id);
     return reply
@@ -423,67 +497,82 @@ export async function userRoutes(app: FastifyInstance) {
       .send(avatar.bytes);
   });
 
-  api.get('/user/profile/cards/:userId/:days', { schema: { params: profileCardParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const { userId, days } = request.params;
-    if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
-    const [target] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
-    if (!target) throw notFound('User');
-    return { message: 'Profile cards', data: { cards: await profileCards(db, auth.companyId, userId, days) } };
-  });
+  api.get(
+    '/user/profile/cards/:userId/:days',
+    { schema: { summary: "Counts of a user's activity over the last days", tags: TAGS, params: profileCardParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { userId, days } = request.params;
+      if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
+      const [target] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
+      if (!target) throw notFound('User');
+      return { message: 'Profile cards', data: { cards: await profileCards(db, auth.companyId, userId, days) } };
+    },
+  );
 
   /** An MPIN: one's own, or anyone's for an admin. A credential, so never through an API key or an impersonation. */
-  api.put('/user/mpin/create/:id', { config: { apiKeys: false }, schema: { params: idParams, body: mpinSchema } }, async (request) => {
-    const auth = requireAuth(request);
-    const { id } = request.params;
-    refuseWhileImpersonating(auth);
-    if (id !== auth.userId && !auth.isAdmin) throw forbidden();
-    const [target] = await db
-      .select({ id: users.id, email: users.email, hasMpin: sql<boolean>`${users.mpinHash} is not null` })
-      .from(users)
-      .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
-    if (!target) throw notFound('User');
-    const mpinHash = await hashPassword(request.body.mpin);
-    await db.transaction(async (tx) => {
-      await tx
-        .update(users)
-        .set({ mpinHash, updatedAt: new Date() })
+  api.put(
+    '/user/mpin/create/:id',
+    {
+      config: { apiKeys: false },
+      schema: { summary: "Set a user's MPIN (your own, or anyone's as an admin)", tags: TAGS, params: idParams, body: mpinSchema },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { id } = request.params;
+      refuseWhileImpersonating(auth);
+      if (id !== auth.userId && !auth.isAdmin) throw forbidden();
+      const [target] = await db
+        .select({ id: users.id, email: users.email, hasMpin: sql<boolean>`${users.mpinHash} is not null` })
+        .from(users)
         .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
-      await recordAudit(tx, request, {
-        companyId: auth.companyId,
-        model: 'user',
-        operation: 'set_mpin',
-        recordId: id,
-        changes: { before: { mpin: target.hasMpin ? 'set' : 'none' }, after: { mpin: 'set' } },
-      });
-    });
-    return { message: id === auth.userId ? 'Your MPIN has been saved' : `The MPIN of ${target.email} has been saved` };
-  });
-
-  api.put('/user/notification', { schema: { body: aiNotificationSchema } }, async (request) => {
-    const auth = requireAuth(request);
-    const { aiNotification } = request.body;
-    const [current] = await db.select({ aiNotification: users.aiNotification }).from(users).where(ownRow(auth));
-    if (!current) throw unauthorized();
-    if (current.aiNotification !== aiNotification) {
+      if (!target) throw notFound('User');
+      const mpinHash = await hashPassword(request.body.mpin);
       await db.transaction(async (tx) => {
-        await tx.update(users).set({ aiNotification, updatedAt: new Date() }).where(ownRow(auth));
+        await tx
+          .update(users)
+          .set({ mpinHash, updatedAt: new Date() })
+          .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
         await recordAudit(tx, request, {
           companyId: auth.companyId,
           model: 'user',
-          operation: 'update_notification',
-          recordId: auth.userId,
-          changes: { before: { aiNotification: current.aiNotification }, after: { aiNotification } },
+          operation: 'set_mpin',
+          recordId: id,
+          changes: { before: { mpin: target.hasMpin ? 'set' : 'none' }, after: { mpin: 'set' } },
         });
       });
-    }
-    return { message: aiNotification ? 'AI notifications are on' : 'AI notifications are off', data: { aiNotification } };
-  });
+      return { message: id === auth.userId ? 'Your MPIN has been saved' : `The MPIN of ${target.email} has been saved` };
+    },
+  );
 
-  api.get('/users/active', async (request) => {
+  api.put(
+    '/user/notification',
+    { schema: { summary: 'Turn your AI notifications on or off', tags: TAGS, body: aiNotificationSchema } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { aiNotification } = request.body;
+      const [current] = await db.select({ aiNotification: users.aiNotification }).from(users).where(ownRow(auth));
+      if (!current) throw unauthorized();
+      if (current.aiNotification !== aiNotification) {
+        await db.transaction(async (tx) => {
+          await tx.update(users).set({ aiNotification, updatedAt: new Date() }).where(ownRow(auth));
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'user',
+            operation: 'update_notification',
+            recordId: auth.userId,
+            changes: { before: { aiNotification: current.aiNotification }, after: { aiNotification } },
+          });
+        });
+      }
+      return { message: aiNotification ? 'AI notifications are on' : 'AI notifications are off', data: { aiNotification } };
+    },
+  );
+
+  api.get('/users/active', { schema: { summary: 'List the active users', tags: TAGS } }, async (request) => {
     const auth = requireAuth(request);
     const rows = await db
       .select({
@@ -503,38 +592,46 @@ export async function userRoutes(app: FastifyInstance) {
 
   // ---- Preferences: small JSON values the console keeps per user (table layouts, filters, ...) ----
 
-  api.get('/user/preferences', async (request) => {
+  api.get('/user/preferences', { schema: { summary: 'Read your console preferences', tags: TAGS } }, async (request) => {
     const auth = requireAuth(request);
     const [row] = await db.select({ preferences: users.preferences }).from(users).where(ownRow(auth));
     return { message: 'Preferences', data: row?.preferences ?? {} };
   });
 
-  api.get('/user/preferences/:key', { schema: { params: preferenceParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const { key } = request.params;
-    const [row] = await db
-      .select({ value: sql<unknown>`${users.preferences} -> ${key}` })
-      .from(users)
-      .where(ownRow(auth));
-    return { message: 'Preference', data: { [key]: row?.value ?? null } };
-  });
+  api.get(
+    '/user/preferences/:key',
+    { schema: { summary: 'Read one of your console preferences', tags: TAGS, params: preferenceParams } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { key } = request.params;
+      const [row] = await db
+        .select({ value: sql<unknown>`${users.preferences} -> ${key}` })
+        .from(users)
+        .where(ownRow(auth));
+      return { message: 'Preference', data: { [key]: row?.value ?? null } };
+    },
+  );
 
-  api.put('/user/preferences/:key', { schema: { params: preferenceParams, body: preferenceBody } }, async (request) => {
-    const auth = requireAuth(request);
-    const { key } = request.params;
-    const { value } = request.body;
-    // Merged in one statement, so two tabs saving different keys at once both keep theirs.
-    const updated = await db
-      .update(users)
-      .set({ preferences: sql`${users.preferences} || jsonb_build_object(${key}::text, ${JSON.stringify(value)}::jsonb)` })
-      .where(
-        and(
-          ownRow(auth),
-          sql`(jsonb_exists(${users.preferences}, ${key}::text) or (select count(*) from jsonb_object_keys(${users.preferences})) < ${PREFERENCE_MAX_KEYS})`,
-        ),
-      )
-      .returning({ id: users.id });
-    if (updated.length === 0) throw badRequest(`key: at most ${PREFERENCE_MAX_KEYS} different preferences can be kept per user`);
-    return { message: 'Preference saved', data: { [key]: value } };
-  });
+  api.put(
+    '/user/preferences/:key',
+    { schema: { summary: 'Save one of your console preferences', tags: TAGS, params: preferenceParams, body: preferenceBody } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { key } = request.params;
+      const { value } = request.body;
+      // Merged in one statement, so two tabs saving different keys at once both keep theirs.
+      const updated = await db
+        .update(users)
+        .set({ preferences: sql`${users.preferences} || jsonb_build_object(${key}::text, ${JSON.stringify(value)}::jsonb)` })
+        .where(
+          and(
+            ownRow(auth),
+            sql`(jsonb_exists(${users.preferences}, ${key}::text) or (select count(*) from jsonb_object_keys(${users.preferences})) < ${PREFERENCE_MAX_KEYS})`,
+          ),
+        )
+        .returning({ id: users.id });
+      if (updated.length === 0) throw badRequest(`key: at most ${PREFERENCE_MAX_KEYS} different preferences can be kept per user`);
+      return { message: 'Preference saved', data: { [key]: value } };
+    },
+  );
 }

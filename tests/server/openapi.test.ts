@@ -3,6 +3,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
 import { apiKeys, systemAudits } from '../../server/db/schema';
 import { operationIdOf } from '../../server/auth/api-key-auth';
+import { derivedSummary } from '../../server/apikeys/catalogue';
 import { call, createOtherCompany, signInAdmin, userWithPolicies } from './helpers';
 
 interface Operation {
@@ -66,13 +67,15 @@ describe('GET /openapi', () => {
     });
     expect(byId.get('put_workspace_id')).toMatchObject({ method: 'PUT', path: '/workspace/{id}', tag: 'Workspaces' });
     expect(byId.get('post_workspaces')).toMatchObject({ method: 'POST', path: '/workspaces' });
-    // A route of another area, without a summary of its own, gets a readable one.
     expect(byId.get('get_users_active')).toMatchObject({
       method: 'GET',
       path: '/users/active',
-      summary: 'Read users active',
+      summary: 'List the active users',
       tag: 'Users',
     });
+    // A route without a summary of its own would get a readable one.
+    expect(derivedSummary('GET', '/users/active')).toBe('Read users active');
+    expect(derivedSummary('GET', '/users/:offset/:limit')).toBe('Read users by offset and limit');
     for (const op of catalogue) {
       expect(op.id).toBe(operationIdOf(op.method, `/api/v1${op.path.replace(/\{(\w+)\}/g, ':$1')}`));
       expect(op.summary.length).toBeGreaterThan(3);
