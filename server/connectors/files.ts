@@ -18,7 +18,7 @@ import { ConnectorError, type ConnectionConfig, type Endpoint } from './types';
 /**
  * The `files` type: CSV and Parquet files in a folder on the server and its sub-folders. Each
  * file is an endpoint whose id is its path in the folder (`sales/2024/q1.csv`); the connection is
- * a FileTableSource (tabular.ts), so rules query the files with SQL.
+ * a FileTableSource (tabular/), so rules query the files with SQL.
  *
  * The folder is one the company may read (company-places.ts): relative to its data folder, or in
  * its own sub-folder of a granted root; where it leads after links is checked at every listing

@@ -15,7 +15,7 @@ import { ConnectorError, type Endpoint, type TestResult } from './types';
  * Blob container) under an optional prefix, as a FileTableSource: each store's connector brings
  * a client for its own API (list a page, describe an object, read it or a byte range of it), and
  * this module does the rest alike for all of them — the test, the endpoints, keeping reads inside
- * the prefix, and handing files to tabular.ts, which loads them for SQL.
+ * the prefix, and handing files to tabular/, which loads them for SQL.
  */
 
 /** Where the objects are, as messages name it: `bucket "data"`, `container "exports"`. */
@@ -71,7 +71,7 @@ export interface ObjectStoreLimits extends TabularLimits {
 
 export const DEFAULT_OBJECT_STORE_LIMITS: ObjectStoreLimits = { ...DEFAULT_TABULAR_LIMITS, maxFiles: 10_000 };
 
-/** The store's CSV and Parquet objects as tables (tabular.ts). */
+/** The store's CSV and Parquet objects as tables (tabular/). */
 export function objectStoreTables(client: ObjectStoreClient, limits: Partial<ObjectStoreLimits> = {}): FileTableSource {
   const all = { ...DEFAULT_OBJECT_STORE_LIMITS, ...limits };
   return fileTableSource(new ObjectStorage(client, all), all);

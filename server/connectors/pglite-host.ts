@@ -7,7 +7,7 @@ import { tightenPermissions } from '../data-directory';
 
 /**
  * A PGlite database that lives in a worker thread of its own (pglite-worker.mjs), for the
- * embedded databases (embedded.ts) and the files loaded for SQL (tabular.ts).
+ * embedded databases (embedded.ts) and the files loaded for SQL (tabular/).
  *
  * PGlite runs a statement to its end on the thread that calls it: on the server's main thread
  * one company's `pg_sleep` or runaway join held every request of every company. In a worker the
@@ -37,7 +37,7 @@ export interface TurnOwner {
   ended?: Error;
 }
 
-/** A session on a thread: what the shared PostgreSQL code uses, and what embedded.ts and tabular.ts need beyond it. */
+/** A session on a thread: what the shared PostgreSQL code uses, and what embedded.ts and tabular/ need beyond it. */
 export interface ThreadSession extends PostgresSession {
   /** One statement in a transaction that is rolled back (read-only when asked): its rows. */
   queryRolledBack<Row>(sql: string, params: readonly unknown[], readOnly: boolean): Promise<Row[]>;

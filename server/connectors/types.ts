@@ -3,7 +3,7 @@ import type { ConnectionType, EndpointKind } from '../../common/connections';
 /**
  * What the server does with a connection, whatever its type: test it, list what it reaches, and
  * for the types that hold tables, describe and read them. Each type has one module in this folder
- * (postgresql.ts, mysql.ts, …) and registry.ts opens the right one.
+ * (postgresql/, mysql.ts, …) and registry.ts opens the right one.
  */
 
 /** A connection as a connector needs it: its type, plain settings and decrypted secrets. */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { openPostgresConnector } from '../../server/connectors/postgresql.ts';
+import { openPostgresConnector } from '../../server/connectors/postgresql/index.ts';
 import { evaluateRules } from '../../server/quality/evaluate.ts';
 import { createReach } from '../../server/reach/reach.ts';
 
