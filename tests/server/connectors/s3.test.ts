@@ -1,10 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { parquetWriteBuffer } from 'hyparquet-writer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openS3Connector } from '../../../server/connectors/s3';
 import type { ConnectionConfig } from '../../../server/connectors/types';
-import { closedPort, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+import { startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
+import { describeObjectStore } from './object-store-suite';
 import { connectorFailure as failure, TEST_COMPANY_ID, testReach } from './test-context';
 
 /**
@@ -35,8 +35,6 @@ function putObject(bucket: string, key: string, body: string | Uint8Array): void
     .get(bucket)!
     .set(key, { body: bytes, etag: `"${createHash('md5').update(bytes).digest('hex')}"`, lastModified: new Date('2024-06-01T10:00:00Z') });
 }
-
-const sizeOf = (key: string) => buckets.get('data')!.get(key)!.body.length;
 
 const awsEncode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
@@ -194,129 +192,37 @@ function s3Config(overrides: Record<string, unknown> = {}, secret = SECRET): Con
   };
 }
 
-const QUERY = { timeoutMs: 10_000, readOnly: true };
-
-beforeAll(async () => {
-  s3 = await startLocalServer(answerS3);
-  putObject(
-    'data',
-    'exports/customers.csv',
-    '\uFEFFid,name,joined\r\n1,"Smith, Anna",2024-01-02\r\n2,"Line\r\nbreak",\r\n3,Chloé,2024-03-04\r\n',
-  );
-  putObject('data', 'exports/q1 report (final)+draft.csv', 'region,amount\nnorth,10\nsouth,32\n');
-  putObject('data', 'exports/notes.txt', 'not data');
-  putObject('data', 'exports/nested/deeper/events.csv', 'at\n2024-01-01T10:00:00Z\n');
-  putObject('data', 'private/salaries.csv', 'who,amount\nboss,1\n');
-  putObject(
-    'data',
-    'exports/products.parquet',
-    new Uint8Array(
-      parquetWriteBuffer({
-        columnData: [
-          { name: 'sku', data: [1, 2, 3], type: 'INT32', nullable: false },
-          { name: 'title', data: ['Pen', 'Ink', null], type: 'STRING' },
-        ],
-      }),
-    ),
-  );
-});
-
-afterAll(async () => {
-  await s3?.close();
-});
-
-describe('signing and testing', () => {
-  it('tests by listing one key, signed as S3 checks it', async () => {
-    const connector = openS3Connector(s3Config(), { reach: testReach() });
-    const result = await connector.test();
-    expect(result.detail).toBe('Bucket "data": the first page under "exports/" listed 1 object');
-    const listing = s3.requests.at(-1)!;
-    expect(listing.path).toBe('/data');
-    expect(listing.query.get('list-type')).toBe('2');
-    expect(listing.query.get('max-keys')).toBe('1');
-    expect(listing.query.get('prefix')).toBe('exports/');
-    await connector.close();
-  });
-
-  it("turns a wrong secret into S3's SignatureDoesNotMatch, as an auth failure", async () => {
-    const error = await failure(openS3Connector(s3Config({}, 'not-the-secret'), { reach: testReach() }).test());
-    expect(error.kind).toBe('auth');
-    expect(error.message).toBe(
+describeObjectStore('S3', {
+  async start() {
+    s3 = await startLocalServer(answerS3);
+    return { server: s3, put: (name, body) => putObject('data', name, body), limitPages: (limit) => void (pageLimit = limit ?? 1000) };
+  },
+  kindOf: (request) => (request.query.get('list-type') === '2' ? 'list' : request.method === 'HEAD' ? 'describe' : 'read'),
+  config: s3Config,
+  configWithWrongSecret: () => s3Config({}, 'not-the-secret'),
+  open: (config, limits) => openS3Connector(config, { reach: testReach(), limits }),
+  noun: 'bucket',
+  item: 'object',
+  firstListing: { path: '/data', query: { 'list-type': '2', 'max-keys': '1', prefix: 'exports/' } },
+  pageToken: { param: 'continuation-token', encoding: 'base64' },
+  rangeHeader: 'range',
+  messages: {
+    wrongSecret:
       'S3: The request signature we calculated does not match the signature you provided. Check your key and signing method. (SignatureDoesNotMatch)',
-    );
-  });
+    missingPlace: 'S3: The specified bucket does not exist (NoSuchBucket)',
+    missingObject: 'S3: "exports/missing.csv" in bucket "data" does not exist (HTTP 404)',
+  },
+});
 
+describe('signing', () => {
   it('turns an unknown access key into InvalidAccessKeyId, as an auth failure', async () => {
     const error = await failure(openS3Connector(s3Config({ accessKeyId: 'AKIDUNKNOWN' }), { reach: testReach() }).endpoints());
     expect(error.kind).toBe('auth');
     expect(error.message).toBe('S3: The AWS Access Key Id you provided does not exist in our records. (InvalidAccessKeyId)');
   });
-
-  it('says a missing bucket is not found', async () => {
-    const error = await failure(openS3Connector(s3Config({ bucket: 'nope' }), { reach: testReach() }).test());
-    expect(error.kind).toBe('not_found');
-    expect(error.message).toBe('S3: The specified bucket does not exist (NoSuchBucket)');
-  });
-
-  it('says when the store cannot be reached', async () => {
-    const port = await closedPort();
-    const error = await failure(openS3Connector(s3Config({ endpoint: `http://127.0.0.1:${port}` }), { reach: testReach() }).test());
-    expect(error.kind).toBe('unreachable');
-    expect(error.message).toBe(`S3 could not reach the service at 127.0.0.1:${port}`);
-  });
 });
 
-describe('listing', () => {
-  it('lists the CSV and Parquet keys under the prefix, page after page', async () => {
-    pageLimit = 2;
-    const before = s3.requests.length;
-    try {
-      const connector = openS3Connector(s3Config(), { reach: testReach() });
-      const endpoints = await connector.endpoints();
-      expect(endpoints).toEqual([
-        {
-          id: 'exports/customers.csv',
-          name: 'customers.csv',
-          kind: 'file',
-          format: 'csv',
-          size: sizeOf('exports/customers.csv'),
-          group: 'exports',
-        },
-        {
-          id: 'exports/nested/deeper/events.csv',
-          name: 'events.csv',
-          kind: 'file',
-          format: 'csv',
-          size: 24,
-          group: 'exports/nested/deeper',
-        },
-        {
-          id: 'exports/products.parquet',
-          name: 'products.parquet',
-          kind: 'file',
-          format: 'parquet',
-          size: sizeOf('exports/products.parquet'),
-          group: 'exports',
-        },
-        {
-          id: 'exports/q1 report (final)+draft.csv',
-          name: 'q1 report (final)+draft.csv',
-          kind: 'file',
-          format: 'csv',
-          size: 32,
-          group: 'exports',
-        },
-      ]);
-      const listings = s3.requests.slice(before);
-      expect(listings).toHaveLength(3);
-      expect(listings[0]!.query.has('continuation-token')).toBe(false);
-      expect(listings[1]!.query.get('continuation-token')).toBeTruthy();
-      expect(listings[2]!.query.get('continuation-token')).toBeTruthy();
-    } finally {
-      pageLimit = 1000;
-    }
-  });
-
+describe('addressing', () => {
   it('addresses the bucket by its host name when addresses are virtual-hosted', async () => {
     const connector = openS3Connector(s3Config({ endpoint: `http://localhost:${s3.port}`, pathStyle: false }), { reach: testReach() });
     const ids = (await connector.endpoints()).map((endpoint) => endpoint.id);
@@ -326,85 +232,5 @@ describe('listing', () => {
     expect(listing.path).toBe('/');
     expect((await connector.columns('exports/customers.csv')).map((column) => column.name)).toEqual(['id', 'name', 'joined']);
     expect(s3.requests.at(-1)!.path).toBe('/exports/customers.csv');
-  });
-});
-
-describe('columns and queries', () => {
-  it('reads a CSV object streamed, and a Parquet object by byte ranges', async () => {
-    const connector = openS3Connector(s3Config(), { reach: testReach() });
-    expect(await connector.columns('exports/customers.csv')).toEqual([
-      { name: 'id', dataType: 'integer', nullable: false, position: 1 },
-      { name: 'name', dataType: 'text', nullable: false, position: 2 },
-      { name: 'joined', dataType: 'date', nullable: true, position: 3 },
-    ]);
-    const before = s3.requests.length;
-    expect(await connector.columns('exports/products.parquet')).toEqual([
-      { name: 'sku', dataType: 'integer', nullable: false, position: 1 },
-      { name: 'title', dataType: 'text', nullable: true, position: 2 },
-    ]);
-    expect(s3.requests.slice(before).some((request) => String(request.headers.range ?? '').startsWith('bytes='))).toBe(true);
-  });
-
-  it('answers SQL about objects, keys with spaces and signs included', async () => {
-    const connector = openS3Connector(s3Config(), { reach: testReach() });
-    try {
-      const [total] = await connector.query<{ total: number }>(
-        `select sum(amount)::int as total from ${connector.tableName('exports/q1 report (final)+draft.csv')}`,
-        [],
-        QUERY,
-      );
-      expect(total!.total).toBe(42);
-      const names = await connector.query<{ name: string }>(
-        'select name from "exports/customers.csv" where joined is not null order by id',
-        [],
-        QUERY,
-      );
-      expect(names).toEqual([{ name: 'Smith, Anna' }, { name: 'Chloé' }]);
-      const parquet = await connector.query('select sku, title from "exports/products.parquet" order by sku', [], QUERY);
-      expect(parquet).toEqual([
-        { sku: 1, title: 'Pen' },
-        { sku: 2, title: 'Ink' },
-        { sku: 3, title: null },
-      ]);
-    } finally {
-      await connector.close();
-    }
-  });
-
-  it('reads the object again when its ETag changes', async () => {
-    const connector = openS3Connector(s3Config(), { reach: testReach() });
-    try {
-      putObject('data', 'exports/changing.csv', 'n\n1\n2\n');
-      const total = async () =>
-        (await connector.query<{ t: number }>('select sum(n)::int as t from "exports/changing.csv"', [], QUERY))[0]!.t;
-      expect(await total()).toBe(3);
-      const gets = () => s3.requests.filter((request) => request.method === 'GET' && request.path === '/data/exports/changing.csv').length;
-      const loads = gets();
-      expect(await total()).toBe(3);
-      expect(gets()).toBe(loads);
-      putObject('data', 'exports/changing.csv', 'n\n10\n20\n');
-      expect(await total()).toBe(30);
-    } finally {
-      await connector.close();
-    }
-  });
-
-  it('reaches only objects under its prefix', async () => {
-    const connector = openS3Connector(s3Config(), { reach: testReach() });
-    const outside = await failure(connector.columns('private/salaries.csv'));
-    expect(outside.kind).toBe('invalid');
-    expect(outside.message).toBe('"private/salaries.csv" is not a CSV or Parquet object of bucket "data" under "exports/"');
-    expect((await failure(connector.columns('exports/../private/salaries.csv'))).kind).toBe('invalid');
-    const missing = await failure(connector.columns('exports/missing.csv'));
-    expect(missing.kind).toBe('not_found');
-    expect(missing.message).toBe('S3: "exports/missing.csv" in bucket "data" does not exist (HTTP 404)');
-  });
-
-  it('refuses an object over the size limit before reading it', async () => {
-    const connector = openS3Connector(s3Config(), { reach: testReach(), limits: { maxBytes: 16 } });
-    const before = s3.requests.length;
-    const error = await failure(connector.materialise('exports/customers.csv'));
-    expect(error.message).toMatch(/^"exports\/customers.csv" is \d+ bytes, over the 16 bytes limit for querying a file$/);
-    expect(s3.requests.slice(before).map((request) => request.method)).toEqual(['HEAD']);
   });
 });
