@@ -20,6 +20,12 @@ import type { AuthContext } from './auth-context';
  */
 
 /** What a repository is given for one call: the caller, and the database (the call's transaction when it writes). */
+/** What a change tells its audit entry. */
+interface Audited {
+  operation: string;
+  changes: object;
+}
+
 export interface EntityScope {
   db: Db;
   auth: AuthContext;
@@ -132,10 +138,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     return found;
   };
   /** Runs a change in one transaction with its audit entry. */
-  const change = async (
-    request: FastifyRequest,
-    work: (scope: EntityScope) => Promise<{ id: string; operation: string; changes: object }>,
-  ) => {
+  const change = async (request: FastifyRequest, work: (scope: EntityScope) => Promise<Audited & { id: string }>) => {
     const { db } = app.ctx;
     return db.transaction(async (tx) => {
       const scope = scopeOf(request, tx as unknown as Db);
@@ -153,83 +156,93 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     });
   };
 
+  type Handle = (
+    request: FastifyRequest,
+    values: Record<string, unknown>,
+    body: Record<string, unknown>,
+  ) => Promise<{ message: string; data?: unknown }>;
+
   interface Call {
-    kind: string;
-    action: PolicyAction;
+    /** The route kind (its default method and policy action), or a related list's. */
+    kind: RouteKind | 'related';
     route: Route;
     summary: string;
-    body?: ZodType;
     answer: ZodType;
+    handle: Handle;
+    body?: ZodType;
     status?: number;
-    handle: (
-      request: FastifyRequest,
-      values: Record<string, unknown>,
-      body: Record<string, unknown>,
-    ) => Promise<{ message: string; data?: unknown }>;
   }
 
   const calls: Call[] = [];
   const routes = contract.routes;
-  const listCall = (kind: RouteKind, summary: string, body: ZodType | undefined, read: Call['handle']) => {
-    const route = routes[kind];
-    if (route) calls.push({ kind, action: ACTIONS[kind], route, summary, body, answer: listAnswer, handle: read });
+  const add = (call: Call) => calls.push(call);
+  const scoped = (request: FastifyRequest) => scopeOf(request, app.ctx.db);
+  const listed = (data: Promise<ListAnswer<EntityRow>>) => data.then((rows) => ({ message: capitalised(many), data: rows }));
+  /** A change in its transaction with its audit entry, answered with the record as it now is. */
+  const changed = async (request: FastifyRequest, id: string, message: string, work: (scope: EntityScope) => Promise<Audited>) => {
+    await change(request, async (scope) => ({ id, ...(await work(scope)) }));
+    return { message: `${capitalised(one)} ${message}`, data: await mustFind(scoped(request), id) };
   };
 
-  listCall('list', `List the ${many}`, undefined, async (request, values) => ({
-    message: capitalised(many),
-    data: await repository.list(scopeOf(request, app.ctx.db), pageOf(values)),
-  }));
-  if (repository.filter) {
-    const filter = repository.filter.bind(repository);
-    listCall('filter', `Filter the ${many}`, contract.bodies?.filter, async (request, values, body) => ({
-      message: capitalised(many),
-      data: await filter(scopeOf(request, app.ctx.db), filledFields(body), pageOf(values)),
-    }));
+  if (routes.list) {
+    add({
+      kind: 'list',
+      route: routes.list,
+      summary: `List the ${many}`,
+      answer: listAnswer,
+      handle: (request, values) => listed(repository.list(scoped(request), pageOf(values))),
+    });
   }
-  if (repository.search) {
-    const search = repository.search.bind(repository);
-    listCall('search', `Search the ${many}`, undefined, async (request, values) => ({
-      message: capitalised(many),
-      data: await search(scopeOf(request, app.ctx.db), String(values.search ?? ''), pageOf(values)),
-    }));
+  const { filter, search, filterProps, cards, create, update, setActive, remove } = repository;
+  if (routes.filter && filter) {
+    add({
+      kind: 'filter',
+      route: routes.filter,
+      summary: `Filter the ${many}`,
+      body: contract.bodies?.filter,
+      answer: listAnswer,
+      handle: (request, values, body) => listed(filter.call(repository, scoped(request), filledFields(body), pageOf(values))),
+    });
   }
-  if (routes.filterProps && repository.filterProps) {
-    const props = repository.filterProps.bind(repository);
-    calls.push({
+  if (routes.search && search) {
+    add({
+      kind: 'search',
+      route: routes.search,
+      summary: `Search the ${many}`,
+      answer: listAnswer,
+      handle: (request, values) => listed(search.call(repository, scoped(request), String(values.search ?? ''), pageOf(values))),
+    });
+  }
+  if (routes.filterProps && filterProps) {
+    add({
       kind: 'filterProps',
-      action: 'read',
       route: routes.filterProps,
       summary: `The filter choices of the ${many}`,
       answer: z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }),
-      handle: async (request) => ({ message: 'Filter choices', data: await props(scopeOf(request, app.ctx.db)) }),
+      handle: async (request) => ({ message: 'Filter choices', data: await filterProps.call(repository, scoped(request)) }),
     });
   }
-  if (routes.cards && repository.cards) {
-    const cards = repository.cards.bind(repository);
-    calls.push({
+  if (routes.cards && cards) {
+    add({
       kind: 'cards',
-      action: 'read',
       route: routes.cards,
       summary: `The summary cards of the ${many}`,
       answer: z.object({ message: z.string(), data: z.array(z.unknown()) }),
-      handle: async (request) => ({ message: 'Cards', data: await cards(scopeOf(request, app.ctx.db)) }),
+      handle: async (request) => ({ message: 'Cards', data: await cards.call(repository, scoped(request)) }),
     });
   }
   if (routes.one) {
-    calls.push({
+    add({
       kind: 'one',
-      action: 'read',
       route: routes.one,
       summary: `Read a ${one}`,
       answer: recordAnswer,
-      handle: async (request, values) => ({ message: capitalised(one), data: await mustFind(scopeOf(request, app.ctx.db), idOf(values)) }),
+      handle: async (request, values) => ({ message: capitalised(one), data: await mustFind(scoped(request), idOf(values)) }),
     });
   }
-  if (routes.create && repository.create) {
-    const create = repository.create.bind(repository);
-    calls.push({
+  if (routes.create && create) {
+    add({
       kind: 'create',
-      action: 'create',
       route: routes.create,
       summary: `Create a ${one}`,
       body: contract.bodies?.create,
@@ -237,99 +250,77 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       status: 201,
       handle: async (request, _values, body) => {
         const id = await change(request, async (scope) => {
-          const created = await create(scope, body);
+          const created = await create.call(repository, scope, body);
           return { id: created, operation: 'create', changes: { after: await repository.one(scope, created) } };
         });
-        return { message: `${capitalised(one)} created`, data: await mustFind(scopeOf(request, app.ctx.db), id) };
+        return { message: `${capitalised(one)} created`, data: await mustFind(scoped(request), id) };
       },
     });
   }
-  if (routes.update && repository.update) {
-    const update = repository.update.bind(repository);
-    calls.push({
+  const updateRoute = routes.update;
+  if (updateRoute && update) {
+    add({
       kind: 'update',
-      action: 'update',
-      route: routes.update,
+      route: updateRoute,
       summary: `Change a ${one}`,
       body: contract.bodies?.update,
       answer: recordAnswer,
-      handle: async (request, values, body) => {
-        const id = idOf(values, body, routes.update);
-        await change(request, async (scope) => {
+      handle: (request, values, body) => {
+        const id = idOf(values, body, updateRoute);
+        return changed(request, id, 'saved', async (scope) => {
           const before = await mustFind(scope, id);
-          const wanted = withoutId(body, routes.update);
-          await update(scope, id, wanted);
-          const after = await mustFind(scope, id);
-          return { id, operation: 'update', changes: changedFields(before, after, Object.keys(wanted)) };
+          const wanted = withoutId(body, updateRoute);
+          await update.call(repository, scope, id, wanted);
+          return { operation: 'update', changes: changedFields(before, await mustFind(scope, id), Object.keys(wanted)) };
         });
-        return { message: `${capitalised(one)} saved`, data: await mustFind(scopeOf(request, app.ctx.db), id) };
       },
     });
   }
-  if (routes.activate && routes.deactivate && repository.setActive && contract.activation) {
-    const setActive = repository.setActive.bind(repository);
+  const { activate, deactivate } = routes;
+  if (activate && deactivate && setActive && contract.activation) {
     const field = contract.activation.field;
-    const flip = (active: boolean) => async (request: FastifyRequest, values: Record<string, unknown>, body: Record<string, unknown>) => {
-      const id = idOf(values, body, active ? routes.activate : routes.deactivate);
-      await change(request, async (scope) => {
-        const before = (await mustFind(scope, id)) as unknown as Record<string, unknown>;
-        await setActive(scope, id, active);
-        return {
-          id,
-          operation: active ? 'activate' : 'deactivate',
-          changes: { before: { [field]: before[field] }, after: { [field]: active } },
-        };
-      });
-      return {
-        message: `${capitalised(one)} ${active ? 'activated' : 'deactivated'}`,
-        data: await mustFind(scopeOf(request, app.ctx.db), id),
+    const flip =
+      (active: boolean): Handle =>
+      (request, values, body) => {
+        const id = idOf(values, body, active ? activate : deactivate);
+        return changed(request, id, active ? 'activated' : 'deactivated', async (scope) => {
+          const before = (await mustFind(scope, id)) as unknown as Record<string, unknown>;
+          await setActive.call(repository, scope, id, active);
+          return {
+            operation: active ? 'activate' : 'deactivate',
+            changes: { before: { [field]: before[field] }, after: { [field]: active } },
+          };
+        });
       };
-    };
-    const activate = routeSpec(routes.activate, 'activate');
-    const deactivate = routeSpec(routes.deactivate, 'deactivate');
-    if (activate.path === deactivate.path && activate.method === deactivate.method) {
+    const on = routeSpec(activate, 'activate');
+    const off = routeSpec(deactivate, 'deactivate');
+    if (on.path === off.path && on.method === off.method) {
       // One path for both, the wanted state in the body (`PUT /roles/activate/{id} { isActive }`).
-      calls.push({
+      add({
         kind: 'activate',
-        action: 'update',
-        route: routes.activate,
+        route: activate,
         summary: `Activate or deactivate a ${one}`,
         body: z.object({ [field]: z.boolean({ error: 'must be true or false' }) }),
         answer: recordAnswer,
         handle: (request, values, body) => flip(body[field] === true)(request, values, body),
       });
     } else {
-      calls.push({
-        kind: 'activate',
-        action: 'update',
-        route: routes.activate,
-        summary: `Activate a ${one}`,
-        answer: recordAnswer,
-        handle: flip(true),
-      });
-      calls.push({
-        kind: 'deactivate',
-        action: 'update',
-        route: routes.deactivate,
-        summary: `Deactivate a ${one}`,
-        answer: recordAnswer,
-        handle: flip(false),
-      });
+      add({ kind: 'activate', route: activate, summary: `Activate a ${one}`, answer: recordAnswer, handle: flip(true) });
+      add({ kind: 'deactivate', route: deactivate, summary: `Deactivate a ${one}`, answer: recordAnswer, handle: flip(false) });
     }
   }
-  if (routes.delete && repository.remove) {
-    const remove = repository.remove.bind(repository);
-    calls.push({
+  const deleteRoute = routes.delete;
+  if (deleteRoute && remove) {
+    add({
       kind: 'delete',
-      action: 'delete',
-      route: routes.delete,
+      route: deleteRoute,
       summary: `Delete a ${one}`,
       answer: z.object({ message: z.string() }),
       handle: async (request, values, body) => {
-        const id = idOf(values, body, routes.delete);
+        const id = idOf(values, body, deleteRoute);
         await change(request, async (scope) => {
           const before = await mustFind(scope, id);
-          await remove(scope, id);
+          await remove.call(repository, scope, id);
           return { id, operation: 'delete', changes: { before } };
         });
         return { message: `${capitalised(one)} deleted` };
@@ -339,28 +330,25 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   for (const [target, route] of Object.entries(contract.related ?? {})) {
     const read = repository.related?.[target];
     if (!read) throw new Error(`The contract of ${contract.name} lists them by ${target}, but its repository cannot`);
-    calls.push({
-      kind: `related ${target}`,
-      action: 'read',
+    add({
+      kind: 'related',
       route,
       summary: `List the ${many} of a ${target}`,
       answer: listAnswer,
-      handle: async (request, values) => ({
-        message: capitalised(many),
-        data: await read(scopeOf(request, app.ctx.db), idOf(values), pageOf(values)),
-      }),
+      handle: (request, values) => listed(read(scoped(request), idOf(values), pageOf(values))),
     });
   }
 
   for (const call of calls) {
-    const spec = routeSpec(call.route, call.kind in ACTIONS ? (call.kind as RouteKind) : 'list');
+    const spec = routeSpec(call.route, call.kind === 'related' ? 'list' : call.kind);
+    const action: PolicyAction = call.kind === 'related' ? 'read' : ACTIONS[call.kind];
     const { url, pathNames, queryNames } = routeTemplate(spec.path);
     const idInBody = spec.idField ? z.object({ [spec.idField]: uuidParam }) : undefined;
     const body = bodySchema(call.body, idInBody, spec.method);
     api.route({
       method: spec.method as HttpMethod,
       url,
-      config: { policy: [contract.policy.resource, call.action] },
+      config: { policy: [contract.policy.resource, action] },
       schema: {
         summary: call.summary,
         tags,
