@@ -35,11 +35,16 @@ export function countVitest(file, status, label) {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
     // A file that fails to load counts as one failure, so a broken suite is never green.
     const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+    const failed = (report.numFailedTests ?? 0) + brokenFiles;
+    // An error outside every test (an unhandled rejection, say) fails the run without failing a
+    // test, and the JSON report does not show it: the exit status does, and counts as one failure.
+    const outside = failed === 0 && typeof status === 'number' && status !== 0 ? 1 : 0;
     return {
       label,
       passed: report.numPassedTests ?? 0,
-      failed: (report.numFailedTests ?? 0) + brokenFiles,
+      failed: failed + outside,
       skipped: report.numPendingTests ?? 0,
+      ...(outside ? { note: `errors outside the tests (exit ${status})` } : {}),
     };
   } catch {
     return { label, passed: 0, failed: 1, skipped: 0, note: `no report (exit ${status})` };

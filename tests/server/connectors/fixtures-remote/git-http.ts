@@ -30,6 +30,8 @@ export function gitHttpBackend(projectRoot: string, user: string, password: stri
         REMOTE_ADDR: '127.0.0.1',
       },
     });
+    // git http-backend may exit without reading its input (a GET has none): its answer still comes on stdout.
+    child.stdin.on('error', () => {});
     child.stdin.end(request.body);
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
