@@ -3,16 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HttpError } from './http/errors';
 import { ConnectorError } from './connectors/types';
 import { isDatabaseUnavailable } from './http/database-errors';
 import { API_PREFIX, BODY_LIMIT_BYTES, type AppContext } from './platform/context';
+import { answerSerializer } from './platform/answers';
 import { registerEntityRoutes, type EntityModule } from './platform/entity-routes';
 import { ENTITY_MODULES } from './modules';
 import { registerAuthGuard } from './auth/guard';
@@ -30,6 +26,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Serve the built console from config.consoleDir (the server does; tests need not). */
   serveConsole?: boolean;
+  /** Hold every answer against its declared schema and fail the call when it does not match (the test servers do). */
+  checkAnswers?: boolean;
 }
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -42,7 +40,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializer(options.checkAnswers ?? false));
   app.decorate('ctx', ctx);
   app.setErrorHandler(errorHandler);
   // First, on the root: every answer (API, console files, not-found and errors) carries them.

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z, type ZodObject, type ZodType } from 'zod';
+import { answer, cardsAnswer, listAnswer as listAnswerOf, messageAnswer } from '../../common/contract/answers';
 import type { EntityContract, PolicyAction } from '../../common/contract/define';
 import { routeSpec, type HttpMethod, type ListSort, type Route, type RouteKind } from '../../common/contract/routes';
 import { recordAudit } from '../audit';
@@ -88,9 +89,6 @@ export function routeTemplate(path: string): { url: string; pathNames: string[];
   return { url: pathPart.replace(/\{(\w+)\}/g, ':$1'), pathNames, queryNames };
 }
 
-/** Answers are plain JSON: the row schemas describe them in the OpenAPI document, the handlers build them. */
-const plainJson = () => (data: unknown) => JSON.stringify(data);
-
 export async function registerEntityRoutes(app: FastifyInstance, module: EntityModule): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { contract, repository } = module;
@@ -98,8 +96,8 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   const many = contract.noun?.many ?? contract.name;
   const tags = [capitalised(many)];
   const row: ZodType = contract.row ?? z.object({ id: z.string() }).loose();
-  const listAnswer = z.object({ message: z.string(), data: z.object({ rows: z.array(row), count: z.number(), countExact: z.boolean() }) });
-  const recordAnswer = z.object({ message: z.string(), data: row });
+  const listAnswer = listAnswerOf(row);
+  const recordAnswer = answer(row);
   const sortable = (contract.fields ?? []).filter((field) => field.sortable).map((field) => field.source);
   const defaultSort: ListSort = contract.routes.filter?.sort ?? { field: '', order: 'ASC' };
 
@@ -218,7 +216,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       kind: 'filterProps',
       route: routes.filterProps,
       summary: `The filter choices of the ${many}`,
-      answer: z.object({ message: z.string(), data: z.record(z.string(), z.unknown()) }),
+      answer: answer(z.record(z.string(), z.unknown())),
       handle: async (request) => ({ message: 'Filter choices', data: await filterProps.call(repository, scoped(request)) }),
     });
   }
@@ -227,7 +225,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       kind: 'cards',
       route: routes.cards,
       summary: `The summary cards of the ${many}`,
-      answer: z.object({ message: z.string(), data: z.array(z.unknown()) }),
+      answer: cardsAnswer,
       handle: async (request) => ({ message: 'Cards', data: await cards.call(repository, scoped(request)) }),
     });
   }
@@ -315,7 +313,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       kind: 'delete',
       route: deleteRoute,
       summary: `Delete a ${one}`,
-      answer: z.object({ message: z.string() }),
+      answer: messageAnswer,
       handle: async (request, values, body) => {
         const id = idOf(values, body, deleteRoute);
         await change(request, async (scope) => {
@@ -357,7 +355,6 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
         body,
         response: { [call.status ?? 200]: call.answer },
       },
-      serializerCompiler: plainJson,
       handler: async (request, reply) => {
         const values = { ...(request.params as object), ...(request.query as object) } as Record<string, unknown>;
         const answer = await call.handle(request, values, (request.body ?? {}) as Record<string, unknown>);

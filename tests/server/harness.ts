@@ -90,7 +90,13 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
   const connectors = createConnectorRegistry(connectorContext);
   const runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
   await runner.start();
-  const app = await buildApp({ db: database.db, config, mailer, secrets, connectors, runner }, { modules: options.modules });
+  const app = await buildApp(
+    { db: database.db, config, mailer, secrets, connectors, runner },
+    {
+      modules: options.modules,
+      checkAnswers: true,
+    },
+  );
   await app.ready();
   return {
     app,

@@ -15,6 +15,7 @@ interface Operation {
   operationId?: string;
   summary?: string;
   tags?: string[];
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: object }> }>;
 }
 interface OpenApiDocument {
   openapi: string;
@@ -60,6 +61,23 @@ function undescribed(doc: OpenApiDocument): string[] {
     .map((op) => op.key);
 }
 
+/**
+ * Operations that do not say what their success answers: no 2xx response with a schema (a 204
+ * answers nothing, so it needs none). A generated client gets its types from these schemas.
+ */
+function withoutAnswerSchema(doc: OpenApiDocument): string[] {
+  return operationsOf(doc)
+    .filter(
+      (op) =>
+        !Object.entries(op.responses ?? {}).some(
+          ([code, response]) =>
+            /^2(\d\d|XX)$/.test(code) &&
+            (code === '204' || Object.values(response.content ?? {}).some((media) => media.schema && Object.keys(media.schema).length > 0)),
+        ),
+    )
+    .map((op) => op.key);
+}
+
 const isHidden = (route: RouteEntry) => route.schema.hide === true;
 const documentKeyOf = (route: RouteEntry) => `${route.method} ${API_PREFIX}${bracedPath(route.url)}`;
 
@@ -94,6 +112,24 @@ describe("the server's OpenAPI document", () => {
     expect(undescribed(withOne({ summary: '  ', tags: ['Things'] }))).toEqual(['GET /api/v1/things']);
     expect(undescribed(withOne({ summary: 'List the things' }))).toEqual(['GET /api/v1/things']);
     expect(undescribed(withOne({ summary: 'List the things', tags: [] }))).toEqual(['GET /api/v1/things']);
+  });
+
+  it('gives every operation the schema of its success answer', () => {
+    expect(withoutAnswerSchema(document)).toEqual([]);
+  });
+
+  it('finds an operation whose success answer has no schema (the check can fail)', () => {
+    const json = (schema: object) => ({ description: 'Done', content: { 'application/json': { schema } } });
+    const withOne = (responses: Operation['responses']): OpenApiDocument => ({
+      openapi: '3.0.3',
+      paths: { '/api/v1/things': { get: { summary: 'List the things', tags: ['Things'], responses } } },
+    });
+    expect(withoutAnswerSchema(withOne({ 200: json({ type: 'object' }) }))).toEqual([]);
+    expect(withoutAnswerSchema(withOne({ 201: json({ type: 'object' }) }))).toEqual([]);
+    expect(withoutAnswerSchema(withOne({ 204: { description: 'Nothing' } }))).toEqual([]);
+    expect(withoutAnswerSchema(withOne({ 200: { description: 'Default Response' } }))).toEqual(['GET /api/v1/things']);
+    expect(withoutAnswerSchema(withOne({ 200: json({}) }))).toEqual(['GET /api/v1/things']);
+    expect(withoutAnswerSchema(withOne({ 400: json({ type: 'object' }) }))).toEqual(['GET /api/v1/things']);
   });
 
   it('has one operation for each route of the API, except the routes hidden on purpose', () => {
