@@ -62,8 +62,12 @@ export interface ContractField {
 export interface EntityContract {
   /** The entity's name: the console's resource and URL (`/<name>`), and its texts' namespace. */
   name: string;
-  /** How answers name one record and several (`Label "Red" created`, `Labels`). */
-  noun?: { one: string; many: string };
+  /**
+   * How answers name one record and several (`Label created`, `Labels`): `title` names the row
+   * field quoted after the noun (`Workspace "Finance" created`), `updated` the word for a saved
+   * change ("saved" unless it says otherwise).
+   */
+  noun?: { one: string; many: string; title?: string; updated?: string };
   /** A row as the lists and the one-route answer it (the OpenAPI document's answer schemas). */
   row?: ZodObject;
   /** The fields of its rows that lists show, order and search. */

@@ -1,4 +1,5 @@
 import type { EntityModule } from '../platform/entity-routes';
+import { workspacesModule } from './workspaces';
 
 /**
  * The entities the server serves from their contract (common/contract/<entity>.ts) and a
@@ -6,4 +7,4 @@ import type { EntityModule } from '../platform/entity-routes';
  * (server/platform/entity-routes.ts). A new entity is one entry here; the areas written before
  * these existed keep their route files under server/routes until they move here.
  */
-export const ENTITY_MODULES: readonly EntityModule[] = [];
+export const ENTITY_MODULES: readonly EntityModule[] = [workspacesModule as EntityModule];

@@ -7,10 +7,12 @@ import { routeSpec, type HttpMethod, type ListSort, type Route, type RouteKind }
 import { recordAudit } from '../audit';
 import { requireAuth } from '../auth/guard';
 import type { Db } from '../db/client';
-import { badRequest, notFound } from '../http/errors';
-import type { ListAnswer } from '../http/lists';
+import { isUniqueViolation } from '../http/database-errors';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { COUNT_CAP, type ListAnswer } from '../http/lists';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
 import type { AuthContext } from './auth-context';
+import { acceptFormBodies } from './form-body';
 
 /**
  * An entity's standard routes, registered from its contract and a repository: the list, filter,
@@ -56,7 +58,12 @@ export interface EntityRepository<Row extends EntityRow = EntityRow> {
   create?(scope: EntityScope, body: Record<string, unknown>): Promise<string>;
   update?(scope: EntityScope, id: string, body: Record<string, unknown>): Promise<void>;
   setActive?(scope: EntityScope, id: string, active: boolean): Promise<void>;
-  remove?(scope: EntityScope, id: string): Promise<void>;
+  /** Removes the record; what it gives back joins the audit entry's `before` (the members it let go, say). */
+  remove?(scope: EntityScope, id: string): Promise<Record<string, unknown> | void>;
+  /** What an audit entry keeps of a row that is created or deleted (the whole row unless it says). */
+  audited?(row: Row): Record<string, unknown>;
+  /** The answer (409) when a create or change breaks one of the table's unique keys. */
+  taken?: string;
   /** The lists of the contract's related routes, by target: the rows that belong to record `id`. */
   related?: Record<string, (scope: EntityScope, id: string, page: PageRequest) => Promise<ListAnswer<Row>>>;
 }
@@ -65,7 +72,12 @@ export interface EntityRepository<Row extends EntityRow = EntityRow> {
 export interface EntityModule<Row extends EntityRow = EntityRow> {
   contract: EntityContract;
   repository: EntityRepository<Row>;
+  /** The entity's calls that are not standard ones (a picker, say), registered beside them. */
+  routes?(api: FastifyInstance): Promise<void> | void;
 }
+
+/** The body types a form-encoded create or change accepts (the console posts forms; JSON is accepted too). */
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'];
 
 const ACTIONS: Record<RouteKind, PolicyAction> = {
   list: 'read',
@@ -100,6 +112,11 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   const recordAnswer = answer(row);
   const sortable = (contract.fields ?? []).filter((field) => field.sortable).map((field) => field.source);
   const defaultSort: ListSort = contract.routes.filter?.sort ?? { field: '', order: 'ASC' };
+  refuseIncomplete(contract, sortable);
+  const title = contract.noun?.title;
+  /** `Workspace "Finance"`, or `Label` when the contract names no title field. */
+  const named = (row: unknown) => (title ? `${capitalised(one)} "${String((row as Record<string, unknown>)[title])}"` : capitalised(one));
+  const audited = (row: EntityRow) => (repository.audited ? repository.audited(row) : row);
 
   const placeholder = (name: string): ZodType => {
     switch (name) {
@@ -127,7 +144,8 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   const scopeOf = (request: FastifyRequest, db: Db): EntityScope => ({ db, auth: requireAuth(request), request });
   const pageOf = (values: Record<string, unknown>): PageRequest => ({
     offset: Number(values.offset ?? 0),
-    limit: Number(values.limit ?? 10),
+    // A list path without `{limit}` answers the whole list, up to the count cap.
+    limit: values.limit === undefined ? COUNT_CAP : Number(values.limit),
     sort: values.field ? { field: String(values.field), order: values.order === 'ASC' ? 'ASC' : 'DESC' } : defaultSort,
   });
   const mustFind = async (scope: EntityScope, id: string) => {
@@ -135,23 +153,31 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     if (!found) throw notFound(capitalised(one));
     return found;
   };
-  /** Runs a change in one transaction with its audit entry. */
+  /**
+   * Runs a change in one transaction with its audit entry, and reads the record as it then is
+   * (null once deleted). A unique key broken by a concurrent change is the repository's 409.
+   */
   const change = async (request: FastifyRequest, work: (scope: EntityScope) => Promise<Audited & { id: string }>) => {
     const { db } = app.ctx;
-    return db.transaction(async (tx) => {
-      const scope = scopeOf(request, tx as unknown as Db);
-      const done = await work(scope);
-      if (contract.audit) {
-        await recordAudit(tx as unknown as Db, request, {
-          companyId: scope.auth.companyId,
-          model: contract.audit.model,
-          operation: done.operation,
-          recordId: done.id,
-          changes: done.changes as Record<string, unknown>,
-        });
-      }
-      return done.id;
-    });
+    try {
+      return await db.transaction(async (tx) => {
+        const scope = scopeOf(request, tx as unknown as Db);
+        const done = await work(scope);
+        if (contract.audit) {
+          await recordAudit(tx as unknown as Db, request, {
+            companyId: scope.auth.companyId,
+            model: contract.audit.model,
+            operation: done.operation,
+            recordId: done.id,
+            changes: done.changes as Record<string, unknown>,
+          });
+        }
+        return done.operation === 'delete' ? null : repository.one(scope, done.id);
+      });
+    } catch (err) {
+      if (repository.taken && isUniqueViolation(err)) throw conflict(repository.taken);
+      throw err;
+    }
   };
 
   type Handle = (
@@ -178,8 +204,9 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   const listed = (data: Promise<ListAnswer<EntityRow>>) => data.then((rows) => ({ message: capitalised(many), data: rows }));
   /** A change in its transaction with its audit entry, answered with the record as it now is. */
   const changed = async (request: FastifyRequest, id: string, message: string, work: (scope: EntityScope) => Promise<Audited>) => {
-    await change(request, async (scope) => ({ id, ...(await work(scope)) }));
-    return { message: `${capitalised(one)} ${message}`, data: await mustFind(scoped(request), id) };
+    const row = await change(request, async (scope) => ({ id, ...(await work(scope)) }));
+    if (!row) throw notFound(capitalised(one));
+    return { message: `${named(row)} ${message}`, data: row };
   };
 
   if (routes.list) {
@@ -247,11 +274,12 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       answer: recordAnswer,
       status: 201,
       handle: async (request, _values, body) => {
-        const id = await change(request, async (scope) => {
+        const row = await change(request, async (scope) => {
           const created = await create.call(repository, scope, body);
-          return { id: created, operation: 'create', changes: { after: await repository.one(scope, created) } };
+          return { id: created, operation: 'create', changes: { after: audited(await mustFind(scope, created)) } };
         });
-        return { message: `${capitalised(one)} created`, data: await mustFind(scoped(request), id) };
+        if (!row) throw notFound(capitalised(one));
+        return { message: `${named(row)} created`, data: row };
       },
     });
   }
@@ -263,11 +291,14 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       summary: `Change a ${one}`,
       body: contract.bodies?.update,
       answer: recordAnswer,
-      handle: (request, values, body) => {
+      handle: async (request, values, body) => {
         const id = idOf(values, body, updateRoute);
-        return changed(request, id, 'saved', async (scope) => {
+        const wanted = withoutId(body, updateRoute);
+        const current = await mustFind(scoped(request), id);
+        // A change that asks for what is already there writes nothing and leaves no audit entry.
+        if (!differs(current, wanted)) return { message: 'Nothing to change', data: current };
+        return changed(request, id, contract.noun?.updated ?? 'saved', async (scope) => {
           const before = await mustFind(scope, id);
-          const wanted = withoutId(body, updateRoute);
           await update.call(repository, scope, id, wanted);
           return { operation: 'update', changes: changedFields(before, await mustFind(scope, id), Object.keys(wanted)) };
         });
@@ -275,7 +306,14 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     });
   }
   const { activate, deactivate } = routes;
-  if (activate && deactivate && setActive && contract.activation) {
+  /** An activation sent as a change (`PUT /workspace { id, isActive }`) is the update route's to answer. */
+  const isUpdateCall = (route: Route, kind: RouteKind) => {
+    if (!updateRoute) return false;
+    const spec = routeSpec(route, kind);
+    const updating = routeSpec(updateRoute, 'update');
+    return spec.path === updating.path && spec.method === updating.method;
+  };
+  if (activate && deactivate && setActive && contract.activation && !isUpdateCall(activate, 'activate')) {
     const field = contract.activation.field;
     const flip =
       (active: boolean): Handle =>
@@ -316,12 +354,13 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       answer: messageAnswer,
       handle: async (request, values, body) => {
         const id = idOf(values, body, deleteRoute);
+        let gone: EntityRow | undefined;
         await change(request, async (scope) => {
-          const before = await mustFind(scope, id);
-          await remove.call(repository, scope, id);
-          return { id, operation: 'delete', changes: { before } };
+          gone = await mustFind(scope, id);
+          const released = await remove.call(repository, scope, id);
+          return { id, operation: 'delete', changes: { before: { ...audited(gone), ...(released ?? {}) } } };
         });
-        return { message: `${capitalised(one)} deleted` };
+        return { message: `${named(gone)} deleted` };
       },
     });
   }
@@ -337,6 +376,10 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     });
   }
 
+  if (calls.some((call) => routeSpec(call.route, call.kind === 'related' ? 'list' : call.kind).encoding === 'form')) {
+    await acceptFormBodies(app);
+  }
+  await module.routes?.(app);
   for (const call of calls) {
     const spec = routeSpec(call.route, call.kind === 'related' ? 'list' : call.kind);
     const action: PolicyAction = call.kind === 'related' ? 'read' : ACTIONS[call.kind];
@@ -350,6 +393,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       schema: {
         summary: call.summary,
         tags,
+        ...(spec.encoding === 'form' ? { consumes: FORM_TYPES } : {}),
         params: schemaOf(pathNames),
         querystring: schemaOf(queryNames),
         body,
@@ -385,6 +429,23 @@ function withoutId(body: Record<string, unknown>, route?: Route): Record<string,
   if (!idField) return body;
   const { [idField]: _id, ...rest } = body;
   return rest;
+}
+
+/** A contract the server cannot serve as written: a filter without its body, an order by `{field}` with nothing to order by. */
+function refuseIncomplete(contract: EntityContract, sortable: string[]) {
+  const paths = Object.entries(contract.routes).map(([kind, route]) => routeSpec(route, kind as RouteKind).path);
+  if (contract.routes.filter && !contract.bodies?.filter) {
+    throw new Error(`The contract of ${contract.name} has a filter route but no filter body`);
+  }
+  if (sortable.length === 0 && paths.some((path) => path.includes('{field}'))) {
+    throw new Error(`The contract of ${contract.name} orders by {field}, but none of its fields is sortable`);
+  }
+}
+
+/** Whether a change asks for any value the row does not already hold. */
+function differs(row: object, wanted: Record<string, unknown>): boolean {
+  const current = row as Record<string, unknown>;
+  return Object.entries(wanted).some(([key, value]) => value !== undefined && JSON.stringify(value) !== JSON.stringify(current[key]));
 }
 
 /** A filter body's filled fields: empty strings, empty lists and nulls say "any". */

@@ -11,7 +11,6 @@ import { dashboardRoutes } from './dashboard';
 import { roleRoutes } from './roles';
 import { listColumnRoutes } from './list-columns';
 import { authorizationRoutes } from './authorization';
-import { workspaceRoutes } from './workspaces';
 import { apiKeyRoutes } from './apikeys';
 import { openApiRoutes } from './openapi';
 import { notificationRoutes } from './notifications';
@@ -38,7 +37,6 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(roleRoutes);
   await api.register(listColumnRoutes);
   await api.register(authorizationRoutes);
-  await api.register(workspaceRoutes);
   await api.register(apiKeyRoutes);
   await api.register(openApiRoutes);
   await api.register(notificationRoutes);

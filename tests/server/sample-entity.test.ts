@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
 import { selectRows } from '../../server/db/client';
 import { systemAudits } from '../../server/db/schema';
 import { conflict } from '../../server/http/errors';
@@ -230,6 +231,8 @@ describe('an entity declared by its contract and repository alone', () => {
     const renamed = await admin.send('PUT', `/label/${urgent.id}`, { name: 'Now' });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ message: 'Label saved', data: { name: 'Now', colour: 'red' } });
+    const same = await admin.send('PUT', `/label/${urgent.id}`, { name: 'Now', colour: 'red' });
+    expect(same.json()).toMatchObject({ message: 'Nothing to change', data: { name: 'Now' } });
     const off = await admin.send('PUT', `/label/deactivate/${urgent.id}`);
     expect(off.json()).toMatchObject({ message: 'Label deactivated', data: { isActive: false } });
     expect((await admin.send('PUT', `/label/activate/${urgent.id}`)).json().data.isActive).toBe(true);
@@ -279,6 +282,18 @@ describe('an entity declared by its contract and repository alone', () => {
     expect((await intruder.send('DELETE', `/label/${label.id}`)).statusCode).toBe(404);
     expect((await intruder.send('PUT', `/label/deactivate/${label.id}`)).statusCode).toBe(404);
     expect(await companyLabels(server.company.companyId)).toBe(before);
+  });
+
+  it('is refused at start when its contract cannot be served as written', async () => {
+    const { filter: _filter, ...withoutFilterBody } = labelsContract.bodies;
+    const noFilterBody = { ...labelsModule, contract: { ...labelsContract, bodies: withoutFilterBody } };
+    await expect(buildApp(server.app.ctx, { modules: [noFilterBody] })).rejects.toThrow(
+      'The contract of labels has a filter route but no filter body',
+    );
+    const nothingSortable = { ...labelsModule, contract: { ...labelsContract, fields: [{ source: 'name', type: 'text' as const }] } };
+    await expect(buildApp(server.app.ctx, { modules: [nothingSortable] })).rejects.toThrow(
+      'The contract of labels orders by {field}, but none of its fields is sortable',
+    );
   });
 
   it('gets the row-level security every tenant table has, from the migrator rather than its own SQL', async () => {
