@@ -1,35 +1,14 @@
 import { useMemo } from 'react';
-import { DeleteButton, SaveButton, SimpleForm, Toolbar, useRefresh } from 'react-admin';
+import { SimpleForm } from 'react-admin';
+import { FormToolbar } from '../../src/framework/form/DeclaredForm';
 import type { FieldValues } from 'react-hook-form';
-import { alerts } from '../../providers/alerts';
 import { useSessionUser } from '../../src/app/session';
 import { useDeclaration } from '../../src/framework/DeclarationContext';
-import { failureText } from '../../src/framework/feedback';
 import { FieldInput } from '../../src/framework/FieldInput';
 import { zodResolver } from '../../src/framework/zodResolver';
 import { AccessUserInput } from './AccessUserInput';
 
 export type FormErrors = Record<string, string> | undefined;
-
-function FormToolbar({ mode }: { mode: 'create' | 'edit' }) {
-  const refresh = useRefresh();
-  return (
-    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
-      <SaveButton />
-      {mode === 'edit' && (
-        <DeleteButton
-          mutationMode="pessimistic"
-          mutationOptions={{
-            onError: (error) => {
-              alerts.error(failureText(error));
-              refresh();
-            },
-          }}
-        />
-      )}
-    </Toolbar>
-  );
-}
 
 /**
  * A key's form: its name, its expiry, and (admins) who it acts as, validated by the server's

@@ -1,7 +1,8 @@
 import { Box, Typography } from '@mui/material';
 import { useMemo, type ReactNode } from 'react';
 import { useWatch, type FieldValues } from 'react-hook-form';
-import { BooleanInput, SaveButton, SimpleForm, Toolbar, useTranslate } from 'react-admin';
+import { BooleanInput, useTranslate } from 'react-admin';
+import { CheckedForm } from '../../src/framework/form/CheckedForm';
 import { connectionTypeOf, type SettingsFormDeclaration } from '../../common/connections';
 import { useDeclaration } from '../../src/framework/DeclarationContext';
 import { FieldInput } from '../../src/framework/FieldInput';
@@ -108,19 +109,9 @@ export function ConnectionForm({ mode, onSubmit, defaultValues, keptSecrets = []
   const resolver = useMemo(() => connectionResolver(mode, kept), [mode, kept]);
   return (
     // noValidate: the declarations are the one judge, with their own messages.
-    <SimpleForm
-      defaultValues={defaultValues}
-      resolver={resolver}
-      onSubmit={onSubmit}
-      noValidate
-      toolbar={
-        <Toolbar>
-          <SaveButton />
-        </Toolbar>
-      }
-    >
+    <CheckedForm defaultValues={defaultValues} resolver={resolver} onSubmit={onSubmit}>
       {mode === 'create' ? <TypePicker /> : <TypeSummary />}
       <ConnectionFields keptSecrets={kept} extra={extra} />
-    </SimpleForm>
+    </CheckedForm>
   );
 }

@@ -104,37 +104,34 @@ export function useLatestNotifications(enabled: boolean) {
 export function useMarkRead() {
   const queryClient = useQueryClient();
   return useCallback(
-    async (notificationId: string, { quiet = false }: { quiet?: boolean } = {}): Promise<boolean> => {
-      try {
+    (notificationId: string, { quiet = false }: { quiet?: boolean } = {}): Promise<boolean> =>
+      markAndRefresh(queryClient, async () => {
         const message = await markNotificationRead(notificationId);
         if (!quiet && message) alerts.success(message);
-        return true;
-      } catch (error) {
-        alerts.error(failureText(error));
-        return false;
-      } finally {
-        await notificationsChanged(queryClient);
-      }
-    },
+      }),
     [queryClient],
   );
 }
 
 export function useMarkAllRead() {
   const queryClient = useQueryClient();
-  return useCallback(async (): Promise<boolean> => {
+  return useCallback((): Promise<boolean> => {
     alerts.loading();
-    try {
-      const message = await markAllNotificationsRead();
-      alerts.success(message ?? '');
-      return true;
-    } catch (error) {
-      alerts.error(failureText(error));
-      return false;
-    } finally {
-      await notificationsChanged(queryClient);
-    }
+    return markAndRefresh(queryClient, async () => alerts.success((await markAllNotificationsRead()) ?? ''));
   }, [queryClient]);
+}
+
+/** Runs a marking: a failure is the alert, and every notification query refreshes either way. Whether it went through. */
+async function markAndRefresh(queryClient: QueryClient, mark: () => Promise<void>): Promise<boolean> {
+  try {
+    await mark();
+    return true;
+  } catch (error) {
+    alerts.error(failureText(error));
+    return false;
+  } finally {
+    await notificationsChanged(queryClient);
+  }
 }
 
 /** A link of the console is followed in place; a full address opens as a page of its own. */

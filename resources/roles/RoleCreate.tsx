@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { Create, SaveButton, SimpleForm, Toolbar, useCreatePath, useRedirect, useTranslate } from 'react-admin';
+import { Create, useCreatePath, useRedirect, useTranslate } from 'react-admin';
+import { CheckedForm } from '../../src/framework/form/CheckedForm';
 import type { FieldValues } from 'react-hook-form';
 import { alerts } from '../../providers/alerts';
 import { apiRequest } from '../../providers/http';
@@ -54,19 +55,9 @@ function RoleCreateForm() {
   );
 
   return (
-    <SimpleForm
-      defaultValues={START}
-      resolver={resolver}
-      onSubmit={save}
-      noValidate
-      toolbar={
-        <Toolbar>
-          <SaveButton />
-        </Toolbar>
-      }
-    >
+    <CheckedForm defaultValues={START} resolver={resolver} onSubmit={save}>
       <RoleEditorInputs />
-    </SimpleForm>
+    </CheckedForm>
   );
 }
 

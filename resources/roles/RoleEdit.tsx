@@ -1,19 +1,8 @@
 import { Alert, Skeleton } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import {
-  Edit,
-  SaveButton,
-  ShowButton,
-  SimpleForm,
-  Toolbar,
-  TopToolbar,
-  useCreatePath,
-  useDataProvider,
-  useRecordContext,
-  useRedirect,
-  useTranslate,
-} from 'react-admin';
+import { Edit, ShowButton, TopToolbar, useCreatePath, useDataProvider, useRecordContext, useRedirect, useTranslate } from 'react-admin';
+import { CheckedForm } from '../../src/framework/form/CheckedForm';
 import type { FieldValues } from 'react-hook-form';
 import { alerts } from '../../providers/alerts';
 import { useDeclaration } from '../../src/framework/DeclarationContext';
@@ -123,19 +112,9 @@ function RoleEditForm() {
       </Alert>
     );
   return (
-    <SimpleForm
-      record={initial}
-      resolver={resolver}
-      onSubmit={save}
-      noValidate
-      toolbar={
-        <Toolbar>
-          <SaveButton />
-        </Toolbar>
-      }
-    >
+    <CheckedForm record={initial} resolver={resolver} onSubmit={save}>
       <RoleEditorInputs role={initial} />
-    </SimpleForm>
+    </CheckedForm>
   );
 }
 

@@ -1,7 +1,8 @@
 import { Alert, Button } from '@mui/material';
 import { useMemo } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { AutocompleteInput, Create, SaveButton, SimpleForm, Toolbar, useTranslate } from 'react-admin';
+import { AutocompleteInput, Create, useTranslate } from 'react-admin';
+import { CheckedForm } from '../../src/framework/form/CheckedForm';
 import { failureText } from '../../src/framework/feedback';
 import { FieldInput } from '../../src/framework/FieldInput';
 import { useDeclaration } from '../../src/framework/DeclarationContext';
@@ -98,22 +99,13 @@ export default function TableRegister() {
   const field = (source: string) => declaration.fields.find((candidate) => candidate.source === source)!;
   return (
     <Create redirect={false}>
-      <SimpleForm
-        resolver={resolver}
-        onSubmit={save}
-        noValidate
-        toolbar={
-          <Toolbar>
-            <SaveButton label="resources.tables.register.save" />
-          </Toolbar>
-        }
-      >
+      <CheckedForm resolver={resolver} onSubmit={save} saveLabel="resources.tables.register.save">
         <ConnectionPicker />
         <EndpointPicker />
         <FieldInput field={field('name')} resource={declaration.name} />
         <FieldInput field={field('description')} resource={declaration.name} />
         <FieldInput field={field('workspaceId')} resource={declaration.name} />
-      </SimpleForm>
+      </CheckedForm>
     </Create>
   );
 }

@@ -1,35 +1,13 @@
 import { useMemo } from 'react';
-import { DeleteButton, SaveButton, SimpleForm, Toolbar, useRecordContext, useRefresh, useResourceContext } from 'react-admin';
+import { SimpleForm, useRecordContext, useResourceContext } from 'react-admin';
+import { FormToolbar } from '../../src/framework/form/DeclaredForm';
 import { adminUserEditSchema } from '../../common/schemas/users';
-import { alerts } from '../../providers/alerts';
-import { capabilitiesOf, DeclaredEdit, FieldInput, formFields, useDeclaration, zodResolver } from '../../src/framework';
-import { failureText } from '../../src/framework/feedback';
+import { DeclaredEdit, FieldInput, formFields, useDeclaration, zodResolver } from '../../src/framework';
 import { useDeclaredSave } from '../../src/framework/form/useDeclaredSave';
 import { useUsernameFreeCheck } from './hooks';
 import { withUsernameCheck } from './schemas';
 import type { User } from './types';
 import { UsernameInput } from './UsernameInput';
-
-function EditToolbar() {
-  const declaration = useDeclaration();
-  const refresh = useRefresh();
-  return (
-    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
-      <SaveButton />
-      {capabilitiesOf(declaration).delete && (
-        <DeleteButton
-          mutationMode="pessimistic"
-          mutationOptions={{
-            onError: (error) => {
-              alerts.error(failureText(error));
-              refresh();
-            },
-          }}
-        />
-      )}
-    </Toolbar>
-  );
-}
 
 /**
  * The admin's edit of a user: the declared edit fields, with the username checked live against
@@ -60,7 +38,7 @@ function UserEditForm() {
   );
   if (!record) return null;
   return (
-    <SimpleForm record={initial} resolver={resolver} onSubmit={save} toolbar={<EditToolbar />} noValidate>
+    <SimpleForm record={initial} resolver={resolver} onSubmit={save} toolbar={<FormToolbar mode="edit" />} noValidate>
       {fields.map((field) =>
         field.source === 'username' ? (
           <UsernameInput key={field.source} check={{ kind: 'account', userId: record.id }} current={record.username} />

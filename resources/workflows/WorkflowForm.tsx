@@ -1,11 +1,11 @@
 import { Box } from '@mui/material';
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
-import { BooleanInput, NumberInput, RadioButtonGroupInput, SaveButton, SimpleForm, TextInput, Toolbar, useTranslate } from 'react-admin';
+import { BooleanInput, NumberInput, RadioButtonGroupInput, TextInput, useTranslate } from 'react-admin';
+import { CheckedForm } from '../../src/framework/form/CheckedForm';
 import { useDeclaration } from '../../src/framework/DeclarationContext';
 import { FieldInput } from '../../src/framework/FieldInput';
 import { ChipsInput } from '../../src/framework/form/ChipsInput';
-import { FormProblem } from '../../src/framework/form/DeclaredForm';
 import { formValuesOf, newWorkflowValues, workflowResolver } from './form';
 import { ConnectionSelect, FormSection } from './FormParts';
 import { useWorkflowSave } from './hooks';
@@ -109,18 +109,7 @@ export function WorkflowForm({ mode, record }: WorkflowFormProps) {
   const field = (source: string) => declaration.fields.find((candidate) => candidate.source === source)!;
   return (
     // noValidate: the shared schema is the one judge, with its own messages.
-    <SimpleForm
-      record={initial}
-      resolver={resolver}
-      onSubmit={save}
-      noValidate
-      toolbar={
-        <Toolbar>
-          <SaveButton />
-          <FormProblem />
-        </Toolbar>
-      }
-    >
+    <CheckedForm record={initial} resolver={resolver} onSubmit={save}>
       <FormSection title={text('general')}>
         <TextInput source="name" label="resources.workflows.fields.name" isRequired helperText={false} />
         <TextInput source="description" label="resources.workflows.fields.description" multiline minRows={2} helperText={false} />
@@ -140,6 +129,6 @@ export function WorkflowForm({ mode, record }: WorkflowFormProps) {
       <ScheduleInputs />
       <LimitInputs />
       <NoticeInputs />
-    </SimpleForm>
+    </CheckedForm>
   );
 }

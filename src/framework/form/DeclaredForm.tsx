@@ -54,7 +54,8 @@ export function FormProblem() {
   );
 }
 
-function FormToolbar({ mode }: { mode: 'create' | 'edit' }) {
+/** Save, the form's problem, and on an edit the delete the declaration allows (a failed delete says why). */
+export function FormToolbar({ mode }: { mode: 'create' | 'edit' }) {
   const declaration = useDeclaration();
   const refresh = useRefresh();
   const canDelete = mode === 'edit' && capabilitiesOf(declaration).delete;
