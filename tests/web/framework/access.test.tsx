@@ -1,10 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { adminUser, FRAMEWORK_TIMEOUT_MS, mockPolicies, plainUser, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
-
-function rowOf(text: string): HTMLElement {
-  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
-}
+import { rowOf } from '../listPage';
 
 describe('permissions of a declared resource', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
   it('a user who may only read sees no create, delete or edit, and a switch they cannot use; the policies are read once', async () => {

@@ -12,7 +12,7 @@ import {
 import { COLUMN_SAVE_DELAY_MS } from '../../../src/framework/columns/useColumnChoices';
 import { server } from '../msw';
 import { API, FRAMEWORK_TIMEOUT_MS, plainUser, mockPolicies, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
-import { listToolbarShown } from '../listToolbar';
+import { listToolbarShown } from '../listPage';
 
 interface ColumnsServer {
   puts: unknown[];

@@ -5,7 +5,7 @@ import { memoryStore } from 'react-admin';
 import { csvCell, toCsv } from '../../../src/framework/csv';
 import { server } from '../msw';
 import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
-import { listToolbarShown } from '../listToolbar';
+import { listToolbarShown } from '../listPage';
 
 interface Download {
   name: string;

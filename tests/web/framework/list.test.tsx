@@ -4,7 +4,7 @@ import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, w
 import { http, HttpResponse } from 'msw';
 import { server } from '../msw';
 import { defineResource } from '../../../src/framework/types';
-import { listToolbarShown } from '../listToolbar';
+import { bodyRows, loadedTable } from '../listPage';
 
 function columnHeaders(table: HTMLElement): string[] {
   return within(table)
@@ -14,16 +14,6 @@ function columnHeaders(table: HTMLElement): string[] {
 }
 
 /** The table once its rows are in (react-admin shows a placeholder table while loading). */
-async function loadedTable(rowText: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(rowText, { selector: 'td, td *' });
-  await listToolbarShown();
-  return cell.closest('table')!;
-}
-
-function bodyRows(table: HTMLElement): HTMLElement[] {
-  return within(table).getAllByRole('row').slice(1);
-}
-
 describe('a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
   it('shows the rows with the declared columns (hidden ones left out), summary cards above, and pages by offset/limit', async () => {
     signIn();

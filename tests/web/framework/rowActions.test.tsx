@@ -3,10 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { server } from '../msw';
 import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
-
-function rowOf(text: string): HTMLElement {
-  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
-}
+import { rowOf } from '../listPage';
 
 async function loaded(text: string) {
   await screen.findByText(text, { selector: 'td, td *' });

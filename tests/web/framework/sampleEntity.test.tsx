@@ -10,7 +10,7 @@ import { RelatedList } from '../../../src/framework/related/RelatedList';
 import { defineResource } from '../../../src/framework/types';
 import { labelsContract, type Label } from '../../sample/labels-contract';
 import { contractFake } from '../contractFake';
-import { listToolbarShown } from '../listToolbar';
+import { bodyRows, headers, loadedTable } from '../listPage';
 import { server } from '../msw';
 import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn } from './harness';
 
@@ -86,19 +86,6 @@ function columnChoices() {
   );
   return puts;
 }
-
-async function loadedTable(rowText: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(rowText, { selector: 'td, td *' });
-  await listToolbarShown();
-  return cell.closest('table')!;
-}
-
-const headers = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('columnheader')
-    .map((cell) => cell.textContent ?? '')
-    .filter((text) => text !== '' && text !== 'Actions');
-const bodyRows = (table: HTMLElement) => within(table).getAllByRole('row').slice(1);
 
 describe('a sample entity declared over its contract', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
   beforeEach(() => {

@@ -4,20 +4,7 @@ import { accessEvents } from '../../../../resources/access-events';
 import { mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { RESOURCE_TIMEOUT_MS } from '../audits/listApi';
 import { accessEvent, eventApi, LEO, MIA } from './eventApi';
-import { listToolbarShown } from '../../listToolbar';
-
-function rowOf(text: string): HTMLElement {
-  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
-}
-
-function bodyRows(): HTMLElement[] {
-  return within(screen.getByRole('table')).getAllByRole('row').slice(1);
-}
-
-async function loaded(text: string) {
-  await screen.findByText(text, { selector: 'td, td *' });
-  await listToolbarShown();
-}
+import { bodyRows, loaded, rowOf } from '../../listPage';
 
 /** The address column of each row shown. */
 function addresses(): string[] {

@@ -2,24 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADA, apiKeysApi, BOB } from './apikeysApi';
 import { APIKEYS_TIMEOUT_MS, renderApiKeys } from './render';
-import { listToolbarShown } from '../../listToolbar';
-
-async function loadedTable(text: string): Promise<HTMLElement> {
-  const cell = await screen.findByText(text, { selector: 'td, td *' });
-  await listToolbarShown();
-  return cell.closest('table')!;
-}
-
-function rowOf(text: string): HTMLElement {
-  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
-}
-
-function headers(table: HTMLElement): string[] {
-  return within(table)
-    .getAllByRole('columnheader')
-    .map((cell) => cell.textContent ?? '')
-    .filter((text) => text !== '' && text !== 'Actions');
-}
+import { headers, loadedTable, rowOf } from '../../listPage';
 
 const FILTER = /^POST \/apikey\/filter\//;
 

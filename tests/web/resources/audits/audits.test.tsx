@@ -6,7 +6,7 @@ import { server } from '../../msw';
 import { API, mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { ADA, auditApi, auditEntry, MIA } from './auditApi';
 import { RESOURCE_TIMEOUT_MS } from './listApi';
-import { listToolbarShown } from '../../listToolbar';
+import { loaded, rowOf } from '../../listPage';
 
 function table(): HTMLElement {
   return screen.getByRole('table');
@@ -14,15 +14,6 @@ function table(): HTMLElement {
 
 function bodyRows(): HTMLElement[] {
   return within(table()).getAllByRole('row').slice(1);
-}
-
-function rowOf(text: string): HTMLElement {
-  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
-}
-
-async function loaded(text: string) {
-  await screen.findByText(text, { selector: 'td, td *' });
-  await listToolbarShown();
 }
 
 /** Picks options of a multiple select, then closes its menu. */

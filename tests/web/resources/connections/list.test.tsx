@@ -2,12 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { connectionsApi, exactly, FILES, SLACK } from './connectionsApi';
 import { CONNECTIONS_TIMEOUT_MS, mockPolicies, plainUser, renderConnections } from './render';
-import { listToolbarShown } from '../../listToolbar';
-
-function rowOf(name: string): HTMLElement {
-  const cell = screen.getByText(name, { selector: 'td *, td' });
-  return cell.closest('tr')!;
-}
+import { listToolbarShown, rowOf } from '../../listPage';
 
 describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
   it('lists GET /connections/0/10 with the type, workspace, roles, the last test as a chip, and the cards', async () => {

@@ -4,7 +4,7 @@ import { connectionsApi } from '../connections/connectionsApi';
 import { PAIRS, workflowConnections, workflowsApi } from '../workflows/workflowsApi';
 import { HOURLY, RUN_FAILED, runsApi } from './runsApi';
 import { renderRuns, RUNS_TIMEOUT_MS } from './render';
-import { listToolbarShown } from '../../listToolbar';
+import { listToolbarShown } from '../../listPage';
 
 function fakes() {
   const tracker = runsApi();

@@ -4,6 +4,7 @@ import { notifications } from '../../../../resources/notifications';
 import type { SessionUser } from '../../../../providers/types';
 import { adminUser, FRAMEWORK_TIMEOUT_MS, mockPolicies, renderDeclared, signIn } from '../../framework/harness';
 import { ADA, BOB, notificationsApi } from './notificationsApi';
+import { headers, rowOf } from '../../listPage';
 
 const ada: SessionUser = { ...adminUser, id: ADA };
 const plainAda: SessionUser = { ...ada, isAdmin: false, accessToken: 'token-ada', token: 'token-ada' };
@@ -16,17 +17,6 @@ function renderNotifications(path = '/notifications', as: SessionUser = ada) {
 async function loadedTable(text: string): Promise<HTMLElement> {
   const cell = await screen.findByText(text, { selector: 'td, td *' });
   return cell.closest('table')!;
-}
-
-function rowOf(text: string): HTMLElement {
-  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
-}
-
-function headers(table: HTMLElement): string[] {
-  return within(table)
-    .getAllByRole('columnheader')
-    .map((cell) => cell.textContent ?? '')
-    .filter((text) => text !== '' && text !== 'Actions');
 }
 
 const FILTER = /^POST \/notification\/filter\//;

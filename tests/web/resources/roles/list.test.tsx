@@ -3,23 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { roles } from '../../../../resources/roles';
 import { FRAMEWORK_TIMEOUT_MS, mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { rolesApi } from './rolesApi';
-import { listToolbarShown } from '../../listToolbar';
+import { headers, listToolbarShown, rowOf } from '../../listPage';
 
 async function loadedTable(): Promise<HTMLElement> {
   const cell = await screen.findByText('Analyst', { selector: 'td, td *' });
   await listToolbarShown();
   return cell.closest('table')!;
-}
-
-function rowOf(name: string): HTMLElement {
-  return screen.getByText(name, { selector: 'td, td *' }).closest('tr')!;
-}
-
-function headers(table: HTMLElement): string[] {
-  return within(table)
-    .getAllByRole('columnheader')
-    .map((cell) => cell.textContent ?? '')
-    .filter((text) => text !== '' && text !== 'Actions');
 }
 
 describe('the roles list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {

@@ -4,20 +4,7 @@ import { sessions } from '../../../../resources/sessions';
 import { mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { RESOURCE_TIMEOUT_MS } from '../audits/listApi';
 import { ADA, LEO, session, sessionApi } from './sessionApi';
-import { listToolbarShown } from '../../listToolbar';
-
-function rowOf(text: string): HTMLElement {
-  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
-}
-
-function bodyRows(): HTMLElement[] {
-  return within(screen.getByRole('table')).getAllByRole('row').slice(1);
-}
-
-async function loaded(text: string) {
-  await screen.findByText(text, { selector: 'td, td *' });
-  await listToolbarShown();
-}
+import { bodyRows, loaded, rowOf } from '../../listPage';
 
 function addresses(): string[] {
   return bodyRows().map((row) => within(row).getByText(/^192\.0\.2\./).textContent ?? '');

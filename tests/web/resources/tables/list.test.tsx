@@ -3,11 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { connectionsApi, exactly, FINANCE, PG, S3 } from '../connections/connectionsApi';
 import { tablesApi } from './tablesApi';
 import { renderTables, TABLES_TIMEOUT_MS } from './render';
-import { listToolbarShown } from '../../listToolbar';
-
-function rowOf(name: string): HTMLElement {
-  return screen.getByText(name, { selector: 'td *, td' }).closest('tr')!;
-}
+import { listToolbarShown, rowOf } from '../../listPage';
 
 describe('the tables list', { timeout: TABLES_TIMEOUT_MS }, () => {
   it('lists GET /tables/0/10: endpoint, connection, columns described, rules, the last run leading to the results', async () => {

@@ -8,6 +8,7 @@ import { plainUser } from '../../framework/harness';
 import { server } from '../../msw';
 import { mockPolicies, renderUsers, USERS_TIMEOUT_MS } from './render';
 import { API, ROLE_MEMBER, usersApi } from './usersApi';
+import { rowOf } from '../../listPage';
 
 // A full page load cannot happen in jsdom: record where the console would have gone.
 vi.mock('../../../../providers/navigation', async (importOriginal) => ({
@@ -16,10 +17,6 @@ vi.mock('../../../../providers/navigation', async (importOriginal) => ({
 }));
 
 beforeEach(() => vi.mocked(reloadAt).mockClear());
-
-function rowOf(text: string): HTMLElement {
-  return screen.getByText(text, { selector: 'td, td *' }).closest('tr')!;
-}
 
 async function openMenu(name: string): Promise<HTMLElement> {
   await userEvent.click(await screen.findByRole('button', { name: `Actions for ${name}` }));

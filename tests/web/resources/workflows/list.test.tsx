@@ -5,11 +5,7 @@ import { NIGHTLY, RUN_FAILED, RUN_NEW, runsApi } from '../job-runs/runsApi';
 import { tablesApi } from '../tables/tablesApi';
 import { renderWorkflows, WORKFLOWS_TIMEOUT_MS } from './render';
 import { PAIRS, tableRows, workflowConnections, workflowsApi } from './workflowsApi';
-import { listToolbarShown } from '../../listToolbar';
-
-function rowOf(name: string): HTMLElement {
-  return screen.getByText(name, { selector: 'td *, td' }).closest('tr')!;
-}
+import { listToolbarShown, rowOf } from '../../listPage';
 
 function fakes() {
   const runs = runsApi();

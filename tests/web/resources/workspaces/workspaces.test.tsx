@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { workspaces, type Workspace } from '../../../../resources/workspaces';
 import { API, FRAMEWORK_TIMEOUT_MS, mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { server } from '../../msw';
-import { listToolbarShown } from '../../listToolbar';
+import { listToolbarShown } from '../../listPage';
 
 interface Call {
   method: string;
