@@ -1,7 +1,55 @@
+import { z } from 'zod';
+import { card, choice, timestamp } from './answers';
 import { defineContract, everyAction } from './define';
+
+/** An API key as every answer shows it: never the key itself nor its hash (docs/api/apikeys.md). */
+export const apikeyRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The 12 characters after `dok_` in the key: enough to recognise it. */
+  prefix: z.string(),
+  /** The user the key acts as. */
+  accessUserId: z.string(),
+  /** The access user's name, else their email; null when the user is gone. */
+  accessUserName: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  isActive: z.boolean(),
+  /** Deleted keys are kept (marked so, and inactive) for the audit's sake. */
+  isDeleted: z.boolean(),
+  /** Null: it never expires. */
+  expiresAt: timestamp.nullable(),
+  /** Updated on use, at most once a minute. */
+  lastUsedAt: timestamp.nullable(),
+  /** The ids of the operations it may call (`GET /openapi`). */
+  operations: z.array(z.string()),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Apikey = z.infer<typeof apikeyRow>;
+
+/** `POST /apikey` (201): the new key's row and, in this answer only, the key itself. */
+export const createdApikey = apikeyRow.extend({
+  /** `dok_<prefix>_<secret>`: shown once, never again. */
+  key: z.string(),
+});
+
+/** `GET /apikey/filter/props` */
+export const apikeyFilterProps = z.object({
+  /** Users keys act as. */
+  accessUser: z.array(choice),
+  /** Users who made keys. */
+  createduser: z.array(choice),
+  isActive: z.array(choice),
+  isDeleted: z.array(choice),
+});
+
+/** `GET /apikey/cards`: `total`, `active`, `inactive`, `expired`, `deleted`, `recentlyUsed`. */
+export const apikeyCards = z.object({ cards: z.array(card) });
 
 export const apikeysContract = defineContract({
   name: 'apikeys',
+  row: apikeyRow,
   routes: {
     list: '/apikeys/{offset}/{limit}',
     filter: { path: '/apikey/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },

@@ -1,8 +1,131 @@
+import { z } from 'zod';
+import { QUALITY_FUNCTIONS, QUALITY_SEVERITIES } from '../schemas/quality';
+import { RUN_STATUSES, TASK_TYPES } from '../schemas/workflows';
+import { answer, choice, timestamp } from './answers';
 import { defineContract } from './define';
-import { workflowsPolicy } from './workflows';
+import { WORKFLOW_ENGINES, workflowsPolicy } from './workflows';
+
+/** What started a run: a person, the workflow's schedule, or an API key. */
+export const RUN_TRIGGERS = ['manual', 'schedule', 'api_key'] as const;
+
+/** Where a step of a run stands: `skipped` when the run ended before it, `canceled` when the run was stopped. */
+export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'canceled'] as const;
+
+/** A step's kind: its task's type, or the one step of a run worked as a Databricks job. */
+export const STEP_TYPES = [...TASK_TYPES, 'databricks'] as const;
+
+/** What one data-quality rule found. */
+export const QUALITY_RESULT_STATUSES = ['passed', 'warned', 'failed', 'error'] as const;
+
+/** A run of a workflow, as the run lists answer it (docs/api/workflows.md, "Job runs"). */
+export const jobRunRow = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  workflowName: z.string(),
+  status: z.enum(RUN_STATUSES),
+  trigger: z.enum(RUN_TRIGGERS),
+  /** The user who started it (an API key's access user); null for the schedule. */
+  triggeredBy: z.string().nullable(),
+  /** That user's name, else their email. */
+  triggeredByName: z.string().nullable(),
+  /** The API key that started it. */
+  apiKeyId: z.string().nullable(),
+  /** 1, then one more for each retry. */
+  attempt: z.number().int(),
+  engine: z.enum(WORKFLOW_ENGINES),
+  /** The Databricks run id, for a run worked as a Databricks job. */
+  externalRunId: z.string().nullable(),
+  /** The commit its `sql` tasks read their files at. */
+  gitCommit: z.string().nullable(),
+  queuedAt: timestamp,
+  startedAt: timestamp.nullable(),
+  endedAt: timestamp.nullable(),
+  /** From start to end; null until it has both. */
+  durationMs: z.number().nullable(),
+  /** When someone asked it to stop. */
+  cancelRequestedAt: timestamp.nullable(),
+  /** Why it failed, timed out or was canceled. */
+  error: z.string().nullable(),
+});
+export type JobRun = z.infer<typeof jobRunRow>;
+
+/** One step of a run: one task, as the runner worked it. */
+export const jobRunStep = z.object({
+  id: z.string(),
+  /** Its place in the run, from 0. */
+  position: z.number().int(),
+  /** The id of its task in the workflow (`databricks` for a Databricks job's step). */
+  taskId: z.string(),
+  name: z.string(),
+  type: z.enum(STEP_TYPES),
+  status: z.enum(STEP_STATUSES),
+  startedAt: timestamp.nullable(),
+  endedAt: timestamp.nullable(),
+  rowsRead: z.number().nullable(),
+  rowsWritten: z.number().nullable(),
+  /** Its log lines, timestamped, as they were written. */
+  log: z.string(),
+  error: z.string().nullable(),
+});
+export type JobRunStep = z.infer<typeof jobRunStep>;
+
+/** `GET /jobRunTracker/{id}`, the run a run or cancel answers: a run with its steps, in order. */
+export const jobRunDetail = jobRunRow.extend({ steps: z.array(jobRunStep) });
+export type JobRunDetail = z.infer<typeof jobRunDetail>;
+
+/** `GET /jobRunTracker/filters/props`: the company's workflows, by name, and the run statuses. */
+export const jobRunFilterPropsAnswer = answer(z.object({ workflow: z.array(choice), status: z.array(choice) }));
+
+/** `GET /workflow/databricks/job/status/{id}`: the Databricks state of a run worked as a Databricks job, read now. */
+export const databricksRunState = z.object({
+  /** Our run's id. */
+  runId: z.string(),
+  /** Databricks' run id. */
+  externalRunId: z.string(),
+  /** Databricks' own words: `life_cycle_state` (or `status.state`), `result_state` (or the termination code), the state message. */
+  lifeCycleState: z.string().nullable(),
+  resultState: z.string().nullable(),
+  stateMessage: z.string().nullable(),
+  /** That state as a run status. */
+  status: z.enum(RUN_STATUSES),
+  /** The run's page in the Databricks workspace. */
+  runPageUrl: z.string().nullable(),
+});
+export type DatabricksRunState = z.infer<typeof databricksRunState>;
+
+/** A data-quality result a run's quality task kept (`GET /jobRunTracker/{id}/dataQuality`): the rule as it was when it ran. */
+export const runQualityResult = z.object({
+  id: z.string(),
+  tableId: z.string(),
+  ruleId: z.string(),
+  ruleName: z.string(),
+  functionName: z.enum(QUALITY_FUNCTIONS),
+  columnName: z.string().nullable(),
+  severity: z.enum(QUALITY_SEVERITIES),
+  status: z.enum(QUALITY_RESULT_STATUSES),
+  /** The measured value (a count, a row count, an age in seconds…) as text. */
+  observed: z.string().nullable(),
+  rowsScanned: z.number().nullable(),
+  rowsFailed: z.number().nullable(),
+  /** rowsFailed / rowsScanned. */
+  failedShare: z.number().nullable(),
+  /** Up to 20 failing rows, sensitive columns masked. */
+  sample: z.array(z.record(z.string(), z.unknown())).nullable(),
+  /** The query that measured it. */
+  query: z.string().nullable(),
+  /** Why it failed or could not be measured. */
+  message: z.string().nullable(),
+  startedAt: timestamp,
+  endedAt: timestamp,
+});
+export type RunQualityResult = z.infer<typeof runQualityResult>;
+
+/** `GET /dataQuality/filters`: the rule names and the columns of a run's results. */
+export const runQualityFilterPropsAnswer = answer(z.object({ qualityName: z.array(choice), columnName: z.array(choice) }));
 
 export const jobRunsContract = defineContract({
   name: 'job-runs',
+  row: jobRunRow,
   routes: {
     list: { path: '/jobRunTracker/filters?offset={offset}&limit={limit}', method: 'POST', body: {} },
     filter: { path: '/jobRunTracker/filters?offset={offset}&limit={limit}', sort: { field: 'queuedAt', order: 'DESC' } },

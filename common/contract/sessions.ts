@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, card, choice, listAnswer, timestamp } from './answers';
 import { defineContract } from './define';
 
 /** How a session ended (`endReason`); null while it is open or when it only expired. */
@@ -14,16 +15,19 @@ export const sessionRow = z.object({
   userAgent: z.string().nullable(),
   /** How far the sign-in got: fully in, or waiting for a code or its set-up. */
   stage: z.enum(['full', 'otp', 'otp_setup']),
-  createdAt: z.string(),
-  lastSeenAt: z.string().nullable(),
-  expiresAt: z.string(),
-  endedAt: z.string().nullable(),
-  endReason: z.string().nullable(),
+  createdAt: timestamp,
+  /** Refreshed at most once a minute while the session is used. */
+  lastSeenAt: timestamp,
+  expiresAt: timestamp,
+  endedAt: timestamp.nullable(),
+  endReason: z.enum(SESSION_END_REASONS).nullable(),
   /** Over: ended, or expired without anyone ending it (computed by the server). */
   isDeleted: z.boolean(),
   /** Signed in now: a full session neither ended nor expired. */
   active: z.boolean(),
-  impersonatorUserId: z.string().nullable().optional(),
+  /** On a session an admin opened as this user: the admin. */
+  impersonatorUserId: z.string().nullable(),
+  /** The acting admin's email. */
   impersonatorEmail: z.string().nullable(),
   /** The caller's own session. */
   current: z.boolean(),
@@ -31,8 +35,18 @@ export const sessionRow = z.object({
 
 export type Session = z.infer<typeof sessionRow>;
 
+/** `{ message, data: { rows, count, countExact } }` of sessions. */
+export const sessionListAnswer = listAnswer(sessionRow);
+
+/** `GET /session/filter/props`: the users who have a session, and the two statuses (`active`, `ended`). */
+export const sessionFilterPropsAnswer = answer(z.object({ user: z.array(choice), status: z.array(choice) }));
+
+/** `GET /session/cards`: `openNow`, `signInsToday`, `endedByAdmin7Days`, `impersonationsOpen`. */
+export const sessionCardsAnswer = answer(z.object({ cards: z.array(card) }));
+
 export const sessionsContract = defineContract({
   name: 'sessions',
+  row: sessionRow,
   routes: {
     list: '/session/{offset}/{limit}',
     filter: { path: '/session/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'isDeleted', order: 'ASC' } },

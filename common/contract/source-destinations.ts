@@ -1,8 +1,34 @@
+import { z } from 'zod';
+import { CONNECTION_TYPES } from '../connections';
+import { timestamp } from './answers';
 import { defineContract } from './define';
 import { connectionsPolicy } from './connections';
 
+/** A source/destination pair, as its lists and its change answer it (docs/api/connections.md). */
+export const sourceDestinationRow = z.object({
+  id: z.string(),
+  /** Given, else `<source> → <destination>`. */
+  name: z.string(),
+  sourceId: z.string(),
+  sourceName: z.string(),
+  sourceType: z.enum(CONNECTION_TYPES),
+  /** Whether the source connection is active. */
+  sourceActive: z.boolean(),
+  destinationId: z.string(),
+  destinationName: z.string(),
+  destinationType: z.enum(CONNECTION_TYPES),
+  /** Whether the destination connection is active. */
+  destinationActive: z.boolean(),
+  /** The pair's own switch: `GET /active/source/destination` lists the active pairs whose two connections are active. */
+  isActive: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type SourceDestination = z.infer<typeof sourceDestinationRow>;
+
 export const sourceDestinationsContract = defineContract({
   name: 'source-destinations',
+  row: sourceDestinationRow,
   routes: { list: '/active/source/destination' },
   policy: connectionsPolicy,
   page: {

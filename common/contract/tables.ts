@@ -1,7 +1,79 @@
+import { z } from 'zod';
+import { CONNECTION_TYPES } from '../connections';
+import { answer, card, choice, listAnswer, timestamp } from './answers';
+import { QUALITY_STATUSES } from './answers/quality';
 import { defineContract, everyAction } from './define';
+
+/** A table as the lists and the one-table routes answer it (docs/api/tables.md). */
+export const tableRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** What it was registered from: `schema.table`, or a file's path. */
+  endpoint: z.string(),
+  connectionId: z.string(),
+  connectionName: z.string(),
+  connectionType: z.enum(CONNECTION_TYPES),
+  workspaceId: z.string().nullable(),
+  /** Null without a workspace, or when its workspace was deleted. */
+  workspaceName: z.string().nullable(),
+  isActive: z.boolean(),
+  /** The columns the source has now. */
+  columnCount: z.number().int(),
+  /** Of those, the ones with a description. */
+  describedCount: z.number().int(),
+  ruleCount: z.number().int(),
+  /** The newest run of its data-quality rules; null until they have run. */
+  lastRun: z
+    .object({
+      id: z.string(),
+      status: z.enum(QUALITY_STATUSES),
+      startedAt: timestamp,
+      endedAt: timestamp.nullable(),
+    })
+    .nullable(),
+  /** When the columns were last read from the source. */
+  discoveredAt: timestamp.nullable(),
+  createdBy: z.string().nullable(),
+  /** The creator's name, else their email; null when the creator is gone. */
+  createdByName: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Table = z.infer<typeof tableRow>;
+
+/** `{ message, data: { rows, count, countExact } }` of tables, newest first. */
+export const tableListAnswer = listAnswer(tableRow);
+
+/** `GET /table/{id}`, `POST /table` (201), `PUT /table/{id}`, `POST /table/activate/{id}`. */
+export const tableAnswer = answer(tableRow);
+
+/** `GET /table/connection/{id}`: the tables of one connection, by name. */
+export const connectionTablesAnswer = answer(z.array(tableRow));
+
+/** `GET /tables/filters`: the choices of the filter bar (`source` are connection types, by label). */
+export const tableFilterPropsAnswer = answer(
+  z.object({
+    connection: z.array(choice),
+    user: z.array(choice),
+    workspace: z.array(choice),
+    /** `id` and `name` are both the endpoint. */
+    endpoint: z.array(choice),
+    source: z.array(choice),
+  }),
+);
+
+/** `GET /tables/topCards`: `total`, `active`, `columns`, `described` (%), `rules`, `failing`. */
+export const tableCardsAnswer = answer(z.object({ cards: z.array(card) }));
+
+/** `POST /table/configure/{id}`: the columns, by name, the source added, no longer has, or changed. */
+export const tableColumnsRefreshAnswer = answer(
+  z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),
+);
 
 export const tablesContract = defineContract({
   name: 'tables',
+  row: tableRow,
   routes: {
     list: '/tables/{offset}/{limit}',
     filter: { path: '/tables/filters/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },

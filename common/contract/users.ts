@@ -1,7 +1,122 @@
+import { z } from 'zod';
+import { AVATAR_TYPES, USER_STATUSES } from '../schemas/users';
+import { answer, card, choice, idName, listAnswer, timestamp } from './answers';
+import { impersonator, passwordPolicyAnswer } from './answers/auth';
 import { defineContract, everyAction } from './define';
+
+/**
+ * A user as the lists, the one-user route, the edits and the own profile answer it
+ * (docs/api/users.md). No answer holds a password, an MPIN or a two-factor secret, nor the
+ * picture's bytes.
+ */
+export const userRow = z.object({
+  id: z.string(),
+  email: z.string(),
+  /** Lower case, unique in the company; null when the user has none. */
+  username: z.string().nullable(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phone: z.string().nullable(),
+  /** Derived: `inactive` when deactivated whatever else, else `invited` until the invitation is accepted, else `active`. */
+  status: z.enum(USER_STATUSES),
+  isActive: z.boolean(),
+  roleId: z.string(),
+  /** The role's name; null only when the role cannot be found. */
+  roleName: z.string().nullable(),
+  /** The user's role is an admin role. */
+  isAdmin: z.boolean(),
+  /** The user's workspaces that are not deleted, by name. */
+  workspaces: z.array(idName),
+  otpEnabled: z.boolean(),
+  /** An admin requires two-factor set-up for this user. */
+  otpRequired: z.boolean(),
+  aiNotification: z.boolean(),
+  /** Whether `GET /user/avatar/{id}` has a picture to give. */
+  hasAvatar: z.boolean(),
+  /** Null until the user first signs in. */
+  lastLoginAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  /** Who invited or created the user; null for a company's first admin. */
+  createdBy: z.string().nullable(),
+});
+export type User = z.infer<typeof userRow>;
+
+/** `{ message, data: { rows, count, countExact } }` of users. */
+export const userListAnswer = listAnswer(userRow);
+
+/** `{ message, data: row }` */
+export const userAnswer = answer(userRow);
+
+/** `GET /users/filter/props`: the company's live workspaces, every role, the three statuses. */
+export const userFilterPropsAnswer = answer(z.object({ workspace: z.array(choice), role: z.array(choice), status: z.array(choice) }));
+
+/** `GET /users/cards` (`total`, `active`, `invited`, `inactive`, `twoFactor`) and `GET /user/profile/cards/…` (`signins`, `failedSignins`, `changes`, `openSessions`). */
+export const userCardsAnswer = answer(z.object({ cards: z.array(card) }));
+
+/** `POST /user` (201): the invitation is mailed. */
+export const invitationAnswer = answer(z.object({ id: z.string(), email: z.string(), status: z.literal('invited') }));
+
+/** `POST /user/verify`: the activation link is valid; the password to choose must follow the company's rules. */
+export const activationLinkAnswer = answer(z.object({ email: z.string(), passwordPolicy: passwordPolicyAnswer }));
+
+/** `GET /client/checkDuplicateUserName/{name}` */
+export const duplicateUsernameAnswer = answer(z.object({ duplicate: z.boolean() }));
+
+/** `GET /users/username/check/{name}` */
+export const usernameAvailableAnswer = answer(z.object({ available: z.boolean() }));
+
+/** `GET /user/profile`: the caller as the console's header shows them (`user`), and their full row (`data`). */
+export const ownProfileAnswer = z.object({
+  message: z.string(),
+  user: z.object({
+    id: z.string(),
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    username: z.string().nullable(),
+    roleId: z.string(),
+    roleName: z.string(),
+    isAdmin: z.boolean(),
+    otpEnabled: z.boolean(),
+    companyName: z.string(),
+    companyHostname: z.string(),
+    /** On an impersonation session, the admin behind it. */
+    impersonator: impersonator.nullable(),
+  }),
+  data: userRow,
+});
+
+/** `PUT /user/notification` */
+export const aiNotificationAnswer = answer(z.object({ aiNotification: z.boolean() }));
+
+/** `GET /users/active`: the active users, for pickers (under `users`, not `data`). */
+export const activeUsersAnswer = z.object({
+  message: z.string(),
+  users: z.array(
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      firstName: z.string(),
+      lastName: z.string(),
+      roleName: z.string(),
+      isAdmin: z.boolean(),
+    }),
+  ),
+});
+
+/** `GET /user/avatar/{id}`: the picture's bytes, under the type read from them (not JSON: declared per media type). */
+export const avatarAnswer = {
+  description: "The picture's bytes (PNG, JPEG or WebP, at most 1 MB)",
+  content: Object.fromEntries(AVATAR_TYPES.map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }])),
+};
+
+/** The console's preferences, `{ <key>: <value> }`: values are free-form JSON the console keeps (a missing key reads as null). */
+export const preferencesAnswer = answer(z.record(z.string(), z.unknown()));
 
 export const usersContract = defineContract({
   name: 'users',
+  row: userRow,
   routes: {
     list: '/users/{offset}/{limit}',
     filter: { path: '/users/filter/{limit}/{offset}/{order}/{field}', sort: { field: 'createdAt', order: 'DESC' } },

@@ -1,10 +1,138 @@
+import { z } from 'zod';
+import { COPY_MODES, RUN_STATUSES } from '../schemas/workflows';
+import { answer, card, choice, timestamp } from './answers';
 import { defineContract, everyAction } from './define';
 
 /** Workflows and their runs are guarded together. */
 export const workflowsPolicy = everyAction('workflows', 'Workflows and their runs', 6);
 
+/** Who runs a workflow's runs: the local runner, or a Databricks job when it is bound to a Databricks connection. */
+export const WORKFLOW_ENGINES = ['local', 'databricks'] as const;
+
+const taskFields = {
+  /** Unique in the workflow; a run's steps name their task by it. */
+  id: z.string(),
+  /** Unique in the workflow, whatever the case. */
+  name: z.string(),
+};
+
+/** A task as stored and answered: as the body gave it (common/schemas/workflows.ts checks it). */
+export const workflowTaskRow = z.discriminatedUnion('type', [
+  z.object({
+    ...taskFields,
+    type: z.literal('copy'),
+    /** The source table, or a query on the source. */
+    from: z.union([z.object({ table: z.string() }), z.object({ query: z.string() })]),
+    to: z.object({ table: z.string(), mode: z.enum(COPY_MODES) }),
+    batchSize: z.number().int().optional(),
+  }),
+  z.object({
+    ...taskFields,
+    type: z.literal('sql'),
+    /** A .sql file of the workflow's repository. */
+    path: z.string(),
+    /** A branch, tag or commit; the default branch when absent. */
+    ref: z.string().optional(),
+    target: z.enum(['destination', 'source']).optional(),
+  }),
+  z.object({ ...taskFields, type: z.literal('quality'), tableIds: z.array(z.string()) }),
+  z.object({
+    ...taskFields,
+    type: z.literal('notify'),
+    message: z.string(),
+    /** As the body gave it: an id, or empty or null for none. */
+    slackConnectionId: z.string().nullable().optional(),
+    emails: z.array(z.string()).optional(),
+  }),
+]);
+
+/** A workflow as the lists, `GET /workflow/{id}` and the changes answer it (docs/api/workflows.md). */
+export const workflowRow = z.object({
+  id: z.string(),
+  /** The id to run it by (`POST /workflow/run/{jobId}`): its id. */
+  jobId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  workspaceId: z.string().nullable(),
+  /** Null when it has no workspace, or its workspace was deleted. */
+  workspaceName: z.string().nullable(),
+  /** The source/destination pair it copies from and to. */
+  pairId: z.string(),
+  /** The pair's name and connections; null when the pair is gone. */
+  pairName: z.string().nullable(),
+  sourceId: z.string().nullable(),
+  sourceName: z.string().nullable(),
+  destinationId: z.string().nullable(),
+  destinationName: z.string().nullable(),
+  /** The git or Bitbucket connection its `sql` tasks read files from. */
+  repositoryConnectionId: z.string().nullable(),
+  /** Set when it runs as a Databricks job. */
+  databricksConnectionId: z.string().nullable(),
+  databricksJobId: z.string().nullable(),
+  engine: z.enum(WORKFLOW_ENGINES),
+  tasks: z.array(workflowTaskRow),
+  /** When it runs by itself: a five-field cron expression in an IANA time zone; null when only run on demand. */
+  schedule: z.object({ cron: z.string(), timezone: z.string() }).nullable(),
+  /** How often a failed run is tried again, waiting `backoffSeconds` doubled at each try. */
+  retries: z.object({ max: z.number().int(), backoffSeconds: z.number().int() }),
+  timeoutMinutes: z.number().int(),
+  /** How many of its runs may run at once. */
+  concurrency: z.number().int(),
+  /** Who hears of a failed run: the owner in the console, a Slack connection, email addresses. */
+  notifyOnFailure: z.object({
+    inApp: z.boolean(),
+    slackConnectionId: z.string().nullable().optional(),
+    emails: z.array(z.string()).optional(),
+  }),
+  /** A deactivated workflow is not scheduled and cannot be run. */
+  isActive: z.boolean(),
+  /** Its newest run; null when it never ran. */
+  lastRun: z.object({ id: z.string(), status: z.enum(RUN_STATUSES), queuedAt: timestamp, endedAt: timestamp.nullable() }).nullable(),
+  /** When its schedule runs it next; null when it has none or is deactivated. */
+  nextRunAt: timestamp.nullable(),
+  createdBy: z.string().nullable(),
+  /** The creator's name, else their email; null when the creator is gone. */
+  createdByName: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Workflow = z.infer<typeof workflowRow>;
+
+/** `GET /filters/workflow`: the connections of its pairs, the users who made one, the workspaces. */
+export const workflowFilterPropsAnswer = answer(
+  z.object({ connection: z.array(choice), user: z.array(choice), workspace: z.array(choice) }),
+);
+
+/** `GET /workflow/topCards`: `total`, `active`, `scheduled`, `runsToday`, `failedToday`, `running`. */
+export const workflowCardsAnswer = answer(z.object({ cards: z.array(card) }));
+
+/** `POST /workflow/configure/{id}`: what checking the workflow against what it names found, without running it. */
+export const workflowCheck = z.object({
+  /** No problem found. */
+  ok: z.boolean(),
+  /** Each with the name of the task it is about; null for the workflow's pair. */
+  problems: z.array(z.object({ task: z.string().nullable(), message: z.string() })),
+});
+export type WorkflowCheck = z.infer<typeof workflowCheck>;
+
+/** `GET /workflow/connection/gitRepo/{id}`: a repository's branches, and its files at a ref. */
+export const gitRepositoryListing = z.object({
+  /** Null when the repository has none (or no branch yet). */
+  defaultBranch: z.string().nullable(),
+  /** Each branch and the commit it points at. */
+  branches: z.array(z.object({ name: z.string(), commit: z.string() })),
+  /** The ref listed (the one asked, else the default branch); null when the repository has no branch yet. */
+  ref: z.string().nullable(),
+  /** The commit `ref` resolved to. */
+  commit: z.string().nullable(),
+  /** The files' paths under the path asked (for Bitbucket, starting with the repository's name). */
+  files: z.array(z.string()),
+});
+export type GitRepositoryListing = z.infer<typeof gitRepositoryListing>;
+
 export const workflowsContract = defineContract({
   name: 'workflows',
+  row: workflowRow,
   routes: {
     list: '/workflow/{offset}/{limit}',
     filter: { path: '/workflow/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },

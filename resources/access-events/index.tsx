@@ -63,11 +63,7 @@ export const accessEvents = defineResource<AccessEvent>({
       fields: {
         createdAt: 'Time',
         userName: 'User',
-        event: 'Event',
-        status: 'Status',
-        reason: 'Reason',
         ip: 'Address',
-        userAgent: 'User agent',
         impersonatorEmail: 'Acting admin',
       },
       filters: { user: 'User', status: 'Status', search: 'Search events' },

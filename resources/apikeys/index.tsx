@@ -21,7 +21,6 @@ export const apikeys = defineResource<ApiKey>({
     en: {
       name: 'API key |||| API keys',
       fields: {
-        name: 'Name',
         prefix: 'Key',
         accessUserName: 'Access user',
         accessUserId: 'Access user',
@@ -30,7 +29,6 @@ export const apikeys = defineResource<ApiKey>({
         isDeleted: 'Deleted',
         expiresAt: 'Expires',
         lastUsedAt: 'Last used',
-        operations: 'Operations',
         createdAt: 'Created',
         updatedAt: 'Updated',
       },

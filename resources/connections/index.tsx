@@ -20,10 +20,7 @@ export const connections = defineResource<Connection>({
     en: {
       name: 'Connection |||| Connections',
       fields: {
-        name: 'Name',
-        type: 'Type',
         typeLabel: 'Type',
-        description: 'Description',
         workspaceId: 'Workspace',
         workspaceName: 'Workspace',
         isSource: 'Source',
@@ -35,7 +32,6 @@ export const connections = defineResource<Connection>({
         lastTestedAt: 'Last tested',
         pairCount: 'Pairs',
         tableCount: 'Tables',
-        settings: 'Settings',
       },
       filters: {
         source: 'Source',

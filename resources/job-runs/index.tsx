@@ -26,18 +26,12 @@ export const jobRuns = defineResource<JobRun>({
       name: 'Job run |||| Job runs',
       fields: {
         workflowName: 'Workflow',
-        status: 'Status',
-        trigger: 'Trigger',
         triggeredByName: 'Started by',
         queuedAt: 'Queued',
         startedAt: 'Started',
         endedAt: 'Ended',
         durationMs: 'Duration',
-        attempt: 'Attempt',
-        engine: 'Engine',
-        gitCommit: 'Git commit',
         externalRunId: 'External run',
-        error: 'Error',
       },
       filters: { workflow: 'Workflow', status: 'Status', startDate: 'Queued from', endDate: 'Queued to' },
       statuses: {

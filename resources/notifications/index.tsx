@@ -20,10 +20,6 @@ export const notifications = defineResource<Notification>({
     en: {
       name: 'Notification |||| Notifications',
       fields: {
-        title: 'Title',
-        message: 'Message',
-        type: 'Type',
-        status: 'Status',
         createdByName: 'Sent by',
         createdAt: 'Received',
         userName: 'User',

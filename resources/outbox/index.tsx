@@ -28,11 +28,7 @@ export const outbox = defineResource<Mail>({
       fields: {
         createdAt: 'Created',
         toAddress: 'To',
-        subject: 'Subject',
-        kind: 'Kind',
-        status: 'Status',
         sentAt: 'Sent',
-        error: 'Error',
         text: 'Message',
       },
       no_body: 'This mail has no text body.',

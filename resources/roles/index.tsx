@@ -20,11 +20,7 @@ export const roles = defineResource<Role>({
     en: {
       name: 'Role |||| Roles and policies',
       fields: {
-        name: 'Name',
-        description: 'Description',
-        type: 'Type',
         isAdmin: 'Admin',
-        status: 'Status',
         userCount: 'Users',
         createdByName: 'Created by',
         createdAt: 'Created',

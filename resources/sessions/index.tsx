@@ -21,12 +21,10 @@ export const sessions = defineResource<Session>({
       fields: {
         userName: 'User',
         ip: 'Address',
-        userAgent: 'User agent',
         createdAt: 'Started',
         lastSeenAt: 'Last seen',
         expiresAt: 'Expires',
         endedAt: 'Ended',
-        endReason: 'End reason',
         isDeleted: 'Status',
         impersonatorEmail: 'Acting admin',
       },

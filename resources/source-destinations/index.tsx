@@ -17,11 +17,8 @@ export const sourceDestinations = defineResource<Pair>({
     en: {
       name: 'Source/destination pair |||| Source/destination pairs',
       fields: {
-        name: 'Name',
         sourceName: 'Source',
-        sourceType: 'Source type',
         destinationName: 'Destination',
-        destinationType: 'Destination type',
         isActive: 'Active',
         createdAt: 'Created',
         updatedAt: 'Updated',

@@ -22,17 +22,12 @@ export const tables = defineResource<DataTable>({
     en: {
       name: 'Table |||| Tables',
       fields: {
-        name: 'Name',
-        description: 'Description',
-        endpoint: 'Endpoint',
         connectionId: 'Connection',
         connectionName: 'Connection',
-        connectionType: 'Connection type',
         workspaceId: 'Workspace',
         workspaceName: 'Workspace',
         describedCount: 'Columns described',
         ruleCount: 'Rules',
-        lastRun: 'Last run',
         isActive: 'Active',
         createdByName: 'Created by',
         discoveredAt: 'Columns read',

@@ -21,17 +21,9 @@ export const users = defineResource<User>({
     en: {
       name: 'User |||| Users',
       fields: {
-        email: 'Email',
-        name: 'Name',
-        username: 'Username',
-        firstName: 'First name',
-        lastName: 'Last name',
-        phone: 'Phone',
         roleName: 'Role',
         roleId: 'Role',
-        status: 'Status',
         isActive: 'Active',
-        workspaces: 'Workspaces',
         workspaceIds: 'Workspaces',
         otpEnabled: '2FA',
         otpRequired: 'Require 2FA',

@@ -34,8 +34,6 @@ export const workspaces = defineResource<Workspace>({
     en: {
       name: 'Workspace |||| Workspaces',
       fields: {
-        name: 'Name',
-        description: 'Description',
         isActive: 'Active',
         memberCount: 'Members',
         createdByName: 'Created by',

@@ -400,7 +400,9 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
         response: { [call.status ?? 200]: call.answer },
       },
       handler: async (request, reply) => {
-        const values = { ...(request.params as object), ...(request.query as object) } as Record<string, unknown>;
+        // Only the placeholders the contract names: a query it does not name (`?limit=1e309`) is ignored.
+        const given = { ...(request.params as object), ...(request.query as object) } as Record<string, unknown>;
+        const values = Object.fromEntries([...pathNames, ...queryNames].filter((name) => name in given).map((name) => [name, given[name]]));
         const answer = await call.handle(request, values, (request.body ?? {}) as Record<string, unknown>);
         return reply.code(call.status ?? 200).send(answer);
       },

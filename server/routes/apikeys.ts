@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, desc, eq, exists, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import { answer, listAnswer, messageAnswer } from '../../common/contract/answers';
+import { sent } from '../../common/contract/answers/sent';
+import { apikeyCards, apikeyFilterProps, apikeyRow, createdApikey } from '../../common/contract/apikeys';
 import { createApiKeyBody, updateApiKeyBody } from '../../common/schemas/apikeys';
 import { generateApiKey } from '../auth/api-key-auth';
 import { requireAuth } from '../auth/guard';
@@ -32,6 +35,9 @@ import { auditKey, auditView, checkAccessUser, checkOperations, liveKey } from '
 const TAGS = ['API keys'];
 const idParams = z.object({ id: uuidParam });
 const RECENT_USE_DAYS = 7;
+
+const keyList = sent(listAnswer(apikeyRow));
+const keyAnswer = sent(answer(apikeyRow));
 
 const apiKeyFilter = filterBody({
   accessUser: idChoiceFilter,
@@ -90,7 +96,10 @@ export async function apiKeyRoutes(app: FastifyInstance) {
 
   api.get(
     '/apikeys/:offset/:limit',
-    { config: { policy: ['apikeys', 'read'], apiKeys: false }, schema: { summary: 'List the API keys', tags: TAGS, params: pageParams } },
+    {
+      config: { policy: ['apikeys', 'read'], apiKeys: false },
+      schema: { summary: 'List the API keys', tags: TAGS, params: pageParams, response: { 200: keyList } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -102,7 +111,7 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     '/apikey/filter/:offset/:limit',
     {
       config: { policy: ['apikeys', 'read'], apiKeys: false },
-      schema: { summary: 'Filter the API keys', tags: TAGS, params: pageParams, body: apiKeyFilter },
+      schema: { summary: 'Filter the API keys', tags: TAGS, params: pageParams, body: apiKeyFilter, response: { 200: keyList } },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -146,7 +155,10 @@ export async function apiKeyRoutes(app: FastifyInstance) {
 
   api.get(
     '/apikey/filter/props',
-    { config: { policy: ['apikeys', 'read'], apiKeys: false }, schema: { summary: 'Choices of the API-key filters', tags: TAGS } },
+    {
+      config: { policy: ['apikeys', 'read'], apiKeys: false },
+      schema: { summary: 'Choices of the API-key filters', tags: TAGS, response: { 200: sent(answer(apikeyFilterProps)) } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const [accessUser, createduser] = await Promise.all([
@@ -173,7 +185,10 @@ export async function apiKeyRoutes(app: FastifyInstance) {
 
   api.get(
     '/apikey/cards',
-    { config: { policy: ['apikeys', 'read'], apiKeys: false }, schema: { summary: 'Counts of API keys', tags: TAGS } },
+    {
+      config: { policy: ['apikeys', 'read'], apiKeys: false },
+      schema: { summary: 'Counts of API keys', tags: TAGS, response: { 200: sent(answer(apikeyCards)) } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const now = new Date();
@@ -210,7 +225,12 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     '/apikey',
     {
       config: { policy: ['apikeys', 'create'], apiKeys: false },
-      schema: { summary: 'Create an API key (its secret is answered once)', tags: TAGS, body: createApiKeyBody },
+      schema: {
+        summary: 'Create an API key (its secret is answered once)',
+        tags: TAGS,
+        body: createApiKeyBody,
+        response: { 201: sent(answer(createdApikey)) },
+      },
     },
     async (request, reply) => {
       const auth = requireAuth(request);
@@ -246,7 +266,10 @@ export async function apiKeyRoutes(app: FastifyInstance) {
 
   api.get(
     '/apikey/:id',
-    { config: { policy: ['apikeys', 'read'], apiKeys: false }, schema: { summary: 'Read an API key', tags: TAGS, params: idParams } },
+    {
+      config: { policy: ['apikeys', 'read'], apiKeys: false },
+      schema: { summary: 'Read an API key', tags: TAGS, params: idParams, response: { 200: keyAnswer } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'API key', data: await findApiKey(db, companyId, request.params.id) };
@@ -257,7 +280,13 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     '/apikey/:id',
     {
       config: { policy: ['apikeys', 'update'], apiKeys: false },
-      schema: { summary: 'Edit an API key (name, expiry, access user)', tags: TAGS, params: idParams, body: updateApiKeyBody },
+      schema: {
+        summary: 'Edit an API key (name, expiry, access user)',
+        tags: TAGS,
+        params: idParams,
+        body: updateApiKeyBody,
+        response: { 200: keyAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -297,7 +326,7 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     '/apikey/:id',
     {
       config: { policy: ['apikeys', 'delete'], apiKeys: false },
-      schema: { summary: 'Delete an API key (it stops working at once)', tags: TAGS, params: idParams },
+      schema: { summary: 'Delete an API key (it stops working at once)', tags: TAGS, params: idParams, response: { 200: messageAnswer } },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -323,7 +352,12 @@ export async function apiKeyRoutes(app: FastifyInstance) {
       path,
       {
         config: { policy: ['apikeys', 'update'], apiKeys: false },
-        schema: { summary: isActive ? 'Activate an API key' : 'Deactivate an API key', tags: TAGS, params: idParams },
+        schema: {
+          summary: isActive ? 'Activate an API key' : 'Deactivate an API key',
+          tags: TAGS,
+          params: idParams,
+          response: { 200: keyAnswer },
+        },
       },
       async (request) => {
         const auth = requireAuth(request);

@@ -1,5 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { answer, listAnswer } from '../../common/contract/answers';
+import { sent } from '../../common/contract/answers/sent';
+import {
+  accessEventCards as accessEventCardsAnswer,
+  accessEventFilterProps,
+  accessEventRow,
+  eventStatusesAnswer,
+} from '../../common/contract/access-events';
+import { auditCards as auditCardsAnswer, auditFilterProps, auditRow } from '../../common/contract/audits';
 import { requireAuth } from '../auth/guard';
 import { pageParams } from '../http/lists';
 import { accessEventCards, accessEventFilterBody, accessEventProps, listAccessEvents, presentStatuses } from '../audits/access-events';
@@ -10,6 +19,9 @@ const readAudits = { policy: ['audits', 'read'] } as const;
 const readAccessEvents = { policy: ['accessEvents', 'read'] } as const;
 const AUDIT_TAGS = ['System audits'];
 const ACCESS_EVENT_TAGS = ['Security access events'];
+
+const auditList = sent(listAnswer(auditRow));
+const accessEventList = sent(listAnswer(accessEventRow));
 
 /**
  * System audits and security access events: read-only lists of what was changed and of every
@@ -24,7 +36,10 @@ export async function auditRoutes(app: FastifyInstance) {
 
   api.get(
     '/system/audits/:offset/:limit',
-    { config: readAudits, schema: { summary: 'List the system audits', tags: AUDIT_TAGS, params: pageParams } },
+    {
+      config: readAudits,
+      schema: { summary: 'List the system audits', tags: AUDIT_TAGS, params: pageParams, response: { 200: auditList } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -35,7 +50,16 @@ export async function auditRoutes(app: FastifyInstance) {
   // The path's offset and limit win over those of the body (the spec's filter table lists both).
   api.post(
     '/system/audits/filter/:offset/:limit',
-    { config: readAudits, schema: { summary: 'Filter the system audits', tags: AUDIT_TAGS, params: pageParams, body: auditFilterBody } },
+    {
+      config: readAudits,
+      schema: {
+        summary: 'Filter the system audits',
+        tags: AUDIT_TAGS,
+        params: pageParams,
+        body: auditFilterBody,
+        response: { 200: auditList },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -45,7 +69,10 @@ export async function auditRoutes(app: FastifyInstance) {
 
   api.get(
     '/system/audits/filter/props',
-    { config: readAudits, schema: { summary: 'Choices of the system-audit filters', tags: AUDIT_TAGS } },
+    {
+      config: readAudits,
+      schema: { summary: 'Choices of the system-audit filters', tags: AUDIT_TAGS, response: { 200: sent(answer(auditFilterProps)) } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'System audit filters', data: await auditProps(db, companyId) };
@@ -54,7 +81,10 @@ export async function auditRoutes(app: FastifyInstance) {
 
   api.get(
     '/system/audits/cards',
-    { config: readAudits, schema: { summary: 'Counts of system audits', tags: AUDIT_TAGS } },
+    {
+      config: readAudits,
+      schema: { summary: 'Counts of system audits', tags: AUDIT_TAGS, response: { 200: sent(answer(auditCardsAnswer)) } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'System audit cards', data: { cards: await auditCards(db, companyId) } };
@@ -65,7 +95,15 @@ export async function auditRoutes(app: FastifyInstance) {
 
   api.get(
     '/access/events/:offset/:limit',
-    { config: readAccessEvents, schema: { summary: 'List the security access events', tags: ACCESS_EVENT_TAGS, params: pageParams } },
+    {
+      config: readAccessEvents,
+      schema: {
+        summary: 'List the security access events',
+        tags: ACCESS_EVENT_TAGS,
+        params: pageParams,
+        response: { 200: accessEventList },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -77,7 +115,13 @@ export async function auditRoutes(app: FastifyInstance) {
     '/access/events/filter/:offset/:limit',
     {
       config: readAccessEvents,
-      schema: { summary: 'Filter the security access events', tags: ACCESS_EVENT_TAGS, params: pageParams, body: accessEventFilterBody },
+      schema: {
+        summary: 'Filter the security access events',
+        tags: ACCESS_EVENT_TAGS,
+        params: pageParams,
+        body: accessEventFilterBody,
+        response: { 200: accessEventList },
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -88,7 +132,14 @@ export async function auditRoutes(app: FastifyInstance) {
 
   api.get(
     '/access/events/filter/props',
-    { config: readAccessEvents, schema: { summary: 'Choices of the access-event filters', tags: ACCESS_EVENT_TAGS } },
+    {
+      config: readAccessEvents,
+      schema: {
+        summary: 'Choices of the access-event filters',
+        tags: ACCESS_EVENT_TAGS,
+        response: { 200: sent(answer(accessEventFilterProps)) },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'Access event filters', data: await accessEventProps(db, companyId) };
@@ -97,7 +148,14 @@ export async function auditRoutes(app: FastifyInstance) {
 
   api.get(
     '/access/events/cards',
-    { config: readAccessEvents, schema: { summary: 'Counts of security access events', tags: ACCESS_EVENT_TAGS } },
+    {
+      config: readAccessEvents,
+      schema: {
+        summary: 'Counts of security access events',
+        tags: ACCESS_EVENT_TAGS,
+        response: { 200: sent(answer(accessEventCardsAnswer)) },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'Access event cards', data: { cards: await accessEventCards(db, companyId) } };
@@ -106,7 +164,10 @@ export async function auditRoutes(app: FastifyInstance) {
 
   api.get(
     '/fetchDistinctEventStatus',
-    { config: readAccessEvents, schema: { summary: 'The statuses the access events have', tags: ACCESS_EVENT_TAGS } },
+    {
+      config: readAccessEvents,
+      schema: { summary: 'The statuses the access events have', tags: ACCESS_EVENT_TAGS, response: { 200: sent(eventStatusesAnswer) } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'Access event statuses', statusValues: await presentStatuses(db, companyId) };

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { z } from 'zod';
+import { messageAnswer } from '../../common/contract/answers';
+import { otpSetupAnswer, resetLinkAnswer, sessionUserAnswer } from '../../common/contract/answers/auth';
 import { PASSWORD_UPDATED_MESSAGE } from '../../common/messages';
 import { recordAccessEvent, recordAudit } from '../audit';
 import { sessions, users } from '../db/schema';
@@ -68,7 +70,7 @@ export async function authRoutes(app: FastifyInstance) {
     '/signin',
     {
       config: { public: true, acrossCompanies: 'the account is found by its company host name' },
-      schema: { summary: 'Sign in with an email and a password', tags: TAGS, body: signinBody },
+      schema: { summary: 'Sign in with an email and a password', tags: TAGS, body: signinBody, response: { 200: sessionUserAnswer } },
     },
     async (request) => {
       return signIn(ctx, request, request.body);
@@ -79,7 +81,10 @@ export async function authRoutes(app: FastifyInstance) {
 
   api.post(
     '/user/otp/verify',
-    { config: { stages: ['otp'] }, schema: { summary: 'Finish signing in with a two-factor code', tags: TAGS, body: codeBody } },
+    {
+      config: { stages: ['otp'] },
+      schema: { summary: 'Finish signing in with a two-factor code', tags: TAGS, body: codeBody, response: { 200: sessionUserAnswer } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { user } = await loadCaller(db, auth);
@@ -101,7 +106,7 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/otp/setup',
     {
       config: { stages: ['otp_setup', 'full'] },
-      schema: { summary: 'Start setting up two-factor authentication (a new QR code)', tags: TAGS },
+      schema: { summary: 'Start setting up two-factor authentication (a new QR code)', tags: TAGS, response: { 200: otpSetupAnswer } },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -127,7 +132,12 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/otp/register',
     {
       config: { stages: ['otp_setup', 'full'] },
-      schema: { summary: 'Turn two-factor authentication on with a code', tags: TAGS, body: codeBody },
+      schema: {
+        summary: 'Turn two-factor authentication on with a code',
+        tags: TAGS,
+        body: codeBody,
+        response: { 200: sessionUserAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -166,7 +176,7 @@ export async function authRoutes(app: FastifyInstance) {
 
   api.post(
     '/user/otp/disable',
-    { schema: { summary: 'Turn two-factor authentication off', tags: TAGS, body: passwordBody } },
+    { schema: { summary: 'Turn two-factor authentication off', tags: TAGS, body: passwordBody, response: { 200: messageAnswer } } },
     async (request) => {
       const auth = requireAuth(request);
       refuseWhileImpersonating(auth);
@@ -205,7 +215,7 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/password/forgot',
     {
       config: { public: true, acrossCompanies: 'the account is found by its company host name' },
-      schema: { summary: 'Mail a link to reset a forgotten password', tags: TAGS, body: accountBody },
+      schema: { summary: 'Mail a link to reset a forgotten password', tags: TAGS, body: accountBody, response: { 200: messageAnswer } },
     },
     async (request) => {
       await consumeRate(
@@ -244,7 +254,7 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/password/token/verify',
     {
       config: { public: true, acrossCompanies: 'the account is found by its mailed token' },
-      schema: { summary: 'Check a password reset link', tags: TAGS, body: tokenVerifyBody },
+      schema: { summary: 'Check a password reset link', tags: TAGS, body: tokenVerifyBody, response: { 200: resetLinkAnswer } },
     },
     async (request) => {
       const { token } = request.body;
@@ -262,7 +272,7 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/password/reset',
     {
       config: { public: true, acrossCompanies: 'the account is found by its mailed token' },
-      schema: { summary: 'Reset a password with a mailed link', tags: TAGS, body: resetBody },
+      schema: { summary: 'Reset a password with a mailed link', tags: TAGS, body: resetBody, response: { 200: messageAnswer } },
     },
     async (request) => {
       const { email, newPassword, clientId } = request.body;
@@ -294,29 +304,33 @@ export async function authRoutes(app: FastifyInstance) {
 
   // ---- Changing one's password -----------------------------------------------------------------
 
-  api.post('/user/password', { schema: { summary: 'Change your password', tags: TAGS, body: changeBody } }, async (request) => {
-    const auth = requireAuth(request);
-    refuseWhileImpersonating(auth);
-    const { oldPassword, newPassword } = request.body;
-    const { user, company } = await loadCaller(db, auth);
-    await assertPasswordAllowed(db, company.id, newPassword);
-    const limits = [reauthLimit(user.id)];
-    const event = { companyId: auth.companyId, userId: user.id, email: user.email, event: 'password_change' as const };
-    await refuseWhenBlocked(db, request, limits, event);
-    if (!(await verifyPassword(user.passwordHash, oldPassword))) {
-      await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_password' });
-      await countFailure(db, limits);
-      throw badRequest(CURRENT_PASSWORD_WRONG_MESSAGE);
-    }
-    if (newPassword === oldPassword) throw badRequest(SAME_PASSWORD_MESSAGE);
-    const passwordHash = await hashPassword(newPassword);
-    await db.transaction(async (tx) => {
-      await storeNewPassword(tx, user, passwordHash);
-      await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'password_change', recordId: user.id });
-      await recordAccessEvent(tx, request, { ...event, status: 'success' });
-    });
-    await clearFailures(db, limits[0].key);
-    await mailPasswordChanged(ctx, user, company);
-    return { message: PASSWORD_UPDATED_MESSAGE };
-  });
+  api.post(
+    '/user/password',
+    { schema: { summary: 'Change your password', tags: TAGS, body: changeBody, response: { 200: messageAnswer } } },
+    async (request) => {
+      const auth = requireAuth(request);
+      refuseWhileImpersonating(auth);
+      const { oldPassword, newPassword } = request.body;
+      const { user, company } = await loadCaller(db, auth);
+      await assertPasswordAllowed(db, company.id, newPassword);
+      const limits = [reauthLimit(user.id)];
+      const event = { companyId: auth.companyId, userId: user.id, email: user.email, event: 'password_change' as const };
+      await refuseWhenBlocked(db, request, limits, event);
+      if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+        await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_password' });
+        await countFailure(db, limits);
+        throw badRequest(CURRENT_PASSWORD_WRONG_MESSAGE);
+      }
+      if (newPassword === oldPassword) throw badRequest(SAME_PASSWORD_MESSAGE);
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        await storeNewPassword(tx, user, passwordHash);
+        await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'password_change', recordId: user.id });
+        await recordAccessEvent(tx, request, { ...event, status: 'success' });
+      });
+      await clearFailures(db, limits[0].key);
+      await mailPasswordChanged(ctx, user, company);
+      return { message: PASSWORD_UPDATED_MESSAGE };
+    },
+  );
 }

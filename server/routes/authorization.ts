@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ownPoliciesAnswer, policyCatalogueAnswer, userPoliciesAnswer } from '../../common/contract/answers/authorization';
 import { assignPoliciesBody } from '../../common/schemas/roles';
 import { requireAuth } from '../auth/guard';
 import { effectivePolicies, isAllowed, POLICY_ACTIONS, POLICY_RESOURCES } from '../auth/policies';
@@ -19,7 +20,7 @@ export async function authorizationRoutes(app: FastifyInstance) {
   // The catalogue holds no tenant data; every signed-in user may read it (to read their own policies by it).
   api.get(
     '/authorization/policies',
-    { schema: { summary: 'The policy catalogue: resources and actions', tags: TAGS } },
+    { schema: { summary: 'The policy catalogue: resources and actions', tags: TAGS, response: { 200: policyCatalogueAnswer } } },
     async (request) => {
       requireAuth(request);
       const resources = POLICY_RESOURCES.map((r) => ({ resource: r.resource, label: r.label, actions: [...r.actions] }));
@@ -29,7 +30,7 @@ export async function authorizationRoutes(app: FastifyInstance) {
 
   api.get(
     '/authorization/policies/:userId',
-    { schema: { summary: "Read a user's policies", tags: TAGS, params: userParams } },
+    { schema: { summary: "Read a user's policies", tags: TAGS, params: userParams, response: { 200: userPoliciesAnswer } } },
     async (request) => {
       const auth = requireAuth(request);
       const { userId } = request.params;
@@ -42,7 +43,13 @@ export async function authorizationRoutes(app: FastifyInstance) {
     '/authorization/policies/:userId',
     {
       config: { policy: ['users', 'update'] },
-      schema: { summary: "Replace a user's own policies", tags: TAGS, params: userParams, body: assignPoliciesBody },
+      schema: {
+        summary: "Replace a user's own policies",
+        tags: TAGS,
+        params: userParams,
+        body: assignPoliciesBody,
+        response: { 200: userPoliciesAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -51,8 +58,12 @@ export async function authorizationRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/authorization/user/policies', { schema: { summary: 'Your own policies', tags: TAGS } }, async (request) => {
-    const auth = requireAuth(request);
-    return { message: 'Your policies', data: { isAdmin: auth.isAdmin, policies: await effectivePolicies(db, auth) } };
-  });
+  api.get(
+    '/authorization/user/policies',
+    { schema: { summary: 'Your own policies', tags: TAGS, response: { 200: ownPoliciesAnswer } } },
+    async (request) => {
+      const auth = requireAuth(request);
+      return { message: 'Your policies', data: { isAdmin: auth.isAdmin, policies: await effectivePolicies(db, auth) } };
+    },
+  );
 }

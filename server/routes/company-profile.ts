@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { companyProfileAnswer, logoAnswer } from '../../common/contract/answers/company-profile';
+import { sent } from '../../common/contract/answers/sent';
 import { HOSTNAME_PATTERN, normaliseHostname } from '../../common/hostname';
 import { authenticate, requireAuth, TOKEN_HEADER } from '../auth/guard';
 import { unauthorized } from '../http/errors';
@@ -43,7 +45,10 @@ export async function companyProfileRoutes(app: FastifyInstance) {
 
   api.get(
     '/company',
-    { config: { policy: ['company', 'read'] }, schema: { summary: "Read the company's profile", tags: TAGS } },
+    {
+      config: { policy: ['company', 'read'] },
+      schema: { summary: "Read the company's profile", tags: TAGS, response: { 200: sent(companyProfileAnswer) } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       return { message: 'Company profile', data: await companyProfile(db, auth.companyId) };
@@ -58,6 +63,7 @@ export async function companyProfileRoutes(app: FastifyInstance) {
         summary: "Edit the company's profile; a multipart form may carry a new logo (file `logo`) or removeLogo=true",
         tags: TAGS,
         consumes: ['application/json', 'multipart/form-data'],
+        response: { 200: sent(companyProfileAnswer) },
       },
     },
     async (request) => {
@@ -76,7 +82,12 @@ export async function companyProfileRoutes(app: FastifyInstance) {
     '/company/logo',
     {
       config: { public: true, acrossCompanies: 'without a token the company is found by its host name' },
-      schema: { summary: "The company's logo (the caller's, or ?hostname= without a token)", tags: TAGS, querystring: logoQuery },
+      schema: {
+        summary: "The company's logo (the caller's, or ?hostname= without a token)",
+        tags: TAGS,
+        querystring: logoQuery,
+        response: { 200: logoAnswer },
+      },
     },
     async (request, reply) => {
       const { hostname, v } = request.query;

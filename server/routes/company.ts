@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { onboardingAnswer } from '../../common/contract/answers/company';
 import { ONBOARDING_SUCCESS_MESSAGE } from '../../common/messages';
 import { consumeRate } from '../auth/throttle';
 import { forbidden } from '../http/errors';
@@ -27,7 +28,12 @@ export async function companyRoutes(app: FastifyInstance) {
     '/company',
     {
       config: { public: true, acrossCompanies: 'a new company is made, its host name checked against every other' },
-      schema: { summary: 'Sign up a new company with its first admin', tags: ['Company'], body: onboardingBody },
+      schema: {
+        summary: 'Sign up a new company with its first admin',
+        tags: ['Company'],
+        body: onboardingBody,
+        response: { 201: onboardingAnswer },
+      },
     },
     async (request, reply) => {
       if (!api.ctx.config.allowCompanySignup) {

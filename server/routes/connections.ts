@@ -1,10 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { CONNECTION_TYPE_CATALOGUE, CONNECTION_TYPES, connectionTypeOf, type ConnectionType } from '../../common/connections';
 import { createConnectionBody, pairBody, testConnectionBody, updateConnectionBody } from '../../common/schemas/connections';
 import { activateRoleBody as activationBody } from '../../common/schemas/roles';
+import { answer, listAnswer, messageAnswer } from '../../common/contract/answers';
+import {
+  codeRepositoryIntegration,
+  connectionCardsAnswer,
+  connectionEndpoint,
+  connectionFilterPropsAnswer,
+  connectionRow,
+  connectionTestResult,
+  slackIntegration,
+} from '../../common/contract/connections';
+import { sourceDestinationRow } from '../../common/contract/source-destinations';
 import { recordAudit } from '../audit';
 import { requireAuth } from '../auth/guard';
 import {
@@ -68,6 +79,20 @@ const update = { policy: ['connections', 'update'] as const };
 const ENDPOINTS_TIMEOUT_MS = 30_000;
 
 const CONNECTION_STATUSES = ['active', 'inactive', 'failing', 'untested'] as const;
+
+/**
+ * The answers that hold connections, pairs and test results, as the document and the test
+ * servers' check read them. The rows hold Dates (written as the ISO strings the schemas name) and
+ * their types as plain strings, so the handlers' values are not typed by them.
+ */
+const connectionList: ZodType<unknown> = listAnswer(connectionRow);
+const connectionAnswer: ZodType<unknown> = answer(connectionRow);
+const connectionsAnswer: ZodType<unknown> = answer(z.array(connectionRow));
+const pairAnswer: ZodType<unknown> = answer(sourceDestinationRow);
+const pairsAnswer: ZodType<unknown> = answer(z.array(sourceDestinationRow));
+const testAnswer: ZodType<unknown> = answer(connectionTestResult);
+const slackAnswer: ZodType<unknown> = answer(slackIntegration);
+const codeRepositoryAnswer: ZodType<unknown> = answer(codeRepositoryIntegration);
 
 const connectionFilter = filterBody({
   source: booleanFilter,
@@ -144,7 +169,7 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.get(
     '/connections/:offset/:limit',
-    { config: read, schema: { summary: 'List the connections', tags: TAGS, params: pageParams } },
+    { config: read, schema: { summary: 'List the connections', tags: TAGS, params: pageParams, response: { 200: connectionList } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -154,7 +179,16 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.post(
     '/connections/filter/:offset/:limit',
-    { config: read, schema: { summary: 'Filter the connections', tags: TAGS, params: pageParams, body: connectionFilter } },
+    {
+      config: read,
+      schema: {
+        summary: 'Filter the connections',
+        tags: TAGS,
+        params: pageParams,
+        body: connectionFilter,
+        response: { 200: connectionList },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -166,7 +200,13 @@ export async function connectionRoutes(app: FastifyInstance) {
     '/connections/search/:offset/:limit',
     {
       config: read,
-      schema: { summary: 'Search the connections', tags: TAGS, params: pageParams, querystring: z.object({ searchText: searchFilter }) },
+      schema: {
+        summary: 'Search the connections',
+        tags: TAGS,
+        params: pageParams,
+        querystring: z.object({ searchText: searchFilter }),
+        response: { 200: connectionList },
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -177,7 +217,7 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.get(
     '/connections/filters',
-    { config: read, schema: { summary: 'Choices of the connection filters', tags: TAGS } },
+    { config: read, schema: { summary: 'Choices of the connection filters', tags: TAGS, response: { 200: connectionFilterPropsAnswer } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const [user, workspace, typesUsed] = await Promise.all([
@@ -216,41 +256,48 @@ export async function connectionRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/connections/topCards', { config: read, schema: { summary: 'Counts of connections', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const n = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
-    const [[counts], [pairs]] = await Promise.all([
-      db
-        .select({
-          total: sql<number>`count(*)`.mapWith(Number),
-          active: n(sql`${connections.isActive}`),
-          sources: n(sql`${connections.isSource}`),
-          destinations: n(sql`${connections.isDestination}`),
-          failing: n(sql`${connections.lastTestOk} = false`),
-        })
-        .from(connections)
-        .where(eq(connections.companyId, companyId)),
-      db
-        .select({ total: sql<number>`count(*)`.mapWith(Number) })
-        .from(sourceDestinations)
-        .where(eq(sourceDestinations.companyId, companyId)),
-    ]);
-    const cards: Card[] = [
-      { key: 'total', label: 'Connections', value: counts.total },
-      { key: 'active', label: 'Active', value: counts.active },
-      { key: 'sources', label: 'Sources', value: counts.sources },
-      { key: 'destinations', label: 'Destinations', value: counts.destinations },
-      { key: 'failing', label: 'Last test failed', value: counts.failing },
-      { key: 'pairs', label: 'Source/destination pairs', value: pairs.total, link: '/source-destinations' },
-    ];
-    return { message: 'Connection cards', data: { cards } };
-  });
+  api.get(
+    '/connections/topCards',
+    { config: read, schema: { summary: 'Counts of connections', tags: TAGS, response: { 200: connectionCardsAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const n = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+      const [[counts], [pairs]] = await Promise.all([
+        db
+          .select({
+            total: sql<number>`count(*)`.mapWith(Number),
+            active: n(sql`${connections.isActive}`),
+            sources: n(sql`${connections.isSource}`),
+            destinations: n(sql`${connections.isDestination}`),
+            failing: n(sql`${connections.lastTestOk} = false`),
+          })
+          .from(connections)
+          .where(eq(connections.companyId, companyId)),
+        db
+          .select({ total: sql<number>`count(*)`.mapWith(Number) })
+          .from(sourceDestinations)
+          .where(eq(sourceDestinations.companyId, companyId)),
+      ]);
+      const cards: Card[] = [
+        { key: 'total', label: 'Connections', value: counts.total },
+        { key: 'active', label: 'Active', value: counts.active },
+        { key: 'sources', label: 'Sources', value: counts.sources },
+        { key: 'destinations', label: 'Destinations', value: counts.destinations },
+        { key: 'failing', label: 'Last test failed', value: counts.failing },
+        { key: 'pairs', label: 'Source/destination pairs', value: pairs.total, link: '/source-destinations' },
+      ];
+      return { message: 'Connection cards', data: { cards } };
+    },
+  );
 
   // ---- One connection -----------------------------------------------------------------------------
 
   api.get(
     '/connection/:id',
-    { config: read, schema: { summary: 'One connection (secrets never answered)', tags: TAGS, params: idParams } },
+    {
+      config: read,
+      schema: { summary: 'One connection (secrets never answered)', tags: TAGS, params: idParams, response: { 200: connectionAnswer } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'Connection', data: await findConnection(db, secrets, companyId, request.params.id) };
@@ -259,7 +306,15 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.get(
     '/connection/workspace/:id',
-    { config: read, schema: { summary: 'The live connections of a workspace', tags: TAGS, params: idParams } },
+    {
+      config: read,
+      schema: {
+        summary: 'The live connections of a workspace',
+        tags: TAGS,
+        params: idParams,
+        response: { 200: connectionsAnswer },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const rows = await selectConnections(db)
@@ -271,7 +326,10 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.post(
     '/connections',
-    { config: { policy: ['connections', 'create'] }, schema: { summary: 'Create a connection', tags: TAGS, body: createConnectionBody } },
+    {
+      config: { policy: ['connections', 'create'] },
+      schema: { summary: 'Create a connection', tags: TAGS, body: createConnectionBody, response: { 201: connectionAnswer } },
+    },
     async (request, reply) => {
       const row = await createConnection({ db, secrets, reach: connectors.context }, request, requireAuth(request), request.body);
       return reply.code(201).send({ message: `Connection "${row.name}" created`, data: row });
@@ -282,7 +340,13 @@ export async function connectionRoutes(app: FastifyInstance) {
     '/connection/:id',
     {
       config: update,
-      schema: { summary: 'Edit a connection (blank secrets are kept)', tags: TAGS, params: idParams, body: updateConnectionBody },
+      schema: {
+        summary: 'Edit a connection (blank secrets are kept)',
+        tags: TAGS,
+        params: idParams,
+        body: updateConnectionBody,
+        response: { 200: connectionAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -371,6 +435,7 @@ export async function connectionRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: idParams,
         body: testConnectionBody,
+        response: { 200: testAnswer },
       },
     },
     async (request) => {
@@ -413,7 +478,15 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.get(
     '/connection/:id/endpoints',
-    { config: read, schema: { summary: 'What the connection reaches, discovered now', tags: TAGS, params: idParams } },
+    {
+      config: read,
+      schema: {
+        summary: 'What the connection reaches, discovered now',
+        tags: TAGS,
+        params: idParams,
+        response: { 200: answer(z.array(connectionEndpoint)) },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const config = await connectionConfig(db, secrets, companyId, request.params.id);
@@ -426,7 +499,16 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.put(
     '/connections/activate/:id',
-    { config: update, schema: { summary: 'Activate or deactivate a connection', tags: TAGS, params: idParams, body: activationBody } },
+    {
+      config: update,
+      schema: {
+        summary: 'Activate or deactivate a connection',
+        tags: TAGS,
+        params: idParams,
+        body: activationBody,
+        response: { 200: connectionAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { id } = request.params;
@@ -464,24 +546,31 @@ export async function connectionRoutes(app: FastifyInstance) {
     return { configured: list.length > 0, active: list.some((c) => c.isActive), list };
   };
 
-  api.get('/connection/slack/integration', { config: read, schema: { summary: 'The Slack integration', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const { configured, active, list } = await integrationOf(companyId, ['slack']);
-    const shown = list.map((c: ConnectionRow) => ({
-      id: c.id,
-      name: c.name,
-      mode: c.settings.mode ?? 'webhook',
-      channel: c.settings.channel ?? null,
-      isActive: c.isActive,
-      lastTestOk: c.lastTestOk,
-      lastTestedAt: c.lastTestedAt,
-    }));
-    return { message: 'Slack integration', data: { configured, active, connections: shown } };
-  });
+  api.get(
+    '/connection/slack/integration',
+    { config: read, schema: { summary: 'The Slack integration', tags: TAGS, response: { 200: slackAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const { configured, active, list } = await integrationOf(companyId, ['slack']);
+      const shown = list.map((c: ConnectionRow) => ({
+        id: c.id,
+        name: c.name,
+        mode: c.settings.mode ?? 'webhook',
+        channel: c.settings.channel ?? null,
+        isActive: c.isActive,
+        lastTestOk: c.lastTestOk,
+        lastTestedAt: c.lastTestedAt,
+      }));
+      return { message: 'Slack integration', data: { configured, active, connections: shown } };
+    },
+  );
 
   api.get(
     '/connection/bitbucket/integration',
-    { config: read, schema: { summary: 'The code-repository integration', tags: TAGS } },
+    {
+      config: read,
+      schema: { summary: 'The code-repository integration', tags: TAGS, response: { 200: codeRepositoryAnswer } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { configured, active, list } = await integrationOf(companyId, ['bitbucket', 'git']);
@@ -508,7 +597,7 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.get(
     '/active/source/destination',
-    { config: read, schema: { summary: 'The active source/destination pairs', tags: TAGS } },
+    { config: read, schema: { summary: 'The active source/destination pairs', tags: TAGS, response: { 200: pairsAnswer } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const rows = await pairsByName(companyPairs(companyId, eq(sourceDestinations.isActive, true)));
@@ -518,7 +607,7 @@ export async function connectionRoutes(app: FastifyInstance) {
 
   api.get(
     '/connection/:id/source/destination',
-    { config: read, schema: { summary: 'The pairs a connection is in', tags: TAGS, params: idParams } },
+    { config: read, schema: { summary: 'The pairs a connection is in', tags: TAGS, params: idParams, response: { 200: pairsAnswer } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       await findConnection(db, secrets, companyId, request.params.id);
@@ -530,7 +619,13 @@ export async function connectionRoutes(app: FastifyInstance) {
     '/source/destination/:id',
     {
       config: update,
-      schema: { summary: 'Create (at this id) or change a source/destination pair', tags: TAGS, params: idParams, body: pairBody },
+      schema: {
+        summary: 'Create (at this id) or change a source/destination pair',
+        tags: TAGS,
+        params: idParams,
+        body: pairBody,
+        response: { 200: pairAnswer, 201: pairAnswer },
+      },
     },
     async (request, reply) => {
       const auth = requireAuth(request);
@@ -601,7 +696,7 @@ export async function connectionRoutes(app: FastifyInstance) {
     '/source/destination/:id',
     {
       config: { policy: ['connections', 'delete'] },
-      schema: { summary: 'Delete a source/destination pair', tags: TAGS, params: idParams },
+      schema: { summary: 'Delete a source/destination pair', tags: TAGS, params: idParams, response: { 200: messageAnswer } },
     },
     async (request) => {
       const auth = requireAuth(request);

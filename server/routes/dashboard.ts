@@ -14,6 +14,13 @@ import {
   workflows,
 } from '../db/schema';
 import { CONNECTION_TYPE_CATALOGUE } from '../../common/connections';
+import {
+  connectionsByTypeAnswer,
+  dailyJobRunsAnswer,
+  dashboardCardsAnswer,
+  dashboardPiesAnswer,
+  securityChartAnswer,
+} from '../../common/contract/answers/dashboard';
 import { RUN_STATUSES } from '../../common/schemas/workflows';
 import { z } from 'zod';
 import { badRequest } from '../http/errors';
@@ -36,69 +43,80 @@ const TAGS = ['Dashboard'];
 export async function dashboardRoutes(app: FastifyInstance) {
   const db = app.ctx.db;
 
-  app.get('/dashboard/topCards', { schema: { summary: 'Counts of what the company holds', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const now = new Date();
-    const [[userCounts], [roleCount], [sessionCount]] = await Promise.all([
-      db
-        .select({
-          total: count(),
-          active: sql<number>`count(*) filter (where ${users.status} = 'active' and ${users.isActive})`.mapWith(Number),
-          invited: sql<number>`count(*) filter (where ${users.status} = 'invited')`.mapWith(Number),
-        })
-        .from(users)
-        .where(eq(users.companyId, companyId)),
-      db.select({ n: count() }).from(roles).where(eq(roles.companyId, companyId)),
-      db
-        .select({ n: count() })
-        .from(sessions)
-        .where(and(eq(sessions.companyId, companyId), isNull(sessions.endedAt), gt(sessions.expiresAt, now), eq(sessions.stage, 'full'))),
-    ]);
-    const today = new Date(now);
-    today.setUTCHours(0, 0, 0, 0);
-    const [[runs], [tables], [connectionCount]] = await Promise.all([
-      db
-        .select({
-          workflows: sql<number>`(select count(*) from ${workflows} w where w.company_id = ${companyId})`.mapWith(Number),
-          today: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today})`.mapWith(Number),
-          failedToday:
-            sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(
-              Number,
-            ),
-        })
-        .from(jobRuns)
-        .where(eq(jobRuns.companyId, companyId)),
-      db
-        .select({
-          total: count(),
-          failing:
-            sql<number>`count(*) filter (where (select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc limit 1) in ('failed', 'error'))`.mapWith(
-              Number,
-            ),
-        })
-        .from(dataTables)
-        .where(eq(dataTables.companyId, companyId)),
-      db.select({ n: count() }).from(connections).where(eq(connections.companyId, companyId)),
-    ]);
-    const cards: DashboardCard[] = [
-      { key: 'workflows', label: 'Workflows', value: runs.workflows, link: '/workflows' },
-      { key: 'runsToday', label: 'Job runs today', value: runs.today, link: '/job-runs' },
-      { key: 'failedToday', label: 'Failed runs today', value: runs.failedToday, link: '/job-runs' },
-      { key: 'tables', label: 'Tables', value: tables.total, link: '/tables' },
-      { key: 'failingTables', label: 'Tables failing their checks', value: tables.failing, link: '/tables' },
-      { key: 'connections', label: 'Connections', value: connectionCount.n, link: '/connections' },
-      { key: 'users', label: 'Users', value: userCounts.total },
-      { key: 'activeUsers', label: 'Active users', value: userCounts.active },
-      { key: 'invitedUsers', label: 'Invitations pending', value: userCounts.invited },
-      { key: 'roles', label: 'Roles', value: roleCount.n },
-      { key: 'openSessions', label: 'Signed-in sessions', value: sessionCount.n },
-    ];
-    return { message: 'Dashboard cards', data: { cards } };
-  });
+  app.get(
+    '/dashboard/topCards',
+    { schema: { summary: 'Counts of what the company holds', tags: TAGS, response: { 200: dashboardCardsAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const now = new Date();
+      const [[userCounts], [roleCount], [sessionCount]] = await Promise.all([
+        db
+          .select({
+            total: count(),
+            active: sql<number>`count(*) filter (where ${users.status} = 'active' and ${users.isActive})`.mapWith(Number),
+            invited: sql<number>`count(*) filter (where ${users.status} = 'invited')`.mapWith(Number),
+          })
+          .from(users)
+          .where(eq(users.companyId, companyId)),
+        db.select({ n: count() }).from(roles).where(eq(roles.companyId, companyId)),
+        db
+          .select({ n: count() })
+          .from(sessions)
+          .where(and(eq(sessions.companyId, companyId), isNull(sessions.endedAt), gt(sessions.expiresAt, now), eq(sessions.stage, 'full'))),
+      ]);
+      const today = new Date(now);
+      today.setUTCHours(0, 0, 0, 0);
+      const [[runs], [tables], [connectionCount]] = await Promise.all([
+        db
+          .select({
+            workflows: sql<number>`(select count(*) from ${workflows} w where w.company_id = ${companyId})`.mapWith(Number),
+            today: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today})`.mapWith(Number),
+            failedToday:
+              sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(
+                Number,
+              ),
+          })
+          .from(jobRuns)
+          .where(eq(jobRuns.companyId, companyId)),
+        db
+          .select({
+            total: count(),
+            failing:
+              sql<number>`count(*) filter (where (select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc limit 1) in ('failed', 'error'))`.mapWith(
+                Number,
+              ),
+          })
+          .from(dataTables)
+          .where(eq(dataTables.companyId, companyId)),
+        db.select({ n: count() }).from(connections).where(eq(connections.companyId, companyId)),
+      ]);
+      const cards: DashboardCard[] = [
+        { key: 'workflows', label: 'Workflows', value: runs.workflows, link: '/workflows' },
+        { key: 'runsToday', label: 'Job runs today', value: runs.today, link: '/job-runs' },
+        { key: 'failedToday', label: 'Failed runs today', value: runs.failedToday, link: '/job-runs' },
+        { key: 'tables', label: 'Tables', value: tables.total, link: '/tables' },
+        { key: 'failingTables', label: 'Tables failing their checks', value: tables.failing, link: '/tables' },
+        { key: 'connections', label: 'Connections', value: connectionCount.n, link: '/connections' },
+        { key: 'users', label: 'Users', value: userCounts.total },
+        { key: 'activeUsers', label: 'Active users', value: userCounts.active },
+        { key: 'invitedUsers', label: 'Invitations pending', value: userCounts.invited },
+        { key: 'roles', label: 'Roles', value: roleCount.n },
+        { key: 'openSessions', label: 'Signed-in sessions', value: sessionCount.n },
+      ];
+      return { message: 'Dashboard cards', data: { cards } };
+    },
+  );
 
   app.get(
     '/admin/dashboard/cards',
-    { config: { adminOnly: true }, schema: { summary: 'Sign-in, security and mail counts of the last 24 hours', tags: TAGS } },
+    {
+      config: { adminOnly: true },
+      schema: {
+        summary: 'Sign-in, security and mail counts of the last 24 hours',
+        tags: TAGS,
+        response: { 200: dashboardCardsAnswer },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const since = new Date(Date.now() - 24 * 3600 * 1000);
@@ -135,7 +153,14 @@ export async function dashboardRoutes(app: FastifyInstance) {
 
   app.get(
     '/admin/dashboard/chart',
-    { config: { adminOnly: true }, schema: { summary: 'Sign-ins and failed security events per day, over 14 days', tags: TAGS } },
+    {
+      config: { adminOnly: true },
+      schema: {
+        summary: 'Sign-ins and failed security events per day, over 14 days',
+        tags: TAGS,
+        response: { 200: securityChartAnswer },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const to = new Date();
@@ -167,7 +192,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
     '/dashboard/dailyJobRunTracker/:from/:to',
     {
       config: { policy: ['workflows', 'read'] },
-      schema: { summary: 'Job runs per day and status between two dates', tags: TAGS },
+      schema: { summary: 'Job runs per day and status between two dates', tags: TAGS, response: { 200: dailyJobRunsAnswer } },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -212,7 +237,14 @@ export async function dashboardRoutes(app: FastifyInstance) {
 
   app.get(
     '/dashboard/pieCharts',
-    { config: { policy: ['workflows', 'read'] }, schema: { summary: 'Runs and checks of the last 30 days, by status', tags: TAGS } },
+    {
+      config: { policy: ['workflows', 'read'] },
+      schema: {
+        summary: 'Runs and checks of the last 30 days, by status',
+        tags: TAGS,
+        response: { 200: dashboardPiesAnswer },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const since = new Date(Date.now() - 30 * 86_400_000);
@@ -237,24 +269,28 @@ export async function dashboardRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/dashboard/distinctConnections', { schema: { summary: 'Connections by type', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const rows = await db
-      .select({
-        type: connections.type,
-        count: count(),
-        active: sql<number>`count(*) filter (where ${connections.isActive})`.mapWith(Number),
-      })
-      .from(connections)
-      .where(eq(connections.companyId, companyId))
-      .groupBy(connections.type);
-    const byType = new Map(rows.map((row) => [row.type, row]));
-    const data = CONNECTION_TYPE_CATALOGUE.filter((t) => byType.has(t.type)).map((t) => ({
-      type: t.type,
-      label: t.label,
-      count: byType.get(t.type)!.count,
-      active: byType.get(t.type)!.active,
-    }));
-    return { message: 'Connections by type', data };
-  });
+  app.get(
+    '/dashboard/distinctConnections',
+    { schema: { summary: 'Connections by type', tags: TAGS, response: { 200: connectionsByTypeAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const rows = await db
+        .select({
+          type: connections.type,
+          count: count(),
+          active: sql<number>`count(*) filter (where ${connections.isActive})`.mapWith(Number),
+        })
+        .from(connections)
+        .where(eq(connections.companyId, companyId))
+        .groupBy(connections.type);
+      const byType = new Map(rows.map((row) => [row.type, row]));
+      const data = CONNECTION_TYPE_CATALOGUE.filter((t) => byType.has(t.type)).map((t) => ({
+        type: t.type,
+        label: t.label,
+        count: byType.get(t.type)!.count,
+        active: byType.get(t.type)!.active,
+      }));
+      return { message: 'Connections by type', data };
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { healthAnswer } from '../../common/contract/answers/health';
 import { authenticate, TOKEN_HEADER } from '../auth/guard';
 import { dataDirectoryPrivacy } from '../data-directory';
 import { ping } from '../db/client';
@@ -7,7 +8,10 @@ import { serviceUnavailable } from '../http/errors';
 export async function healthRoutes(api: FastifyInstance) {
   api.get(
     '/health',
-    { config: { public: true }, schema: { summary: 'Check that the server and its database are up', tags: ['Health'] } },
+    {
+      config: { public: true },
+      schema: { summary: 'Check that the server and its database are up', tags: ['Health'], response: { 200: healthAnswer } },
+    },
     async (request, reply) => {
       try {
         await ping(api.ctx.db);

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
+import { messageAnswer } from '../../common/contract/answers';
+import { columnChoicesAnswer, savedColumnsAnswer } from '../../common/contract/answers/list-columns';
+import { sent } from '../../common/contract/answers/sent';
 import { recordAudit } from '../audit';
 import { requireAuth, type AuthContext } from '../auth/guard';
 import { listColumnChoices } from '../db/schema';
@@ -46,7 +49,10 @@ export async function listColumnRoutes(app: FastifyInstance) {
 
   api.get(
     '/lists/columns',
-    { config: { apiKeys: false }, schema: { summary: 'Your column choices of every list, with the defaults', tags: TAGS } },
+    {
+      config: { apiKeys: false },
+      schema: { summary: 'Your column choices of every list, with the defaults', tags: TAGS, response: { 200: sent(columnChoicesAnswer) } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const rows = await db
@@ -71,7 +77,13 @@ export async function listColumnRoutes(app: FastifyInstance) {
     '/lists/:listKey/columns',
     {
       config: { apiKeys: false },
-      schema: { summary: "Save the columns of a list (yours, or everyone's default)", tags: TAGS, params: listKeyParams, body: choiceBody },
+      schema: {
+        summary: "Save the columns of a list (yours, or everyone's default)",
+        tags: TAGS,
+        params: listKeyParams,
+        body: choiceBody,
+        response: { 200: sent(savedColumnsAnswer) },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -102,7 +114,13 @@ export async function listColumnRoutes(app: FastifyInstance) {
     '/lists/:listKey/columns',
     {
       config: { apiKeys: false },
-      schema: { summary: 'Put the columns of a list back to the default', tags: TAGS, params: listKeyParams, querystring: scopeQuery },
+      schema: {
+        summary: 'Put the columns of a list back to the default',
+        tags: TAGS,
+        params: listKeyParams,
+        querystring: scopeQuery,
+        response: { 200: messageAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);

@@ -4,6 +4,8 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ConnectionType } from '../../common/connections';
 import { integrationOf, MARKETPLACE, marketplaceListing, type MarketplaceListing } from '../../common/marketplace';
+import { cloudStorageAnswer, configuredAnswer, integrationAnswer, marketplaceAnswer } from '../../common/contract/answers/marketplace';
+import { sent } from '../../common/contract/answers/sent';
 import { configureIntegrationBody } from '../../common/schemas/marketplace';
 import { requireAuth } from '../auth/guard';
 import { createConnection, recordConnectionTest, runConnectionTest } from '../connections/lifecycle';
@@ -70,7 +72,14 @@ export async function marketplaceRoutes(app: FastifyInstance) {
 
   api.get(
     '/marketplace',
-    { config: read, schema: { summary: 'The marketplace of integrations, with the company’s use of each', tags: TAGS } },
+    {
+      config: read,
+      schema: {
+        summary: 'The marketplace of integrations, with the company’s use of each',
+        tags: TAGS,
+        response: { 200: sent(marketplaceAnswer) },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const usage = await usageByType(db, companyId);
@@ -82,7 +91,12 @@ export async function marketplaceRoutes(app: FastifyInstance) {
     '/marketplace/:id/integration',
     {
       config: read,
-      schema: { summary: 'One integration: its settings form and the company’s connections of it', tags: TAGS, params: integrationParams },
+      schema: {
+        summary: 'One integration: its settings form and the company’s connections of it',
+        tags: TAGS,
+        params: integrationParams,
+        response: { 200: sent(integrationAnswer) },
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -101,6 +115,7 @@ export async function marketplaceRoutes(app: FastifyInstance) {
         summary: 'The active connections of a cloud-storage integration (or of all of them: "all"), for pickers',
         tags: TAGS,
         params: integrationParams,
+        response: { 200: sent(cloudStorageAnswer) },
       },
     },
     async (request) => {
@@ -129,7 +144,12 @@ export async function marketplaceRoutes(app: FastifyInstance) {
     '/marketplace/configure',
     {
       config: { policy: ['marketplace', 'create'] },
-      schema: { summary: 'Configure an integration: make its connection and test it at once', tags: TAGS, body: configureIntegrationBody },
+      schema: {
+        summary: 'Configure an integration: make its connection and test it at once',
+        tags: TAGS,
+        body: configureIntegrationBody,
+        response: { 201: sent(configuredAnswer) },
+      },
     },
     async (request, reply) => {
       const auth = requireAuth(request);

@@ -1,7 +1,11 @@
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import { answer } from '../../common/contract/answers';
+import { sent } from '../../common/contract/answers/sent';
+import { apiOperation, apiOperationDetail, openApiDocument } from '../../common/contract/answers/openapi';
+import { apikeyRow } from '../../common/contract/apikeys';
 import { assignOperationsBody } from '../../common/schemas/apikeys';
 import { requireAuth } from '../auth/guard';
 import { notFound } from '../http/errors';
@@ -10,6 +14,13 @@ import { assignOperations } from '../apikeys/service';
 import { describeOperation } from '../apikeys/describe';
 
 const TAGS = ['API keys'];
+
+/**
+ * The document is @fastify/swagger's own object, which it types as a document of any OpenAPI
+ * version; this server's is 3.0, and openApiDocument says what it holds.
+ */
+const documentAnswer = openApiDocument as unknown as ZodType<Exclude<ReturnType<FastifyInstance['swagger']>, string>>;
+
 const operationParams = z.object({
   id: z.string().regex(/^[a-z]+_[A-Za-z0-9_]{1,200}$/, 'must be an operation id such as get_workspaces'),
 });
@@ -24,7 +35,10 @@ export async function openApiRoutes(app: FastifyInstance) {
 
   api.get(
     '/openapi',
-    { config: { policy: ['apikeys', 'read'], apiKeys: false }, schema: { summary: 'Operations an API key may be granted', tags: TAGS } },
+    {
+      config: { policy: ['apikeys', 'read'], apiKeys: false },
+      schema: { summary: 'Operations an API key may be granted', tags: TAGS, response: { 200: sent(answer(z.array(apiOperation))) } },
+    },
     async (request) => {
       requireAuth(request);
       return { message: 'Operations an API key may be granted', data: api.apiOperations.list() };
@@ -33,7 +47,10 @@ export async function openApiRoutes(app: FastifyInstance) {
 
   api.get(
     '/openapi/document',
-    { config: { policy: ['apikeys', 'read'], apiKeys: false }, schema: { summary: "The server's OpenAPI document", tags: TAGS } },
+    {
+      config: { policy: ['apikeys', 'read'], apiKeys: false },
+      schema: { summary: "The server's OpenAPI document", tags: TAGS, response: { 200: documentAnswer } },
+    },
     async (request) => {
       requireAuth(request);
       return api.swagger();
@@ -44,7 +61,12 @@ export async function openApiRoutes(app: FastifyInstance) {
     '/openapi/:id',
     {
       config: { policy: ['apikeys', 'read'], apiKeys: false },
-      schema: { summary: 'One operation: its parameters and body', tags: TAGS, params: operationParams },
+      schema: {
+        summary: 'One operation: its parameters and body',
+        tags: TAGS,
+        params: operationParams,
+        response: { 200: sent(answer(apiOperationDetail)) },
+      },
     },
     async (request) => {
       requireAuth(request);
@@ -63,6 +85,7 @@ export async function openApiRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: z.object({ id: uuidParam }),
         body: assignOperationsBody,
+        response: { 200: sent(answer(apikeyRow)) },
       },
     },
     async (request) => {

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { requireAuth, type AuthContext } from '../auth/guard';
 import { isAllowed } from '../auth/policies';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { pageParams } from '../http/lists';
+import { reportAnswer, reportAttachmentFile, reportListAnswer, shareAnswer } from '../../common/contract/answers/reports';
 import { uuidParam } from '../http/schemas';
 import { mailLinkBase } from '../mail/templates';
 import {
@@ -26,6 +27,21 @@ const create = { policy: ['reports', 'create'] } as const;
 const idParams = z.object({ id: uuidParam });
 const attachmentParams = z.object({ id: uuidParam, attachmentId: uuidParam });
 const DAY_MS = 86_400_000;
+
+/**
+ * What a handler hands over for the answer its route declares: that shape, with dates as Date
+ * objects (JSON writes them as ISO strings) and the contract's enums as the plain text the columns
+ * are typed with. The test servers hold every answer to its schema (server/platform/answers.ts);
+ * this keeps the rest of the shape checked by the compiler.
+ */
+type Built<T> = T extends string
+  ? string | Date
+  : T extends ReadonlyArray<infer Item>
+    ? ReadonlyArray<Built<Item>>
+    : T extends object
+      ? { [K in keyof T]: Built<T[K]> }
+      : T;
+const built = <S extends ZodType>(_schema: S, answer: Built<z.output<S>>) => answer as z.output<S>;
 
 /**
  * The period of an on-demand report: the last 7 days by default; a calendar day is read on the
@@ -65,43 +81,66 @@ export async function reportRoutes(app: FastifyInstance) {
 
   api.get(
     '/reports/:offset/:limit',
-    { config: read, schema: { summary: 'List the reports, newest first', tags: TAGS, params: pageParams } },
+    {
+      config: read,
+      schema: { summary: 'List the reports, newest first', tags: TAGS, params: pageParams, response: { 200: reportListAnswer } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return { message: 'Reports', data: await listReports(db, companyId, request.params.offset, request.params.limit) };
+      return built(reportListAnswer, {
+        message: 'Reports',
+        data: await listReports(db, companyId, request.params.offset, request.params.limit),
+      });
     },
   );
 
-  api.get('/reports/:id', { schema: { summary: 'Read a report and its figures', tags: TAGS, params: idParams } }, async (request) => {
-    const auth = requireAuth(request);
-    await mayRead(auth, request.params.id);
-    const report = await findReport(db, auth.companyId, request.params.id);
-    if (!report) throw notFound('Report');
-    return { message: 'Report', data: report };
-  });
+  api.get(
+    '/reports/:id',
+    { schema: { summary: 'Read a report and its figures', tags: TAGS, params: idParams, response: { 200: reportAnswer } } },
+    async (request) => {
+      const auth = requireAuth(request);
+      await mayRead(auth, request.params.id);
+      const report = await findReport(db, auth.companyId, request.params.id);
+      if (!report) throw notFound('Report');
+      return built(reportAnswer, { message: 'Report', data: report });
+    },
+  );
 
   api.get(
     '/reports/:id/attachments/:attachmentId',
-    { schema: { summary: "Download a report's attachment", tags: TAGS, params: attachmentParams } },
+    {
+      schema: {
+        summary: "Download a report's attachment",
+        tags: TAGS,
+        params: attachmentParams,
+        response: { 200: reportAttachmentFile },
+      },
+    },
     async (request, reply) => {
       const auth = requireAuth(request);
       await mayRead(auth, request.params.id);
       const file = await findAttachment(db, auth.companyId, request.params.id, request.params.attachmentId);
       if (!file) throw notFound('Attachment');
       const name = safeFileName(file.fileName);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-disposition', `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`)
-        .header('content-length', String(file.bytes.length))
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(file.bytes);
+      return (
+        reply
+          .header('content-type', file.contentType)
+          .header('content-disposition', `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+          .header('content-length', String(file.bytes.length))
+          .header('cache-control', 'private, no-store')
+          .header('x-content-type-options', 'nosniff')
+          // The bytes go out as they are; the document calls them a binary string.
+          .send(file.bytes as unknown as string)
+      );
     },
   );
 
   api.post(
     '/reports',
-    { config: create, schema: { summary: 'Make a report now and mail it', tags: TAGS, body: makeReportBody } },
+    {
+      config: create,
+      schema: { summary: 'Make a report now and mail it', tags: TAGS, body: makeReportBody, response: { 201: reportAnswer } },
+    },
     async (request, reply) => {
       const auth = requireAuth(request);
       const company = await reportCompany(db, auth.companyId);
@@ -126,19 +165,27 @@ export async function reportRoutes(app: FastifyInstance) {
       if (!report) throw new Error('an on-demand report was not stored');
       const mailed = report.recipients.length;
       reply.code(201);
-      return { message: `Report made and mailed to ${mailed} ${mailed === 1 ? 'person' : 'people'}`, data: report };
+      return built(reportAnswer, { message: `Report made and mailed to ${mailed} ${mailed === 1 ? 'person' : 'people'}`, data: report });
     },
   );
 
   api.post(
     '/shares',
-    { config: create, schema: { summary: 'Share a report or a list view with users of the company', tags: TAGS, body: shareBody } },
+    {
+      config: create,
+      schema: {
+        summary: 'Share a report or a list view with users of the company',
+        tags: TAGS,
+        body: shareBody,
+        response: { 201: shareAnswer },
+      },
+    },
     async (request, reply) => {
       const auth = requireAuth(request);
       const share = await createShare(services, request, auth, request.body, mailLinkBase(config, request));
       const count = share.recipientIds.length;
       reply.code(201);
-      return { message: `Shared with ${count} ${count === 1 ? 'user' : 'users'}`, data: share };
+      return built(shareAnswer, { message: `Shared with ${count} ${count === 1 ? 'user' : 'users'}`, data: share });
     },
   );
 }

@@ -2,6 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { answer, listAnswer, messageAnswer } from '../../common/contract/answers';
+import { sent } from '../../common/contract/answers/sent';
+import {
+  activeRole,
+  cataloguePage,
+  roleCards as roleCardsAnswer,
+  roleDetail as roleDetailAnswer,
+  roleFilterProps as roleFilterPropsAnswer,
+  rolePages,
+  rolePolicies,
+  roleRow,
+  roleWithPolicies,
+} from '../../common/contract/roles';
 import { activateRoleBody, assignPoliciesBody, createRoleBody, rolePagesBody, updateRoleBody } from '../../common/schemas/roles';
 import { roles } from '../db/schema';
 import { requireAuth } from '../auth/guard';
@@ -20,6 +33,9 @@ const create = { policy: ['roles', 'create'] } as const;
 const update = { policy: ['roles', 'update'] } as const;
 const remove = { policy: ['roles', 'delete'] } as const;
 
+const roleList = sent(listAnswer(roleRow));
+const roleAnswer = sent(answer(roleDetailAnswer));
+
 /**
  * Roles of the company: what each allows (policies) and which console pages make its menu.
  * The guard reads policies on every call, so a change applies to the role's users from their next
@@ -30,21 +46,25 @@ export async function roleRoutes(app: FastifyInstance) {
   const { db } = api.ctx;
 
   // Pickers (invitation, user edit) list these; every signed-in user may.
-  api.get('/roles/active', { schema: { summary: 'List the active roles', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const rows = await db
-      .select({ id: roles.id, name: roles.name, description: roles.description, type: roles.type, isAdmin: roles.isAdmin })
-      .from(roles)
-      .where(and(eq(roles.companyId, companyId), eq(roles.isActive, true)))
-      .orderBy(asc(roles.name));
-    return { message: 'Active roles', data: rows };
-  });
+  api.get(
+    '/roles/active',
+    { schema: { summary: 'List the active roles', tags: TAGS, response: { 200: sent(answer(z.array(activeRole))) } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const rows = await db
+        .select({ id: roles.id, name: roles.name, description: roles.description, type: roles.type, isAdmin: roles.isAdmin })
+        .from(roles)
+        .where(and(eq(roles.companyId, companyId), eq(roles.isActive, true)))
+        .orderBy(asc(roles.name));
+      return { message: 'Active roles', data: rows };
+    },
+  );
 
   // ---- Lists -----------------------------------------------------------------------------------
 
   api.get(
     '/roles/:offset/:limit',
-    { config: read, schema: { summary: 'List the roles', tags: TAGS, params: pageParams } },
+    { config: read, schema: { summary: 'List the roles', tags: TAGS, params: pageParams, response: { 200: roleList } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit } = request.params;
@@ -54,7 +74,16 @@ export async function roleRoutes(app: FastifyInstance) {
 
   api.post(
     '/roles/filter/:offset/:limit/:order/:field',
-    { config: read, schema: { summary: 'Filter and sort the roles', tags: TAGS, params: roleFilterParams, body: roleFilterBody } },
+    {
+      config: read,
+      schema: {
+        summary: 'Filter and sort the roles',
+        tags: TAGS,
+        params: roleFilterParams,
+        body: roleFilterBody,
+        response: { 200: roleList },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { offset, limit, order, field } = request.params;
@@ -64,7 +93,10 @@ export async function roleRoutes(app: FastifyInstance) {
 
   api.post(
     '/roles/search/:offset/:limit',
-    { config: read, schema: { summary: 'Search the roles', tags: TAGS, params: pageParams, body: roleSearchBody } },
+    {
+      config: read,
+      schema: { summary: 'Search the roles', tags: TAGS, params: pageParams, body: roleSearchBody, response: { 200: roleList } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       // The path's offset and limit win over the body's.
@@ -73,32 +105,54 @@ export async function roleRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/roles/cards', { config: read, schema: { summary: 'Counts of roles', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Role cards', data: { cards: await roleCards(db, companyId) } };
-  });
+  api.get(
+    '/roles/cards',
+    { config: read, schema: { summary: 'Counts of roles', tags: TAGS, response: { 200: sent(answer(roleCardsAnswer)) } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Role cards', data: { cards: await roleCards(db, companyId) } };
+    },
+  );
 
-  api.get('/roles/filter/props', { config: read, schema: { summary: 'Choices of the role filters', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Role filters', data: await roleFilterProps(db, companyId) };
-  });
+  api.get(
+    '/roles/filter/props',
+    {
+      config: read,
+      schema: { summary: 'Choices of the role filters', tags: TAGS, response: { 200: sent(answer(roleFilterPropsAnswer)) } },
+    },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Role filters', data: await roleFilterProps(db, companyId) };
+    },
+  );
 
   // ---- One role --------------------------------------------------------------------------------
 
-  api.get('/role/:id', { config: read, schema: { summary: 'Read a role', tags: TAGS, params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Role', data: await roleDetail(db, companyId, request.params.id) };
-  });
+  api.get(
+    '/role/:id',
+    { config: read, schema: { summary: 'Read a role', tags: TAGS, params: idParams, response: { 200: roleAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Role', data: await roleDetail(db, companyId, request.params.id) };
+    },
+  );
 
-  api.post('/roles', { config: create, schema: { summary: 'Create a role', tags: TAGS, body: createRoleBody } }, async (request, reply) => {
-    const auth = requireAuth(request);
-    const role = await createRole(db, request, auth, request.body);
-    return reply.code(201).send({ message: `The role ${role.name} has been created`, data: role });
-  });
+  api.post(
+    '/roles',
+    { config: create, schema: { summary: 'Create a role', tags: TAGS, body: createRoleBody, response: { 201: roleAnswer } } },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const role = await createRole(db, request, auth, request.body);
+      return reply.code(201).send({ message: `The role ${role.name} has been created`, data: role });
+    },
+  );
 
   api.put(
     '/roles/:id',
-    { config: update, schema: { summary: 'Edit a role', tags: TAGS, params: idParams, body: updateRoleBody } },
+    {
+      config: update,
+      schema: { summary: 'Edit a role', tags: TAGS, params: idParams, body: updateRoleBody, response: { 200: roleAnswer } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const role = await updateRole(db, request, auth, request.params.id, request.body);
@@ -108,7 +162,16 @@ export async function roleRoutes(app: FastifyInstance) {
 
   api.put(
     '/roles/activate/:id',
-    { config: update, schema: { summary: 'Activate or deactivate a role', tags: TAGS, params: idParams, body: activateRoleBody } },
+    {
+      config: update,
+      schema: {
+        summary: 'Activate or deactivate a role',
+        tags: TAGS,
+        params: idParams,
+        body: activateRoleBody,
+        response: { 200: roleAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const role = await setRoleActive(db, request, auth, request.params.id, request.body.isActive);
@@ -116,17 +179,24 @@ export async function roleRoutes(app: FastifyInstance) {
     },
   );
 
-  api.delete('/roles/:id', { config: remove, schema: { summary: 'Delete a role', tags: TAGS, params: idParams } }, async (request) => {
-    const auth = requireAuth(request);
-    const role = await deleteRole(db, request, auth, request.params.id);
-    return { message: `The role ${role.name} has been deleted` };
-  });
+  api.delete(
+    '/roles/:id',
+    { config: remove, schema: { summary: 'Delete a role', tags: TAGS, params: idParams, response: { 200: messageAnswer } } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const role = await deleteRole(db, request, auth, request.params.id);
+      return { message: `The role ${role.name} has been deleted` };
+    },
+  );
 
   // ---- Policies --------------------------------------------------------------------------------
 
   api.get(
     '/policies/:id',
-    { config: read, schema: { summary: "Read a role's policies", tags: TAGS, params: idParams } },
+    {
+      config: read,
+      schema: { summary: "Read a role's policies", tags: TAGS, params: idParams, response: { 200: sent(answer(rolePolicies)) } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const role = await findRole(db, companyId, request.params.id);
@@ -137,7 +207,16 @@ export async function roleRoutes(app: FastifyInstance) {
 
   api.put(
     '/policies/assign/:id',
-    { config: update, schema: { summary: "Replace a role's policies", tags: TAGS, params: idParams, body: assignPoliciesBody } },
+    {
+      config: update,
+      schema: {
+        summary: "Replace a role's policies",
+        tags: TAGS,
+        params: idParams,
+        body: assignPoliciesBody,
+        response: { 200: sent(answer(rolePolicies)) },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { role, policies } = await replaceRolePolicies(db, request, auth, request.params.id, request.body.policies);
@@ -152,7 +231,10 @@ export async function roleRoutes(app: FastifyInstance) {
 
   api.get(
     '/roles/policies/pages',
-    { config: read, schema: { summary: 'List the console pages a role may show', tags: TAGS } },
+    {
+      config: read,
+      schema: { summary: 'List the console pages a role may show', tags: TAGS, response: { 200: sent(answer(z.array(cataloguePage))) } },
+    },
     async () => {
       const data = PAGE_CATALOGUE.map((p) => ({
         id: p.id,
@@ -169,7 +251,7 @@ export async function roleRoutes(app: FastifyInstance) {
 
   api.get(
     '/roles/policies/pages/:id',
-    { config: read, schema: { summary: "Read a role's pages", tags: TAGS, params: idParams } },
+    { config: read, schema: { summary: "Read a role's pages", tags: TAGS, params: idParams, response: { 200: sent(answer(rolePages)) } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const role = await findRole(db, companyId, request.params.id);
@@ -182,19 +264,34 @@ export async function roleRoutes(app: FastifyInstance) {
     ['assign', '/roles/policies/pages/assign/:id', 'Add pages to a role'],
     ['unassign', '/roles/policies/pages/unassign/:id', 'Take pages from a role'],
   ] as const) {
-    api.put(path, { config: update, schema: { summary, tags: TAGS, params: idParams, body: rolePagesBody } }, async (request) => {
-      const auth = requireAuth(request);
-      const { role, pageIds } = await changeRolePages(db, request, auth, request.params.id, operation, request.body.pageIds);
-      return {
-        message: `The pages of ${role.name} have been saved; its users see them from their next sign-in`,
-        data: { roleId: role.id, roleName: role.name, pageIds, pages: pageView(pageIds) },
-      };
-    });
+    api.put(
+      path,
+      {
+        config: update,
+        schema: { summary, tags: TAGS, params: idParams, body: rolePagesBody, response: { 200: sent(answer(rolePages)) } },
+      },
+      async (request) => {
+        const auth = requireAuth(request);
+        const { role, pageIds } = await changeRolePages(db, request, auth, request.params.id, operation, request.body.pageIds);
+        return {
+          message: `The pages of ${role.name} have been saved; its users see them from their next sign-in`,
+          data: { roleId: role.id, roleName: role.name, pageIds, pages: pageView(pageIds) },
+        };
+      },
+    );
   }
 
   api.get(
     '/roles/policy/:id',
-    { config: read, schema: { summary: 'Read a role with its policies and pages', tags: TAGS, params: idParams } },
+    {
+      config: read,
+      schema: {
+        summary: 'Read a role with its policies and pages',
+        tags: TAGS,
+        params: idParams,
+        response: { 200: sent(answer(roleWithPolicies)) },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { policies, pageIds, ...role } = await roleDetail(db, companyId, request.params.id);

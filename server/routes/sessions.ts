@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import { messageAnswer } from '../../common/contract/answers';
+import { sessionUserAnswer } from '../../common/contract/answers/auth';
+import { sessionCardsAnswer, sessionFilterPropsAnswer, sessionListAnswer } from '../../common/contract/sessions';
 import { recordAccessEvent, recordAudit } from '../audit';
 import { sessions, users } from '../db/schema';
 import { requireAuth, type AuthContext } from '../auth/guard';
@@ -19,6 +22,12 @@ const logoutBody = z.object({ sessionId: uuidParam.optional() }).nullish();
 const impersonateBody = z.object({ userId: uuidParam });
 const userSessionsQuery = z.object({ offset: offsetParam.default(0), limit: limitParam.default(100) });
 const readSessions = { policy: ['sessions', 'read'] } as const;
+/**
+ * A page of session rows, as the document and the test servers' check read it. The rows hold
+ * Dates (written as the ISO strings the schema names) and their stage and end reason as plain
+ * strings, so the handlers' values are not typed by it.
+ */
+const sessionList: ZodType<unknown> = sessionListAnswer;
 
 export async function sessionRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -45,7 +54,12 @@ export async function sessionRoutes(app: FastifyInstance) {
     '/session/logout',
     {
       config: { stages: ['full', 'otp', 'otp_setup'] },
-      schema: { summary: "Sign out, or end another user's session", tags: TAGS, body: logoutBody },
+      schema: {
+        summary: "Sign out, or end another user's session",
+        tags: TAGS,
+        body: logoutBody,
+        response: { 200: messageAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -88,7 +102,10 @@ export async function sessionRoutes(app: FastifyInstance) {
 
   api.get(
     '/session/:offset/:limit',
-    { config: readSessions, schema: { summary: 'List the sessions', tags: TAGS, params: pageParams } },
+    {
+      config: readSessions,
+      schema: { summary: 'List the sessions', tags: TAGS, params: pageParams, response: { 200: sessionList } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { offset, limit } = request.params;
@@ -105,6 +122,7 @@ export async function sessionRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: pageParams.extend(sessionSortParams.shape),
         body: sessionFilterBody,
+        response: { 200: sessionList },
       },
     },
     async (request) => {
@@ -116,7 +134,16 @@ export async function sessionRoutes(app: FastifyInstance) {
 
   api.post(
     '/session/filter/:offset/:limit',
-    { config: readSessions, schema: { summary: 'Filter the sessions', tags: TAGS, params: pageParams, body: sessionFilterBody } },
+    {
+      config: readSessions,
+      schema: {
+        summary: 'Filter the sessions',
+        tags: TAGS,
+        params: pageParams,
+        body: sessionFilterBody,
+        response: { 200: sessionList },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { offset, limit } = request.params;
@@ -126,17 +153,24 @@ export async function sessionRoutes(app: FastifyInstance) {
 
   api.get(
     '/session/filter/props',
-    { config: readSessions, schema: { summary: 'Choices of the session filters', tags: TAGS } },
+    {
+      config: readSessions,
+      schema: { summary: 'Choices of the session filters', tags: TAGS, response: { 200: sessionFilterPropsAnswer } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'Session filters', data: await lists.props(companyId) };
     },
   );
 
-  api.get('/session/cards', { config: readSessions, schema: { summary: 'Counts of sessions', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Session cards', data: { cards: await lists.cards(companyId) } };
-  });
+  api.get(
+    '/session/cards',
+    { config: readSessions, schema: { summary: 'Counts of sessions', tags: TAGS, response: { 200: sessionCardsAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Session cards', data: { cards: await lists.cards(companyId) } };
+    },
+  );
 
   // One's own sessions are always one's to see; another user's need the sessions/read policy.
   api.get(
@@ -147,6 +181,7 @@ export async function sessionRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: z.object({ id: uuidParam }),
         querystring: userSessionsQuery,
+        response: { 200: sessionList },
       },
     },
     async (request) => {
@@ -167,7 +202,15 @@ export async function sessionRoutes(app: FastifyInstance) {
 
   api.post(
     '/user/impersonate',
-    { config: { adminOnly: true }, schema: { summary: 'Act as another user of the company', tags: TAGS, body: impersonateBody } },
+    {
+      config: { adminOnly: true },
+      schema: {
+        summary: 'Act as another user of the company',
+        tags: TAGS,
+        body: impersonateBody,
+        response: { 200: sessionUserAnswer },
+      },
+    },
     async (request) => {
       const user = await startImpersonation(ctx, request, requireAuth(request), request.body.userId);
       return { message: `You are now acting as ${user.email}`, user };

@@ -17,6 +17,14 @@ import {
   type ServiceSettings,
   type SettingsGroupId,
 } from '../../common/settings';
+import {
+  settingsAnswer,
+  settingsGroupAnswer,
+  passwordPolicyAnswer,
+  testMailAnswer,
+  type SettingsGroup,
+} from '../../common/contract/answers/settings';
+import { sent, type Sent } from '../../common/contract/answers/sent';
 import { recordAudit } from '../audit';
 import { loadCaller } from '../auth/accounts';
 import { requireAuth, type AuthContext } from '../auth/guard';
@@ -56,18 +64,8 @@ const testMailBody = z.strictObject({
 const SECRET_CHANGED = '(changed)';
 const SECRET_REMOVED = '(removed)';
 
-interface GroupAnswer {
-  id: SettingsGroupId;
-  label: string;
-  values: Record<string, unknown>;
-  /** What the values are before anyone sets them (the session lifetime is this server's SESSION_TTL_MINUTES). */
-  defaults: Record<string, unknown>;
-  updatedAt: Date | null;
-  updatedBy: string | null;
-  updatedByName: string | null;
-  /** Email only: how the company's mail goes out while no host is set (the server's SMTP_URL, or the outbox alone). */
-  instanceTransport?: 'smtp' | 'outbox';
-}
+/** One group as GET /settings/{id} answers it (common/contract/answers/settings.ts says what each field is). */
+type GroupAnswer = Sent<SettingsGroup>;
 
 function groupParam(id: string): SettingsGroupId {
   if (!isSettingsGroup(id)) throw notFound('Settings group');
@@ -197,20 +195,31 @@ export async function settingsRoutes(app: FastifyInstance) {
     });
   }
 
-  api.get('/settings', { config: read, schema: { summary: "The company's service and email settings", tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Settings', data: await Promise.all(SETTINGS_GROUPS.map((id) => group(companyId, id))) };
-  });
+  api.get(
+    '/settings',
+    { config: read, schema: { summary: "The company's service and email settings", tags: TAGS, response: { 200: sent(settingsAnswer) } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Settings', data: await Promise.all(SETTINGS_GROUPS.map((id) => group(companyId, id))) };
+    },
+  );
 
   /** Any signed-in user: the rules the console's password forms show (the sign-in screens get them with their link checks). */
-  api.get('/settings/password-policy', { schema: { summary: "The company's password rules", tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Password policy', data: await passwordPolicyOf(db, companyId) };
-  });
+  api.get(
+    '/settings/password-policy',
+    { schema: { summary: "The company's password rules", tags: TAGS, response: { 200: sent(passwordPolicyAnswer) } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Password policy', data: await passwordPolicyOf(db, companyId) };
+    },
+  );
 
   api.get(
     '/settings/:id',
-    { config: read, schema: { summary: 'One group of settings', tags: TAGS, params: groupParams } },
+    {
+      config: read,
+      schema: { summary: 'One group of settings', tags: TAGS, params: groupParams, response: { 200: sent(settingsGroupAnswer) } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const id = groupParam(request.params.id);
@@ -220,7 +229,10 @@ export async function settingsRoutes(app: FastifyInstance) {
 
   api.put(
     '/settings/:id',
-    { config: update, schema: { summary: 'Change a group of settings', tags: TAGS, params: groupParams } },
+    {
+      config: update,
+      schema: { summary: 'Change a group of settings', tags: TAGS, params: groupParams, response: { 200: sent(settingsGroupAnswer) } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const id = groupParam(request.params.id);
@@ -232,7 +244,15 @@ export async function settingsRoutes(app: FastifyInstance) {
 
   api.post(
     '/settings/email/test',
-    { config: update, schema: { summary: 'Send a test mail through the email settings', tags: TAGS, body: testMailBody } },
+    {
+      config: update,
+      schema: {
+        summary: 'Send a test mail through the email settings',
+        tags: TAGS,
+        body: testMailBody,
+        response: { 200: sent(testMailAnswer) },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const change = await emailChange(auth.companyId, request.body.settings);

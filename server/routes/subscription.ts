@@ -4,6 +4,13 @@ import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { PLAN_IDS, PLANS } from '../../common/plans';
+import {
+  checkoutOutcomeAnswer,
+  checkoutStartedAnswer,
+  planChangedAnswer,
+  subscriptionAnswer,
+} from '../../common/contract/answers/subscription';
+import { sent } from '../../common/contract/answers/sent';
 import { requireAuth } from '../auth/guard';
 import { subscriptions } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../http/errors';
@@ -50,14 +57,26 @@ export async function subscriptionRoutes(app: FastifyInstance) {
   };
   const view = async (companyId: string) => subscriptionView(db, settings, companyId, await subscriptionRow(db, companyId));
 
-  api.get('/subscription', { config: read, schema: { summary: "The company's plan, limits and usage", tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Subscription', data: await view(companyId) };
-  });
+  api.get(
+    '/subscription',
+    { config: read, schema: { summary: "The company's plan, limits and usage", tags: TAGS, response: { 200: sent(subscriptionAnswer) } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Subscription', data: await view(companyId) };
+    },
+  );
 
   api.post(
     '/subscription/checkout',
-    { config: update, schema: { summary: 'Buy a plan through Stripe Checkout', tags: TAGS, body: checkoutBody } },
+    {
+      config: update,
+      schema: {
+        summary: 'Buy a plan through Stripe Checkout',
+        tags: TAGS,
+        body: checkoutBody,
+        response: { 200: sent(planChangedAnswer), 201: sent(checkoutStartedAnswer) },
+      },
+    },
     async (request, reply) => {
       const auth = requireAuth(request);
       const started = await startCheckout(stripeDeps(), request, auth, request.body.plan, mailLinkBase(config, request));
@@ -77,7 +96,15 @@ export async function subscriptionRoutes(app: FastifyInstance) {
 
   api.get(
     '/checkoutSession',
-    { config: read, schema: { summary: 'The outcome of a Stripe checkout, applied when paid', tags: TAGS, querystring: sessionQuery } },
+    {
+      config: read,
+      schema: {
+        summary: 'The outcome of a Stripe checkout, applied when paid',
+        tags: TAGS,
+        querystring: sessionQuery,
+        response: { 200: sent(checkoutOutcomeAnswer) },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const outcome = await returnFromCheckout(stripeDeps(), request, companyId, request.query.sessionId);
@@ -93,7 +120,15 @@ export async function subscriptionRoutes(app: FastifyInstance) {
 
   api.get(
     '/subscription/customer/:id',
-    { config: read, schema: { summary: "The company's subscription by its Stripe customer", tags: TAGS, params: customerParams } },
+    {
+      config: read,
+      schema: {
+        summary: "The company's subscription by its Stripe customer",
+        tags: TAGS,
+        params: customerParams,
+        response: { 200: sent(subscriptionAnswer) },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const [row] = await db
@@ -107,7 +142,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
 
   api.post(
     '/subscription/verify',
-    { config: update, schema: { summary: 'Apply a plan grant', tags: TAGS, body: grantBody } },
+    { config: update, schema: { summary: 'Apply a plan grant', tags: TAGS, body: grantBody, response: { 200: sent(subscriptionAnswer) } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const row = await redeemGrant(db, secrets, request, companyId, request.body.token);

@@ -2,8 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { and, asc, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { CONNECTION_TYPE_CATALOGUE, connectionTypeOf } from '../../common/connections';
+import { messageAnswer } from '../../common/contract/answers';
+import { dictionaryCsvFile, dictionaryListAnswer, dictionaryUploadAnswer } from '../../common/contract/answers/dictionary';
+import { qualityRuleAnswer, qualityRuleListAnswer, qualityRunAnswer, type QualityRule } from '../../common/contract/answers/quality';
+import {
+  connectionTablesAnswer,
+  tableAnswer,
+  tableCardsAnswer,
+  tableColumnsRefreshAnswer,
+  tableFilterPropsAnswer,
+  tableListAnswer,
+} from '../../common/contract/tables';
 import { FUNCTION_TYPE_OF, PARAMS_OF, qualityRuleBody } from '../../common/schemas/quality';
 import { activateRoleBody as activationBody } from '../../common/schemas/roles';
 import { registerTableBody, updateTableBody } from '../../common/schemas/tables';
@@ -31,15 +42,34 @@ import {
   textChoiceFilter,
   within,
   type Card,
+  type ListAnswer,
 } from '../http/lists';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
 import { checkCompanySql, companySqlDialectOf } from '../sql/company-sql';
 import { runTableChecks } from '../tables/run-checks';
 import { applyDictionaryEdits, dictionaryCsv, DICTIONARY_UPLOAD_MAX_BYTES, readDictionaryUpload } from '../tables/dictionary';
-import { newestRulesFirst, rulesOf, selectRules } from '../tables/quality';
+import { newestRulesFirst, rulesOf, selectRules, type RuleRow } from '../tables/quality';
 import { companyTables, dictionaryOf, findTable, selectDictionary, selectTables, wholeDictionary } from '../tables/records';
 
 const TAGS = ['Tables'];
+
+/**
+ * What a handler hands over for the answer its route declares: that shape, with dates as Date
+ * objects (JSON writes them as ISO strings) and the contract's enums as the plain text the columns
+ * are typed with. The test servers hold every answer to its schema (server/platform/answers.ts);
+ * this keeps the rest of the shape checked by the compiler.
+ */
+type Built<T> = T extends string
+  ? string | Date
+  : T extends ReadonlyArray<infer Item>
+    ? ReadonlyArray<Built<Item>>
+    : T extends object
+      ? { [K in keyof T]: Built<T[K]> }
+      : T;
+const built = <S extends ZodType>(_schema: S, answer: Built<z.output<S>>) => answer as z.output<S>;
+
+/** A rule as its query reads it; the query types its newest result (read with json_build_object) as any object. */
+type RuleWithResult = Omit<RuleRow, 'lastResult'> & { lastResult: Built<QualityRule['lastResult']> };
 const idParams = z.object({ id: uuidParam });
 const tablePageParams = z.object({ id: uuidParam, offset: offsetParam, limit: limitParam });
 const read = { policy: ['tables', 'read'] as const };
@@ -156,22 +186,28 @@ export async function tableRoutes(app: FastifyInstance) {
 
   api.get(
     '/tables/:offset/:limit',
-    { config: read, schema: { summary: 'List the tables', tags: TAGS, params: pageParams } },
+    { config: read, schema: { summary: 'List the tables', tags: TAGS, params: pageParams, response: { 200: tableListAnswer } } },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return { message: 'Tables', data: await listOf(companyId, undefined, request.params.offset, request.params.limit) };
+      return built(tableListAnswer, {
+        message: 'Tables',
+        data: await listOf(companyId, undefined, request.params.offset, request.params.limit),
+      });
     },
   );
 
   api.post(
     '/tables/filters/:offset/:limit',
-    { config: read, schema: { summary: 'Filter the tables', tags: TAGS, params: pageParams, body: tableFilter } },
+    {
+      config: read,
+      schema: { summary: 'Filter the tables', tags: TAGS, params: pageParams, body: tableFilter, response: { 200: tableListAnswer } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return {
+      return built(tableListAnswer, {
         message: 'Tables',
         data: await listOf(companyId, tableConditions(request.body), request.params.offset, request.params.limit),
-      };
+      });
     },
   );
 
@@ -179,133 +215,159 @@ export async function tableRoutes(app: FastifyInstance) {
     '/tables/search/:offset/:limit',
     {
       config: read,
-      schema: { summary: 'Search the tables', tags: TAGS, params: pageParams, querystring: z.object({ searchText: searchFilter }) },
+      schema: {
+        summary: 'Search the tables',
+        tags: TAGS,
+        params: pageParams,
+        querystring: z.object({ searchText: searchFilter }),
+        response: { 200: tableListAnswer },
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return {
+      return built(tableListAnswer, {
         message: 'Tables',
         data: await listOf(companyId, tableSearch(request.query.searchText), request.params.offset, request.params.limit),
+      });
+    },
+  );
+
+  api.get(
+    '/tables/filters',
+    { config: read, schema: { summary: 'Choices of the table filters', tags: TAGS, response: { 200: tableFilterPropsAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const [connectionChoices, user, workspace, endpoints] = await Promise.all([
+        db
+          .select({ id: connections.id, name: connections.name, type: connections.type })
+          .from(connections)
+          .where(
+            and(
+              eq(connections.companyId, companyId),
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(dataTables)
+                  .where(and(eq(dataTables.companyId, companyId), eq(dataTables.connectionId, connections.id))),
+              ),
+            ),
+          )
+          .orderBy(asc(sql`lower(${connections.name})`)),
+        usersWho(
+          db,
+          companyId,
+          (userId) =>
+            sql`exists (select 1 from ${dataTables} where ${dataTables.companyId} = ${companyId} and ${dataTables.createdBy} = ${userId})`,
+        ),
+        workspaceChoices(db, companyId),
+        db
+          .selectDistinct({ endpoint: dataTables.endpoint })
+          .from(dataTables)
+          .where(eq(dataTables.companyId, companyId))
+          .orderBy(asc(dataTables.endpoint)),
+      ]);
+      const types = new Set(connectionChoices.map((c) => c.type));
+      return {
+        message: 'Table filters',
+        data: {
+          connection: connectionChoices.map(({ id, name }) => ({ id, name })),
+          user,
+          workspace,
+          endpoint: endpoints.map(({ endpoint }) => ({ id: endpoint, name: endpoint })),
+          source: CONNECTION_TYPE_CATALOGUE.filter((t) => types.has(t.type)).map((t) => ({ id: t.type, name: t.label })),
+        },
       };
     },
   );
 
-  api.get('/tables/filters', { config: read, schema: { summary: 'Choices of the table filters', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const [connectionChoices, user, workspace, endpoints] = await Promise.all([
-      db
-        .select({ id: connections.id, name: connections.name, type: connections.type })
-        .from(connections)
-        .where(
-          and(
-            eq(connections.companyId, companyId),
-            exists(
-              db
-                .select({ one: sql`1` })
-                .from(dataTables)
-                .where(and(eq(dataTables.companyId, companyId), eq(dataTables.connectionId, connections.id))),
+  api.get(
+    '/tables/topCards',
+    { config: read, schema: { summary: 'Counts of tables', tags: TAGS, response: { 200: tableCardsAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const [[tables], [columns], [rules], [failing]] = await Promise.all([
+        db
+          .select({
+            total: sql<number>`count(*)`.mapWith(Number),
+            active: sql<number>`count(*) filter (where ${dataTables.isActive})`.mapWith(Number),
+          })
+          .from(dataTables)
+          .where(eq(dataTables.companyId, companyId)),
+        db
+          .select({
+            total: sql<number>`count(*)`.mapWith(Number),
+            described: sql<number>`count(*) filter (where ${tableColumns.description} <> '')`.mapWith(Number),
+          })
+          .from(tableColumns)
+          .where(and(eq(tableColumns.companyId, companyId), eq(tableColumns.present, true))),
+        db
+          .select({ total: sql<number>`count(*)`.mapWith(Number) })
+          .from(qualityRules)
+          .where(eq(qualityRules.companyId, companyId)),
+        db
+          .select({
+            total: sql<number>`count(*)`.mapWith(Number),
+          })
+          .from(dataTables)
+          .where(
+            and(
+              eq(dataTables.companyId, companyId),
+              sql`(select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc limit 1) in ('failed', 'error')`,
             ),
           ),
-        )
-        .orderBy(asc(sql`lower(${connections.name})`)),
-      usersWho(
-        db,
-        companyId,
-        (userId) =>
-          sql`exists (select 1 from ${dataTables} where ${dataTables.companyId} = ${companyId} and ${dataTables.createdBy} = ${userId})`,
-      ),
-      workspaceChoices(db, companyId),
-      db
-        .selectDistinct({ endpoint: dataTables.endpoint })
-        .from(dataTables)
-        .where(eq(dataTables.companyId, companyId))
-        .orderBy(asc(dataTables.endpoint)),
-    ]);
-    const types = new Set(connectionChoices.map((c) => c.type));
-    return {
-      message: 'Table filters',
-      data: {
-        connection: connectionChoices.map(({ id, name }) => ({ id, name })),
-        user,
-        workspace,
-        endpoint: endpoints.map(({ endpoint }) => ({ id: endpoint, name: endpoint })),
-        source: CONNECTION_TYPE_CATALOGUE.filter((t) => types.has(t.type)).map((t) => ({ id: t.type, name: t.label })),
-      },
-    };
-  });
-
-  api.get('/tables/topCards', { config: read, schema: { summary: 'Counts of tables', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const [[tables], [columns], [rules], [failing]] = await Promise.all([
-      db
-        .select({
-          total: sql<number>`count(*)`.mapWith(Number),
-          active: sql<number>`count(*) filter (where ${dataTables.isActive})`.mapWith(Number),
-        })
-        .from(dataTables)
-        .where(eq(dataTables.companyId, companyId)),
-      db
-        .select({
-          total: sql<number>`count(*)`.mapWith(Number),
-          described: sql<number>`count(*) filter (where ${tableColumns.description} <> '')`.mapWith(Number),
-        })
-        .from(tableColumns)
-        .where(and(eq(tableColumns.companyId, companyId), eq(tableColumns.present, true))),
-      db
-        .select({ total: sql<number>`count(*)`.mapWith(Number) })
-        .from(qualityRules)
-        .where(eq(qualityRules.companyId, companyId)),
-      db
-        .select({
-          total: sql<number>`count(*)`.mapWith(Number),
-        })
-        .from(dataTables)
-        .where(
-          and(
-            eq(dataTables.companyId, companyId),
-            sql`(select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc limit 1) in ('failed', 'error')`,
-          ),
-        ),
-    ]);
-    const cards: Card[] = [
-      { key: 'total', label: 'Tables', value: tables.total },
-      { key: 'active', label: 'Active', value: tables.active },
-      { key: 'columns', label: 'Columns', value: columns.total },
-      {
-        key: 'described',
-        label: 'Columns described (%)',
-        value: columns.total === 0 ? 0 : Math.round((100 * columns.described) / columns.total),
-      },
-      { key: 'rules', label: 'Data-quality rules', value: rules.total },
-      { key: 'failing', label: 'Failing tables', value: failing.total },
-    ];
-    return { message: 'Table cards', data: { cards } };
-  });
+      ]);
+      const cards: Card[] = [
+        { key: 'total', label: 'Tables', value: tables.total },
+        { key: 'active', label: 'Active', value: tables.active },
+        { key: 'columns', label: 'Columns', value: columns.total },
+        {
+          key: 'described',
+          label: 'Columns described (%)',
+          value: columns.total === 0 ? 0 : Math.round((100 * columns.described) / columns.total),
+        },
+        { key: 'rules', label: 'Data-quality rules', value: rules.total },
+        { key: 'failing', label: 'Failing tables', value: failing.total },
+      ];
+      return { message: 'Table cards', data: { cards } };
+    },
+  );
 
   api.get(
     '/table/connection/:id',
-    { config: read, schema: { summary: 'The tables of a connection', tags: TAGS, params: idParams } },
+    {
+      config: read,
+      schema: { summary: 'The tables of a connection', tags: TAGS, params: idParams, response: { 200: connectionTablesAnswer } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const rows = await selectTables(db)
         .where(companyTables(companyId, eq(dataTables.connectionId, request.params.id)))
         .orderBy(asc(sql`lower(${dataTables.name})`));
-      return { message: 'Tables of the connection', data: rows };
+      return built(connectionTablesAnswer, { message: 'Tables of the connection', data: rows });
     },
   );
 
   // ---- One table --------------------------------------------------------------------------------------
 
-  api.get('/table/:id', { config: read, schema: { summary: 'One table', tags: TAGS, params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Table', data: await findTable(db, companyId, request.params.id) };
-  });
+  api.get(
+    '/table/:id',
+    { config: read, schema: { summary: 'One table', tags: TAGS, params: idParams, response: { 200: tableAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return built(tableAnswer, { message: 'Table', data: await findTable(db, companyId, request.params.id) });
+    },
+  );
 
   api.post(
     '/table',
     {
       config: { policy: ['tables', 'create'] },
-      schema: { summary: "Register a table from a connection's endpoint", tags: TAGS, body: registerTableBody },
+      schema: {
+        summary: "Register a table from a connection's endpoint",
+        tags: TAGS,
+        body: registerTableBody,
+        response: { 201: tableAnswer },
+      },
     },
     async (request, reply) => {
       const auth = requireAuth(request);
@@ -358,15 +420,27 @@ export async function tableRoutes(app: FastifyInstance) {
         if (isUniqueViolation(err)) throw conflict(TABLE_TAKEN);
         throw err;
       }
-      return reply
-        .code(201)
-        .send({ message: `Table "${name}" registered with ${columns.length} columns`, data: await findTable(db, auth.companyId, id) });
+      return reply.code(201).send(
+        built(tableAnswer, {
+          message: `Table "${name}" registered with ${columns.length} columns`,
+          data: await findTable(db, auth.companyId, id),
+        }),
+      );
     },
   );
 
   api.put(
     '/table/:id',
-    { config: update, schema: { summary: 'Edit a table and its dictionary entries', tags: TAGS, params: idParams, body: updateTableBody } },
+    {
+      config: update,
+      schema: {
+        summary: 'Edit a table and its dictionary entries',
+        tags: TAGS,
+        params: idParams,
+        body: updateTableBody,
+        response: { 200: tableAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { id } = request.params;
@@ -418,13 +492,22 @@ export async function tableRoutes(app: FastifyInstance) {
           : outcome.columnsUpdated > 0
             ? `Table "${after.name}" saved (${outcome.columnsUpdated} dictionary ${outcome.columnsUpdated === 1 ? 'entry' : 'entries'})`
             : `Table "${after.name}" saved`;
-      return { message, data: await findTable(db, auth.companyId, id) };
+      return built(tableAnswer, { message, data: await findTable(db, auth.companyId, id) });
     },
   );
 
   api.post(
     '/table/activate/:id',
-    { config: update, schema: { summary: 'Activate or deactivate a table', tags: TAGS, params: idParams, body: activationBody } },
+    {
+      config: update,
+      schema: {
+        summary: 'Activate or deactivate a table',
+        tags: TAGS,
+        params: idParams,
+        body: activationBody,
+        response: { 200: tableAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { id } = request.params;
@@ -445,13 +528,24 @@ export async function tableRoutes(app: FastifyInstance) {
           });
         });
       }
-      return { message: `Table "${table.name}" is ${isActive ? 'active' : 'deactivated'}`, data: await findTable(db, auth.companyId, id) };
+      return built(tableAnswer, {
+        message: `Table "${table.name}" is ${isActive ? 'active' : 'deactivated'}`,
+        data: await findTable(db, auth.companyId, id),
+      });
     },
   );
 
   api.post(
     '/table/configure/:id',
-    { config: update, schema: { summary: "Read a table's columns from the source again", tags: TAGS, params: idParams } },
+    {
+      config: update,
+      schema: {
+        summary: "Read a table's columns from the source again",
+        tags: TAGS,
+        params: idParams,
+        response: { 200: tableColumnsRefreshAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { id } = request.params;
@@ -549,11 +643,22 @@ export async function tableRoutes(app: FastifyInstance) {
 
   api.get(
     '/tables/dataDictionary/tableId/:id/:offset/:limit',
-    { config: read, schema: { summary: "A table's data dictionary, by position", tags: TAGS, params: tablePageParams } },
+    {
+      config: read,
+      schema: {
+        summary: "A table's data dictionary, by position",
+        tags: TAGS,
+        params: tablePageParams,
+        response: { 200: dictionaryListAnswer },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { id, offset, limit } = request.params;
-      return { message: 'Data dictionary', data: await dictionaryPage(companyId, id, undefined, offset, limit) };
+      return built(dictionaryListAnswer, {
+        message: 'Data dictionary',
+        data: await dictionaryPage(companyId, id, undefined, offset, limit),
+      });
     },
   );
 
@@ -566,6 +671,7 @@ export async function tableRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: tablePageParams,
         querystring: z.object({ searchText: searchFilter }),
+        response: { 200: dictionaryListAnswer },
       },
     },
     async (request) => {
@@ -575,13 +681,21 @@ export async function tableRoutes(app: FastifyInstance) {
         [tableColumns.name, tableColumns.description, tableColumns.businessName, tableColumns.owner],
         request.query.searchText,
       );
-      return { message: 'Data dictionary', data: await dictionaryPage(companyId, id, search, offset, limit) };
+      return built(dictionaryListAnswer, { message: 'Data dictionary', data: await dictionaryPage(companyId, id, search, offset, limit) });
     },
   );
 
   api.get(
     '/table/dictionary/:id',
-    { config: read, schema: { summary: "A table's data dictionary as CSV (also the upload template)", tags: TAGS, params: idParams } },
+    {
+      config: read,
+      schema: {
+        summary: "A table's data dictionary as CSV (also the upload template)",
+        tags: TAGS,
+        params: idParams,
+        response: { 200: dictionaryCsvFile },
+      },
+    },
     async (request, reply) => {
       const { companyId } = requireAuth(request);
       const table = await findTable(db, companyId, request.params.id);
@@ -604,6 +718,7 @@ export async function tableRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: idParams,
         consumes: ['multipart/form-data'],
+        response: { 200: dictionaryUploadAnswer },
       },
     },
     async (request) => {
@@ -654,10 +769,16 @@ export async function tableRoutes(app: FastifyInstance) {
 
   // ---- Data-quality rules -------------------------------------------------------------------------
 
-  const rulesPage = async (companyId: string, tableId: string, extra: SQL | undefined, offset: number, limit: number) => {
+  const rulesPage = async (
+    companyId: string,
+    tableId: string,
+    extra: SQL | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<ListAnswer<RuleWithResult>> => {
     await findTable(db, companyId, tableId);
     const where = rulesOf(companyId, tableId, extra);
-    return listPage(
+    return listPage<RuleRow>(
       db,
       {
         page: (o, l) =>
@@ -671,16 +792,27 @@ export async function tableRoutes(app: FastifyInstance) {
       },
       offset,
       limit,
-    );
+    ) as Promise<ListAnswer<RuleWithResult>>;
   };
 
   api.get(
     '/table/dataQuality/:id/:offset/:limit',
-    { config: read, schema: { summary: "A table's data-quality rules, each with its last result", tags: TAGS, params: tablePageParams } },
+    {
+      config: read,
+      schema: {
+        summary: "A table's data-quality rules, each with its last result",
+        tags: TAGS,
+        params: tablePageParams,
+        response: { 200: qualityRuleListAnswer },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { id, offset, limit } = request.params;
-      return { message: 'Data-quality rules', data: await rulesPage(companyId, id, undefined, offset, limit) };
+      return built(qualityRuleListAnswer, {
+        message: 'Data-quality rules',
+        data: await rulesPage(companyId, id, undefined, offset, limit),
+      });
     },
   );
 
@@ -693,18 +825,31 @@ export async function tableRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: tablePageParams,
         querystring: z.object({ searchText: searchFilter }),
+        response: { 200: qualityRuleListAnswer },
       },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { id, offset, limit } = request.params;
-      return { message: 'Data-quality rules', data: await rulesPage(companyId, id, ruleSearch(request.query.searchText), offset, limit) };
+      return built(qualityRuleListAnswer, {
+        message: 'Data-quality rules',
+        data: await rulesPage(companyId, id, ruleSearch(request.query.searchText), offset, limit),
+      });
     },
   );
 
   api.post(
     '/tables/dataQuality/filter/tableId/:id/:offset/:limit',
-    { config: read, schema: { summary: "Filter a table's rules", tags: TAGS, params: tablePageParams, body: ruleFilter } },
+    {
+      config: read,
+      schema: {
+        summary: "Filter a table's rules",
+        tags: TAGS,
+        params: tablePageParams,
+        body: ruleFilter,
+        response: { 200: qualityRuleListAnswer },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const { id, offset, limit } = request.params;
@@ -714,7 +859,7 @@ export async function tableRoutes(app: FastifyInstance) {
         anyOf(qualityRules.functionName, f.functionName ?? []),
         ruleSearch(f.searchText ?? ''),
       );
-      return { message: 'Data-quality rules', data: await rulesPage(companyId, id, where, offset, limit) };
+      return built(qualityRuleListAnswer, { message: 'Data-quality rules', data: await rulesPage(companyId, id, where, offset, limit) });
     },
   );
 
@@ -727,6 +872,7 @@ export async function tableRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: idParams,
         body: qualityRuleBody,
+        response: { 200: qualityRuleAnswer, 201: qualityRuleAnswer },
       },
     },
     async (request, reply) => {
@@ -793,8 +939,10 @@ export async function tableRoutes(app: FastifyInstance) {
         });
         return created.id;
       });
-      const [rule] = await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId)));
-      return reply.code(existing ? 200 : 201).send({ message: `Rule "${rule.name}" ${existing ? 'saved' : 'added'}`, data: rule });
+      const [rule] = (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId)))) as RuleWithResult[];
+      return reply
+        .code(existing ? 200 : 201)
+        .send(built(qualityRuleAnswer, { message: `Rule "${rule.name}" ${existing ? 'saved' : 'added'}`, data: rule }));
     },
   );
 
@@ -802,7 +950,12 @@ export async function tableRoutes(app: FastifyInstance) {
     '/table/dataQuality/:id',
     {
       config: { policy: ['tables', 'delete'] },
-      schema: { summary: 'Delete a data-quality rule (its past results stay)', tags: TAGS, params: idParams },
+      schema: {
+        summary: 'Delete a data-quality rule (its past results stay)',
+        tags: TAGS,
+        params: idParams,
+        response: { 200: messageAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -833,6 +986,7 @@ export async function tableRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: idParams,
         body: z.preprocess((body) => body ?? {}, z.object({ ruleIds: z.array(uuidParam).max(500).optional() }).strict()),
+        response: { 200: qualityRunAnswer },
       },
     },
     async (request) => {
@@ -854,7 +1008,7 @@ export async function tableRoutes(app: FastifyInstance) {
         outcome.status === 'error'
           ? `The checks of "${tableName}" could not run: ${outcome.error}`
           : `Checks of "${tableName}": ${outcome.results.length - failed} passed, ${failed} did not`;
-      return { message, data: run };
+      return built(qualityRunAnswer, { message, data: run });
     },
   );
 }

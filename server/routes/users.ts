@@ -1,7 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
+import { messageAnswer } from '../../common/contract/answers';
+import {
+  activationLinkAnswer,
+  activeUsersAnswer,
+  aiNotificationAnswer,
+  avatarAnswer,
+  duplicateUsernameAnswer,
+  invitationAnswer,
+  ownProfileAnswer,
+  preferencesAnswer,
+  userAnswer,
+  userCardsAnswer,
+  userFilterPropsAnswer,
+  userListAnswer,
+  usernameAvailableAnswer,
+} from '../../common/contract/users';
 import { TEMPORARY_PASSWORD_MISMATCH } from '../../common/messages';
 import {
   aiNotificationSchema,
@@ -99,6 +115,17 @@ const preferenceBody = z.object({ value: z.unknown().optional() }).superRefine((
   }
 });
 
+/**
+ * The answers that hold user rows, as the document and the test servers' check read them. A row's
+ * dates are Dates until they are written as the ISO strings the schema names, so these schemas do
+ * not type the handlers' values.
+ */
+const userList: ZodType<unknown> = userListAnswer;
+const oneUser: ZodType<unknown> = userAnswer;
+const ownProfile: ZodType<unknown> = ownProfileAnswer;
+/** The picture is sent as a Buffer, not the string the document names its bytes with. */
+const avatarBytes = { ...avatarAnswer, content: avatarAnswer.content as Record<string, { schema: ZodType<unknown> }> };
+
 /** An activation link is good while unused, unexpired, and its account still waits to be activated. */
 function isPendingActivation(holder: TokenHolder | null): holder is TokenHolder {
   return !!holder && holder.user.status === 'invited' && holder.user.isActive && holder.company.isActive;
@@ -117,7 +144,12 @@ export async function userRoutes(app: FastifyInstance) {
     '/user',
     {
       config: { policy: ['users', 'create'] },
-      schema: { summary: 'Invite a user (an activation link is mailed to them)', tags: TAGS, body: inviteUserSchema },
+      schema: {
+        summary: 'Invite a user (an activation link is mailed to them)',
+        tags: TAGS,
+        body: inviteUserSchema,
+        response: { 201: invitationAnswer },
+      },
     },
     async (request, reply) => {
       const auth = requireAuth(request);
@@ -175,7 +207,7 @@ export async function userRoutes(app: FastifyInstance) {
     '/user/verify',
     {
       config: { public: true, acrossCompanies: 'the account is found by its mailed token' },
-      schema: { summary: 'Check an activation link', tags: TAGS, body: activationTokenBody },
+      schema: { summary: 'Check an activation link', tags: TAGS, body: activationTokenBody, response: { 200: activationLinkAnswer } },
     },
     async (request) => {
       const holder = await findTokenHolder(db, ctx.secrets, 'activation', request.body.token);
@@ -191,7 +223,12 @@ export async function userRoutes(app: FastifyInstance) {
     '/user/password/create',
     {
       config: { public: true, acrossCompanies: 'the account is found by its mailed token' },
-      schema: { summary: 'Activate an account: set its first password', tags: TAGS, body: createPasswordBody },
+      schema: {
+        summary: 'Activate an account: set its first password',
+        tags: TAGS,
+        body: createPasswordBody,
+        response: { 200: messageAnswer },
+      },
     },
     async (request) => {
       const { defaultPasswordToken, oldPassword, newPassword } = request.body;
@@ -241,7 +278,7 @@ export async function userRoutes(app: FastifyInstance) {
     '/user/token/resend',
     {
       config: { public: true, acrossCompanies: 'the account is found by its company host name' },
-      schema: { summary: 'Mail a new activation link', tags: TAGS, body: accountBody },
+      schema: { summary: 'Mail a new activation link', tags: TAGS, body: accountBody, response: { 200: messageAnswer } },
     },
     async (request) => {
       await consumeRate(
@@ -279,7 +316,10 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.get(
     '/users/:offset/:limit',
-    { config: { policy: ['users', 'read'] }, schema: { summary: 'List the users', tags: TAGS, params: listParams } },
+    {
+      config: { policy: ['users', 'read'] },
+      schema: { summary: 'List the users', tags: TAGS, params: listParams, response: { 200: userList } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { offset, limit } = request.params;
@@ -292,7 +332,13 @@ export async function userRoutes(app: FastifyInstance) {
     '/users/filter/:limit/:offset/:order/:field',
     {
       config: { policy: ['users', 'read'] },
-      schema: { summary: 'Filter and sort the users', tags: TAGS, params: userFilterParams, body: userFilterBody },
+      schema: {
+        summary: 'Filter and sort the users',
+        tags: TAGS,
+        params: userFilterParams,
+        body: userFilterBody,
+        response: { 200: userList },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -311,7 +357,10 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.get(
     '/users/filter/props',
-    { config: { policy: ['users', 'read'] }, schema: { summary: 'Choices of the user filters', tags: TAGS } },
+    {
+      config: { policy: ['users', 'read'] },
+      schema: { summary: 'Choices of the user filters', tags: TAGS, response: { 200: userFilterPropsAnswer } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       return { message: 'User filter choices', data: await userFilterProps(db, auth.companyId) };
@@ -320,7 +369,7 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.get(
     '/users/cards',
-    { config: { policy: ['users', 'read'] }, schema: { summary: 'Counts of users', tags: TAGS } },
+    { config: { policy: ['users', 'read'] }, schema: { summary: 'Counts of users', tags: TAGS, response: { 200: userCardsAnswer } } },
     async (request) => {
       const auth = requireAuth(request);
       return { message: 'User cards', data: { cards: await userCards(db, auth.companyId) } };
@@ -329,7 +378,7 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.get(
     '/users/:id',
-    { config: { policy: ['users', 'read'] }, schema: { summary: 'Read a user', tags: TAGS, params: idParams } },
+    { config: { policy: ['users', 'read'] }, schema: { summary: 'Read a user', tags: TAGS, params: idParams, response: { 200: oneUser } } },
     async (request) => {
       const auth = requireAuth(request);
       const row = await findUserRow(db, auth.companyId, request.params.id);
@@ -347,6 +396,7 @@ export async function userRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: idParams,
         body: adminUserEditSchema,
+        response: { 200: oneUser },
       },
     },
     async (request) => {
@@ -360,7 +410,10 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.delete(
     '/users/:id',
-    { config: { policy: ['users', 'delete'] }, schema: { summary: 'Delete a user', tags: TAGS, params: idParams } },
+    {
+      config: { policy: ['users', 'delete'] },
+      schema: { summary: 'Delete a user', tags: TAGS, params: idParams, response: { 200: messageAnswer } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const user = await deleteUser(db, request, auth, request.params.id);
@@ -373,7 +426,12 @@ export async function userRoutes(app: FastifyInstance) {
     '/client/createUser',
     {
       config: { policy: ['users', 'create'] },
-      schema: { summary: 'Create a demo user who can sign in at once (no invitation)', tags: TAGS, body: demoUserSchema },
+      schema: {
+        summary: 'Create a demo user who can sign in at once (no invitation)',
+        tags: TAGS,
+        body: demoUserSchema,
+        response: { 201: oneUser },
+      },
     },
     async (request, reply) => {
       const auth = requireAuth(request);
@@ -422,7 +480,9 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.get(
     '/client/checkDuplicateUserName/:name',
-    { schema: { summary: 'Check whether a username is taken', tags: TAGS, params: nameParams } },
+    {
+      schema: { summary: 'Check whether a username is taken', tags: TAGS, params: nameParams, response: { 200: duplicateUsernameAnswer } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const duplicate = await usernameTaken(db, auth.companyId, request.params.name);
@@ -438,6 +498,7 @@ export async function userRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: nameParams,
         querystring: usernameCheckQuery,
+        response: { 200: usernameAvailableAnswer },
       },
     },
     async (request) => {
@@ -450,7 +511,7 @@ export async function userRoutes(app: FastifyInstance) {
 
   // ---- The signed-in user ----------------------------------------------------------------------
 
-  api.get('/user/profile', { schema: { summary: 'Read your own profile', tags: TAGS } }, async (request) => {
+  api.get('/user/profile', { schema: { summary: 'Read your own profile', tags: TAGS, response: { 200: ownProfile } } }, async (request) => {
     const auth = requireAuth(request);
     const [row] = await db
       .select({
@@ -479,7 +540,7 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.put(
     '/user/profile',
-    { schema: { summary: 'Edit your own profile (a multipart form may carry a picture)', tags: TAGS } },
+    { schema: { summary: 'Edit your own profile (a multipart form may carry a picture)', tags: TAGS, response: { 200: oneUser } } },
     async (request) => {
       const auth = requireAuth(request);
       await updateOwnProfile(db, request, auth);
@@ -487,19 +548,30 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/user/avatar/:id', { schema: { summary: "A user's profile picture", tags: TAGS, params: idParams } }, async (request, reply) => {
-    const auth = requireAuth(request);
-    const avatar = await avatarOf(db, auth.companyId, request.params.id);
-    return reply
-      .header('content-type', avatar.type)
-      .header('cache-control', 'private, max-age=300')
-      .header('x-content-type-options', 'nosniff')
-      .send(avatar.bytes);
-  });
+  api.get(
+    '/user/avatar/:id',
+    { schema: { summary: "A user's profile picture", tags: TAGS, params: idParams, response: { 200: avatarBytes } } },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const avatar = await avatarOf(db, auth.companyId, request.params.id);
+      return reply
+        .header('content-type', avatar.type)
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .send(avatar.bytes);
+    },
+  );
 
   api.get(
     '/user/profile/cards/:userId/:days',
-    { schema: { summary: "Counts of a user's activity over the last days", tags: TAGS, params: profileCardParams } },
+    {
+      schema: {
+        summary: "Counts of a user's activity over the last days",
+        tags: TAGS,
+        params: profileCardParams,
+        response: { 200: userCardsAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { userId, days } = request.params;
@@ -518,7 +590,13 @@ export async function userRoutes(app: FastifyInstance) {
     '/user/mpin/create/:id',
     {
       config: { apiKeys: false },
-      schema: { summary: "Set a user's MPIN (your own, or anyone's as an admin)", tags: TAGS, params: idParams, body: mpinSchema },
+      schema: {
+        summary: "Set a user's MPIN (your own, or anyone's as an admin)",
+        tags: TAGS,
+        params: idParams,
+        body: mpinSchema,
+        response: { 200: messageAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -550,7 +628,14 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.put(
     '/user/notification',
-    { schema: { summary: 'Turn your AI notifications on or off', tags: TAGS, body: aiNotificationSchema } },
+    {
+      schema: {
+        summary: 'Turn your AI notifications on or off',
+        tags: TAGS,
+        body: aiNotificationSchema,
+        response: { 200: aiNotificationAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { aiNotification } = request.body;
@@ -572,35 +657,50 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/users/active', { schema: { summary: 'List the active users', tags: TAGS } }, async (request) => {
-    const auth = requireAuth(request);
-    const rows = await db
-      .select({
-        id: users.id,
-        email: users.email,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        roleName: roles.name,
-        isAdmin: roles.isAdmin,
-      })
-      .from(users)
-      .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
-      .where(and(eq(users.companyId, auth.companyId), eq(users.status, 'active'), eq(users.isActive, true)))
-      .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email));
-    return { message: 'Active users', users: rows };
-  });
+  api.get(
+    '/users/active',
+    { schema: { summary: 'List the active users', tags: TAGS, response: { 200: activeUsersAnswer } } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const rows = await db
+        .select({
+          id: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          roleName: roles.name,
+          isAdmin: roles.isAdmin,
+        })
+        .from(users)
+        .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
+        .where(and(eq(users.companyId, auth.companyId), eq(users.status, 'active'), eq(users.isActive, true)))
+        .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email));
+      return { message: 'Active users', users: rows };
+    },
+  );
 
   // ---- Preferences: small JSON values the console keeps per user (table layouts, filters, ...) ----
 
-  api.get('/user/preferences', { schema: { summary: 'Read your console preferences', tags: TAGS } }, async (request) => {
-    const auth = requireAuth(request);
-    const [row] = await db.select({ preferences: users.preferences }).from(users).where(ownRow(auth));
-    return { message: 'Preferences', data: row?.preferences ?? {} };
-  });
+  api.get(
+    '/user/preferences',
+    { schema: { summary: 'Read your console preferences', tags: TAGS, response: { 200: preferencesAnswer } } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const [row] = await db.select({ preferences: users.preferences }).from(users).where(ownRow(auth));
+      return { message: 'Preferences', data: row?.preferences ?? {} };
+    },
+  );
 
   api.get(
     '/user/preferences/:key',
-    { schema: { summary: 'Read one of your console preferences', tags: TAGS, params: preferenceParams } },
+    {
+      schema: {
+        summary: 'Read one of your console preferences',
+        tags: TAGS,
+        params: preferenceParams,
+        response: { 200: preferencesAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { key } = request.params;
@@ -614,7 +714,15 @@ export async function userRoutes(app: FastifyInstance) {
 
   api.put(
     '/user/preferences/:key',
-    { schema: { summary: 'Save one of your console preferences', tags: TAGS, params: preferenceParams, body: preferenceBody } },
+    {
+      schema: {
+        summary: 'Save one of your console preferences',
+        tags: TAGS,
+        params: preferenceParams,
+        body: preferenceBody,
+        response: { 200: preferencesAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { key } = request.params;

@@ -1,9 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { createWorkflowBody, RUN_STATUSES, updateWorkflowBody, type WorkflowTask } from '../../common/schemas/workflows';
 import { activateRoleBody as activationBody } from '../../common/schemas/roles';
+import { answer, listAnswer } from '../../common/contract/answers';
+import {
+  databricksRunState,
+  jobRunDetail,
+  jobRunFilterPropsAnswer,
+  jobRunRow,
+  runQualityFilterPropsAnswer,
+  runQualityResult,
+} from '../../common/contract/job-runs';
+import {
+  gitRepositoryListing,
+  workflowCardsAnswer,
+  workflowCheck,
+  workflowFilterPropsAnswer,
+  workflowRow,
+} from '../../common/contract/workflows';
 import { recordAudit } from '../audit';
 import { usersWho } from '../audits/people';
 import { requireAuth } from '../auth/guard';
@@ -73,6 +89,17 @@ const qualityFilter = filterBody({ qualityName: textChoiceFilter, columnName: te
 const runQuery = z.object({ jobRunTrackerId: uuidParam });
 const pagedQuery = z.object({ offset: offsetParam.default(0), limit: limitParam.default(10) });
 
+/**
+ * The answers that hold workflows, runs and quality results, as the document and the test servers'
+ * check read them. The rows hold Dates (written as the ISO strings the schemas name) and their
+ * statuses, triggers and kinds as plain strings, so the handlers' values are not typed by them.
+ */
+const workflowList: ZodType<unknown> = listAnswer(workflowRow);
+const workflowAnswer: ZodType<unknown> = answer(workflowRow);
+const runList: ZodType<unknown> = listAnswer(jobRunRow);
+const runAnswer: ZodType<unknown> = answer(jobRunDetail);
+const qualityResultList: ZodType<unknown> = listAnswer(runQualityResult);
+
 const workflowSearch = (text: string) => searching([workflows.name, workflows.description], text);
 
 /** The stored columns of a body's fields (only those given, for an edit). */
@@ -137,7 +164,7 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.get(
     '/workflow/:offset/:limit',
-    { config: read, schema: { summary: 'List the workflows', tags: TAGS, params: pageParams } },
+    { config: read, schema: { summary: 'List the workflows', tags: TAGS, params: pageParams, response: { 200: workflowList } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'Workflows', data: await listOf(companyId, undefined, request.params.offset, request.params.limit) };
@@ -146,7 +173,10 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.post(
     '/workflow/filter/:offset/:limit',
-    { config: read, schema: { summary: 'Filter the workflows', tags: TAGS, params: pageParams, body: workflowFilter } },
+    {
+      config: read,
+      schema: { summary: 'Filter the workflows', tags: TAGS, params: pageParams, body: workflowFilter, response: { 200: workflowList } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const f = request.body;
@@ -168,7 +198,13 @@ export async function workflowRoutes(app: FastifyInstance) {
     '/workflow/search/:offset/:limit',
     {
       config: read,
-      schema: { summary: 'Search the workflows', tags: TAGS, params: pageParams, querystring: z.object({ searchText: searchFilter }) },
+      schema: {
+        summary: 'Search the workflows',
+        tags: TAGS,
+        params: pageParams,
+        querystring: z.object({ searchText: searchFilter }),
+        response: { 200: workflowList },
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -179,77 +215,92 @@ export async function workflowRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get('/filters/workflow', { config: read, schema: { summary: 'Choices of the workflow filters', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const [connection, user, workspace] = await Promise.all([
-      db
-        .select({ id: connections.id, name: connections.name })
-        .from(connections)
-        .where(
-          and(
-            eq(connections.companyId, companyId),
-            sql`exists (select 1 from ${workflows} w join ${sourceDestinations} p on p.company_id = w.company_id and p.id = w.pair_id
+  api.get(
+    '/filters/workflow',
+    { config: read, schema: { summary: 'Choices of the workflow filters', tags: TAGS, response: { 200: workflowFilterPropsAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const [connection, user, workspace] = await Promise.all([
+        db
+          .select({ id: connections.id, name: connections.name })
+          .from(connections)
+          .where(
+            and(
+              eq(connections.companyId, companyId),
+              sql`exists (select 1 from ${workflows} w join ${sourceDestinations} p on p.company_id = w.company_id and p.id = w.pair_id
               where w.company_id = ${companyId} and (p.source_id = ${connections.id} or p.destination_id = ${connections.id}))`,
-          ),
-        )
-        .orderBy(asc(sql`lower(${connections.name})`)),
-      usersWho(
-        db,
-        companyId,
-        (userId) =>
-          sql`exists (select 1 from ${workflows} where ${workflows.companyId} = ${companyId} and ${workflows.createdBy} = ${userId})`,
-      ),
-      workspaceChoices(db, companyId),
-    ]);
-    return { message: 'Workflow filters', data: { connection, user, workspace } };
-  });
-
-  api.get('/workflow/topCards', { config: read, schema: { summary: 'Counts of workflows and runs', tags: TAGS } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    const today = new Date();
-    today.setUTCHours(0, 0, 0, 0);
-    const [[flows], [runs]] = await Promise.all([
-      db
-        .select({
-          total: sql<number>`count(*)`.mapWith(Number),
-          active: sql<number>`count(*) filter (where ${workflows.isActive})`.mapWith(Number),
-          scheduled: sql<number>`count(*) filter (where ${workflows.isActive} and ${workflows.scheduleCron} is not null)`.mapWith(Number),
-        })
-        .from(workflows)
-        .where(eq(workflows.companyId, companyId)),
-      db
-        .select({
-          today: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today})`.mapWith(Number),
-          failedToday:
-            sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(
-              Number,
             ),
-          running: sql<number>`count(*) filter (where ${jobRuns.status} in ('queued', 'running'))`.mapWith(Number),
-        })
-        .from(jobRuns)
-        .where(eq(jobRuns.companyId, companyId)),
-    ]);
-    const cards: Card[] = [
-      { key: 'total', label: 'Workflows', value: flows.total },
-      { key: 'active', label: 'Active', value: flows.active },
-      { key: 'scheduled', label: 'Scheduled', value: flows.scheduled },
-      { key: 'runsToday', label: 'Runs today', value: runs.today, link: '/job-runs' },
-      { key: 'failedToday', label: 'Failed today', value: runs.failedToday, link: '/job-runs' },
-      { key: 'running', label: 'Queued or running', value: runs.running, link: '/job-runs' },
-    ];
-    return { message: 'Workflow cards', data: { cards } };
-  });
+          )
+          .orderBy(asc(sql`lower(${connections.name})`)),
+        usersWho(
+          db,
+          companyId,
+          (userId) =>
+            sql`exists (select 1 from ${workflows} where ${workflows.companyId} = ${companyId} and ${workflows.createdBy} = ${userId})`,
+        ),
+        workspaceChoices(db, companyId),
+      ]);
+      return { message: 'Workflow filters', data: { connection, user, workspace } };
+    },
+  );
+
+  api.get(
+    '/workflow/topCards',
+    { config: read, schema: { summary: 'Counts of workflows and runs', tags: TAGS, response: { 200: workflowCardsAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      const today = new Date();
+      today.setUTCHours(0, 0, 0, 0);
+      const [[flows], [runs]] = await Promise.all([
+        db
+          .select({
+            total: sql<number>`count(*)`.mapWith(Number),
+            active: sql<number>`count(*) filter (where ${workflows.isActive})`.mapWith(Number),
+            scheduled: sql<number>`count(*) filter (where ${workflows.isActive} and ${workflows.scheduleCron} is not null)`.mapWith(Number),
+          })
+          .from(workflows)
+          .where(eq(workflows.companyId, companyId)),
+        db
+          .select({
+            today: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today})`.mapWith(Number),
+            failedToday:
+              sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(
+                Number,
+              ),
+            running: sql<number>`count(*) filter (where ${jobRuns.status} in ('queued', 'running'))`.mapWith(Number),
+          })
+          .from(jobRuns)
+          .where(eq(jobRuns.companyId, companyId)),
+      ]);
+      const cards: Card[] = [
+        { key: 'total', label: 'Workflows', value: flows.total },
+        { key: 'active', label: 'Active', value: flows.active },
+        { key: 'scheduled', label: 'Scheduled', value: flows.scheduled },
+        { key: 'runsToday', label: 'Runs today', value: runs.today, link: '/job-runs' },
+        { key: 'failedToday', label: 'Failed today', value: runs.failedToday, link: '/job-runs' },
+        { key: 'running', label: 'Queued or running', value: runs.running, link: '/job-runs' },
+      ];
+      return { message: 'Workflow cards', data: { cards } };
+    },
+  );
 
   // ---- One workflow -------------------------------------------------------------------------------
 
-  api.get('/workflow/:id', { config: read, schema: { summary: 'One workflow', tags: TAGS, params: idParams } }, async (request) => {
-    const { companyId } = requireAuth(request);
-    return { message: 'Workflow', data: await rowOf(companyId, request.params.id) };
-  });
+  api.get(
+    '/workflow/:id',
+    { config: read, schema: { summary: 'One workflow', tags: TAGS, params: idParams, response: { 200: workflowAnswer } } },
+    async (request) => {
+      const { companyId } = requireAuth(request);
+      return { message: 'Workflow', data: await rowOf(companyId, request.params.id) };
+    },
+  );
 
   api.post(
     '/workflow',
-    { config: { policy: ['workflows', 'create'] }, schema: { summary: 'Create a workflow', tags: TAGS, body: createWorkflowBody } },
+    {
+      config: { policy: ['workflows', 'create'] },
+      schema: { summary: 'Create a workflow', tags: TAGS, body: createWorkflowBody, response: { 201: workflowAnswer } },
+    },
     async (request, reply) => {
       const auth = requireAuth(request);
       const body = request.body;
@@ -291,7 +342,10 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.put(
     '/workflow/:id',
-    { config: update, schema: { summary: 'Edit a workflow', tags: TAGS, params: idParams, body: updateWorkflowBody } },
+    {
+      config: update,
+      schema: { summary: 'Edit a workflow', tags: TAGS, params: idParams, body: updateWorkflowBody, response: { 200: workflowAnswer } },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { id } = request.params;
@@ -337,7 +391,16 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.post(
     '/workflow/activate/:id',
-    { config: update, schema: { summary: 'Activate or deactivate a workflow', tags: TAGS, params: idParams, body: activationBody } },
+    {
+      config: update,
+      schema: {
+        summary: 'Activate or deactivate a workflow',
+        tags: TAGS,
+        params: idParams,
+        body: activationBody,
+        response: { 200: workflowAnswer },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const { id } = request.params;
@@ -365,7 +428,15 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.post(
     '/workflow/configure/:id',
-    { config: update, schema: { summary: 'Check a workflow against what it names, without running it', tags: TAGS, params: idParams } },
+    {
+      config: update,
+      schema: {
+        summary: 'Check a workflow against what it names, without running it',
+        tags: TAGS,
+        params: idParams,
+        response: { 200: answer(workflowCheck) },
+      },
+    },
     async (request) => {
       const auth = requireAuth(request);
       const workflow = await rowOf(auth.companyId, request.params.id);
@@ -435,6 +506,7 @@ export async function workflowRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: z.object({ jobId: uuidParam }),
         body: z.preprocess((body) => body ?? {}, z.object({ jobId: uuidParam.optional() }).strict()),
+        response: { 202: runAnswer },
       },
     },
     async (request, reply) => {
@@ -468,6 +540,7 @@ export async function workflowRoutes(app: FastifyInstance) {
         tags: TAGS,
         params: idParams,
         querystring: z.object({ ref: z.string().max(200).optional(), path: z.string().max(500).optional() }),
+        response: { 200: answer(gitRepositoryListing) },
       },
     },
     async (request) => {
@@ -502,7 +575,10 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.get(
     '/workflow/databricks/job/status/:id',
-    { config: read, schema: { summary: 'The Databricks state of a run', tags: TAGS, params: idParams } },
+    {
+      config: read,
+      schema: { summary: 'The Databricks state of a run', tags: TAGS, params: idParams, response: { 200: answer(databricksRunState) } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       await findRun(db, companyId, request.params.id);
@@ -542,6 +618,7 @@ export async function workflowRoutes(app: FastifyInstance) {
         summary: "A workflow's runs, newest first",
         tags: RUN_TAGS,
         params: z.object({ workflowId: uuidParam, offset: offsetParam, limit: limitParam }),
+        response: { 200: runList },
       },
     },
     async (request) => {
@@ -561,6 +638,7 @@ export async function workflowRoutes(app: FastifyInstance) {
         tags: RUN_TAGS,
         querystring: runFilterQuery,
         body: runFilter,
+        response: { 200: runList },
       },
     },
     async (request) => {
@@ -581,7 +659,7 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.get(
     '/jobRunTracker/filters/props',
-    { config: read, schema: { summary: 'Choices of the job-run filters', tags: RUN_TAGS } },
+    { config: read, schema: { summary: 'Choices of the job-run filters', tags: RUN_TAGS, response: { 200: jobRunFilterPropsAnswer } } },
     async (request) => {
       const { companyId } = requireAuth(request);
       const workflow = await db
@@ -603,7 +681,10 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.get(
     '/jobRunTracker/:id',
-    { config: read, schema: { summary: 'One run with its steps and logs', tags: RUN_TAGS, params: idParams } },
+    {
+      config: read,
+      schema: { summary: 'One run with its steps and logs', tags: RUN_TAGS, params: idParams, response: { 200: runAnswer } },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       return { message: 'Job run', data: await findRun(db, companyId, request.params.id) };
@@ -612,7 +693,7 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.put(
     '/jobRunTracker/:id/cancel',
-    { config: update, schema: { summary: 'Stop a queued or running run', tags: RUN_TAGS, params: idParams } },
+    { config: update, schema: { summary: 'Stop a queued or running run', tags: RUN_TAGS, params: idParams, response: { 200: runAnswer } } },
     async (request) => {
       const auth = requireAuth(request);
       const run = await findRun(db, auth.companyId, request.params.id);
@@ -661,7 +742,13 @@ export async function workflowRoutes(app: FastifyInstance) {
     '/jobRunTracker/:id/dataQuality',
     {
       config: read,
-      schema: { summary: "The data-quality results a run's quality tasks kept", tags: RUN_TAGS, params: idParams, querystring: pagedQuery },
+      schema: {
+        summary: "The data-quality results a run's quality tasks kept",
+        tags: RUN_TAGS,
+        params: idParams,
+        querystring: pagedQuery,
+        response: { 200: qualityResultList },
+      },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
@@ -674,7 +761,15 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   api.get(
     '/dataQuality/filters',
-    { config: read, schema: { summary: "Choices of a run's data-quality filter", tags: RUN_TAGS, querystring: runQuery } },
+    {
+      config: read,
+      schema: {
+        summary: "Choices of a run's data-quality filter",
+        tags: RUN_TAGS,
+        querystring: runQuery,
+        response: { 200: runQualityFilterPropsAnswer },
+      },
+    },
     async (request) => {
       const { companyId } = requireAuth(request);
       const runId = request.query.jobRunTrackerId;
@@ -710,6 +805,7 @@ export async function workflowRoutes(app: FastifyInstance) {
         tags: RUN_TAGS,
         querystring: runQuery.extend(pagedQuery.shape),
         body: qualityFilter,
+        response: { 200: qualityResultList },
       },
     },
     async (request) => {

@@ -1,9 +1,10 @@
 import { consoleMessages } from '../../providers/i18nProvider';
 import { resources } from '../../resources';
+import { textsOf } from '../framework/declaration';
 import { declaredProviders } from '../framework/providers';
 
 /** The console's providers, over every declared resource. */
 export const { dataProvider, authProvider, i18nProvider } = declaredProviders(resources);
 
 /** Every text of the console per locale, as the i18nProvider serves them. */
-export const messages = consoleMessages(resources);
+export const messages = consoleMessages(resources.map(textsOf));

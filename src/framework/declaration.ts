@@ -1,5 +1,6 @@
 import { DATE_RANGE_SOURCES, hasPlaceholder, isPagedRoute, SERVER_ORDER, type ListSort } from '../../common/contract/routes';
 import type { ResourceCalls } from '../../providers/dataProvider';
+import type { ResourceTexts } from '../../providers/i18nProvider';
 import type { AnyResourceDeclaration, Capabilities, FieldDeclaration, FilterDeclaration } from './types';
 
 /**
@@ -95,6 +96,27 @@ export function listKeyOf(resource: string): string {
 
 export function fieldLabelKey(resource: string, field: Pick<FieldDeclaration, 'source' | 'label'>): string {
   return field.label ?? `resources.${resource}.fields.${field.source}`;
+}
+
+/** `createdAt` → `Created at`: a field's label when its declaration gives none. */
+export function defaultLabel(source: string): string {
+  const words = source
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A declaration's texts as translations take them: its English field labels are the ones it
+ * writes, and for every other field its source in words (`createdAt` → "Created at"), so a
+ * declaration names only the labels that say more than the field's name.
+ */
+export function textsOf(declaration: AnyResourceDeclaration): ResourceTexts {
+  const { en, ...others } = declaration.messages;
+  const defaults = Object.fromEntries(declaration.fields.map((field) => [field.source, defaultLabel(field.source)]));
+  return { name: declaration.name, messages: { ...others, en: { ...en, fields: { ...defaults, ...en.fields } } } };
 }
 
 /** What the dataProvider needs to call a declared resource. */

@@ -2,7 +2,7 @@ import type { I18nProvider } from 'react-admin';
 import { createAuthProvider, type ConsoleAuthProvider } from '../../providers/authProvider';
 import { createConsoleDataProvider, type ConsoleDataProvider } from '../../providers/dataProvider';
 import { createI18nProvider } from '../../providers/i18nProvider';
-import { callsOf } from './declaration';
+import { callsOf, textsOf } from './declaration';
 import type { AnyResourceDeclaration } from './types';
 
 export interface DeclaredProviders {
@@ -16,6 +16,6 @@ export function declaredProviders(declarations: readonly AnyResourceDeclaration[
   return {
     dataProvider: createConsoleDataProvider(declarations.map(callsOf)),
     authProvider: createAuthProvider(declarations),
-    i18nProvider: createI18nProvider(declarations),
+    i18nProvider: createI18nProvider(declarations.map(textsOf)),
   };
 }

@@ -1,173 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { DATE_TYPE_OIDS, type PostgresSession } from './postgresql';
-import { abortReason, ConnectorError } from './types';
-import { tightenPermissions } from '../data-directory';
+import { tightenPermissions } from '../../data-directory';
+import { abortReason, ConnectorError } from '../types';
+import type { ThreadSession, TurnOwner } from './session';
+import { newDatabaseTemplate, PgliteThread } from './thread';
 
-/**
- * A PGlite database that lives in a worker thread of its own (pglite-worker.mjs), for the
- * embedded databases (embedded.ts) and the files loaded for SQL (tabular/).
- *
- * PGlite runs a statement to its end on the thread that calls it: on the server's main thread
- * one company's `pg_sleep` or runaway join held every request of every company. In a worker the
- * main thread only posts statements and awaits answers, and a statement that outlives its time
- * limit is stopped by ending the thread (`Worker.terminate` stops WASM mid-instruction). The
- * database is then opened again by the next piece of work: one on disk comes back, through
- * PostgreSQL's own recovery, as of its last commit; one in memory comes back empty.
- *
- * Work takes turns, as on one connection: `turn()` queues a piece of work (its BEGIN … COMMIT
- * included) behind the last. `limited()` bounds work that takes one or more turns: when its time
- * runs out (or its signal aborts) the caller is answered at once, a turn of it still waiting is
- * never run, and a turn of it under way is stopped with its thread. Opening a database is not the
- * work of any statement and is never stopped (a database half created would be lost).
- *
- * A new database starts from a copy of one made by initdb once per process (`newDatabaseTemplate`):
- * initdb takes some ten seconds of CPU and 600 MB at its peak, unpacking the copy under one second.
- */
-
-const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
+/** The database's work, taking turns on its thread within time limits; the thread opened again after it ended. */
 
 /** Node's largest timer: a limit beyond it is no limit. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Whom a turn works for: once its time is out, its turns are not run, and one under way is stopped. */
-export interface TurnOwner {
-  /** Set when the work was answered by its limit: the answer it got. */
-  ended?: Error;
-}
-
-/** A session on a thread: what the shared PostgreSQL code uses, and what embedded.ts and tabular/ need beyond it. */
-export interface ThreadSession extends PostgresSession {
-  /** One statement in a transaction that is rolled back (read-only when asked): its rows. */
-  queryRolledBack<Row>(sql: string, params: readonly unknown[], readOnly: boolean): Promise<Row[]>;
-  /** `COPY … FROM '/dev/blob'` fed with `data`, which is handed to the thread (it is unusable here afterwards). */
-  copyFromOwned(copySql: string, data: Uint8Array<ArrayBuffer>): Promise<number>;
-  /** Undoes what a script may leave on the session: an open transaction, changed settings. */
-  forget(): Promise<void>;
-  /** Whether the turn's thread still runs (it is stopped when the work's limit passes). */
-  readonly alive: boolean;
-  /** Which of the database's threads the turn runs on: a new one holds nothing a stopped one held in memory. */
-  readonly generation: number;
-}
-
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-}
-
-/** A failure as PGlite raised it in the thread: PostgreSQL's message and SQLSTATE (`code`), which sql-errors.ts reads. */
-function failureFrom(said: { message: string; code?: string; detail?: string; hint?: string }): Error {
-  return Object.assign(new Error(said.message), { code: said.code, detail: said.detail, hint: said.hint });
-}
-
-let threadsStarted = 0;
-
-/** One worker thread holding one PGlite. */
-class PgliteThread {
-  readonly generation = ++threadsStarted;
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  /** Why the thread is gone, once it is: every call still waiting, and every later one, fails with it. */
-  private gone: Error | undefined;
-  readonly ready: Promise<void>;
-  readonly exited: Promise<void>;
-
-  constructor(directory: string | undefined, template: ArrayBuffer | undefined, stopped: (reason: string) => Error) {
-    // No --import tsx (or other loader) in the thread: it runs plain JavaScript and starts faster without.
-    this.worker = new Worker(WORKER_URL, { workerData: { directory, template, textTypeIds: DATE_TYPE_OIDS }, execArgv: [] });
-    let settleReady!: { resolve(): void; reject(error: Error): void };
-    this.ready = new Promise<void>((resolve, reject) => {
-      settleReady = { resolve, reject };
-    });
-    this.exited = new Promise<void>((resolve) => {
-      this.worker.once('exit', () => {
-        this.end(stopped('its thread ended'));
-        settleReady.reject(this.gone!);
-        resolve();
-      });
-    });
-    // The answer to a failed open is the 'failed' message, or the thread's own error.
-    this.ready.catch(() => {});
-    this.worker.on('error', (error) => {
-      this.end(stopped(error.message));
-      settleReady.reject(error);
-    });
-    this.worker.on(
-      'message',
-      (message: { ready?: true; failed?: { message: string }; id?: number; value?: unknown; error?: { message: string } }) => {
-        if (message.ready) {
-          settleReady.resolve();
-          this.idleWhenUnused();
-          return;
-        }
-        if (message.failed) {
-          settleReady.reject(failureFrom(message.failed));
-          return;
-        }
-        const call = this.pending.get(message.id!);
-        if (!call) return;
-        this.pending.delete(message.id!);
-        this.idleWhenUnused();
-        if (message.error) call.reject(failureFrom(message.error));
-        else call.resolve(message.value);
-      },
-    );
-  }
-
-  get alive(): boolean {
-    return this.gone === undefined;
-  }
-
-  call<T>(op: string, args: object = {}, transfer: ArrayBuffer[] = []): Promise<T> {
-    if (this.gone) return Promise.reject(this.gone);
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      // A thread awaited keeps the process alive; an idle one does not (idleWhenUnused).
-      this.worker.ref();
-      try {
-        this.worker.postMessage({ id, op, args }, transfer);
-      } catch (error) {
-        // A value that cannot be sent to another thread (a function, a class instance).
-        this.pending.delete(id);
-        this.idleWhenUnused();
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  }
-
-  /** Ends the thread now, whatever it is doing; answers once it has exited. */
-  stop(reason: Error): Promise<void> {
-    this.end(reason);
-    return this.worker.terminate().then(
-      () => this.exited,
-      () => this.exited,
-    );
-  }
-
-  /** Checkpoints and closes the database, then ends the thread. */
-  async close(): Promise<void> {
-    try {
-      await this.call('close');
-    } catch {
-      // Closed or not, the thread ends here.
-    }
-    await this.stop(new ConnectorError('The database was closed', 'failed'));
-  }
-
-  private end(reason: Error): void {
-    if (this.gone) return;
-    this.gone = reason;
-    for (const call of this.pending.values()) call.reject(reason);
-    this.pending.clear();
-  }
-
-  private idleWhenUnused(): void {
-    if (this.pending.size === 0) this.worker.unref();
-  }
-}
 
 export interface PgliteTurnsOptions {
   /** The database's directory; undefined keeps it in memory (it is lost with its thread). */
@@ -178,25 +19,6 @@ export interface PgliteTurnsOptions {
   idleMs?: number;
   /** Called when the thread is stopped or closed: what it held in memory is gone. */
   onThreadEnd?(): void;
-}
-
-let newDatabaseFiles: Promise<ArrayBuffer | undefined> | undefined;
-
-/**
- * A new database's files (gzipped tar), made once per process by initdb in a thread of its own;
- * undefined when that failed (the database is then made by initdb itself, and the next one tries again).
- */
-function newDatabaseTemplate(): Promise<ArrayBuffer | undefined> {
-  newDatabaseFiles ??= new Promise<ArrayBuffer | undefined>((resolve) => {
-    const worker = new Worker(WORKER_URL, { workerData: { makeTemplate: true }, execArgv: [] });
-    worker.once('message', (message: { template?: ArrayBuffer }) => resolve(message.template));
-    worker.once('error', () => resolve(undefined));
-    worker.once('exit', () => resolve(undefined));
-  }).then((made) => {
-    if (!made) newDatabaseFiles = undefined;
-    return made;
-  });
-  return newDatabaseFiles;
 }
 
 /** The last thread of each directory, until it has exited: no two PGlite ever open one directory. */
