@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { QUALITY_FUNCTIONS, QUALITY_SEVERITIES } from '../schemas/quality';
 import { RUN_STATUSES, TASK_TYPES } from '../schemas/workflows';
 import { answer, choice, timestamp } from './answers';
+import { qualityResult } from './answers/quality';
 import { defineContract } from './define';
 import { WORKFLOW_ENGINES, workflowsPolicy } from './workflows';
 
@@ -13,9 +13,6 @@ export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skip
 
 /** A step's kind: its task's type, or the one step of a run worked as a Databricks job. */
 export const STEP_TYPES = [...TASK_TYPES, 'databricks'] as const;
-
-/** What one data-quality rule found. */
-export const QUALITY_RESULT_STATUSES = ['passed', 'warned', 'failed', 'error'] as const;
 
 /** A run of a workflow, as the run lists answer it (docs/api/workflows.md, "Job runs"). */
 export const jobRunRow = z.object({
@@ -93,31 +90,11 @@ export const databricksRunState = z.object({
 });
 export type DatabricksRunState = z.infer<typeof databricksRunState>;
 
-/** A data-quality result a run's quality task kept (`GET /jobRunTracker/{id}/dataQuality`): the rule as it was when it ran. */
-export const runQualityResult = z.object({
-  id: z.string(),
-  tableId: z.string(),
-  ruleId: z.string(),
-  ruleName: z.string(),
-  functionName: z.enum(QUALITY_FUNCTIONS),
-  columnName: z.string().nullable(),
-  severity: z.enum(QUALITY_SEVERITIES),
-  status: z.enum(QUALITY_RESULT_STATUSES),
-  /** The measured value (a count, a row count, an age in seconds…) as text. */
-  observed: z.string().nullable(),
-  rowsScanned: z.number().nullable(),
-  rowsFailed: z.number().nullable(),
-  /** rowsFailed / rowsScanned. */
-  failedShare: z.number().nullable(),
-  /** Up to 20 failing rows, sensitive columns masked. */
-  sample: z.array(z.record(z.string(), z.unknown())).nullable(),
-  /** The query that measured it. */
-  query: z.string().nullable(),
-  /** Why it failed or could not be measured. */
-  message: z.string().nullable(),
-  startedAt: timestamp,
-  endedAt: timestamp,
-});
+/**
+ * A data-quality result a run's quality task kept (`GET /jobRunTracker/{id}/dataQuality`): a
+ * table's rule result (common/contract/answers/quality.ts) by its own id and its table, without its quality run.
+ */
+export const runQualityResult = qualityResult.omit({ runId: true }).extend({ id: z.string(), tableId: z.string() });
 export type RunQualityResult = z.infer<typeof runQualityResult>;
 
 /** `GET /dataQuality/filters`: the rule names and the columns of a run's results. */
