@@ -26,3 +26,18 @@ export function answerSerializer(check: boolean) {
     };
   };
 }
+
+/**
+ * What a handler hands over for the answer its route declares: that shape, with dates as Date
+ * objects (JSON writes them as ISO strings) and the contract's enums as the plain text the columns
+ * are typed with. The test servers hold every answer to its schema (server/platform/answers.ts);
+ * this keeps the rest of the shape checked by the compiler.
+ */
+export type Built<T> = T extends string
+  ? string | Date
+  : T extends ReadonlyArray<infer Item>
+    ? ReadonlyArray<Built<Item>>
+    : T extends object
+      ? { [K in keyof T]: Built<T[K]> }
+      : T;
+export const built = <S extends ZodType>(_schema: S, answer: Built<z.output<S>>) => answer as z.output<S>;

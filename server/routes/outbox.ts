@@ -1,30 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, count, desc, eq } from 'drizzle-orm';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import { outboxListAnswer, outboxMailAnswer } from '../../common/contract/outbox';
 import { mailOutbox } from '../db/schema';
 import { requireAuth } from '../auth/guard';
 import { notFound } from '../http/errors';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
 import { inlined } from '../http/lists';
+import { built } from '../platform/answers';
 
 const TAGS = ['Mail outbox'];
-
-/**
- * What a handler hands over for the answer its route declares: that shape, with dates as Date
- * objects (JSON writes them as ISO strings) and the contract's enums as the plain text the columns
- * are typed with. The test servers hold every answer to its schema (server/platform/answers.ts);
- * this keeps the rest of the shape checked by the compiler.
- */
-type Built<T> = T extends string
-  ? string | Date
-  : T extends ReadonlyArray<infer Item>
-    ? ReadonlyArray<Built<Item>>
-    : T extends object
-      ? { [K in keyof T]: Built<T[K]> }
-      : T;
-const built = <S extends ZodType>(_schema: S, answer: Built<z.output<S>>) => answer as z.output<S>;
 
 const columns = {
   id: mailOutbox.id,

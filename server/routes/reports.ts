@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import { requireAuth, type AuthContext } from '../auth/guard';
 import { isAllowed } from '../auth/policies';
 import { badRequest, forbidden, notFound } from '../http/errors';
@@ -20,6 +20,7 @@ import { addDays, parseCalendarDay, zonedInstant, type Period } from '../reports
 import { activeUsersByIds, findAttachment, findReport, listReports, makeReport, reportCompany, type Recipient } from '../reports/reports';
 import { createShare, sharedWith } from '../reports/shares';
 import { safeFileName } from '../reports/files';
+import { built } from '../platform/answers';
 
 const TAGS = ['Reports and shares'];
 const read = { policy: ['reports', 'read'] } as const;
@@ -27,21 +28,6 @@ const create = { policy: ['reports', 'create'] } as const;
 const idParams = z.object({ id: uuidParam });
 const attachmentParams = z.object({ id: uuidParam, attachmentId: uuidParam });
 const DAY_MS = 86_400_000;
-
-/**
- * What a handler hands over for the answer its route declares: that shape, with dates as Date
- * objects (JSON writes them as ISO strings) and the contract's enums as the plain text the columns
- * are typed with. The test servers hold every answer to its schema (server/platform/answers.ts);
- * this keeps the rest of the shape checked by the compiler.
- */
-type Built<T> = T extends string
-  ? string | Date
-  : T extends ReadonlyArray<infer Item>
-    ? ReadonlyArray<Built<Item>>
-    : T extends object
-      ? { [K in keyof T]: Built<T[K]> }
-      : T;
-const built = <S extends ZodType>(_schema: S, answer: Built<z.output<S>>) => answer as z.output<S>;
 
 /**
  * The period of an on-demand report: the last 7 days by default; a calendar day is read on the

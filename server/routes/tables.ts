@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { and, asc, desc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import { CONNECTION_TYPE_CATALOGUE, connectionTypeOf } from '../../common/connections';
 import { messageAnswer } from '../../common/contract/answers';
 import { dictionaryCsvFile, dictionaryListAnswer, dictionaryUploadAnswer } from '../../common/contract/answers/dictionary';
@@ -50,23 +50,9 @@ import { runTableChecks } from '../tables/run-checks';
 import { applyDictionaryEdits, dictionaryCsv, DICTIONARY_UPLOAD_MAX_BYTES, readDictionaryUpload } from '../tables/dictionary';
 import { newestRulesFirst, rulesOf, selectRules, type RuleRow } from '../tables/quality';
 import { companyTables, dictionaryOf, findTable, selectDictionary, selectTables, wholeDictionary } from '../tables/records';
+import { built, type Built } from '../platform/answers';
 
 const TAGS = ['Tables'];
-
-/**
- * What a handler hands over for the answer its route declares: that shape, with dates as Date
- * objects (JSON writes them as ISO strings) and the contract's enums as the plain text the columns
- * are typed with. The test servers hold every answer to its schema (server/platform/answers.ts);
- * this keeps the rest of the shape checked by the compiler.
- */
-type Built<T> = T extends string
-  ? string | Date
-  : T extends ReadonlyArray<infer Item>
-    ? ReadonlyArray<Built<Item>>
-    : T extends object
-      ? { [K in keyof T]: Built<T[K]> }
-      : T;
-const built = <S extends ZodType>(_schema: S, answer: Built<z.output<S>>) => answer as z.output<S>;
 
 /** A rule as its query reads it; the query types its newest result (read with json_build_object) as any object. */
 type RuleWithResult = Omit<RuleRow, 'lastResult'> & { lastResult: Built<QualityRule['lastResult']> };
