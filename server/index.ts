@@ -7,7 +7,7 @@ import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { syncPageCatalogue } from './auth/pages-catalogue';
 import { bootstrapFirstCompany } from './tenancy/bootstrap';
 import { createConnectorRegistry, serverConnectorContext } from './connectors';
-import { closeEmbeddedDatabases } from './connectors/embedded';
+import { stopOnSignals } from './stop-signals';
 import { moveLegacyEmbeddedDatabasesOf } from './connectors/embedded-legacy';
 import { provisionSampleData } from './tenancy/sample-data';
 import { createConfiguredRunner } from './jobs/configured-runner';
@@ -31,24 +31,16 @@ async function main() {
   });
   // PGlite sets the modes of the files it unpacks on a first start itself (0666), whatever the umask.
   await tightenPermissions(config.dataDir);
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    console.log(`\n${signal} received: stopping`);
-    try {
+  stopOnSignals(
+    (signal) => `\n${signal} received: stopping`,
+    async () => {
       await app?.close();
       await runner?.stop();
       await weeklyReports?.stop();
       await retention?.stop();
-      await closeEmbeddedDatabases();
-    } finally {
-      await database.close();
-      process.exit(0);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    },
+    database,
+  );
 
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let runner: LocalRunner | undefined;

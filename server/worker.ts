@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { readConfig, type Config } from './config';
 import { createConnectorRegistry, serverConnectorContext } from './connectors';
-import { closeEmbeddedDatabases } from './connectors/embedded';
+import { stopOnSignals } from './stop-signals';
 import { moveLegacyEmbeddedDatabasesOf } from './connectors/embedded-legacy';
 import { openDatabase, selectRows, type Database } from './db/client';
 import { createConfiguredRunner } from './jobs/configured-runner';
@@ -53,21 +53,13 @@ async function main(): Promise<void> {
   const secrets = createSecrets(sharedSecret(config));
   const database = await openDatabase({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, prepare: config.databasePrepare });
   let runner: LocalRunner | undefined;
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal} received: the worker stops taking runs and ends the ones under way`);
-    try {
+  stopOnSignals(
+    (signal) => `${signal} received: the worker stops taking runs and ends the ones under way`,
+    async () => {
       await runner?.stop();
-      await closeEmbeddedDatabases();
-    } finally {
-      await database.close();
-      process.exit(0);
-    }
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+    },
+    database,
+  );
 
   try {
     await assertMigrated(database);

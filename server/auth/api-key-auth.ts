@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiKeys, companies, roles, users } from '../db/schema';
 import { forbidden, unauthorized } from '../http/errors';
 import type { AuthContext } from '../platform/auth-context';
+import { holderColumns, holderMayAct } from './holder';
 import type { Secrets } from './secrets';
 import { asSystem, withTenant } from '../db/tenant-scope';
 
@@ -63,12 +64,7 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
       await db
         .select({
           key: apiKeys,
-          email: users.email,
-          roleId: users.roleId,
-          userActive: users.isActive,
-          userStatus: users.status,
-          isAdmin: roles.isAdmin,
-          companyActive: companies.isActive,
+          ...holderColumns,
         })
         .from(apiKeys)
         .innerJoin(users, and(eq(users.companyId, apiKeys.companyId), eq(users.id, apiKeys.accessUserId)))
@@ -86,9 +82,7 @@ export async function authenticateApiKey(app: FastifyInstance, request: FastifyR
     !row.key.isActive ||
     row.key.isDeleted ||
     (row.key.expiresAt && row.key.expiresAt <= now) ||
-    !row.userActive ||
-    row.userStatus !== 'active' ||
-    !row.companyActive
+    !holderMayAct(row)
   ) {
     throw unauthorized(API_KEY_REFUSED_MESSAGE);
   }

@@ -5,6 +5,7 @@ import { companies, roles, sessions, users } from '../db/schema';
 import { KeptAnswers } from '../db/table-watch';
 import { forbidden, unauthorized } from '../http/errors';
 import { authenticateApiKey, API_KEY_HEADER } from './api-key-auth';
+import { holderColumns, holderMayAct } from './holder';
 import { isAllowed, type PolicyConfig } from './policies';
 import type { AuthContext } from '../platform/auth-context';
 import { verifyAccessToken, type SessionStage } from './tokens';
@@ -86,14 +87,7 @@ async function sessionOf(app: FastifyInstance, claims: NonNullable<Awaited<Retur
   const load = async () =>
     (await sessionLookup(app).execute({ companyId: claims.cid, sessionId: claims.sid, userId: claims.sub, now }))[0] ?? null;
   const row = await sessionRows.read(app.ctx.db, `${claims.cid}/${claims.sid}/${claims.sub}`, SESSION_TABLES, load);
-  if (
-    !row ||
-    row.session.expiresAt.getTime() <= now.getTime() ||
-    !row.userActive ||
-    row.userStatus !== 'active' ||
-    !row.companyActive ||
-    row.session.stage !== claims.stg
-  )
+  if (!row || row.session.expiresAt.getTime() <= now.getTime() || !holderMayAct(row) || row.session.stage !== claims.stg)
     throw unauthorized();
   if (row.session.impersonatorUserId && (!row.impersonatorActive || row.impersonatorStatus !== 'active')) throw unauthorized();
   if (now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
@@ -127,12 +121,7 @@ function buildSessionLookup(app: FastifyInstance) {
   return app.ctx.db
     .select({
       session: sessions,
-      email: users.email,
-      userActive: users.isActive,
-      userStatus: users.status,
-      roleId: users.roleId,
-      isAdmin: roles.isAdmin,
-      companyActive: companies.isActive,
+      ...holderColumns,
       impersonatorActive: impersonators.isActive,
       impersonatorStatus: impersonators.status,
     })

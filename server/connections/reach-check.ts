@@ -8,7 +8,8 @@ import { gcsSettings } from '../connectors/gcs';
 import type { ConnectorContext } from '../connectors/registry';
 import { s3Settings } from '../connectors/s3';
 import { slackSettings } from '../connectors/slack';
-import { ConnectorError, databaseServerSettings, type ConnectionConfig } from '../connectors/types';
+import { databaseServerSettings } from '../connectors/database-server';
+import { ConnectorError, type ConnectionConfig } from '../connectors/types';
 import { repositoryFile } from '../jobs/tasks/repository';
 
 /**

@@ -1,28 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
-import { connectionTypeOf, parseSettings } from '../../common/connections';
-import {
-  callService,
-  openServiceStream,
-  secureBaseUrl,
-  serviceUrl,
-  wordsWithCode,
-  type HttpOptions,
-  type HttpRequest,
-  type HttpService,
-} from './http';
-import {
-  normalisedPrefix,
-  objectStoreTables,
-  type ObjectHead,
-  type ObjectPage,
-  type ObjectRead,
-  type ObjectStoreClient,
-  type ObjectStoreLimits,
-  type StorePlace,
-} from './object-store';
+import { callService, openServiceStream, secureBaseUrl, serviceUrl, wordsWithCode } from './http';
+import type { HttpOptions, HttpRequest, HttpService } from './http';
+import { normalisedPrefix, objectStoreTables } from './object-store';
+import type { ObjectHead, ObjectPage, ObjectRead, ObjectStoreClient, HttpStoreOptions, StorePlace } from './object-store';
 import type { FileTableSource } from './tabular';
-import { ConnectorError, type ConnectionConfig } from './types';
+import { checkedSettings, ConnectorError, type ConnectionConfig } from './types';
 
 /**
  * The `azure_blob` type: CSV and Parquet blobs of an Azure Storage container under an optional
@@ -33,11 +16,6 @@ import { ConnectorError, type ConnectionConfig } from './types';
  * Parquet's byte ranges, and If-Match so that a blob replaced while it is read fails rather
  * than mixing two versions).
  */
-
-export interface AzureBlobOptions {
-  limits?: Partial<ObjectStoreLimits>;
-  http: HttpOptions;
-}
 
 /** The REST API version every request asks for. */
 export const AZURE_STORAGE_VERSION = '2023-11-03';
@@ -53,14 +31,12 @@ export interface AzureBlobSettings {
   authorization: AzureAuthorization;
 }
 
-export function openAzureBlobConnector(config: ConnectionConfig, options: AzureBlobOptions): FileTableSource {
+export function openAzureBlobConnector(config: ConnectionConfig, options: HttpStoreOptions): FileTableSource {
   return objectStoreTables(new AzureBlobClient(azureBlobSettings(config), options.http), options.limits);
 }
 
 export function azureBlobSettings(config: ConnectionConfig): AzureBlobSettings {
-  const parsed = parseSettings(connectionTypeOf('azure_blob')!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  const { settings, secrets } = parsed.value;
+  const { settings, secrets } = checkedSettings(config, 'azure_blob');
   const accountName = String(settings.accountName).trim();
   const endpoint = String(settings.endpoint ?? '').trim() || `https://${accountName}.blob.core.windows.net`;
   return {

@@ -1,6 +1,5 @@
-import { connectionTypeOf, parseSettings } from '../../common/connections';
 import { callServiceJson, secureBaseUrl, serviceUrl, type HttpOptions, type HttpService } from './http';
-import { ConnectorError, type ConnectionConfig, type Connector, type Endpoint } from './types';
+import { checkedSettings, ConnectorError, type ConnectionConfig, type Connector, type Endpoint } from './types';
 
 /**
  * The `bitbucket` type: a Bitbucket Cloud workspace reached with a username and an app password
@@ -20,9 +19,7 @@ export interface BitbucketOptions {
 }
 
 export function bitbucketSettings(config: ConnectionConfig): BitbucketSettings {
-  const parsed = parseSettings(connectionTypeOf('bitbucket')!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  const { settings, secrets } = parsed.value;
+  const { settings, secrets } = checkedSettings(config, 'bitbucket');
   return {
     workspace: String(settings.workspace).trim(),
     username: String(settings.username).trim(),

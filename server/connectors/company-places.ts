@@ -1,9 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectionTypeOf, parseSettings } from '../../common/connections';
 import type { ConnectorContext } from './registry';
-import { ConnectorError, type ConnectionConfig } from './types';
+import { checkedSettings, ConnectorError, type ConnectionConfig } from './types';
 
 /**
  * The places on the server that belong to a company, and the only local paths its connections
@@ -194,10 +193,9 @@ export function repositoryPlace(places: Places, companyId: string, url: string):
  */
 export async function checkConnectionPlaces(context: ConnectorContext, config: ConnectionConfig): Promise<void> {
   if (config.type !== 'files' && config.type !== 'git') return;
-  const parsed = parseSettings(connectionTypeOf(config.type)!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
+  const { settings } = checkedSettings(config);
   const use = config.type === 'files' ? FILES_FOLDER : REPOSITORY_FOLDER;
-  const written = String(config.type === 'files' ? parsed.value.settings.path : parsed.value.settings.url);
+  const written = String(config.type === 'files' ? settings.path : settings.url);
   const place =
     config.type === 'files' ? companyPlace(context, config.companyId, written, use) : repositoryPlace(context, config.companyId, written);
   if (!place) return;

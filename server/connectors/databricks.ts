@@ -1,6 +1,5 @@
-import { connectionTypeOf, parseSettings } from '../../common/connections';
 import { callServiceJson, secureBaseUrl, serviceUrl, wordsWithCode, type HttpOptions, type HttpRequest, type HttpService } from './http';
-import { ConnectorError, type ColumnInfo, type ConnectionConfig, type Connector, type Endpoint } from './types';
+import { checkedSettings, ConnectorError, type ColumnInfo, type ConnectionConfig, type Connector, type Endpoint } from './types';
 
 /**
  * The `databricks` type: a Databricks workspace reached with a personal access token. Its
@@ -25,9 +24,7 @@ export interface DatabricksConnector extends Connector {
 }
 
 export function databricksSettings(config: ConnectionConfig): DatabricksSettings {
-  const parsed = parseSettings(connectionTypeOf('databricks')!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  const { settings, secrets } = parsed.value;
+  const { settings, secrets } = checkedSettings(config, 'databricks');
   const catalog = String(settings.catalog ?? '').trim();
   return { host: secureBaseUrl(settings.host, 'host'), token: secrets.token!, catalog: catalog || undefined };
 }

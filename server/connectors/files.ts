@@ -2,18 +2,10 @@ import { createReadStream, constants as fsConstants, type Dirent } from 'node:fs
 import { access, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { asyncBufferFromFile } from 'hyparquet';
-import { connectionTypeOf, parseSettings } from '../../common/connections';
 import { companyPlace, FILES_FOLDER, isInside, realPlace, type Places } from './company-places';
-import {
-  DEFAULT_TABULAR_LIMITS,
-  fileTableSource,
-  tabularFormatOf,
-  type FileStorage,
-  type FileTableSource,
-  type TabularFile,
-  type TabularLimits,
-} from './tabular';
-import { ConnectorError, type ConnectionConfig, type Endpoint } from './types';
+import { DEFAULT_TABULAR_LIMITS, fileTableSource, tabularFormatOf } from './tabular';
+import type { FileStorage, FileTableSource, TabularFile, TabularLimits } from './tabular';
+import { checkedSettings, ConnectorError, type ConnectionConfig, type Endpoint } from './types';
 
 /**
  * The `files` type: CSV and Parquet files in a folder on the server and its sub-folders. Each
@@ -53,9 +45,7 @@ export function openFilesConnector(config: ConnectionConfig, options: FilesOptio
 }
 
 function folderSetting(config: ConnectionConfig): string {
-  const parsed = parseSettings(connectionTypeOf('files')!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  return String(parsed.value.settings.path);
+  return String(checkedSettings(config, 'files').settings.path);
 }
 
 class FolderStorage implements FileStorage {

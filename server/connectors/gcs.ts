@@ -1,27 +1,10 @@
 import { importPKCS8, SignJWT } from 'jose';
-import { connectionTypeOf, parseSettings } from '../../common/connections';
-import {
-  callService,
-  callServiceJson,
-  openServiceStream,
-  secureBaseUrl,
-  serviceUrl,
-  wordsWithCode,
-  type HttpOptions,
-  type HttpService,
-} from './http';
-import {
-  normalisedPrefix,
-  objectStoreTables,
-  type ObjectHead,
-  type ObjectPage,
-  type ObjectRead,
-  type ObjectStoreClient,
-  type ObjectStoreLimits,
-  type StorePlace,
-} from './object-store';
+import { callService, callServiceJson, openServiceStream, secureBaseUrl, serviceUrl, wordsWithCode } from './http';
+import type { HttpOptions, HttpService } from './http';
+import { normalisedPrefix, objectStoreTables } from './object-store';
+import type { ObjectHead, ObjectPage, ObjectRead, ObjectStoreClient, HttpStoreOptions, StorePlace } from './object-store';
 import type { FileTableSource } from './tabular';
-import { ConnectorError, type ConnectionConfig } from './types';
+import { checkedSettings, ConnectorError, type ConnectionConfig } from './types';
 
 /**
  * The `gcs` type: CSV and Parquet objects of a Google Cloud Storage bucket under an optional
@@ -31,11 +14,6 @@ import { ConnectorError, type ConnectionConfig } from './types';
  * `objects.list`, described with `objects.get` and read with `alt=media` — at the generation
  * described, so that a file replaced while it is read is never read half old, half new.
  */
-
-export interface GcsOptions {
-  limits?: Partial<ObjectStoreLimits>;
-  http: HttpOptions;
-}
 
 /** Reading is all the connector does: the token asks for no more. */
 export const GCS_SCOPE = 'https://www.googleapis.com/auth/devstorage.read_only';
@@ -58,14 +36,12 @@ export interface GcsSettings {
   key: ServiceAccountKey;
 }
 
-export function openGcsConnector(config: ConnectionConfig, options: GcsOptions): FileTableSource {
+export function openGcsConnector(config: ConnectionConfig, options: HttpStoreOptions): FileTableSource {
   return objectStoreTables(new GcsClient(gcsSettings(config), options.http), options.limits);
 }
 
 export function gcsSettings(config: ConnectionConfig): GcsSettings {
-  const parsed = parseSettings(connectionTypeOf('gcs')!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  const { settings, secrets } = parsed.value;
+  const { settings, secrets } = checkedSettings(config, 'gcs');
   return {
     bucket: String(settings.bucket).trim(),
     prefix: normalisedPrefix(settings.prefix),

@@ -1,13 +1,7 @@
 import type { Readable } from 'node:stream';
-import {
-  DEFAULT_TABULAR_LIMITS,
-  fileTableSource,
-  tabularFormatOf,
-  type FileStorage,
-  type FileTableSource,
-  type TabularFile,
-  type TabularLimits,
-} from './tabular';
+import { DEFAULT_TABULAR_LIMITS, fileTableSource, tabularFormatOf } from './tabular';
+import type { FileStorage, FileTableSource, TabularFile, TabularLimits } from './tabular';
+import type { HttpOptions } from './http';
 import { ConnectorError, type Endpoint, type TestResult } from './types';
 
 /**
@@ -62,6 +56,12 @@ export interface ObjectStoreClient {
   head(key: string): Promise<ObjectHead>;
   /** The object at `head.version`, or the part of it in `range` ([start, end), bytes). */
   read(key: string, head: ObjectHead, range?: readonly [number, number]): Promise<ObjectRead>;
+}
+
+/** How a store reached through the shared HTTP client is opened (Google Cloud Storage, Azure Blob). */
+export interface HttpStoreOptions {
+  limits?: Partial<ObjectStoreLimits>;
+  http: HttpOptions;
 }
 
 export interface ObjectStoreLimits extends TabularLimits {

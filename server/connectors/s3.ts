@@ -1,21 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { connectionTypeOf, parseSettings } from '../../common/connections';
 import type { Reach } from '../reach/reach';
 import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, serviceWords, unreachableError } from './http';
-import {
-  normalisedPrefix,
-  objectStoreTables,
-  type ObjectHead,
-  type ObjectPage,
-  type ObjectRead,
-  type ObjectStoreClient,
-  type ObjectStoreLimits,
-  type StorePlace,
-} from './object-store';
+import { normalisedPrefix, objectStoreTables } from './object-store';
+import type { ObjectHead, ObjectPage, ObjectRead, ObjectStoreClient, ObjectStoreLimits, StorePlace } from './object-store';
 import type { FileTableSource } from './tabular';
-import { ConnectorError, type ConnectionConfig } from './types';
+import { checkedSettings, ConnectorError, type ConnectionConfig } from './types';
 
 /**
  * The `s3` type: CSV and Parquet objects of a bucket in Amazon S3 or any S3-compatible store,
@@ -50,9 +41,7 @@ export interface S3Settings {
 }
 
 export function s3Settings(config: ConnectionConfig): S3Settings {
-  const parsed = parseSettings(connectionTypeOf('s3')!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  const { settings, secrets } = parsed.value;
+  const { settings, secrets } = checkedSettings(config, 's3');
   const region = String(settings.region).trim();
   const endpoint = new URL(String(settings.endpoint));
   // Amazon's global address serves us-east-1; a bucket elsewhere is reached at its region's own.

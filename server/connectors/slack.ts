@@ -1,6 +1,5 @@
-import { connectionTypeOf, parseSettings } from '../../common/connections';
 import { callService, callServiceJson, secureBaseUrl, serviceUrl, serviceWords, type HttpOptions, type HttpService } from './http';
-import { ConnectorError, type ConnectionConfig, type Connector, type Endpoint } from './types';
+import { checkedSettings, ConnectorError, type ConnectionConfig, type Connector, type Endpoint } from './types';
 
 /**
  * The `slack` type: messages to Slack, by an incoming webhook (one fixed channel) or by a bot
@@ -22,9 +21,7 @@ export interface SlackMessage {
 }
 
 export function slackSettings(config: ConnectionConfig): SlackSettings {
-  const parsed = parseSettings(connectionTypeOf('slack')!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  const { settings, secrets } = parsed.value;
+  const { settings, secrets } = checkedSettings(config, 'slack');
   if (settings.mode === 'bot') {
     const channel = String(settings.channel ?? '').trim();
     return { mode: 'bot', botToken: secrets.botToken!, channel: channel || undefined, apiUrl: secureBaseUrl(settings.apiUrl, 'apiUrl') };

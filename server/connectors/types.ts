@@ -1,4 +1,4 @@
-import type { ConnectionType, EndpointKind } from '../../common/connections';
+import { connectionTypeOf, parseSettings, type ConnectionType, type EndpointKind, type ParsedSettings } from '../../common/connections';
 
 /**
  * What the server does with a connection, whatever its type: test it, list what it reaches, and
@@ -105,44 +105,14 @@ export class ConnectorError extends Error {
   }
 }
 
-/** Where a database server connection (PostgreSQL, MySQL) points, read from its declared settings. */
-export interface DatabaseServerSettings {
-  host: string;
-  port: number;
-  database: string;
-  user: string;
-  password: string | undefined;
-  /** `ssl` 'disable' → false; 'require' → encrypted, any certificate; 'verify-full' → certificate and host name verified. */
-  tls: false | { rejectUnauthorized: boolean };
-}
-
 /**
- * The settings shared by the database server types of common/connections.ts. Settings arrive
- * checked by their declarations; a required one missing here (a config built by hand) is a
- * ConnectorError naming it rather than a driver's puzzling default.
+ * A connection's settings and secrets checked against the declaration of `type`
+ * (common/connections.ts): a ConnectorError ('invalid') names every problem at once.
  */
-export function databaseServerSettings(config: ConnectionConfig, defaultPort: number): DatabaseServerSettings {
-  const text = (key: string): string => {
-    const value = config.settings[key];
-    if (value === undefined || value === null || String(value).trim() === '')
-      throw new ConnectorError(`settings.${key}: is required`, 'invalid');
-    return String(value).trim();
-  };
-  const portSetting = config.settings.port;
-  const port = portSetting === undefined || portSetting === null || portSetting === '' ? defaultPort : Number(portSetting);
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new ConnectorError('settings.port: must be a whole number from 1 to 65535', 'invalid');
-  const ssl = String(config.settings.ssl ?? 'disable');
-  if (!['disable', 'require', 'verify-full'].includes(ssl))
-    throw new ConnectorError('settings.ssl: must be one of disable, require, verify-full', 'invalid');
-  return {
-    host: text('host'),
-    port,
-    database: text('database'),
-    user: text('user'),
-    password: config.secrets.password || undefined,
-    tls: ssl === 'disable' ? false : { rejectUnauthorized: ssl === 'verify-full' },
-  };
+export function checkedSettings(config: ConnectionConfig, type: ConnectionType = config.type): ParsedSettings {
+  const parsed = parseSettings(connectionTypeOf(type)!, { ...config.settings, ...config.secrets });
+  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
+  return parsed.value;
 }
 
 /** A table endpoint's parts: `schema.table` (the first dot separates them), or a bare table name. */

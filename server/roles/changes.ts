@@ -83,6 +83,23 @@ async function tellHolders(db: Db, auth: AuthContext, role: RoleRow, message: st
   });
 }
 
+/** After a change to what a role holds: its time of change, the audit entry, and a word to its holders. */
+async function roleChanged(
+  tx: Db,
+  request: FastifyRequest,
+  auth: AuthContext,
+  role: RoleRow,
+  audit: { model: string; operation: string; changes: Record<string, unknown> },
+  message: string,
+): Promise<void> {
+  await tx
+    .update(roles)
+    .set({ updatedAt: new Date() })
+    .where(and(eq(roles.companyId, auth.companyId), eq(roles.id, role.id)));
+  await recordAudit(tx, request, { companyId: auth.companyId, recordId: role.id, ...audit });
+  await tellHolders(tx, auth, role, message);
+}
+
 export async function createRole(db: Db, request: FastifyRequest, auth: AuthContext, body: CreateRoleBody): Promise<RoleDetail> {
   const policies = grantingOnly(validPolicies(body.policies ?? []));
   const pageIds = [...new Set(body.pageIds ?? DEFAULT_NEW_ROLE_PAGES)];
@@ -251,18 +268,14 @@ export async function replaceRolePolicies(
     if (policies.length > 0) {
       await tx.insert(rolePolicies).values(policies.map((p) => ({ companyId: auth.companyId, roleId: role.id, ...p })));
     }
-    await tx
-      .update(roles)
-      .set({ updatedAt: new Date() })
-      .where(and(eq(roles.companyId, auth.companyId), eq(roles.id, role.id)));
-    await recordAudit(tx, request, {
-      companyId: auth.companyId,
-      model: 'role_policies',
-      operation: 'update',
-      recordId: role.id,
-      changes: { before: { policies: grantingOnly(before) }, after: { policies } },
-    });
-    await tellHolders(tx, auth, role, `What your role "${role.name}" allows has changed. It applies from your next action.`);
+    await roleChanged(
+      tx,
+      request,
+      auth,
+      role,
+      { model: 'role_policies', operation: 'update', changes: { before: { policies: grantingOnly(before) }, after: { policies } } },
+      `What your role "${role.name}" allows has changed. It applies from your next action.`,
+    );
   });
   return { role, policies };
 }
@@ -290,18 +303,14 @@ export async function changeRolePages(
     else await unassignPages(tx, auth.companyId, role.id, pageIds);
     const now = await pageIdsOfRole(tx, auth.companyId, role.id);
     if (now.join() === before.join()) return now;
-    await tx
-      .update(roles)
-      .set({ updatedAt: new Date() })
-      .where(and(eq(roles.companyId, auth.companyId), eq(roles.id, role.id)));
-    await recordAudit(tx, request, {
-      companyId: auth.companyId,
-      model: 'role_pages',
-      operation,
-      recordId: role.id,
-      changes: { before: { pageIds: before }, after: { pageIds: now } },
-    });
-    await tellHolders(tx, auth, role, `The pages of your role "${role.name}" have changed. Your menu shows them from your next sign-in.`);
+    await roleChanged(
+      tx,
+      request,
+      auth,
+      role,
+      { model: 'role_pages', operation, changes: { before: { pageIds: before }, after: { pageIds: now } } },
+      `The pages of your role "${role.name}" have changed. Your menu shows them from your next sign-in.`,
+    );
     return now;
   });
   return { role, pageIds: after };

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { AuthCallback } from 'isomorphic-git';
-import { connectionTypeOf, parseSettings } from '../../../common/connections';
 import type { Reach } from '../../reach/reach';
 import { repositoryPlace, type CompanyPlace, type Places } from '../company-places';
 import type { ConfinedFs } from '../confined-fs';
-import { ConnectorError, type ConnectionConfig } from '../types';
+import { checkedSettings, ConnectorError, type ConnectionConfig } from '../types';
 
 /** Where a repository is (a folder on the server, or a URL with its credentials), from a connection's settings. */
 
@@ -31,9 +30,7 @@ export interface Opened {
 }
 
 export function locationOf(config: ConnectionConfig, options: GitOptions): Location {
-  const parsed = parseSettings(connectionTypeOf('git')!, { ...config.settings, ...config.secrets });
-  if (!parsed.ok) throw new ConnectorError(parsed.problems.join('; '), 'invalid');
-  const { settings, secrets } = parsed.value;
+  const { settings, secrets } = checkedSettings(config, 'git');
   const url = String(settings.url).trim();
   if (/^https?:\/\//i.test(url)) {
     try {

@@ -2,7 +2,8 @@ import mysqlCore from 'mysql2';
 import mysql from 'mysql2/promise';
 import type { Reach } from '../../reach/reach';
 import { connectingError, isConnectionLost, mysqlError } from '../sql-errors';
-import { ConnectorError, databaseServerSettings, type ConnectionConfig, type QueryOptions } from '../types';
+import { checkedServer, databaseServerSettings } from '../database-server';
+import { ConnectorError, type ConnectionConfig, type QueryOptions } from '../types';
 import { sessionLimits, type ServerFlavour } from './session';
 
 /**
@@ -34,16 +35,11 @@ export interface MysqlConnections {
 export function mysqlConnections(config: ConnectionConfig, options: MysqlOptions): MysqlConnections {
   let pool: mysql.Pool | undefined;
   let flavour: Promise<ServerFlavour> | undefined;
-  let checked: ReturnType<Reach['check']> | undefined;
+  const checkedTarget = checkedServer(config, 3306, options.reach);
   const where = () => databaseServerSettings(config, 3306);
   const connectionOptions = async (): Promise<mysql.ConnectionOptions> => {
     const settings = databaseServerSettings(config, 3306);
-    // A refusal is kept for the connector's life; a failed lookup is tried again on the next use.
-    checked ??= options.reach.check({ host: settings.host, port: settings.port }).catch((error: unknown) => {
-      if (!(error instanceof ConnectorError && error.kind === 'refused')) checked = undefined;
-      throw error;
-    });
-    const target = await checked;
+    const target = await checkedTarget();
     return {
       // The host stays the name the company gave (TLS checks the certificate against it); the socket dials only the checked addresses.
       host: settings.host,

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { Reach } from '../../reach/reach';
 import { connectingError, isConnectionLost, postgresError } from '../sql-errors';
-import { ConnectorError, databaseServerSettings, type ConnectionConfig, type TableSource } from '../types';
+import { checkedServer, databaseServerSettings } from '../database-server';
+import { ConnectorError, type ConnectionConfig, type TableSource } from '../types';
 import { sessionOf, type ClientControl } from './client-session';
 import { DATE_TYPE_OIDS, type PostgresAccess } from './session';
 import { postgresTableSource } from './table-source';
@@ -26,16 +27,11 @@ export interface PostgresOptions {
 
 export function openPostgresConnector(config: ConnectionConfig, options: PostgresOptions): TableSource {
   let pool: pg.Pool | undefined;
-  let checked: ReturnType<Reach['check']> | undefined;
+  const checkedTarget = checkedServer(config, 5432, options.reach);
   const where = () => databaseServerSettings(config, 5432);
   const clientConfig = async (): Promise<pg.ClientConfig> => {
     const settings = databaseServerSettings(config, 5432);
-    // A refusal is kept for the connector's life; a failed lookup is tried again on the next use.
-    checked ??= options.reach.check({ host: settings.host, port: settings.port }).catch((error: unknown) => {
-      if (!(error instanceof ConnectorError && error.kind === 'refused')) checked = undefined;
-      throw error;
-    });
-    const target = await checked;
+    const target = await checkedTarget();
     return {
       // The host stays the name the company gave (TLS checks the certificate against it); the socket dials only the checked addresses.
       host: settings.host,
