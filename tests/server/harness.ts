@@ -17,6 +17,7 @@ import { createConfiguredRunner } from '../../server/jobs/configured-runner';
 import { dropQueueSchema } from '../../server/jobs/queue';
 import { createSecrets } from '../../server/auth/secrets';
 import { syncPageCatalogue } from '../../server/auth/pages-catalogue';
+import { openMigratedPglite } from './pglite-template';
 import { provisionCompany, type ProvisionedCompany } from '../../server/tenancy/provision';
 
 /**
@@ -66,7 +67,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
     databaseSchema: schema,
     ...overrides,
   };
-  const database = await openDatabase({ databaseUrl, schema });
+  const database = databaseUrl ? await openDatabase({ databaseUrl, schema }) : await openMigratedPglite();
   await migrateDatabase(database, schema, { moduleSql: options.moduleSql });
   const operator = openOperatorView(database);
   await syncPageCatalogue(operator.db);
