@@ -4,6 +4,8 @@ import { defineContract, everyAction, PAGE_GROUPS, POLICY_ACTIONS, type PageGrou
 
 /** `system` roles come with the company (Admin, Member); `custom` ones are made by it. */
 export const ROLE_TYPES = ['system', 'custom'] as const;
+/** The roles filter's statuses: an inactive role is kept but may not be given to anyone. */
+export const ROLE_STATUSES = ['active', 'inactive'] as const;
 
 /** A role as the lists answer it (docs/api/roles.md). */
 export const roleRow = z.object({

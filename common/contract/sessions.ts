@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { answer, card, choice, listAnswer, timestamp } from './answers';
 import { defineContract } from './define';
 
+/** The sessions filter's statuses: `active` until it is ended or expires, `ended` after. */
+export const SESSION_STATUSES = ['active', 'ended'] as const;
+
 /** How a session ended (`endReason`); null while it is open or when it only expired. */
 export const SESSION_END_REASONS = ['logout', 'ended_by_admin', 'password_changed', 'user_deactivated', 'replaced'] as const;
 

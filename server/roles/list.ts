@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { roles, users } from '../db/schema';
+import { ROLE_STATUSES, ROLE_TYPES } from '../../common/contract/roles';
 import {
   anyOf,
   choiceFilter,
@@ -24,8 +25,6 @@ import {
 } from '../http/lists';
 import { selectRoles, withUserCounts, type RoleRow } from './records';
 
-export const ROLE_TYPES = ['system', 'custom'] as const;
-export const ROLE_STATUSES = ['active', 'inactive'] as const;
 export const ROLE_SORT_FIELDS = ['name', 'createdAt', 'updatedAt', 'type'] as const;
 
 /** A value of a fixed set, or '' for no filter. One schema rather than a union, so the message names the set. */

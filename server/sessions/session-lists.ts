@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from '../audits/enum-filter';
 import { sessions, users } from '../db/schema';
+import { SESSION_STATUSES } from '../../common/contract/sessions';
 import { PARTIAL_SESSION_MINUTES } from '../auth/session-service';
 import { SETTING_LIMITS } from '../../common/settings';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from '../audits/counts';
@@ -26,8 +27,6 @@ import {
   type ListAnswer,
   inlined,
 } from '../http/lists';
-
-export const SESSION_STATUSES = ['active', 'ended'] as const;
 
 export const sessionFilterBody = filterBody({
   user: idChoiceFilter,
