@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
+import { sent } from '../../common/contract/answers/sent';
 import { messageAnswer } from '../../common/contract/answers';
 import { sessionUserAnswer } from '../../common/contract/answers/auth';
 import { sessionCardsAnswer, sessionFilterPropsAnswer, sessionListAnswer } from '../../common/contract/sessions';
@@ -22,12 +23,7 @@ const logoutBody = z.object({ sessionId: uuidParam.optional() }).nullish();
 const impersonateBody = z.object({ userId: uuidParam });
 const userSessionsQuery = z.object({ offset: offsetParam.default(0), limit: limitParam.default(100) });
 const readSessions = { policy: ['sessions', 'read'] } as const;
-/**
- * A page of session rows, as the document and the test servers' check read it. The rows hold
- * Dates (written as the ISO strings the schema names) and their stage and end reason as plain
- * strings, so the handlers' values are not typed by it.
- */
-const sessionList: ZodType<unknown> = sessionListAnswer;
+const sessionList = sent(sessionListAnswer);
 
 export async function sessionRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();

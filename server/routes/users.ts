@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
+import { sent } from '../../common/contract/answers/sent';
 import { messageAnswer } from '../../common/contract/answers';
 import {
   activationLinkAnswer,
@@ -115,14 +116,9 @@ const preferenceBody = z.object({ value: z.unknown().optional() }).superRefine((
   }
 });
 
-/**
- * The answers that hold user rows, as the document and the test servers' check read them. A row's
- * dates are Dates until they are written as the ISO strings the schema names, so these schemas do
- * not type the handlers' values.
- */
-const userList: ZodType<unknown> = userListAnswer;
-const oneUser: ZodType<unknown> = userAnswer;
-const ownProfile: ZodType<unknown> = ownProfileAnswer;
+const userList = sent(userListAnswer);
+const oneUser = sent(userAnswer);
+const ownProfile = sent(ownProfileAnswer);
 /** The picture is sent as a Buffer, not the string the document names its bytes with. */
 const avatarBytes = { ...avatarAnswer, content: avatarAnswer.content as Record<string, { schema: ZodType<unknown> }> };
 
@@ -382,7 +378,6 @@ export async function userRoutes(app: FastifyInstance) {
     async (request) => {
       const auth = requireAuth(request);
       const row = await findUserRow(db, auth.companyId, request.params.id);
-      if (!row) throw notFound('User');
       return { message: 'User', data: row };
     },
   );
@@ -403,7 +398,6 @@ export async function userRoutes(app: FastifyInstance) {
       const auth = requireAuth(request);
       await editUser(db, request, auth, request.params.id, request.body);
       const row = await findUserRow(db, auth.companyId, request.params.id);
-      if (!row) throw notFound('User');
       return { message: `${row.email} has been saved`, data: row };
     },
   );

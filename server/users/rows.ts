@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import { qualified, type Db } from '../db/client';
 import { KeptAnswers } from '../db/table-watch';
+import { notFound } from '../http/errors';
 import { roles, users, workspaceMembers, workspaces } from '../db/schema';
 import { listPage, type ListAnswer, inlined, orderBy, orEmpty, searchText } from '../http/lists';
 import { inAnyWorkspace, membersOf } from '../workspaces/members';
@@ -117,13 +118,15 @@ async function withRoles(db: Db, companyId: string, rows: Array<SelectedUser & {
   });
 }
 
-export async function findUserRow(db: Db, companyId: string, userId: string): Promise<UserRow | null> {
+/** One user as the lists show it; a user the company does not have is a 404. */
+export async function findUserRow(db: Db, companyId: string, userId: string): Promise<UserRow> {
   const found = await db
     .select({ ...userColumns, workspaces: workspacesOf(companyId, qualified('users', 'id')) })
     .from(users)
     .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
   const [row] = await withRoles(db, companyId, found);
-  return row ?? null;
+  if (!row) throw notFound('User');
+  return row;
 }
 
 const SORT_COLUMNS: Record<UserSortField, SQL> = {
