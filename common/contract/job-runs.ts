@@ -109,6 +109,10 @@ export const jobRunsContract = defineContract({
     filterProps: '/jobRunTracker/filters/props',
     one: '/jobRunTracker/{id}',
   },
+  related: {
+    // One workflow's runs, newest first (a workflow's page lists them).
+    workflow: '/jobRunTracker/{id}/{offset}/{limit}',
+  },
   policy: workflowsPolicy,
   page: { id: 'job-runs', title: 'Job runs', url: '/job-runs', group: 'data', icon: 'play_circle', order: 6 },
   audit: { model: 'job_run' },

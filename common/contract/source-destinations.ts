@@ -30,6 +30,10 @@ export const sourceDestinationsContract = defineContract({
   name: 'source-destinations',
   row: sourceDestinationRow,
   routes: { list: '/active/source/destination' },
+  related: {
+    // The pairs one connection is in, by name, all at once (a connection's page lists them).
+    connection: '/connection/{id}/source/destination',
+  },
   policy: connectionsPolicy,
   page: {
     id: 'source-destinations',

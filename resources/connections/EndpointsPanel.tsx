@@ -1,27 +1,14 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
-import SearchIcon from '@mui/icons-material/Search';
 import TableViewIcon from '@mui/icons-material/TableView';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  InputAdornment,
-  Skeleton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
-import { useMemo, useState } from 'react';
+import { Box, Button, Card, CardContent, Typography } from '@mui/material';
+import { useState } from 'react';
 import { LinkBase, useCanAccess, useCreatePath, useRecordContext, useTranslate } from 'react-admin';
-import { failureText } from '../../src/framework/feedback';
-import { holdsTables, useEndpoints } from './api';
+import { RelatedTable, type RelatedColumn } from '../../src/framework/related/RelatedTable';
+import { SearchField } from '../../src/framework/related/SearchField';
+import { useRelatedList, WHOLE_LIST } from '../../src/framework/related/useRelatedList';
+import { holdsTables } from './api';
 import { formatBytes, formatCount } from './format';
+import { endpointsList } from './related';
 import type { Connection, Endpoint } from './types';
 
 export interface EndpointGroup {
@@ -75,48 +62,6 @@ function RegisterTableButton({ connection, endpoint }: { connection: Connection;
   );
 }
 
-function EndpointsTable({ connection, groups, canRegister }: { connection: Connection; groups: EndpointGroup[]; canRegister: boolean }) {
-  const translate = useTranslate();
-  const columns = canRegister ? 6 : 5;
-  return (
-    <Table size="small" aria-label={translate('resources.connections.endpoints.title')}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{translate('resources.connections.endpoints.name')}</TableCell>
-          <TableCell>{translate('resources.connections.endpoints.kind')}</TableCell>
-          <TableCell>{translate('resources.connections.endpoints.format')}</TableCell>
-          <TableCell align="right">{translate('resources.connections.endpoints.size')}</TableCell>
-          <TableCell align="right">{translate('resources.connections.endpoints.rows')}</TableCell>
-          {canRegister && <TableCell />}
-        </TableRow>
-      </TableHead>
-      {groups.map(({ group, endpoints }) => (
-        <TableBody key={group ?? ''} data-group={group ?? ''}>
-          <TableRow>
-            <TableCell component="th" scope="rowgroup" colSpan={columns} sx={{ fontWeight: 600, bgcolor: 'action.hover' }}>
-              {group ?? translate('resources.connections.endpoints.no_group')}
-            </TableCell>
-          </TableRow>
-          {endpoints.map((endpoint) => (
-            <TableRow key={endpoint.id} data-endpoint={endpoint.id}>
-              <TableCell>{endpoint.name}</TableCell>
-              <TableCell>{translate(`resources.connections.endpoints.kinds.${endpoint.kind}`, { _: endpoint.kind })}</TableCell>
-              <TableCell>{endpoint.format ?? '—'}</TableCell>
-              <TableCell align="right">{formatBytes(endpoint.size)}</TableCell>
-              <TableCell align="right">{formatCount(endpoint.rows)}</TableCell>
-              {canRegister && (
-                <TableCell align="right">
-                  {holdsTables(endpoint.kind) && <RegisterTableButton connection={connection} endpoint={endpoint} />}
-                </TableCell>
-              )}
-            </TableRow>
-          ))}
-        </TableBody>
-      ))}
-    </Table>
-  );
-}
-
 /**
  * What the connection reaches, discovered now (`GET /connection/{id}/endpoints`): by group
  * (a schema, a folder), filterable; a source that cannot be reached says so in its own words,
@@ -126,36 +71,34 @@ export function EndpointsPanel(_: { label?: false }) {
   const record = useRecordContext<Connection>();
   const translate = useTranslate();
   const [search, setSearch] = useState('');
-  const query = useEndpoints(record?.id);
+  const list = useRelatedList<Endpoint>(endpointsList, record?.id, { perPage: WHOLE_LIST, staleTime: 60_000 });
   const { canAccess: mayRegister } = useCanAccess({ resource: 'tables', action: 'create' });
-  const groups = useMemo(() => groupEndpoints(query.data ?? [], search), [query.data, search]);
   if (!record) return null;
   const title = translate('resources.connections.endpoints.title');
-
-  let body;
-  if (query.isPending) {
-    body = <Skeleton variant="rectangular" height={120} aria-label={translate('resources.connections.endpoints.loading')} />;
-  } else if (query.isError) {
-    body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" startIcon={<RefreshIcon />} onClick={() => void query.refetch()} disabled={query.isFetching}>
-            {translate('resources.connections.endpoints.retry')}
-          </Button>
-        }
-      >
-        {failureText(query.error)}
-      </Alert>
-    );
-  } else if (query.data.length === 0) {
-    body = <Typography variant="body2">{translate('resources.connections.endpoints.empty')}</Typography>;
-  } else if (groups.length === 0) {
-    body = <Typography variant="body2">{translate('resources.connections.endpoints.none_match')}</Typography>;
-  } else {
-    const canRegister = mayRegister === true && query.data.some((endpoint) => holdsTables(endpoint.kind));
-    body = <EndpointsTable connection={record} groups={groups} canRegister={canRegister} />;
-  }
+  const canRegister = mayRegister === true && (list.rows ?? []).some((endpoint) => holdsTables(endpoint.kind));
+  const columns: readonly RelatedColumn<Endpoint>[] = [
+    { label: 'resources.connections.endpoints.name', render: (endpoint) => endpoint.name },
+    {
+      label: 'resources.connections.endpoints.kind',
+      render: (endpoint) => translate(`resources.connections.endpoints.kinds.${endpoint.kind}`, { _: endpoint.kind }),
+    },
+    { label: 'resources.connections.endpoints.format', render: (endpoint) => endpoint.format ?? '—' },
+    { label: 'resources.connections.endpoints.size', align: 'right', render: (endpoint) => formatBytes(endpoint.size) },
+    { label: 'resources.connections.endpoints.rows', align: 'right', render: (endpoint) => formatCount(endpoint.rows) },
+    ...(canRegister
+      ? [
+          {
+            align: 'right' as const,
+            render: (endpoint: Endpoint) => holdsTables(endpoint.kind) && <RegisterTableButton connection={record} endpoint={endpoint} />,
+          },
+        ]
+      : []),
+  ];
+  const reload = (
+    <Button size="small" startIcon={<RefreshIcon />} onClick={list.refetch} disabled={list.isFetching}>
+      {translate('resources.connections.endpoints.reload')}
+    </Button>
+  );
 
   return (
     <Card variant="outlined" component="section" aria-label={title} sx={{ width: '100%', mt: 2 }}>
@@ -165,28 +108,32 @@ export function EndpointsPanel(_: { label?: false }) {
             {title}
           </Typography>
           <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-            <TextField
-              size="small"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              placeholder={translate('resources.connections.endpoints.filter')}
-              slotProps={{
-                htmlInput: { 'aria-label': translate('resources.connections.endpoints.filter') },
-                input: {
-                  startAdornment: (
-                    <InputAdornment position="start">
-                      <SearchIcon fontSize="small" />
-                    </InputAdornment>
-                  ),
-                },
-              }}
-            />
-            <Button size="small" startIcon={<RefreshIcon />} onClick={() => void query.refetch()} disabled={query.isFetching}>
-              {translate('resources.connections.endpoints.reload')}
-            </Button>
+            <SearchField label={translate('resources.connections.endpoints.filter')} value={search} onChange={setSearch} />
+            {reload}
           </Box>
         </Box>
-        {body}
+        <RelatedTable
+          list={list}
+          label={title}
+          columns={columns}
+          rowProps={(endpoint) => ({ 'data-endpoint': endpoint.id })}
+          groups={(rows) =>
+            groupEndpoints(rows, search).map(({ group, endpoints }) => ({
+              key: group ?? '',
+              label: group ?? translate('resources.connections.endpoints.no_group'),
+              rows: endpoints,
+            }))
+          }
+          empty="resources.connections.endpoints.empty"
+          noneMatch="resources.connections.endpoints.none_match"
+          loadingLabel={translate('resources.connections.endpoints.loading')}
+          errorAction={
+            <Button color="inherit" size="small" startIcon={<RefreshIcon />} onClick={list.refetch} disabled={list.isFetching}>
+              {translate('resources.connections.endpoints.retry')}
+            </Button>
+          }
+          paged={false}
+        />
       </CardContent>
     </Card>
   );

@@ -2,7 +2,6 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import {
-  Alert,
   Box,
   Button,
   Card,
@@ -12,29 +11,24 @@ import {
   DialogContent,
   DialogTitle,
   FormControlLabel,
-  IconButton,
   MenuItem,
   Radio,
   RadioGroup,
-  Skeleton,
   Switch,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { Confirm, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { useCanAccess, useRecordContext, useTranslate } from 'react-admin';
 import { connectionTypeOf } from '../../common/connections';
 import { failureText } from '../../src/framework/feedback';
-import { useConnectionChoices, usePairs } from './api';
+import { RelatedTable, type RelatedColumn, type RelatedRowAction } from '../../src/framework/related/RelatedTable';
+import { useRelatedList, WHOLE_LIST } from '../../src/framework/related/useRelatedList';
+import { useConnectionChoices } from './api';
 import { ConnectionLink } from './cells';
 import { usePairActions } from './hooks';
 import { pairCandidates, pairName, pairNameProblem, rolesOf, type PairRole } from './pairs';
+import { pairsList } from './related';
 import type { Connection, Pair } from './types';
 
 type Actions = ReturnType<typeof usePairActions>;
@@ -174,115 +168,59 @@ function RenamePairDialog({ pair, actions, onClose }: { pair: Pair; actions: Act
   );
 }
 
-function PairRow({
-  pair,
-  actions,
-  mayUpdate,
-  mayDelete,
-  onRename,
-  onDelete,
-}: {
-  pair: Pair;
-  actions: Actions;
-  mayUpdate: boolean;
-  mayDelete: boolean;
-  onRename: () => void;
-  onDelete: () => void;
-}) {
-  const translate = useTranslate();
-  const busy = actions.busy === pair.id;
-  return (
-    <TableRow data-pair={pair.id} sx={busy ? { opacity: 0.5 } : undefined}>
-      <TableCell>{pair.name}</TableCell>
-      <TableCell>
-        <ConnectionLink id={pair.sourceId} name={pair.sourceName} />
-      </TableCell>
-      <TableCell>
-        <ConnectionLink id={pair.destinationId} name={pair.destinationName} />
-      </TableCell>
-      <TableCell>
-        <Switch
-          size="small"
-          checked={pair.isActive}
-          disabled={!mayUpdate || busy}
-          onChange={(event) => void actions.setActive(pair, event.target.checked)}
-          slotProps={{ input: { 'aria-label': translate('resources.connections.pairs.active_of', { name: pair.name }) } }}
-        />
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-        {mayUpdate && (
-          <Tooltip title={translate('resources.connections.pairs.rename_of', { name: pair.name })}>
-            <IconButton
-              size="small"
-              aria-label={translate('resources.connections.pairs.rename_of', { name: pair.name })}
-              onClick={onRename}
-              disabled={busy}
-            >
-              <EditIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        )}
-        {mayDelete && (
-          <Tooltip title={translate('resources.connections.pairs.delete_of', { name: pair.name })}>
-            <IconButton
-              size="small"
-              color="error"
-              aria-label={translate('resources.connections.pairs.delete_of', { name: pair.name })}
-              onClick={onDelete}
-              disabled={busy}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        )}
-      </TableCell>
-    </TableRow>
-  );
-}
-
 function PairsBody({ connection }: { connection: Connection }) {
   const translate = useTranslate();
-  const query = usePairs(connection.id);
-  const actions = usePairActions(connection.id);
+  const list = useRelatedList<Pair>(pairsList, connection.id, { perPage: WHOLE_LIST });
+  const actions = usePairActions();
   const { canAccess: mayUpdate } = useCanAccess({ resource: 'connections', action: 'edit' });
   const { canAccess: mayDelete } = useCanAccess({ resource: 'connections', action: 'delete' });
   const [adding, setAdding] = useState(false);
   const [renaming, setRenaming] = useState<Pair | null>(null);
-  const [deleting, setDeleting] = useState<Pair | null>(null);
   const canPair = rolesOf(connection).length > 0;
   const title = translate('resources.connections.pairs.title');
+  const busy = (pair: Pair) => actions.busy === pair.id;
 
-  let body;
-  if (query.isPending) body = <Skeleton variant="rectangular" height={80} />;
-  else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
-  else if (query.data.length === 0) body = <Typography variant="body2">{translate('resources.connections.pairs.empty')}</Typography>;
-  else
-    body = (
-      <Table size="small" aria-label={title}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('resources.connections.pairs.name')}</TableCell>
-            <TableCell>{translate('resources.connections.pairs.source')}</TableCell>
-            <TableCell>{translate('resources.connections.pairs.destination')}</TableCell>
-            <TableCell>{translate('resources.connections.pairs.active')}</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {query.data.map((pair) => (
-            <PairRow
-              key={pair.id}
-              pair={pair}
-              actions={actions}
-              mayUpdate={mayUpdate === true}
-              mayDelete={mayDelete === true}
-              onRename={() => setRenaming(pair)}
-              onDelete={() => setDeleting(pair)}
-            />
-          ))}
-        </TableBody>
-      </Table>
-    );
+  const columns: readonly RelatedColumn<Pair>[] = [
+    { label: 'resources.connections.pairs.name', render: (pair) => pair.name },
+    { label: 'resources.connections.pairs.source', render: (pair) => <ConnectionLink id={pair.sourceId} name={pair.sourceName} /> },
+    {
+      label: 'resources.connections.pairs.destination',
+      render: (pair) => <ConnectionLink id={pair.destinationId} name={pair.destinationName} />,
+    },
+    {
+      label: 'resources.connections.pairs.active',
+      render: (pair) => (
+        <Switch
+          size="small"
+          checked={pair.isActive}
+          disabled={mayUpdate !== true || busy(pair)}
+          onChange={(event) => void actions.setActive(pair, event.target.checked)}
+          slotProps={{ input: { 'aria-label': translate('resources.connections.pairs.active_of', { name: pair.name }) } }}
+        />
+      ),
+    },
+  ];
+  const pairActions: readonly RelatedRowAction<Pair>[] = [
+    {
+      label: (pair) => translate('resources.connections.pairs.rename_of', { name: pair.name }),
+      icon: <EditIcon fontSize="small" />,
+      allowed: mayUpdate === true,
+      disabled: busy,
+      run: (pair) => setRenaming(pair),
+    },
+    {
+      label: (pair) => translate('resources.connections.pairs.delete_of', { name: pair.name }),
+      icon: <DeleteIcon fontSize="small" />,
+      color: 'error',
+      allowed: mayDelete === true,
+      disabled: busy,
+      run: (pair) => actions.remove(pair),
+      confirm: {
+        title: (pair) => translate('resources.connections.pairs.delete_title', { name: pair.name }),
+        content: 'resources.connections.pairs.delete_content',
+      },
+    },
+  ];
 
   return (
     <Card variant="outlined" component="section" aria-label={title} sx={{ width: '100%', mt: 2 }}>
@@ -302,21 +240,18 @@ function PairsBody({ connection }: { connection: Connection }) {
             {translate('resources.connections.pairs.no_role')}
           </Typography>
         )}
-        {body}
-        {adding && <AddPairDialog connection={connection} pairs={query.data ?? []} actions={actions} onClose={() => setAdding(false)} />}
-        {renaming && <RenamePairDialog pair={renaming} actions={actions} onClose={() => setRenaming(null)} />}
-        <Confirm
-          isOpen={deleting !== null}
-          title={translate('resources.connections.pairs.delete_title', { name: deleting?.name ?? '' })}
-          content={translate('resources.connections.pairs.delete_content')}
-          confirm={translate('ra.action.delete')}
-          onConfirm={async () => {
-            const pair = deleting!;
-            setDeleting(null);
-            await actions.remove(pair);
-          }}
-          onClose={() => setDeleting(null)}
+        <RelatedTable
+          list={list}
+          label={title}
+          columns={columns}
+          actions={pairActions}
+          rowProps={(pair) => ({ 'data-pair': pair.id, sx: busy(pair) ? { opacity: 0.5 } : undefined })}
+          empty="resources.connections.pairs.empty"
+          loadingHeight={80}
+          paged={false}
         />
+        {adding && <AddPairDialog connection={connection} pairs={list.rows ?? []} actions={actions} onClose={() => setAdding(false)} />}
+        {renaming && <RenamePairDialog pair={renaming} actions={actions} onClose={() => setRenaming(null)} />}
       </CardContent>
     </Card>
   );

@@ -5,7 +5,8 @@ import { apiRequest, type Answer, type Saved, pathId } from '../../providers/htt
 import type { Connection, ConnectionTestResult, Endpoint, Integration, IntegrationKind, Pair, PairBody } from './types';
 
 /**
- * The connections area's calls beyond the declared routes (docs/api/connections.md). Query keys
+ * The connections area's calls beyond the declared routes and lists (docs/api/connections.md;
+ * a connection's pairs and endpoints are related lists, ./related.ts). Query keys
  * start with the resource name, so react-admin's refresh reloads them with the rest. The
  * declaration's row action reaches this module, so it reads answers itself rather than through
  * the dataProvider (which imports the registry, hence the declaration).
@@ -27,11 +28,6 @@ export async function testConnection(connectionId: Identifier, settings?: Record
 
 export async function getEndpoints(connectionId: Identifier, signal?: AbortSignal): Promise<Endpoint[]> {
   const answer = await apiRequest<Answer<Endpoint[]>>(`/connection/${id(connectionId)}/endpoints`, { signal });
-  return Array.isArray(answer?.data) ? answer.data : [];
-}
-
-export async function getPairsOf(connectionId: Identifier, signal?: AbortSignal): Promise<Pair[]> {
-  const answer = await apiRequest<Answer<Pair[]>>(`/connection/${id(connectionId)}/source/destination`, { signal });
   return Array.isArray(answer?.data) ? answer.data : [];
 }
 
@@ -58,7 +54,6 @@ export async function getConnections(signal?: AbortSignal): Promise<Connection[]
 }
 
 export const endpointsKey = (connectionId: Identifier) => ['connections', 'endpoints', String(connectionId)];
-export const pairsKey = (connectionId: Identifier) => ['connections', 'pairs', String(connectionId)];
 
 /** What a connection reaches, discovered now; a source that cannot be reached is an error in its own words. */
 export function useEndpoints(connectionId: Identifier | null | undefined) {
@@ -67,15 +62,6 @@ export function useEndpoints(connectionId: Identifier | null | undefined) {
     queryFn: ({ signal }) => getEndpoints(connectionId!, signal),
     enabled: connectionId !== null && connectionId !== undefined && connectionId !== '',
     staleTime: 60_000,
-    retry: false,
-  });
-}
-
-export function usePairs(connectionId: Identifier | undefined, enabled = true) {
-  return useQuery({
-    queryKey: pairsKey(connectionId ?? ''),
-    queryFn: ({ signal }) => getPairsOf(connectionId!, signal),
-    enabled: enabled && connectionId !== undefined,
     retry: false,
   });
 }

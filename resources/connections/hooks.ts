@@ -3,7 +3,9 @@ import { useCallback, useState } from 'react';
 import { useRefresh, useTranslate, type Identifier } from 'react-admin';
 import { alerts } from '../../providers/alerts';
 import { failureText } from '../../src/framework/feedback';
-import { deletePair, pairsKey, savePair, testConnection } from './api';
+import { relatedListKey } from '../../src/framework/related/declaration';
+import { deletePair, savePair, testConnection } from './api';
+import { pairsList } from './related';
 import type { ConnectionTestResult, Pair } from './types';
 
 export type TestState =
@@ -54,7 +56,7 @@ export function useConnectionTest(connectionId: Identifier | undefined, { keepRe
  * (de)activate, `DELETE` to remove), each with the server's message as the alert, then the
  * pairs (and the lists' counts) reloaded. Resolves to whether the change was made.
  */
-export function usePairActions(connectionId: Identifier | undefined) {
+export function usePairActions() {
   const translate = useTranslate();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);
@@ -71,12 +73,12 @@ export function usePairActions(connectionId: Identifier | undefined) {
         return false;
       } finally {
         setBusy(null);
-        await queryClient.invalidateQueries({ queryKey: pairsKey(connectionId ?? '') });
+        await queryClient.invalidateQueries({ queryKey: relatedListKey(pairsList) });
         await queryClient.invalidateQueries({ queryKey: ['connections', 'getList'] });
         await queryClient.invalidateQueries({ queryKey: ['source-destinations'] });
       }
     },
-    [connectionId, queryClient, translate],
+    [queryClient, translate],
   );
 
   return {

@@ -4,6 +4,7 @@ import { TestStatusChip, testStatusText } from './cells';
 import { TestConnectionButton } from './ConnectionTest';
 import type { Connection } from './types';
 import { connectionsContract } from '../../common/contract/connections';
+import { endpointsList, pairsList } from './related';
 
 export type { Connection } from './types';
 
@@ -165,6 +166,7 @@ export const connections = defineResource<Connection>({
   forms: { create: { redirect: 'show' }, edit: { redirect: 'show' } },
   list: { rowClick: 'show' },
   actions: { record: [TestConnectionButton] },
+  relatedLists: [pairsList, endpointsList],
   views: {
     list: lazy(() => import('./ConnectionList')),
     create: lazy(() => import('./ConnectionCreate')),

@@ -1,44 +1,37 @@
-import { Alert, Box, Skeleton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useRecordContext, useTranslate } from 'react-admin';
-import { failureText } from '../../src/framework/feedback';
+import { Alert, Box, Typography } from '@mui/material';
+import { useTranslate, WithRecord } from 'react-admin';
+import { RelatedTable, type RelatedColumn } from '../../src/framework/related/RelatedTable';
 import { failedRowsText, formatObserved, RunStatusChip as ResultStatusChip } from '../tables/cells';
-import { Pager } from '../tables/Pager';
-import { RuleNameCell, SampleTable } from '../tables/RunResults';
+import { RuleName, SampleTable } from '../tables/RunResults';
 import { MultiSelect } from './FilterInputs';
 import { useRunQuality } from './hooks';
 import type { JobRun, RunQualityResult } from './types';
 
-function ResultRows({ result }: { result: RunQualityResult }) {
+const COLUMNS: readonly RelatedColumn<RunQualityResult>[] = [
+  { label: 'resources.job-runs.quality.check', render: (result) => <RuleName ruleName={result.ruleName} columnName={result.columnName} /> },
+  { label: 'resources.job-runs.quality.status', render: (result) => <ResultStatusChip status={result.status} /> },
+  { label: 'resources.job-runs.quality.observed', render: (result) => formatObserved(result.observed) },
+  { label: 'resources.job-runs.quality.rows_failed', render: (result) => failedRowsText(result) },
+];
+
+/** Under a result: the server's message and the failing-row sample, when it has them. */
+function ResultDetail({ result }: { result: RunQualityResult }) {
   const translate = useTranslate();
   const sample = result.sample ?? [];
   return (
     <>
-      <TableRow data-result={result.id} sx={sample.length > 0 || result.message ? { '& > td': { borderBottom: 'none' } } : undefined}>
-        <RuleNameCell ruleName={result.ruleName} columnName={result.columnName} />
-        <TableCell>
-          <ResultStatusChip status={result.status} />
-        </TableCell>
-        <TableCell>{formatObserved(result.observed)}</TableCell>
-        <TableCell>{failedRowsText(result)}</TableCell>
-      </TableRow>
-      {(sample.length > 0 || result.message) && (
-        <TableRow>
-          <TableCell colSpan={4} sx={{ pt: 0 }}>
-            {result.message && (
-              <Alert severity={result.status === 'error' ? 'error' : 'info'} sx={{ py: 0, mb: 1 }}>
-                {result.message}
-              </Alert>
-            )}
-            {sample.length > 0 && (
-              <>
-                <Typography variant="caption" color="text.secondary">
-                  {translate('resources.job-runs.quality.sample')}
-                </Typography>
-                <SampleTable result={result} />
-              </>
-            )}
-          </TableCell>
-        </TableRow>
+      {result.message && (
+        <Alert severity={result.status === 'error' ? 'error' : 'info'} sx={{ py: 0, mb: 1 }}>
+          {result.message}
+        </Alert>
+      )}
+      {sample.length > 0 && (
+        <>
+          <Typography variant="caption" color="text.secondary">
+            {translate('resources.job-runs.quality.sample')}
+          </Typography>
+          <SampleTable result={result} />
+        </>
       )}
     </>
   );
@@ -46,37 +39,9 @@ function ResultRows({ result }: { result: RunQualityResult }) {
 
 function QualityBody({ run }: { run: JobRun }) {
   const translate = useTranslate();
-  const { filter, change, paging, query, choices } = useRunQuality(run);
+  const { filter, change, list, choices } = useRunQuality(run);
   const title = translate('resources.job-runs.quality.title');
   const filtered = filter.qualityName.length > 0 || filter.columnName.length > 0;
-
-  let body;
-  if (query.isPending) body = <Skeleton variant="rectangular" height={120} />;
-  else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
-  else if (query.data.rows.length === 0)
-    body = (
-      <Typography variant="body2">
-        {translate(filtered ? 'resources.job-runs.quality.none_match' : 'resources.job-runs.quality.empty')}
-      </Typography>
-    );
-  else
-    body = (
-      <Table size="small" aria-label={title} aria-busy={query.isFetching}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('resources.job-runs.quality.check')}</TableCell>
-            <TableCell>{translate('resources.job-runs.quality.status')}</TableCell>
-            <TableCell>{translate('resources.job-runs.quality.observed')}</TableCell>
-            <TableCell>{translate('resources.job-runs.quality.rows_failed')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {query.data.rows.map((result) => (
-            <ResultRows key={result.id} result={result} />
-          ))}
-        </TableBody>
-      </Table>
-    );
 
   return (
     <Box component="section" aria-label={title} sx={{ width: '100%' }}>
@@ -94,8 +59,14 @@ function QualityBody({ run }: { run: JobRun }) {
           onChange={(columnName) => change({ columnName })}
         />
       </Box>
-      {body}
-      <Pager data={query.data} page={paging.page} setPage={paging.setPage} />
+      <RelatedTable
+        list={list}
+        label={title}
+        columns={COLUMNS}
+        rowProps={(result) => ({ 'data-result': result.id })}
+        detail={(result) => ((result.sample?.length ?? 0) > 0 || result.message ? <ResultDetail result={result} /> : null)}
+        empty={filtered ? 'resources.job-runs.quality.none_match' : 'resources.job-runs.quality.empty'}
+      />
     </Box>
   );
 }
@@ -105,6 +76,5 @@ function QualityBody({ run }: { run: JobRun }) {
  * the failing-row sample (masked by the server), filtered by check name and column.
  */
 export function QualityResultsTab(_: { label?: false }) {
-  const run = useRecordContext<JobRun>();
-  return run ? <QualityBody run={run} /> : null;
+  return <WithRecord<JobRun> render={(run) => <QualityBody run={run} />} />;
 }

@@ -1,8 +1,7 @@
-import { Alert, Box, Card, CardContent, Skeleton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Link, useCreatePath, useTranslate } from 'react-admin';
-import { failureText } from '../../src/framework/feedback';
+import { RelatedTable, type RelatedColumn } from '../../src/framework/related/RelatedTable';
 import { formatWhen } from '../tables/cells';
-import { Pager } from '../tables/Pager';
 import { durationText, RUN_STATUS_CHOICES, RunStatusChip, runDuration, runPath, StartedBy, TriggerText } from './cells';
 import { DateFilter, MultiSelect } from './FilterInputs';
 import { useWorkflowRuns } from './hooks';
@@ -10,28 +9,20 @@ import type { JobRun } from './types';
 
 const field = (name: string) => `resources.job-runs.fields.${name}`;
 
-function RunRow({ run }: { run: JobRun }) {
+function QueuedLink({ run }: { run: JobRun }) {
   const createPath = useCreatePath();
-  return (
-    <TableRow data-run={run.id}>
-      <TableCell>
-        <Link to={runPath(createPath, String(run.id))}>{formatWhen(run.queuedAt)}</Link>
-      </TableCell>
-      <TableCell>
-        <RunStatusChip status={run.status} />
-      </TableCell>
-      <TableCell>
-        <TriggerText run={run} />
-      </TableCell>
-      <TableCell>
-        <StartedBy run={run} />
-      </TableCell>
-      <TableCell>{formatWhen(run.startedAt)}</TableCell>
-      <TableCell>{formatWhen(run.endedAt)}</TableCell>
-      <TableCell>{durationText(runDuration(run))}</TableCell>
-    </TableRow>
-  );
+  return <Link to={runPath(createPath, String(run.id))}>{formatWhen(run.queuedAt)}</Link>;
 }
+
+const COLUMNS: readonly RelatedColumn<JobRun>[] = [
+  { label: field('queuedAt'), render: (run) => <QueuedLink run={run} /> },
+  { label: field('status'), render: (run) => <RunStatusChip status={run.status} /> },
+  { label: field('trigger'), render: (run) => <TriggerText run={run} /> },
+  { label: field('triggeredByName'), render: (run) => <StartedBy run={run} /> },
+  { label: field('startedAt'), render: (run) => formatWhen(run.startedAt) },
+  { label: field('endedAt'), render: (run) => formatWhen(run.endedAt) },
+  { label: field('durationMs'), render: (run) => durationText(runDuration(run)) },
+];
 
 /**
  * One workflow's runs, newest first, on its page: `GET /jobRunTracker/{workflowId}/…`, or the
@@ -40,38 +31,9 @@ function RunRow({ run }: { run: JobRun }) {
  */
 export function WorkflowRuns({ workflowId }: { workflowId: string }) {
   const translate = useTranslate();
-  const { filter, change, paging, query } = useWorkflowRuns(workflowId);
+  const { filter, change, list } = useWorkflowRuns(workflowId);
   const title = translate('resources.job-runs.runs.title');
   const filtered = filter.status.length > 0 || Boolean(filter.startDate || filter.endDate);
-
-  let body;
-  if (query.isPending) body = <Skeleton variant="rectangular" height={80} />;
-  else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
-  else if (query.data.rows.length === 0)
-    body = (
-      <Typography variant="body2">
-        {translate(filtered ? 'resources.job-runs.runs.none_match' : 'resources.job-runs.runs.empty')}
-      </Typography>
-    );
-  else
-    body = (
-      <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label={title} aria-busy={query.isFetching}>
-          <TableHead>
-            <TableRow>
-              {['queuedAt', 'status', 'trigger', 'triggeredByName', 'startedAt', 'endedAt', 'durationMs'].map((name) => (
-                <TableCell key={name}>{translate(field(name))}</TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {query.data.rows.map((run) => (
-              <RunRow key={run.id} run={run} />
-            ))}
-          </TableBody>
-        </Table>
-      </Box>
-    );
 
   return (
     <Card variant="outlined" component="section" aria-label={title} sx={{ width: '100%', mt: 2 }}>
@@ -93,8 +55,16 @@ export function WorkflowRuns({ workflowId }: { workflowId: string }) {
           />
           <DateFilter label={translate('resources.job-runs.runs.to')} value={filter.endDate} onChange={(endDate) => change({ endDate })} />
         </Box>
-        {body}
-        <Pager data={query.data} page={paging.page} setPage={paging.setPage} />
+        <Box sx={{ overflowX: 'auto' }}>
+          <RelatedTable
+            list={list}
+            label={title}
+            columns={COLUMNS}
+            rowProps={(run) => ({ 'data-run': run.id })}
+            empty={filtered ? 'resources.job-runs.runs.none_match' : 'resources.job-runs.runs.empty'}
+            loadingHeight={80}
+          />
+        </Box>
       </CardContent>
     </Card>
   );

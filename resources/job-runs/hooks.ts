@@ -1,24 +1,14 @@
-import { keepPreviousData, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate, type RaRecord } from 'react-admin';
 import { alerts } from '../../providers/alerts';
 import { failureText } from '../../src/framework/feedback';
-import { usePaging } from '../tables/hooks';
-import {
-  cancelRun,
-  databricksKey,
-  getDatabricksState,
-  getQualityChoices,
-  getRunQuality,
-  getWorkflowRuns,
-  NO_RUNS_FILTER,
-  qualityChoicesKey,
-  qualityKey,
-  workflowRunsKey,
-  type RunsFilter,
-} from './api';
+import { relatedListKey } from '../../src/framework/related/declaration';
+import { useRelatedList } from '../../src/framework/related/useRelatedList';
+import { cancelRun, databricksKey, getDatabricksState, getQualityChoices, qualityChoicesKey } from './api';
 import { isLive } from './cells';
-import type { JobRun, QualityFilter } from './types';
+import { NO_RUNS_FILTER, runQualityList, workflowRunsList, type RunsFilter } from './related';
+import type { JobRun, QualityFilter, RunQualityResult } from './types';
 
 /** How often a live run is read again: often enough to follow it, no more. */
 export const LIVE_REFRESH_MS = 1500;
@@ -48,6 +38,8 @@ export function useCancelRun(run: JobRun | undefined) {
     } finally {
       setCancelling(false);
       await queryClient.invalidateQueries({ queryKey: ['job-runs'] });
+      await queryClient.invalidateQueries({ queryKey: relatedListKey(workflowRunsList) });
+      await queryClient.invalidateQueries({ queryKey: relatedListKey(runQualityList) });
       await queryClient.invalidateQueries({ queryKey: ['workflows'] });
     }
   };
@@ -69,16 +61,12 @@ export function useDatabricksState(run: JobRun) {
 /** One workflow's runs a page at a time, narrowed by status and dates; followed while one of them is live. */
 export function useWorkflowRuns(workflowId: string) {
   const [filter, setFilter] = useState<RunsFilter>(NO_RUNS_FILTER);
-  const paging = usePaging(filter);
-  const query = useQuery({
-    queryKey: [...workflowRunsKey(workflowId), filter, paging.offset],
-    queryFn: ({ signal }) => getWorkflowRuns(workflowId, paging, filter, signal),
-    placeholderData: keepPreviousData,
-    refetchInterval: (current) => ((current.state.data?.rows ?? []).some((run) => isLive(run.status)) ? LIVE_REFRESH_MS : false),
-    retry: false,
+  const list = useRelatedList<JobRun>(workflowRunsList, workflowId, {
+    filter,
+    refetchInterval: (rows) => (rows.some((run) => isLive(run.status)) ? LIVE_REFRESH_MS : false),
   });
   const change = (changes: Partial<RunsFilter>) => setFilter((current) => ({ ...current, ...changes }));
-  return { filter, change, paging, query };
+  return { filter, change, list };
 }
 
 const NO_QUALITY_FILTER: QualityFilter = { qualityName: [], columnName: [] };
@@ -91,13 +79,9 @@ export function useRunQuality(run: JobRun) {
   const runId = String(run.id);
   const live = isLive(run.status);
   const [filter, setFilter] = useState<QualityFilter>(NO_QUALITY_FILTER);
-  const paging = usePaging(filter);
-  const query = useQuery({
-    queryKey: [...qualityKey(runId), filter, paging.offset],
-    queryFn: ({ signal }) => getRunQuality(runId, paging, filter, signal),
-    placeholderData: keepPreviousData,
+  const list = useRelatedList<RunQualityResult>(runQualityList, runId, {
+    filter,
     refetchInterval: live ? LIVE_REFRESH_MS : false,
-    retry: false,
   });
   const choices = useQuery({
     queryKey: [...qualityChoicesKey(runId), live],
@@ -106,5 +90,5 @@ export function useRunQuality(run: JobRun) {
     retry: false,
   });
   const change = (changes: Partial<QualityFilter>) => setFilter((current) => ({ ...current, ...changes }));
-  return { filter, change, paging, query, choices };
+  return { filter, change, list, choices };
 }

@@ -3,6 +3,7 @@ import { defineResource } from '../../src/framework/types';
 import { durationText, RUN_STATUS_CHOICES, RunStatusChip, runDuration, StartedBy, startedByText, WorkflowLink } from './cells';
 import type { JobRun } from './types';
 import { jobRunsContract } from '../../common/contract/job-runs';
+import { runQualityList, workflowRunsList } from './related';
 
 export type { JobRun } from './types';
 
@@ -124,5 +125,6 @@ export const jobRuns = defineResource<JobRun>({
     { source: 'dates', type: 'dateRange' },
   ],
   list: { rowClick: 'show' },
+  relatedLists: [workflowRunsList, runQualityList],
   views: { show: lazy(() => import('./JobRunShow')) },
 });

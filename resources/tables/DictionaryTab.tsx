@@ -1,29 +1,12 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import SyncIcon from '@mui/icons-material/Sync';
 import UploadIcon from '@mui/icons-material/Upload';
-import {
-  Alert,
-  AlertTitle,
-  Box,
-  Button,
-  CircularProgress,
-  InputAdornment,
-  MenuItem,
-  Skeleton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
-import SearchIcon from '@mui/icons-material/Search';
+import { Alert, AlertTitle, Box, Button, CircularProgress, MenuItem, TableCell, TableRow, TextField, Typography } from '@mui/material';
 import { useRef } from 'react';
-import { useCanAccess, useRecordContext, useTranslate } from 'react-admin';
-import { failureText } from '../../src/framework/feedback';
+import { useCanAccess, useTranslate, WithRecord } from 'react-admin';
+import { RelatedTable, type RelatedColumn } from '../../src/framework/related/RelatedTable';
+import { SearchField } from '../../src/framework/related/SearchField';
 import { useDictionary, useDictionaryFiles, useEntryEditor, type FileResult, type RowSave } from './hooks';
-import { Pager } from './Pager';
 import { SENSITIVITIES, type ColumnsRefresh, type DataTable, type DictionaryEntry } from './types';
 
 function SaveState({ save }: { save: RowSave }) {
@@ -222,9 +205,7 @@ function DictionaryFiles({ editable, files }: { editable: boolean; files: Return
  * the whole dictionary as a CSV to download or upload, and the columns read again from the source.
  */
 export function DictionaryTab(_: { label?: false }) {
-  const table = useRecordContext<DataTable>();
-  if (!table) return null;
-  return <DictionaryBody table={table} />;
+  return <WithRecord<DataTable> render={(table) => <DictionaryBody table={table} />} />;
 }
 
 function DictionaryBody({ table }: { table: DataTable }) {
@@ -233,64 +214,33 @@ function DictionaryBody({ table }: { table: DataTable }) {
   const editable = canAccess === true;
   const dictionary = useDictionary(String(table.id));
   const files = useDictionaryFiles(String(table.id), table.name);
-  const { query } = dictionary;
   const title = translate('resources.tables.dictionary.title');
-
-  let body;
-  if (query.isPending) body = <Skeleton variant="rectangular" height={160} />;
-  else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
-  else if (query.data.rows.length === 0)
-    body = (
-      <Typography variant="body2">
-        {translate(dictionary.search ? 'resources.tables.dictionary.none_match' : 'resources.tables.dictionary.empty')}
-      </Typography>
-    );
-  else
-    body = (
-      <Table size="small" aria-label={title} aria-busy={query.isFetching}>
-        <TableHead>
-          <TableRow>
-            <TableCell>#</TableCell>
-            <TableCell>{translate('resources.tables.dictionary.column')}</TableCell>
-            <TableCell>{translate('resources.tables.dictionary.description')}</TableCell>
-            <TableCell>{translate('resources.tables.dictionary.businessName')}</TableCell>
-            <TableCell>{translate('resources.tables.dictionary.sensitivity')}</TableCell>
-            <TableCell>{translate('resources.tables.dictionary.owner')}</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {query.data.rows.map((entry) => (
-            <EntryRow key={entry.name} tableId={String(table.id)} entry={entry} editable={editable} />
-          ))}
-        </TableBody>
-      </Table>
-    );
 
   return (
     <Box component="section" aria-label={title} sx={{ width: '100%' }}>
       <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 2, mb: 1, flexWrap: 'wrap' }}>
-        <TextField
-          size="small"
-          value={dictionary.search}
-          onChange={(event) => dictionary.setSearch(event.target.value)}
-          placeholder={translate('resources.tables.dictionary.search')}
-          slotProps={{
-            htmlInput: { 'aria-label': translate('resources.tables.dictionary.search') },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField label={translate('resources.tables.dictionary.search')} value={dictionary.search} onChange={dictionary.setSearch} />
         <DictionaryFiles editable={editable} files={files} />
       </Box>
       <FileResultPanel result={files.result} onClose={files.dismiss} />
-      {body}
-      <Pager data={query.data} page={dictionary.paging.page} setPage={dictionary.paging.setPage} />
+      <RelatedTable
+        list={dictionary.list}
+        label={title}
+        columns={COLUMNS}
+        row={(entry) => <EntryRow tableId={String(table.id)} entry={entry} editable={editable} />}
+        empty={dictionary.search ? 'resources.tables.dictionary.none_match' : 'resources.tables.dictionary.empty'}
+        loadingHeight={160}
+      />
     </Box>
   );
 }
+
+/** The headers over the entries' own rows. */
+const COLUMNS: readonly RelatedColumn<DictionaryEntry>[] = [
+  { label: '#', render: () => null },
+  ...['column', 'description', 'businessName', 'sensitivity', 'owner'].map((name) => ({
+    label: `resources.tables.dictionary.${name}`,
+    render: () => null,
+  })),
+  { render: () => null },
+];

@@ -2,33 +2,14 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import SearchIcon from '@mui/icons-material/Search';
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  IconButton,
-  InputAdornment,
-  MenuItem,
-  Skeleton,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Chip, CircularProgress, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { useCanAccess, useTranslate, WithRecord } from 'react-admin';
 import { FUNCTION_TYPE_OF, QUALITY_FUNCTIONS, type QualityFunctionType } from '../../common/schemas/quality';
-import { failureText } from '../../src/framework/feedback';
+import { RelatedTable, type RelatedColumn, type RelatedRowAction } from '../../src/framework/related/RelatedTable';
+import { SearchField, SelectFilter } from '../../src/framework/related/SearchField';
 import { failedRowsText, formatObserved, formatWhen, RunStatusChip } from './cells';
 import { useRuleActions, useRules, useRunChecks } from './hooks';
-import { Pager } from './Pager';
 import { RuleDialog } from './RuleDialog';
 import { RunResults } from './RunResults';
 import type { DataTable, QualityRule } from './types';
@@ -60,57 +41,32 @@ function LastResult({ rule }: { rule: QualityRule }) {
   );
 }
 
-function RuleRow({
-  rule,
-  editable,
-  mayDelete,
-  onEdit,
-  onDelete,
-}: {
-  rule: QualityRule;
-  editable: boolean;
-  mayDelete: boolean;
-  onEdit: () => void;
-  onDelete: () => void;
-}) {
+/** The rules' columns: the name (marked when inactive), the check, its column, severity and last result. */
+function useRuleColumns(): readonly RelatedColumn<QualityRule>[] {
   const translate = useTranslate();
-  return (
-    <TableRow data-rule={rule.id} sx={rule.isActive ? undefined : { opacity: 0.6 }}>
-      <TableCell>
-        <Typography variant="body2" sx={{ fontWeight: 600 }}>
-          {rule.name}
-        </Typography>
-        {!rule.isActive && <Chip size="small" variant="outlined" label={translate('resources.tables.quality.inactive')} />}
-      </TableCell>
-      <TableCell>{translate(`resources.tables.functions.${rule.functionName}`, { _: rule.functionName })}</TableCell>
-      <TableCell sx={{ fontFamily: 'monospace' }}>{rule.columnName ?? '—'}</TableCell>
-      <TableCell>{translate(`resources.tables.severities.${rule.severity}`, { _: rule.severity })}</TableCell>
-      <TableCell>
-        <LastResult rule={rule} />
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-        {editable && (
-          <Tooltip title={translate('resources.tables.quality.edit_of', { name: rule.name })}>
-            <IconButton size="small" aria-label={translate('resources.tables.quality.edit_of', { name: rule.name })} onClick={onEdit}>
-              <EditIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        )}
-        {mayDelete && (
-          <Tooltip title={translate('resources.tables.quality.delete_of', { name: rule.name })}>
-            <IconButton
-              size="small"
-              color="error"
-              aria-label={translate('resources.tables.quality.delete_of', { name: rule.name })}
-              onClick={onDelete}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        )}
-      </TableCell>
-    </TableRow>
-  );
+  return [
+    {
+      label: 'resources.tables.quality.name',
+      render: (rule) => (
+        <>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {rule.name}
+          </Typography>
+          {!rule.isActive && <Chip size="small" variant="outlined" label={translate('resources.tables.quality.inactive')} />}
+        </>
+      ),
+    },
+    {
+      label: 'resources.tables.quality.kind',
+      render: (rule) => translate(`resources.tables.functions.${rule.functionName}`, { _: rule.functionName }),
+    },
+    { label: 'resources.tables.quality.column', sx: { fontFamily: 'monospace' }, render: (rule) => rule.columnName ?? '—' },
+    {
+      label: 'resources.tables.quality.severity',
+      render: (rule) => translate(`resources.tables.severities.${rule.severity}`, { _: rule.severity }),
+    },
+    { label: 'resources.tables.quality.last_result', render: (rule) => <LastResult rule={rule} /> },
+  ];
 }
 
 function RuleFilters({ rules }: { rules: ReturnType<typeof useRules> }) {
@@ -118,55 +74,26 @@ function RuleFilters({ rules }: { rules: ReturnType<typeof useRules> }) {
   const names = QUALITY_FUNCTIONS.filter((fn) => !rules.functionType || FUNCTION_TYPE_OF[fn] === rules.functionType);
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-      <TextField
-        size="small"
-        value={rules.search}
-        onChange={(event) => rules.setSearch(event.target.value)}
-        placeholder={translate('resources.tables.quality.search')}
-        slotProps={{
-          htmlInput: { 'aria-label': translate('resources.tables.quality.search') },
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchIcon fontSize="small" />
-              </InputAdornment>
-            ),
-          },
-        }}
-      />
-      <TextField
-        select
-        size="small"
+      <SearchField label={translate('resources.tables.quality.search')} value={rules.search} onChange={rules.setSearch} />
+      <SelectFilter
         label={translate('resources.tables.quality.function_type')}
+        any={translate('resources.tables.quality.any')}
         value={rules.functionType}
-        onChange={(event) => {
-          rules.setFunctionType(event.target.value);
+        choices={FUNCTION_TYPES.map((type) => ({ id: type, name: translate(`resources.tables.function_types.${type}`) }))}
+        onChange={(type) => {
+          rules.setFunctionType(type);
           rules.setFunctionName('');
         }}
-        sx={{ minWidth: 150 }}
-      >
-        <MenuItem value="">{translate('resources.tables.quality.any')}</MenuItem>
-        {FUNCTION_TYPES.map((type) => (
-          <MenuItem key={type} value={type}>
-            {translate(`resources.tables.function_types.${type}`)}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField
-        select
-        size="small"
+        minWidth={150}
+      />
+      <SelectFilter
         label={translate('resources.tables.quality.kind')}
+        any={translate('resources.tables.quality.any')}
         value={rules.functionName}
-        onChange={(event) => rules.setFunctionName(event.target.value)}
-        sx={{ minWidth: 180 }}
-      >
-        <MenuItem value="">{translate('resources.tables.quality.any')}</MenuItem>
-        {names.map((fn) => (
-          <MenuItem key={fn} value={fn}>
-            {translate(`resources.tables.functions.${fn}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        choices={names.map((fn) => ({ id: fn, name: translate(`resources.tables.functions.${fn}`) }))}
+        onChange={rules.setFunctionName}
+        minWidth={180}
+      />
     </Box>
   );
 }
@@ -176,9 +103,7 @@ function RuleFilters({ rules }: { rules: ReturnType<typeof useRules> }) {
  * checks now and read what the run measured.
  */
 export function QualityTab(_: { label?: false }) {
-  const table = useRecordContext<DataTable>();
-  if (!table) return null;
-  return <QualityBody table={table} />;
+  return <WithRecord<DataTable> render={(table) => <QualityBody table={table} />} />;
 }
 
 function QualityBody({ table }: { table: DataTable }) {
@@ -190,41 +115,27 @@ function QualityBody({ table }: { table: DataTable }) {
   const { canAccess: mayUpdate } = useCanAccess({ resource: 'tables', action: 'edit', record: table });
   const { canAccess: mayDelete } = useCanAccess({ resource: 'tables', action: 'delete', record: table });
   const [editing, setEditing] = useState<QualityRule | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<QualityRule | null>(null);
-  const { query } = rules;
+  const columns = useRuleColumns();
   const title = translate('resources.tables.quality.title');
-
-  let body;
-  if (query.isPending) body = <Skeleton variant="rectangular" height={120} />;
-  else if (query.isError) body = <Alert severity="error">{failureText(query.error)}</Alert>;
-  else if (query.data.rows.length === 0) body = <Typography variant="body2">{translate('resources.tables.quality.empty')}</Typography>;
-  else
-    body = (
-      <Table size="small" aria-label={title} aria-busy={query.isFetching}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('resources.tables.quality.name')}</TableCell>
-            <TableCell>{translate('resources.tables.quality.kind')}</TableCell>
-            <TableCell>{translate('resources.tables.quality.column')}</TableCell>
-            <TableCell>{translate('resources.tables.quality.severity')}</TableCell>
-            <TableCell>{translate('resources.tables.quality.last_result')}</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {query.data.rows.map((rule) => (
-            <RuleRow
-              key={rule.id}
-              rule={rule}
-              editable={mayUpdate === true}
-              mayDelete={mayDelete === true}
-              onEdit={() => setEditing(rule)}
-              onDelete={() => setDeleting(rule)}
-            />
-          ))}
-        </TableBody>
-      </Table>
-    );
+  const ruleActions: readonly RelatedRowAction<QualityRule>[] = [
+    {
+      label: (rule) => translate('resources.tables.quality.edit_of', { name: rule.name }),
+      icon: <EditIcon fontSize="small" />,
+      allowed: mayUpdate === true,
+      run: (rule) => setEditing(rule),
+    },
+    {
+      label: (rule) => translate('resources.tables.quality.delete_of', { name: rule.name }),
+      icon: <DeleteIcon fontSize="small" />,
+      color: 'error',
+      allowed: mayDelete === true,
+      run: (rule) => actions.remove(rule),
+      confirm: {
+        title: (rule) => translate('resources.tables.quality.delete_title', { name: rule.name }),
+        content: 'resources.tables.quality.delete_content',
+      },
+    },
+  ];
 
   return (
     <Box component="section" aria-label={title} sx={{ width: '100%' }}>
@@ -248,23 +159,17 @@ function QualityBody({ table }: { table: DataTable }) {
         )}
       </Box>
       {checks.run && <RunResults run={checks.run} onClose={checks.close} />}
-      {body}
-      <Pager data={query.data} page={rules.paging.page} setPage={rules.paging.setPage} />
+      <RelatedTable
+        list={rules.list}
+        label={title}
+        columns={columns}
+        actions={ruleActions}
+        rowProps={(rule) => ({ 'data-rule': rule.id, sx: rule.isActive ? undefined : { opacity: 0.6 } })}
+        empty="resources.tables.quality.empty"
+      />
       {editing && (
         <RuleDialog tableId={tableId} rule={editing === 'new' ? null : editing} onSave={actions.save} onClose={() => setEditing(null)} />
       )}
-      <Confirm
-        isOpen={deleting !== null}
-        title={translate('resources.tables.quality.delete_title', { name: deleting?.name ?? '' })}
-        content={translate('resources.tables.quality.delete_content')}
-        confirm={translate('ra.action.delete')}
-        onConfirm={async () => {
-          const rule = deleting!;
-          setDeleting(null);
-          await actions.remove(rule);
-        }}
-        onClose={() => setDeleting(null)}
-      />
     </Box>
   );
 }

@@ -27,10 +27,10 @@ function cell(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** A result's first cell: the rule's name, and under it the column it checks. */
-export function RuleNameCell({ ruleName, columnName }: { ruleName: string; columnName?: string | null }) {
+/** What a result's first cell shows: the rule's name, and under it the column it checks. */
+export function RuleName({ ruleName, columnName }: { ruleName: string; columnName?: string | null }) {
   return (
-    <TableCell>
+    <>
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
         {ruleName}
       </Typography>
@@ -39,7 +39,7 @@ export function RuleNameCell({ ruleName, columnName }: { ruleName: string; colum
           {columnName}
         </Typography>
       )}
-    </TableCell>
+    </>
   );
 }
 
@@ -175,7 +175,9 @@ function ResultRows({ result }: { result: RuleResult }) {
   return (
     <>
       <TableRow data-result={result.ruleId} sx={{ '& > td': { borderBottom: 'none' } }}>
-        <RuleNameCell ruleName={result.ruleName} columnName={result.columnName} />
+        <TableCell>
+          <RuleName ruleName={result.ruleName} columnName={result.columnName} />
+        </TableCell>
         <TableCell>
           <RunStatusChip status={result.status} />
         </TableCell>

@@ -5,49 +5,22 @@ import type { QualityRuleBody } from '../../common/schemas/quality';
 import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRule, QualityRun, UploadResult } from './types';
 
 /**
- * The tables area's calls beyond the declared routes (docs/api/tables.md): the dictionary, its
- * CSV, the data-quality rules and their runs. Query keys start with the resource name, so
- * react-admin's refresh reloads them with the rest.
+ * The tables area's calls beyond the declared routes and lists (docs/api/tables.md; the pages
+ * of the dictionary and of the rules are related lists, ./related.ts): the columns, the
+ * dictionary's edits and CSV, saving and deleting rules, and their runs. Query keys start with
+ * the resource name, so react-admin's refresh reloads them with the rest.
  */
-
-export interface Page<T> {
-  rows: T[];
-  count?: number;
-  countExact?: boolean;
-}
-
-export interface PageRequest {
-  offset: number;
-  limit: number;
-}
 
 const id = pathId;
 
-function pageOf<T>(answer: unknown): Page<T> {
-  const list = readList(answer);
-  return { rows: list.rows as unknown as T[], count: list.count, countExact: list.countExact };
-}
-
 // ---- Dictionary ------------------------------------------------------------------------------
-
-/** A page of the dictionary, by position; with a search, the entries whose texts hold it. */
-export async function getDictionary(
-  tableId: string,
-  { offset, limit }: PageRequest,
-  search: string,
-  signal?: AbortSignal,
-): Promise<Page<DictionaryEntry>> {
-  const path = search
-    ? `/tables/dataDictionary/search/tableId/${id(tableId)}/${offset}/${limit}`
-    : `/tables/dataDictionary/tableId/${id(tableId)}/${offset}/${limit}`;
-  return pageOf<DictionaryEntry>(await apiRequest(path, { query: search ? { searchText: search } : undefined, signal }));
-}
 
 /** Every column of the table (the rule form's choice): the contract's largest page. */
 export const COLUMNS_LIMIT = 1000;
 
 export async function getColumns(tableId: string, signal?: AbortSignal): Promise<DictionaryEntry[]> {
-  return (await getDictionary(tableId, { offset: 0, limit: COLUMNS_LIMIT }, '', signal)).rows;
+  return readList(await apiRequest(`/tables/dataDictionary/tableId/${id(tableId)}/0/${COLUMNS_LIMIT}`, { signal }))
+    .rows as unknown as DictionaryEntry[];
 }
 
 /** Edits one dictionary entry: its name and the fields that changed. */
@@ -124,40 +97,6 @@ export function uploadProblems(message: string): string[] {
 
 // ---- Data quality ----------------------------------------------------------------------------
 
-export interface RuleFilter {
-  search: string;
-  functionType?: string;
-  functionName?: string;
-}
-
-/**
- * A page of the table's rules: the filter route when a kind is chosen, the search route for a
- * search alone, else the plain list.
- */
-export async function getRules(
-  tableId: string,
-  { offset, limit }: PageRequest,
-  filter: RuleFilter,
-  signal?: AbortSignal,
-): Promise<Page<QualityRule>> {
-  const search = filter.search.trim();
-  if (filter.functionType || filter.functionName) {
-    const body: Record<string, string> = {};
-    if (filter.functionType) body.functionType = filter.functionType;
-    if (filter.functionName) body.functionName = filter.functionName;
-    if (search) body.searchText = search;
-    return pageOf(
-      await apiRequest(`/tables/dataQuality/filter/tableId/${id(tableId)}/${offset}/${limit}`, { method: 'POST', body, signal }),
-    );
-  }
-  if (search) {
-    return pageOf(
-      await apiRequest(`/tables/dataQuality/search/tableId/${id(tableId)}/${offset}/${limit}`, { query: { searchText: search }, signal }),
-    );
-  }
-  return pageOf(await apiRequest(`/table/dataQuality/${id(tableId)}/${offset}/${limit}`, { signal }));
-}
-
 /** Creates a rule, or changes the one the body's `id` names. */
 export async function saveRule(tableId: string, body: QualityRuleBody): Promise<Saved<QualityRule>> {
   const answer = await apiRequest<Answer<QualityRule>>(`/table/dataQuality/${id(tableId)}`, { method: 'POST', body });
@@ -174,6 +113,4 @@ export async function runChecks(tableId: string): Promise<Saved<QualityRun>> {
   return { message: answer.message, data: answer.data };
 }
 
-export const dictionaryKey = (tableId: string) => ['tables', 'dictionary', tableId];
 export const columnsKey = (tableId: string) => ['tables', 'columns', tableId];
-export const rulesKey = (tableId: string) => ['tables', 'rules', tableId];

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { QualityRuleBody } from '../../common/schemas/quality';
@@ -6,47 +6,26 @@ import { dictionaryEdit } from '../../common/schemas/tables';
 import { alerts } from '../../providers/alerts';
 import { downloadFile } from '../../src/framework/csv';
 import { failureText } from '../../src/framework/feedback';
+import { relatedListKey } from '../../src/framework/related/declaration';
+import { useRelatedList } from '../../src/framework/related/useRelatedList';
 import { useDebounced } from '../users/hooks';
 import {
   columnsKey,
   deleteRule,
-  dictionaryKey,
   downloadDictionary,
   getColumns,
-  getDictionary,
-  getRules,
   refreshColumns,
-  rulesKey,
   runChecks,
   saveEntry,
   saveRule,
   uploadDictionary,
   uploadProblems,
-  type Page,
 } from './api';
+import { dictionaryList, rulesList } from './related';
 import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRule, QualityRun, UploadResult } from './types';
 
-/** Rows per page of the dictionary and the rules. */
-export const PER_PAGE = 10;
 /** A search waits for the typing to pause: one call per pause, not per key. */
 export const SEARCH_DELAY_MS = 300;
-
-/** Where a paged sub-list is: its page, back to the first whenever what it shows changes. */
-export function usePaging(resetWhen: unknown) {
-  const key = JSON.stringify(resetWhen);
-  const [at, setAt] = useState({ key, page: 0 });
-  // A page belongs to what was shown when it was chosen: anything else starts on the first.
-  const page = at.key === key ? at.page : 0;
-  const setPage = useCallback((next: number) => setAt({ key, page: next }), [key]);
-  return { page, setPage, offset: page * PER_PAGE, limit: PER_PAGE };
-}
-
-/** Whether a page has a next one: by the exact count, else by coming back full. */
-export function hasNextPage(data: Page<unknown> | undefined, page: number): boolean {
-  if (!data) return false;
-  if (data.countExact !== false && data.count !== undefined) return (page + 1) * PER_PAGE < data.count;
-  return data.rows.length >= PER_PAGE;
-}
 
 /** Refreshes what shows a table's state after a change: its record and the list's counts. */
 function useTableChanged(tableId: string) {
@@ -55,7 +34,7 @@ function useTableChanged(tableId: string) {
     await queryClient.invalidateQueries({ queryKey: ['tables', 'getOne'] });
     await queryClient.invalidateQueries({ queryKey: ['tables', 'getList'] });
     await queryClient.invalidateQueries({ queryKey: ['tables', 'cards'] });
-    await queryClient.invalidateQueries({ queryKey: dictionaryKey(tableId) });
+    await queryClient.invalidateQueries({ queryKey: relatedListKey(dictionaryList) });
     await queryClient.invalidateQueries({ queryKey: columnsKey(tableId) });
   }, [queryClient, tableId]);
 }
@@ -66,14 +45,8 @@ function useTableChanged(tableId: string) {
 export function useDictionary(tableId: string) {
   const [search, setSearch] = useState('');
   const searched = useDebounced(search.trim(), SEARCH_DELAY_MS);
-  const paging = usePaging(searched);
-  const query = useQuery({
-    queryKey: [...dictionaryKey(tableId), searched, paging.offset],
-    queryFn: ({ signal }) => getDictionary(tableId, paging, searched, signal),
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
-  return { search, setSearch, paging, query };
+  const list = useRelatedList<DictionaryEntry>(dictionaryList, tableId, { filter: { search: searched } });
+  return { search, setSearch, list };
 }
 
 export function useColumns(tableId: string) {
@@ -221,14 +194,8 @@ export function useRules(tableId: string) {
   const [functionName, setFunctionName] = useState('');
   const searched = useDebounced(search.trim(), SEARCH_DELAY_MS);
   const filter = useMemo(() => ({ search: searched, functionType, functionName }), [searched, functionType, functionName]);
-  const paging = usePaging(filter);
-  const query = useQuery({
-    queryKey: [...rulesKey(tableId), filter, paging.offset],
-    queryFn: ({ signal }) => getRules(tableId, paging, filter, signal),
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
-  return { search, setSearch, functionType, setFunctionType, functionName, setFunctionName, paging, query };
+  const list = useRelatedList<QualityRule>(rulesList, tableId, { filter });
+  return { search, setSearch, functionType, setFunctionType, functionName, setFunctionName, list };
 }
 
 /** A server refusal that names a field (`params.min: must not be above max`): the field and its message. */
@@ -243,9 +210,9 @@ export function useRuleActions(tableId: string) {
   const queryClient = useQueryClient();
   const changed = useTableChanged(tableId);
   const reload = useCallback(async () => {
-    await queryClient.invalidateQueries({ queryKey: rulesKey(tableId) });
+    await queryClient.invalidateQueries({ queryKey: relatedListKey(rulesList) });
     await changed();
-  }, [queryClient, tableId, changed]);
+  }, [queryClient, changed]);
 
   /** Resolves to null when saved, else to the server's message. */
   const save = async (body: QualityRuleBody): Promise<string | null> => {
@@ -296,7 +263,7 @@ export function useRunChecks(tableId: string) {
     } finally {
       setRunning(false);
     }
-    await queryClient.invalidateQueries({ queryKey: rulesKey(tableId) });
+    await queryClient.invalidateQueries({ queryKey: relatedListKey(rulesList) });
     await changed();
   };
 

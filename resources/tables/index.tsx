@@ -6,6 +6,7 @@ import { describedText, LastRunCell } from './cells';
 import { editTableForm, registerTableForm } from './schemas';
 import type { DataTable } from './types';
 import { tablesContract } from '../../common/contract/tables';
+import { dictionaryList, rulesList } from './related';
 
 export type { DataTable } from './types';
 
@@ -197,6 +198,7 @@ export const tables = defineResource<DataTable>({
     edit: { schema: editTableForm, redirect: 'show' },
   },
   list: { rowClick: 'show' },
+  relatedLists: [dictionaryList, rulesList],
   views: {
     create: lazy(() => import('./TableRegister')),
     show: lazy(() => import('./TableShow')),

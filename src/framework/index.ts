@@ -45,3 +45,8 @@ export { useRowStates } from './list/RowStates';
 export { useColumnChoices } from './columns/useColumnChoices';
 export { ShareDialog } from './share/ShareDialog';
 export { ShareViewButton } from './share/ShareViewButton';
+export { RelatedList } from './related/RelatedList';
+export { defineRelatedList, relatedListKey, type RelatedListDeclaration, type RelatedCall } from './related/declaration';
+export { useRelatedList, WHOLE_LIST } from './related/useRelatedList';
+export { RelatedTable, type RelatedColumn, type RelatedRowAction } from './related/RelatedTable';
+export { SearchField, SelectFilter } from './related/SearchField';

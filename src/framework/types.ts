@@ -5,6 +5,7 @@ import type { Choice, RelatedRoutes, ResourceRoutes } from '../../common/contrac
 import type { ResourceMessages } from '../../providers/i18nProvider';
 import type { EntityContract } from '../../common/contract/define';
 import { menuIcon } from './icons';
+import type { AnyRelatedList } from './related/declaration';
 
 export type {
   BodyEncoding,
@@ -146,6 +147,8 @@ export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
   routes: ResourceRoutes;
   /** Its lists that belong to another record (from the contract): what getManyReference calls. */
   related?: RelatedRoutes;
+  /** Lists of its records' own rows that are no resource (a table's dictionary): what getManyReference answers for them. */
+  relatedLists?: readonly AnyRelatedList[];
   /** The activation switch: which boolean field it shows (routes activate/deactivate flip it). */
   activation?: { field: Source<R> };
   /** What the views offer; each defaults to whether its route is declared (bulk ones to false, export to true). */

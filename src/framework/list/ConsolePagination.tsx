@@ -2,6 +2,7 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { Box, IconButton, MenuItem, TextField, Typography } from '@mui/material';
 import { useListContext, useTranslate } from 'react-admin';
+import { pageRange } from './pageRange';
 
 export const ROWS_PER_PAGE = [10, 25, 50, 100];
 
@@ -14,18 +15,9 @@ export function ConsolePagination() {
   const translate = useTranslate();
   if (isPending) return null;
   const rows = data?.length ?? 0;
-  const from = (page - 1) * perPage + 1;
-  const to = from + rows - 1;
   const count = (meta as { count?: number } | undefined)?.count;
   const exact = total != null && (meta as { countExact?: boolean } | undefined)?.countExact !== false;
-  const range =
-    rows === 0
-      ? translate('app.list.empty_range')
-      : exact
-        ? translate('app.list.range', { from, to, total: total.toLocaleString('en') })
-        : count != null
-          ? translate('app.list.range_capped', { from, to, total: count.toLocaleString('en') })
-          : translate('app.list.range_open', { from, to });
+  const range = pageRange(translate, { page, perPage, rows, total: exact ? total : undefined, cappedCount: count ?? undefined });
   const canGoBack = hasPreviousPage ?? page > 1;
   const canGoOn = hasNextPage ?? (exact ? page * perPage < total! : rows >= perPage);
 

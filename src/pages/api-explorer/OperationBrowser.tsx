@@ -1,7 +1,7 @@
-import SearchIcon from '@mui/icons-material/Search';
-import { Box, InputAdornment, List, ListItemButton, ListItemText, ListSubheader, TextField, Typography } from '@mui/material';
+import { Box, List, ListItemButton, ListItemText, ListSubheader, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { SearchField } from '../../framework/related/SearchField';
 import { groupByTag, searchOperations } from '../../../resources/apikeys/api';
 import { MethodChip } from '../../../resources/apikeys/MethodChip';
 import type { ApiOperation } from '../../../resources/apikeys/types';
@@ -25,24 +25,7 @@ export function OperationBrowser({ operations, selected, onSelect }: OperationBr
       aria-label={translate('resources.apikeys.explorer.operations')}
       sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}
     >
-      <TextField
-        size="small"
-        type="search"
-        value={search}
-        onChange={(event) => setSearch(event.target.value)}
-        placeholder={label}
-        fullWidth
-        slotProps={{
-          htmlInput: { 'aria-label': label },
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchIcon fontSize="small" />
-              </InputAdornment>
-            ),
-          },
-        }}
-      />
+      <SearchField type="search" fullWidth label={label} value={search} onChange={setSearch} />
       <Typography variant="caption" color="text.secondary" sx={{ my: 1 }} aria-live="polite">
         {translate('resources.apikeys.explorer.count', { smart_count: shown })}
       </Typography>
