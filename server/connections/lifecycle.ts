@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { connectionTypeOf, parseSettings, settingApplies, type ConnectionTypeDeclaration } from '../../common/connections';
 import type { CreateConnectionBody } from '../../common/schemas/connections';
-import { recordAudit } from '../audit';
 import type { AuthContext } from '../auth/guard';
 import type { Secrets } from '../auth/secrets';
 import { within } from '../connectors/registry';
@@ -10,8 +9,8 @@ import type { ConnectorContext, ConnectorRegistry } from '../connectors/registry
 import { ConnectorError, type ConnectionConfig } from '../connectors/types';
 import type { Db } from '../db/client';
 import { connections } from '../db/schema';
-import { isUniqueViolation } from '../http/database-errors';
-import { badRequest, conflict } from '../http/errors';
+import { badRequest } from '../http/errors';
+import { audited, auditedCreate, unlessTaken } from '../platform/audited';
 import { liveWorkspaceId } from '../workspaces/records';
 import { checkConnectionReach } from './reach-check';
 import { companyConnections, findConnection, sealSecrets, type ConnectionRow } from './records';
@@ -103,9 +102,18 @@ export async function createConnection(
   const { settings, secrets: secretValues } = settingsOrThrow(declaration, body.settings);
   await checkConnectionReach(reach, { companyId: auth.companyId, type: body.type, settings, secrets: secretValues });
   const workspaceId = await liveWorkspaceId(db, auth.companyId, body.workspaceId);
-  let id: string;
-  try {
-    id = await db.transaction(async (tx) => {
+  const after = {
+    name: body.name,
+    type: body.type,
+    isSource,
+    isDestination,
+    workspaceId,
+    settings,
+    ...secretChanges({}, secretValues),
+    ...auditAfter,
+  };
+  const id = await unlessTaken(CONNECTION_NAME_TAKEN, () =>
+    auditedCreate(db, request, { companyId: auth.companyId, model: 'connection', after }, async (tx) => {
       const [created] = await tx
         .insert(connections)
         .values({
@@ -121,30 +129,9 @@ export async function createConnection(
           createdBy: auth.userId,
         })
         .returning({ id: connections.id });
-      await recordAudit(tx, request, {
-        companyId: auth.companyId,
-        model: 'connection',
-        operation: 'create',
-        recordId: created.id,
-        changes: {
-          after: {
-            name: body.name,
-            type: body.type,
-            isSource,
-            isDestination,
-            workspaceId,
-            settings,
-            ...secretChanges({}, secretValues),
-            ...auditAfter,
-          },
-        },
-      });
       return created.id;
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(CONNECTION_NAME_TAKEN);
-    throw err;
-  }
+    }),
+  );
   return findConnection(db, secrets, auth.companyId, id);
 }
 
@@ -176,22 +163,19 @@ export async function recordConnectionTest(
   id: string,
   outcome: TestOutcome,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(connections)
-      .set({
-        lastTestedAt: outcome.testedAt,
-        lastTestOk: outcome.ok,
-        lastTestLatencyMs: outcome.latencyMs,
-        lastTestMessage: outcome.message,
-      })
-      .where(companyConnections(companyId, eq(connections.id, id)));
-    await recordAudit(tx, request, {
-      companyId,
-      model: 'connection',
-      operation: 'test',
-      recordId: id,
-      changes: { after: { ok: outcome.ok, message: outcome.message } },
-    });
-  });
+  await audited(
+    db,
+    request,
+    (tx) =>
+      tx
+        .update(connections)
+        .set({
+          lastTestedAt: outcome.testedAt,
+          lastTestOk: outcome.ok,
+          lastTestLatencyMs: outcome.latencyMs,
+          lastTestMessage: outcome.message,
+        })
+        .where(companyConnections(companyId, eq(connections.id, id))),
+    { companyId, model: 'connection', operation: 'test', recordId: id, changes: { after: { ok: outcome.ok, message: outcome.message } } },
+  );
 }

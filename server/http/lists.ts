@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgColumn, type PgSelect, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { KeptAnswers, tablesRead } from '../db/table-watch';
@@ -37,6 +37,40 @@ export async function listPage<Row>(db: Db, query: ListQuery<Row>, offset: numbe
   }
   const { value, exact } = await cappedCount(db, query.countFrom, query.where);
   return { rows, count: value, countExact: exact };
+}
+
+/**
+ * One page of a dynamic select's rows in `order`, counted from `countFrom` with the same
+ * condition (or with `countWhere`, when the page's condition reads a joined table).
+ */
+export function orderedPage<Query extends PgSelect>(
+  db: Db,
+  query: {
+    select: () => Query;
+    where: SQL | undefined;
+    order: Array<SQL | PgColumn>;
+    countFrom: PgTable;
+    countWhere?: SQL | undefined;
+  },
+  offset: number,
+  limit: number,
+): Promise<ListAnswer<Awaited<Query>[number]>> {
+  const { select, where, order, countFrom } = query;
+  return listPage(
+    db,
+    {
+      page: (o, l) =>
+        select()
+          .where(where)
+          .orderBy(...order)
+          .offset(inlined(o))
+          .limit(inlined(l)) as unknown as Promise<Awaited<Query>[number][]>,
+      countFrom,
+      where: 'countWhere' in query ? query.countWhere : where,
+    },
+    offset,
+    limit,
+  );
 }
 
 export interface CappedCount {
@@ -228,3 +262,16 @@ export interface Card {
   value: number;
   link?: string;
 }
+
+/** A card's figure: `count(*)` as a number, or only the rows `condition` holds for. */
+export function counted(condition?: SQL): SQL<number> {
+  return (condition ? sql<number>`count(*) filter (where ${condition})` : sql<number>`count(*)`).mapWith(Number);
+}
+
+/** The page a filter asks for: the body's offset and limit where it gives them, else the query's. */
+export function bodyPage(body: { offset?: number; limit?: number }, query: { offset: number; limit: number }) {
+  return { offset: body.offset ?? query.offset, limit: body.limit ?? query.limit };
+}
+
+/** Fixed choices from `{ id: name }`, in the order written: `{ true: 'Active', false: 'Inactive' }`. */
+export const labelledChoices = (labels: Record<string, string>): Choice[] => Object.entries(labels).map(([id, name]) => ({ id, name }));

@@ -1,5 +1,6 @@
 import type { ReportKind } from '../../common/schemas/reports';
 import { RUN_STATUSES } from '../../common/schemas/workflows';
+import { RUN_STATUS_LABELS } from '../workflows/run-statuses';
 import { QUALITY_STATUSES, headlineOf, type HeadlineFigure, type ReportFigures } from './figures';
 import { periodLabel, type Period } from './period';
 
@@ -67,12 +68,7 @@ export interface ReportSection {
 }
 
 const STATUS_LABELS: Record<string, string> = {
-  queued: 'Queued',
-  running: 'Running',
-  succeeded: 'Succeeded',
-  failed: 'Failed',
-  canceled: 'Canceled',
-  timed_out: 'Timed out',
+  ...RUN_STATUS_LABELS,
   passed: 'Passed',
   warned: 'Warned',
   error: 'Could not be measured',

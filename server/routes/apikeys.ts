@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, asc, desc, eq, exists, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { answer, listAnswer, messageAnswer } from '../../common/contract/answers';
 import { sent } from '../../common/contract/answers/sent';
 import { apikeyCards, apikeyFilterProps, apikeyRow, createdApikey } from '../../common/contract/apikeys';
 import { createApiKeyBody, updateApiKeyBody } from '../../common/schemas/apikeys';
 import { generateApiKey } from '../auth/api-key-auth';
-import { requireAuth } from '../auth/guard';
+import { requireAuth, type AuthContext } from '../auth/guard';
 import { apiKeys, users } from '../db/schema';
 import type { Db } from '../db/client';
 import { badRequest } from '../http/errors';
@@ -18,23 +18,28 @@ import {
   endDateFilter,
   filterBody,
   idChoiceFilter,
-  listPage,
-  pageParams,
+  labelledChoices,
+  orderedPage,
+  counted,
   searchFilter,
   searching,
   startDateFilter,
   within,
   type Card,
   type Choice,
-  inlined,
 } from '../http/lists';
 import { uuidParam } from '../http/schemas';
 import { companyKeys, findApiKey, selectApiKeys } from '../apikeys/records';
 import { auditKey, auditView, checkAccessUser, checkOperations, liveKey } from '../apikeys/service';
+import { answerRoute } from '../platform/answer-route';
+import { registerFindRoute, registerListRoutes } from '../platform/list-routes';
 
 const TAGS = ['API keys'];
 const idParams = z.object({ id: uuidParam });
 const RECENT_USE_DAYS = 7;
+/** No key can call these routes: a key must not mint or widen keys. */
+const reading = { config: { policy: ['apikeys', 'read'] as const, apiKeys: false }, tags: TAGS };
+const updating = { config: { policy: ['apikeys', 'update'] as const, apiKeys: false }, tags: TAGS };
 
 const keyList = sent(listAnswer(apikeyRow));
 const keyAnswer = sent(answer(apikeyRow));
@@ -81,143 +86,117 @@ export async function apiKeyRoutes(app: FastifyInstance) {
 
   // ---- Lists ------------------------------------------------------------------------------------
 
-  const listOf = (where: SQL | undefined, offset: number, limit: number) =>
-    listPage(
-      db,
-      {
-        page: (o, l) =>
-          selectApiKeys(db).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).offset(inlined(o)).limit(inlined(l)),
-        countFrom: apiKeys,
-        where,
-      },
-      offset,
-      limit,
-    );
-
-  api.get(
-    '/apikeys/:offset/:limit',
-    {
-      config: { policy: ['apikeys', 'read'], apiKeys: false },
-      schema: { summary: 'List the API keys', tags: TAGS, params: pageParams, response: { 200: keyList } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { offset, limit } = request.params;
-      return { message: 'API keys', data: await listOf(companyKeys(companyId, eq(apiKeys.isDeleted, false)), offset, limit) };
-    },
-  );
-
-  api.post(
-    '/apikey/filter/:offset/:limit',
-    {
-      config: { policy: ['apikeys', 'read'], apiKeys: false },
-      schema: { summary: 'Filter the API keys', tags: TAGS, params: pageParams, body: apiKeyFilter, response: { 200: keyList } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { offset, limit } = request.params;
-      const f = request.body;
-      const pattern = f.search;
-      const where = companyKeys(
-        companyId,
-        and(
-          anyOf(apiKeys.accessUserId, f.accessUser),
-          anyOf(apiKeys.createdBy, f.createduser),
-          booleanIs(apiKeys.isActive, f.isActive),
-          // Deleted keys are shown only when asked for.
-          f.isDeleted.length === 0 ? eq(apiKeys.isDeleted, false) : booleanIs(apiKeys.isDeleted, f.isDeleted),
-          within(apiKeys.createdAt, f.startDate, f.endDate),
-          pattern
-            ? or(
-                searching([apiKeys.name, apiKeys.prefix], pattern),
-                exists(
-                  db
-                    .select({ one: sql`1` })
-                    .from(users)
-                    .where(
-                      and(
-                        eq(users.companyId, apiKeys.companyId),
-                        eq(users.id, apiKeys.accessUserId),
-                        searching(
-                          [users.email, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`],
-                          pattern,
-                        ),
-                      ),
-                    ),
+  const filterConditions = (f: z.output<typeof apiKeyFilter>) => {
+    const pattern = f.search;
+    return and(
+      anyOf(apiKeys.accessUserId, f.accessUser),
+      anyOf(apiKeys.createdBy, f.createduser),
+      booleanIs(apiKeys.isActive, f.isActive),
+      // Deleted keys are shown only when asked for.
+      f.isDeleted.length === 0 ? eq(apiKeys.isDeleted, false) : booleanIs(apiKeys.isDeleted, f.isDeleted),
+      within(apiKeys.createdAt, f.startDate, f.endDate),
+      pattern
+        ? or(
+            searching([apiKeys.name, apiKeys.prefix], pattern),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(users)
+                .where(
+                  and(
+                    eq(users.companyId, apiKeys.companyId),
+                    eq(users.id, apiKeys.accessUserId),
+                    searching([users.email, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`], pattern),
+                  ),
                 ),
-              )
-            : undefined,
-        ),
-      );
-      return { message: 'API keys', data: await listOf(where, offset, limit) };
-    },
-  );
+            ),
+          )
+        : undefined,
+    );
+  };
 
-  api.get(
-    '/apikey/filter/props',
-    {
-      config: { policy: ['apikeys', 'read'], apiKeys: false },
-      schema: { summary: 'Choices of the API-key filters', tags: TAGS, response: { 200: sent(answer(apikeyFilterProps)) } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const [accessUser, createduser] = await Promise.all([
-        userChoices(db, companyId, apiKeys.accessUserId),
-        userChoices(db, companyId, apiKeys.createdBy),
-      ]);
-      return {
-        message: 'API-key filters',
-        data: {
-          accessUser,
-          createduser,
-          isActive: [
-            { id: 'true', name: 'Active' },
-            { id: 'false', name: 'Inactive' },
-          ],
-          isDeleted: [
-            { id: 'false', name: 'Not deleted' },
-            { id: 'true', name: 'Deleted' },
-          ],
+  const filterChoices = async (companyId: string) => {
+    const [accessUser, createduser] = await Promise.all([
+      userChoices(db, companyId, apiKeys.accessUserId),
+      userChoices(db, companyId, apiKeys.createdBy),
+    ]);
+    return {
+      accessUser,
+      createduser,
+      isActive: labelledChoices({ true: 'Active', false: 'Inactive' }),
+      isDeleted: labelledChoices({ false: 'Not deleted', true: 'Deleted' }),
+    };
+  };
+
+  const cards = async (companyId: string): Promise<Card[]> => {
+    const now = new Date();
+    const since = new Date(now.getTime() - RECENT_USE_DAYS * 86_400_000);
+    const live = sql`not ${apiKeys.isDeleted}`;
+    const expired = sql`${apiKeys.expiresAt} is not null and ${apiKeys.expiresAt} <= ${now}`;
+    const [counts] = await db
+      .select({
+        total: counted(live),
+        active: counted(sql`${live} and ${apiKeys.isActive} and not (${sql`coalesce(${expired}, false)`})`),
+        inactive: counted(sql`${live} and not ${apiKeys.isActive}`),
+        expired: counted(sql`${live} and ${expired}`),
+        deleted: counted(sql`${apiKeys.isDeleted}`),
+        recentlyUsed: counted(sql`${live} and ${apiKeys.lastUsedAt} >= ${since}`),
+      })
+      .from(apiKeys)
+      .where(eq(apiKeys.companyId, companyId));
+    return [
+      { key: 'total', label: 'API keys', value: counts.total },
+      { key: 'active', label: 'Active', value: counts.active },
+      { key: 'inactive', label: 'Inactive', value: counts.inactive },
+      { key: 'expired', label: 'Expired', value: counts.expired },
+      { key: 'deleted', label: 'Deleted', value: counts.deleted },
+      { key: 'recentlyUsed', label: `Used in the last ${RECENT_USE_DAYS} days`, value: counts.recentlyUsed },
+    ];
+  };
+
+  registerListRoutes(app, reading, {
+    answer: keyList,
+    message: 'API keys',
+    page: (companyId, where, { offset, limit }) =>
+      orderedPage(
+        db,
+        {
+          select: () => selectApiKeys(db).$dynamic(),
+          where: companyKeys(companyId, where),
+          order: [desc(apiKeys.createdAt), desc(apiKeys.id)],
+          countFrom: apiKeys,
         },
-      };
+        offset,
+        limit,
+      ),
+    list: { path: '/apikeys/:offset/:limit', summary: 'List the API keys', where: () => eq(apiKeys.isDeleted, false) },
+    filter: { path: '/apikey/filter/:offset/:limit', summary: 'Filter the API keys', body: apiKeyFilter, where: filterConditions },
+    props: {
+      path: '/apikey/filter/props',
+      summary: 'Choices of the API-key filters',
+      answer: sent(answer(apikeyFilterProps)),
+      message: 'API-key filters',
+      data: filterChoices,
     },
-  );
+    cards: { path: '/apikey/cards', summary: 'Counts of API keys', answer: sent(answer(apikeyCards)), message: 'API-key cards', cards },
+  });
 
-  api.get(
-    '/apikey/cards',
-    {
-      config: { policy: ['apikeys', 'read'], apiKeys: false },
-      schema: { summary: 'Counts of API keys', tags: TAGS, response: { 200: sent(answer(apikeyCards)) } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const now = new Date();
-      const since = new Date(now.getTime() - RECENT_USE_DAYS * 86_400_000);
-      const live = sql`not ${apiKeys.isDeleted}`;
-      const expired = sql`${apiKeys.expiresAt} is not null and ${apiKeys.expiresAt} <= ${now}`;
-      const n = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
-      const [counts] = await db
-        .select({
-          total: n(live),
-          active: n(sql`${live} and ${apiKeys.isActive} and not (${sql`coalesce(${expired}, false)`})`),
-          inactive: n(sql`${live} and not ${apiKeys.isActive}`),
-          expired: n(sql`${live} and ${expired}`),
-          deleted: n(sql`${apiKeys.isDeleted}`),
-          recentlyUsed: n(sql`${live} and ${apiKeys.lastUsedAt} >= ${since}`),
-        })
-        .from(apiKeys)
-        .where(eq(apiKeys.companyId, companyId));
-      const cards: Card[] = [
-        { key: 'total', label: 'API keys', value: counts.total },
-        { key: 'active', label: 'Active', value: counts.active },
-        { key: 'inactive', label: 'Inactive', value: counts.inactive },
-        { key: 'expired', label: 'Expired', value: counts.expired },
-        { key: 'deleted', label: 'Deleted', value: counts.deleted },
-        { key: 'recentlyUsed', label: `Used in the last ${RECENT_USE_DAYS} days`, value: counts.recentlyUsed },
-      ];
-      return { message: 'API-key cards', data: { cards } };
-    },
-  );
+  /** Changes a key and keeps its audit entry, in one transaction. */
+  const changeKey = (
+    request: FastifyRequest,
+    auth: AuthContext,
+    id: string,
+    set: Partial<typeof apiKeys.$inferInsert>,
+    operation: string,
+    changes: Record<string, unknown>,
+  ) =>
+    db.transaction(async (tx) => {
+      await tx
+        .update(apiKeys)
+        .set({ ...set, updatedAt: new Date() })
+        .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
+      await auditKey(tx, request, auth, id, operation, changes);
+    });
 
   // ---- One key ----------------------------------------------------------------------------------
 
@@ -264,17 +243,13 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     },
   );
 
-  api.get(
-    '/apikey/:id',
-    {
-      config: { policy: ['apikeys', 'read'], apiKeys: false },
-      schema: { summary: 'Read an API key', tags: TAGS, params: idParams, response: { 200: keyAnswer } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      return { message: 'API key', data: await findApiKey(db, companyId, request.params.id) };
-    },
-  );
+  registerFindRoute(app, reading, {
+    path: '/apikey/:id',
+    summary: 'Read an API key',
+    answer: keyAnswer,
+    message: 'API key',
+    find: (companyId, id) => findApiKey(db, companyId, id),
+  });
 
   api.put(
     '/apikey/:id',
@@ -311,13 +286,7 @@ export async function apiKeyRoutes(app: FastifyInstance) {
         after.accessUserId = set.accessUserId = wanted.accessUserId;
       }
       if (Object.keys(set).length === 0) return { message: 'Nothing to change', data: current };
-      await db.transaction(async (tx) => {
-        await tx
-          .update(apiKeys)
-          .set({ ...set, updatedAt: new Date() })
-          .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
-        await auditKey(tx, request, auth, id, 'update', { before, after });
-      });
+      await changeKey(request, auth, id, set, 'update', { before, after });
       return { message: `API key "${set.name ?? current.name}" updated`, data: await findApiKey(db, auth.companyId, id) };
     },
   );
@@ -333,13 +302,7 @@ export async function apiKeyRoutes(app: FastifyInstance) {
       const { id } = request.params;
       const current = await findApiKey(db, auth.companyId, id);
       if (current.isDeleted) throw badRequest('This API key is already deleted');
-      await db.transaction(async (tx) => {
-        await tx
-          .update(apiKeys)
-          .set({ isDeleted: true, isActive: false, updatedAt: new Date() })
-          .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
-        await auditKey(tx, request, auth, id, 'delete', { before: auditView(current) });
-      });
+      await changeKey(request, auth, id, { isDeleted: true, isActive: false }, 'delete', { before: auditView(current) });
       return { message: `API key "${current.name}" deleted` };
     },
   );
@@ -348,29 +311,14 @@ export async function apiKeyRoutes(app: FastifyInstance) {
     ['activate', true, '/apikey/activate/:id'],
     ['deactivate', false, '/apikey/deactivate/:id'],
   ] as const) {
-    api.put(
-      path,
-      {
-        config: { policy: ['apikeys', 'update'], apiKeys: false },
-        schema: {
-          summary: isActive ? 'Activate an API key' : 'Deactivate an API key',
-          tags: TAGS,
-          params: idParams,
-          response: { 200: keyAnswer },
-        },
-      },
-      async (request) => {
-        const auth = requireAuth(request);
-        const { id } = request.params;
+    answerRoute(
+      app,
+      updating,
+      { method: 'PUT', path, summary: isActive ? 'Activate an API key' : 'Deactivate an API key', params: idParams, answer: keyAnswer },
+      async ({ auth, params: { id }, request }) => {
         const current = await liveKey(db, auth, id);
         if (current.isActive !== isActive) {
-          await db.transaction(async (tx) => {
-            await tx
-              .update(apiKeys)
-              .set({ isActive, updatedAt: new Date() })
-              .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
-            await auditKey(tx, request, auth, id, operation, { before: { isActive: current.isActive }, after: { isActive } });
-          });
+          await changeKey(request, auth, id, { isActive }, operation, { before: { isActive: current.isActive }, after: { isActive } });
         }
         return {
           message: `API key "${current.name}" ${isActive ? 'activated' : 'deactivated'}`,

@@ -4,7 +4,6 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
 import { CONNECTION_TYPE_CATALOGUE, CONNECTION_TYPES, connectionTypeOf, type ConnectionType } from '../../common/connections';
 import { createConnectionBody, pairBody, testConnectionBody, updateConnectionBody } from '../../common/schemas/connections';
-import { activateRoleBody as activationBody } from '../../common/schemas/roles';
 import { answer, listAnswer, messageAnswer } from '../../common/contract/answers';
 import {
   codeRepositoryIntegration,
@@ -16,7 +15,6 @@ import {
   slackIntegration,
 } from '../../common/contract/connections';
 import { sourceDestinationRow } from '../../common/contract/source-destinations';
-import { recordAudit } from '../audit';
 import { requireAuth } from '../auth/guard';
 import {
   CONNECTION_NAME_TAKEN,
@@ -47,33 +45,34 @@ import { within as withinTime } from '../connectors/registry';
 import { ConnectorError } from '../connectors/types';
 import { checkConnectionReach } from '../connections/reach-check';
 import { connections, sourceDestinations } from '../db/schema';
-import { usersWho } from '../audits/people';
-import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
+import { liveWorkspaceId } from '../workspaces/records';
 import { isUniqueViolation } from '../http/database-errors';
 import { badRequest, conflict, notFound } from '../http/errors';
 import {
   anyOf,
   booleanFilter,
   booleanIs,
-  endDateFilter,
+  counted,
   filterBody,
-  idChoiceFilter,
-  inlined,
-  listPage,
-  pageParams,
-  searchFilter,
+  labelledChoices,
+  orderedPage,
   searching,
-  startDateFilter,
   textChoiceFilter,
-  within,
   type Card,
 } from '../http/lists';
 import { uuidParam } from '../http/schemas';
+import { registerActivationRoute } from '../platform/activation-route';
+import { answerRoute } from '../platform/answer-route';
+import { audited, fieldChanges, unlessTaken } from '../platform/audited';
+import { registerFindRoute, registerListRoutes, registerReadRoute, type PagePlace } from '../platform/list-routes';
+import { ownedChoices, ownedConditions, ownedFilterFields } from '../platform/owned-records';
 
 const TAGS = ['Connections'];
 const idParams = z.object({ id: uuidParam });
 const read = { policy: ['connections', 'read'] as const };
 const update = { policy: ['connections', 'update'] as const };
+const reading = { config: read, tags: TAGS };
+const updating = { config: update, tags: TAGS };
 
 /** How long endpoint discovery may take. */
 const ENDPOINTS_TIMEOUT_MS = 30_000;
@@ -97,11 +96,7 @@ const codeRepositoryAnswer: ZodType<unknown> = answer(codeRepositoryIntegration)
 const connectionFilter = filterBody({
   source: booleanFilter,
   destination: booleanFilter,
-  user: idChoiceFilter,
-  workspace: idChoiceFilter,
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
+  ...ownedFilterFields,
   type: textChoiceFilter.refine((values) => values.every((v) => (CONNECTION_TYPES as readonly string[]).includes(v)), {
     message: `must be one of ${CONNECTION_TYPES.join(', ')}`,
   }),
@@ -127,11 +122,9 @@ function filterConditions(filter: ConnectionFilter): SQL | undefined {
   return and(
     booleanIs(connections.isSource, filter.source ?? []),
     booleanIs(connections.isDestination, filter.destination ?? []),
-    anyOf(connections.createdBy, filter.user ?? []),
-    anyOf(connections.workspaceId, filter.workspace ?? []),
+    ownedConditions(connections, filter),
     anyOf(connections.type, filter.type ?? []),
     statuses.length > 0 ? or(...statuses.map((status) => STATUS_CONDITIONS[status])) : undefined,
-    within(connections.createdAt, filter.startDate ?? null, filter.endDate ?? null),
     searchedText(filter.search ?? ''),
   );
 }
@@ -145,19 +138,14 @@ export async function connectionRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db, secrets, connectors } = api.ctx;
 
-  const listOf = async (companyId: string, where: SQL | undefined, offset: number, limit: number) => {
-    const condition = companyConnections(companyId, where);
-    const answer = await listPage(
+  const listOf = async (companyId: string, where: SQL | undefined, { offset, limit }: PagePlace) => {
+    const answer = await orderedPage(
       db,
       {
-        page: (o, l) =>
-          selectConnections(db)
-            .where(condition)
-            .orderBy(desc(connections.createdAt), desc(connections.id))
-            .offset(inlined(o))
-            .limit(inlined(l)),
+        select: () => selectConnections(db),
+        where: companyConnections(companyId, where),
+        order: [desc(connections.createdAt), desc(connections.id)],
         countFrom: connections,
-        where: condition,
       },
       offset,
       limit,
@@ -165,160 +153,98 @@ export async function connectionRoutes(app: FastifyInstance) {
     return { ...answer, rows: answer.rows.map((row) => toConnectionRow(secrets, row)) };
   };
 
+  const filterChoices = async (companyId: string) => {
+    const [owned, typesUsed] = await Promise.all([
+      ownedChoices(db, companyId, connections),
+      db.selectDistinct({ type: connections.type }).from(connections).where(eq(connections.companyId, companyId)),
+    ]);
+    const used = new Set(typesUsed.map((t) => t.type));
+    return {
+      source: labelledChoices({ true: 'Sources', false: 'Not sources' }),
+      destination: labelledChoices({ true: 'Destinations', false: 'Not destinations' }),
+      ...owned,
+      type: CONNECTION_TYPE_CATALOGUE.filter((t) => used.has(t.type)).map((t) => ({ id: t.type, name: t.label })),
+      status: labelledChoices({ active: 'Active', inactive: 'Inactive', failing: 'Last test failed', untested: 'Never tested' }),
+    };
+  };
+
+  const cards = async (companyId: string): Promise<Card[]> => {
+    const [[counts], [pairs]] = await Promise.all([
+      db
+        .select({
+          total: counted(),
+          active: counted(sql`${connections.isActive}`),
+          sources: counted(sql`${connections.isSource}`),
+          destinations: counted(sql`${connections.isDestination}`),
+          failing: counted(sql`${connections.lastTestOk} = false`),
+        })
+        .from(connections)
+        .where(eq(connections.companyId, companyId)),
+      db.select({ total: counted() }).from(sourceDestinations).where(eq(sourceDestinations.companyId, companyId)),
+    ]);
+    return [
+      { key: 'total', label: 'Connections', value: counts.total },
+      { key: 'active', label: 'Active', value: counts.active },
+      { key: 'sources', label: 'Sources', value: counts.sources },
+      { key: 'destinations', label: 'Destinations', value: counts.destinations },
+      { key: 'failing', label: 'Last test failed', value: counts.failing },
+      { key: 'pairs', label: 'Source/destination pairs', value: pairs.total, link: '/source-destinations' },
+    ];
+  };
+
   // ---- Lists ----------------------------------------------------------------------------------------
 
-  api.get(
-    '/connections/:offset/:limit',
-    { config: read, schema: { summary: 'List the connections', tags: TAGS, params: pageParams, response: { 200: connectionList } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { offset, limit } = request.params;
-      return { message: 'Connections', data: await listOf(companyId, undefined, offset, limit) };
+  registerListRoutes(app, reading, {
+    answer: connectionList,
+    message: 'Connections',
+    page: listOf,
+    list: { path: '/connections/:offset/:limit', summary: 'List the connections' },
+    filter: {
+      path: '/connections/filter/:offset/:limit',
+      summary: 'Filter the connections',
+      body: connectionFilter,
+      where: filterConditions,
     },
-  );
-
-  api.post(
-    '/connections/filter/:offset/:limit',
-    {
-      config: read,
-      schema: {
-        summary: 'Filter the connections',
-        tags: TAGS,
-        params: pageParams,
-        body: connectionFilter,
-        response: { 200: connectionList },
-      },
+    search: { path: '/connections/search/:offset/:limit', summary: 'Search the connections', where: searchedText },
+    props: {
+      path: '/connections/filters',
+      summary: 'Choices of the connection filters',
+      answer: connectionFilterPropsAnswer,
+      message: 'Connection filters',
+      data: filterChoices,
     },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { offset, limit } = request.params;
-      return { message: 'Connections', data: await listOf(companyId, filterConditions(request.body), offset, limit) };
+    cards: {
+      path: '/connections/topCards',
+      summary: 'Counts of connections',
+      answer: connectionCardsAnswer,
+      message: 'Connection cards',
+      cards,
     },
-  );
-
-  api.get(
-    '/connections/search/:offset/:limit',
-    {
-      config: read,
-      schema: {
-        summary: 'Search the connections',
-        tags: TAGS,
-        params: pageParams,
-        querystring: z.object({ searchText: searchFilter }),
-        response: { 200: connectionList },
-      },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { offset, limit } = request.params;
-      return { message: 'Connections', data: await listOf(companyId, searchedText(request.query.searchText), offset, limit) };
-    },
-  );
-
-  api.get(
-    '/connections/filters',
-    { config: read, schema: { summary: 'Choices of the connection filters', tags: TAGS, response: { 200: connectionFilterPropsAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const [user, workspace, typesUsed] = await Promise.all([
-        usersWho(
-          db,
-          companyId,
-          (userId) =>
-            sql`exists (select 1 from ${connections} where ${connections.companyId} = ${companyId} and ${connections.createdBy} = ${userId})`,
-        ),
-        workspaceChoices(db, companyId),
-        db.selectDistinct({ type: connections.type }).from(connections).where(eq(connections.companyId, companyId)),
-      ]);
-      const used = new Set(typesUsed.map((t) => t.type));
-      return {
-        message: 'Connection filters',
-        data: {
-          source: [
-            { id: 'true', name: 'Sources' },
-            { id: 'false', name: 'Not sources' },
-          ],
-          destination: [
-            { id: 'true', name: 'Destinations' },
-            { id: 'false', name: 'Not destinations' },
-          ],
-          user,
-          workspace,
-          type: CONNECTION_TYPE_CATALOGUE.filter((t) => used.has(t.type)).map((t) => ({ id: t.type, name: t.label })),
-          status: [
-            { id: 'active', name: 'Active' },
-            { id: 'inactive', name: 'Inactive' },
-            { id: 'failing', name: 'Last test failed' },
-            { id: 'untested', name: 'Never tested' },
-          ],
-        },
-      };
-    },
-  );
-
-  api.get(
-    '/connections/topCards',
-    { config: read, schema: { summary: 'Counts of connections', tags: TAGS, response: { 200: connectionCardsAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const n = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
-      const [[counts], [pairs]] = await Promise.all([
-        db
-          .select({
-            total: sql<number>`count(*)`.mapWith(Number),
-            active: n(sql`${connections.isActive}`),
-            sources: n(sql`${connections.isSource}`),
-            destinations: n(sql`${connections.isDestination}`),
-            failing: n(sql`${connections.lastTestOk} = false`),
-          })
-          .from(connections)
-          .where(eq(connections.companyId, companyId)),
-        db
-          .select({ total: sql<number>`count(*)`.mapWith(Number) })
-          .from(sourceDestinations)
-          .where(eq(sourceDestinations.companyId, companyId)),
-      ]);
-      const cards: Card[] = [
-        { key: 'total', label: 'Connections', value: counts.total },
-        { key: 'active', label: 'Active', value: counts.active },
-        { key: 'sources', label: 'Sources', value: counts.sources },
-        { key: 'destinations', label: 'Destinations', value: counts.destinations },
-        { key: 'failing', label: 'Last test failed', value: counts.failing },
-        { key: 'pairs', label: 'Source/destination pairs', value: pairs.total, link: '/source-destinations' },
-      ];
-      return { message: 'Connection cards', data: { cards } };
-    },
-  );
+  });
 
   // ---- One connection -----------------------------------------------------------------------------
 
-  api.get(
-    '/connection/:id',
-    {
-      config: read,
-      schema: { summary: 'One connection (secrets never answered)', tags: TAGS, params: idParams, response: { 200: connectionAnswer } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      return { message: 'Connection', data: await findConnection(db, secrets, companyId, request.params.id) };
-    },
-  );
+  registerFindRoute(app, reading, {
+    path: '/connection/:id',
+    summary: 'One connection (secrets never answered)',
+    answer: connectionAnswer,
+    message: 'Connection',
+    find: (companyId, id) => findConnection(db, secrets, companyId, id),
+  });
 
-  api.get(
-    '/connection/workspace/:id',
+  answerRoute(
+    app,
+    reading,
     {
-      config: read,
-      schema: {
-        summary: 'The live connections of a workspace',
-        tags: TAGS,
-        params: idParams,
-        response: { 200: connectionsAnswer },
-      },
+      method: 'GET',
+      path: '/connection/workspace/:id',
+      summary: 'The live connections of a workspace',
+      params: idParams,
+      answer: connectionsAnswer,
     },
-    async (request) => {
-      const { companyId } = requireAuth(request);
+    async ({ auth, params }) => {
       const rows = await selectConnections(db)
-        .where(companyConnections(companyId, and(eq(connections.workspaceId, request.params.id), eq(connections.isActive, true))))
+        .where(companyConnections(auth.companyId, and(eq(connections.workspaceId, params.id), eq(connections.isActive, true))))
         .orderBy(asc(sql`lower(${connections.name})`));
       return { message: 'Connections of the workspace', data: rows.map((row) => toConnectionRow(secrets, row)) };
     },
@@ -392,36 +318,29 @@ export async function connectionRoutes(app: FastifyInstance) {
         isDestination,
         settings: next.settings,
       };
-      const was: Record<string, unknown> = {};
-      const now: Record<string, unknown> = {};
-      for (const key of Object.keys(after) as Array<keyof typeof after>) {
-        if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
-          was[key] = before[key];
-          now[key] = after[key];
-        }
-      }
+      const { before: was, after: now } = fieldChanges(before, after);
       const secretsChanged = secretChanges(storedSecrets, mergedSecrets);
       if (Object.keys(now).length === 0 && Object.keys(secretsChanged).length === 0) {
         return { message: 'Nothing to change', data: await findConnection(db, secrets, auth.companyId, id) };
       }
-      try {
-        await db.transaction(async (tx) => {
-          await tx
-            .update(connections)
-            .set({ ...after, secretsEnc: sealSecrets(secrets, mergedSecrets), updatedAt: new Date() })
-            .where(companyConnections(auth.companyId, eq(connections.id, id)));
-          await recordAudit(tx, request, {
+      await unlessTaken(CONNECTION_NAME_TAKEN, () =>
+        audited(
+          db,
+          request,
+          (tx) =>
+            tx
+              .update(connections)
+              .set({ ...after, secretsEnc: sealSecrets(secrets, mergedSecrets), updatedAt: new Date() })
+              .where(companyConnections(auth.companyId, eq(connections.id, id))),
+          {
             companyId: auth.companyId,
             model: 'connection',
             operation: 'update',
             recordId: id,
             changes: { before: was, after: { ...now, ...secretsChanged } },
-          });
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(CONNECTION_NAME_TAKEN);
-        throw err;
-      }
+          },
+        ),
+      );
       return { message: `Connection "${after.name}" saved`, data: await findConnection(db, secrets, auth.companyId, id) };
     },
   );
@@ -497,96 +416,64 @@ export async function connectionRoutes(app: FastifyInstance) {
     },
   );
 
-  api.put(
-    '/connections/activate/:id',
-    {
-      config: update,
-      schema: {
-        summary: 'Activate or deactivate a connection',
-        tags: TAGS,
-        params: idParams,
-        body: activationBody,
-        response: { 200: connectionAnswer },
-      },
-    },
-    async (request) => {
-      const auth = requireAuth(request);
-      const { id } = request.params;
-      const { isActive } = request.body;
-      const current = await findConnection(db, secrets, auth.companyId, id);
-      if (current.isActive !== isActive) {
-        await db.transaction(async (tx) => {
-          await tx
-            .update(connections)
-            .set({ isActive, updatedAt: new Date() })
-            .where(companyConnections(auth.companyId, eq(connections.id, id)));
-          await recordAudit(tx, request, {
-            companyId: auth.companyId,
-            model: 'connection',
-            operation: isActive ? 'activate' : 'deactivate',
-            recordId: id,
-            changes: { before: { isActive: !isActive }, after: { isActive } },
-          });
-        });
-      }
-      return {
-        message: `Connection "${current.name}" is ${isActive ? 'active' : 'deactivated'}`,
-        data: await findConnection(db, secrets, auth.companyId, id),
-      };
-    },
-  );
+  registerActivationRoute(app, updating, {
+    method: 'PUT',
+    path: '/connections/activate/:id',
+    summary: 'Activate or deactivate a connection',
+    answer: connectionAnswer,
+    noun: 'Connection',
+    model: 'connection',
+    find: (companyId, id) => findConnection(db, secrets, companyId, id),
+    write: (tx, companyId, id, isActive) =>
+      tx
+        .update(connections)
+        .set({ isActive, updatedAt: new Date() })
+        .where(companyConnections(companyId, eq(connections.id, id))),
+  });
 
   // ---- Integrations ---------------------------------------------------------------------------------
 
-  const integrationOf = async (companyId: string, types: string[]) => {
-    const rows = await selectConnections(db)
-      .where(companyConnections(companyId, inArray(connections.type, types)))
-      .orderBy(asc(sql`lower(${connections.name})`));
-    const list = rows.map((row) => toConnectionRow(secrets, row));
-    return { configured: list.length > 0, active: list.some((c) => c.isActive), list };
-  };
+  /** An integration's connections of `types`, each shown with what `shown` adds of its settings. */
+  const integration =
+    (types: string[], shown: (settings: ConnectionRow['settings'], row: ConnectionRow) => Record<string, unknown>) =>
+    async (companyId: string) => {
+      const rows = await selectConnections(db)
+        .where(companyConnections(companyId, inArray(connections.type, types)))
+        .orderBy(asc(sql`lower(${connections.name})`));
+      const list = rows.map((row) => toConnectionRow(secrets, row));
+      return {
+        configured: list.length > 0,
+        active: list.some((c) => c.isActive),
+        connections: list.map((c) => ({
+          id: c.id,
+          name: c.name,
+          ...shown(c.settings, c),
+          isActive: c.isActive,
+          lastTestOk: c.lastTestOk,
+          lastTestedAt: c.lastTestedAt,
+        })),
+      };
+    };
 
-  api.get(
-    '/connection/slack/integration',
-    { config: read, schema: { summary: 'The Slack integration', tags: TAGS, response: { 200: slackAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { configured, active, list } = await integrationOf(companyId, ['slack']);
-      const shown = list.map((c: ConnectionRow) => ({
-        id: c.id,
-        name: c.name,
-        mode: c.settings.mode ?? 'webhook',
-        channel: c.settings.channel ?? null,
-        isActive: c.isActive,
-        lastTestOk: c.lastTestOk,
-        lastTestedAt: c.lastTestedAt,
-      }));
-      return { message: 'Slack integration', data: { configured, active, connections: shown } };
-    },
-  );
+  registerReadRoute(app, reading, {
+    path: '/connection/slack/integration',
+    summary: 'The Slack integration',
+    answer: slackAnswer,
+    message: 'Slack integration',
+    data: integration(['slack'], (settings) => ({ mode: settings.mode ?? 'webhook', channel: settings.channel ?? null })),
+  });
 
-  api.get(
-    '/connection/bitbucket/integration',
-    {
-      config: read,
-      schema: { summary: 'The code-repository integration', tags: TAGS, response: { 200: codeRepositoryAnswer } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { configured, active, list } = await integrationOf(companyId, ['bitbucket', 'git']);
-      const shown = list.map((c: ConnectionRow) => ({
-        id: c.id,
-        name: c.name,
-        type: c.type,
-        workspace: c.settings.workspace ?? null,
-        url: c.settings.url ?? null,
-        isActive: c.isActive,
-        lastTestOk: c.lastTestOk,
-        lastTestedAt: c.lastTestedAt,
-      }));
-      return { message: 'Code-repository integration', data: { configured, active, connections: shown } };
-    },
-  );
+  registerReadRoute(app, reading, {
+    path: '/connection/bitbucket/integration',
+    summary: 'The code-repository integration',
+    answer: codeRepositoryAnswer,
+    message: 'Code-repository integration',
+    data: integration(['bitbucket', 'git'], (settings, row) => ({
+      type: row.type,
+      workspace: settings.workspace ?? null,
+      url: settings.url ?? null,
+    })),
+  });
 
   // ---- Source/destination pairs ---------------------------------------------------------------------
 
@@ -595,23 +482,30 @@ export async function connectionRoutes(app: FastifyInstance) {
       .where(where)
       .orderBy(asc(sql`lower(${sourceDestinations.name})`), asc(sourceDestinations.id));
 
-  api.get(
-    '/active/source/destination',
-    { config: read, schema: { summary: 'The active source/destination pairs', tags: TAGS, response: { 200: pairsAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
+  registerReadRoute(app, reading, {
+    path: '/active/source/destination',
+    summary: 'The active source/destination pairs',
+    answer: pairsAnswer,
+    message: 'Active source/destination pairs',
+    data: async (companyId) => {
       const rows = await pairsByName(companyPairs(companyId, eq(sourceDestinations.isActive, true)));
-      return { message: 'Active source/destination pairs', data: rows.filter((pair) => pair.sourceActive && pair.destinationActive) };
+      return rows.filter((pair) => pair.sourceActive && pair.destinationActive);
     },
-  );
+  });
 
-  api.get(
-    '/connection/:id/source/destination',
-    { config: read, schema: { summary: 'The pairs a connection is in', tags: TAGS, params: idParams, response: { 200: pairsAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      await findConnection(db, secrets, companyId, request.params.id);
-      return { message: 'Source/destination pairs', data: await pairsByName(pairsOfConnection(companyId, request.params.id)) };
+  answerRoute(
+    app,
+    reading,
+    {
+      method: 'GET',
+      path: '/connection/:id/source/destination',
+      summary: 'The pairs a connection is in',
+      params: idParams,
+      answer: pairsAnswer,
+    },
+    async ({ auth, params }) => {
+      await findConnection(db, secrets, auth.companyId, params.id);
+      return { message: 'Source/destination pairs', data: await pairsByName(pairsOfConnection(auth.companyId, params.id)) };
     },
   );
 
@@ -641,46 +535,38 @@ export async function connectionRoutes(app: FastifyInstance) {
       if (!destination.isDestination) throw badRequest(`destinationId: "${destination.name}" is not a destination`);
       const name = body.name || `${source.name} → ${destination.name}`;
       const existing = await findPair(db, auth.companyId, id);
+      const values = {
+        name,
+        sourceId: body.sourceId,
+        destinationId: body.destinationId,
+        isActive: body.isActive ?? existing?.isActive ?? true,
+      };
+      const entry = { companyId: auth.companyId, model: 'source_destination', recordId: id };
       try {
-        await db.transaction(async (tx) => {
-          if (existing) {
-            const after = {
-              name,
-              sourceId: body.sourceId,
-              destinationId: body.destinationId,
-              isActive: body.isActive ?? existing.isActive,
-            };
-            await tx
-              .update(sourceDestinations)
-              .set({ ...after, updatedAt: new Date() })
-              .where(companyPairs(auth.companyId, eq(sourceDestinations.id, id)));
-            await recordAudit(tx, request, {
-              companyId: auth.companyId,
-              model: 'source_destination',
+        if (existing) {
+          const { sourceId, destinationId, isActive } = existing;
+          await audited(
+            db,
+            request,
+            (tx) =>
+              tx
+                .update(sourceDestinations)
+                .set({ ...values, updatedAt: new Date() })
+                .where(companyPairs(auth.companyId, eq(sourceDestinations.id, id))),
+            {
+              ...entry,
               operation: 'update',
-              recordId: id,
-              changes: {
-                before: {
-                  name: existing.name,
-                  sourceId: existing.sourceId,
-                  destinationId: existing.destinationId,
-                  isActive: existing.isActive,
-                },
-                after,
-              },
-            });
-          } else {
-            const values = { name, sourceId: body.sourceId, destinationId: body.destinationId, isActive: body.isActive ?? true };
-            await tx.insert(sourceDestinations).values({ id, companyId: auth.companyId, ...values, createdBy: auth.userId });
-            await recordAudit(tx, request, {
-              companyId: auth.companyId,
-              model: 'source_destination',
-              operation: 'create',
-              recordId: id,
-              changes: { after: values },
-            });
-          }
-        });
+              changes: { before: { name: existing.name, sourceId, destinationId, isActive }, after: values },
+            },
+          );
+        } else {
+          await audited(
+            db,
+            request,
+            (tx) => tx.insert(sourceDestinations).values({ id, companyId: auth.companyId, ...values, createdBy: auth.userId }),
+            { ...entry, operation: 'create', changes: { after: values } },
+          );
+        }
       } catch (err) {
         // An id another company uses (which this company cannot see) is not this company's to take.
         if (isUniqueViolation(err, 'source_destinations_pkey')) throw notFound('Source/destination pair');
@@ -702,16 +588,19 @@ export async function connectionRoutes(app: FastifyInstance) {
       const auth = requireAuth(request);
       const pair = await findPair(db, auth.companyId, request.params.id);
       if (!pair) throw notFound('Source/destination pair');
-      await db.transaction(async (tx) => {
-        await tx.delete(sourceDestinations).where(companyPairs(auth.companyId, eq(sourceDestinations.id, pair.id)));
-        await recordAudit(tx, request, {
+      const { name, sourceId, destinationId } = pair;
+      await audited(
+        db,
+        request,
+        (tx) => tx.delete(sourceDestinations).where(companyPairs(auth.companyId, eq(sourceDestinations.id, pair.id))),
+        {
           companyId: auth.companyId,
           model: 'source_destination',
           operation: 'delete',
           recordId: pair.id,
-          changes: { before: { name: pair.name, sourceId: pair.sourceId, destinationId: pair.destinationId } },
-        });
-      });
+          changes: { before: { name, sourceId, destinationId } },
+        },
+      );
       return { message: `Pair "${pair.name}" deleted` };
     },
   );

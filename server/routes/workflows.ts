@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
 import { createWorkflowBody, RUN_STATUSES, updateWorkflowBody, type WorkflowTask } from '../../common/schemas/workflows';
-import { activateRoleBody as activationBody } from '../../common/schemas/roles';
 import { answer, listAnswer } from '../../common/contract/answers';
 import {
   databricksRunState,
@@ -21,23 +20,20 @@ import {
   workflowRow,
 } from '../../common/contract/workflows';
 import { recordAudit } from '../audit';
-import { usersWho } from '../audits/people';
 import { requireAuth } from '../auth/guard';
 import { connectionConfig } from '../connections/records';
 import { listBranches, listFilesAt, resolveCommit } from '../connectors/git';
 import { isTableSource, type ConnectionConfig } from '../connectors/types';
-import { connections, jobRuns, qualityResults, qualityRuns, sourceDestinations, workflows } from '../db/schema';
-import { isUniqueViolation } from '../http/database-errors';
-import { badRequest, conflict } from '../http/errors';
+import { connections, jobRuns, qualityResults, sourceDestinations, workflows } from '../db/schema';
+import { badRequest } from '../http/errors';
 import {
   anyOf,
+  bodyPage,
+  counted,
   endDateFilter,
   filterBody,
   idChoiceFilter,
-  inlined,
-  listPage,
-  pageParams,
-  searchFilter,
+  orderedPage,
   searching,
   startDateFilter,
   textChoiceFilter,
@@ -47,38 +43,29 @@ import {
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
 import { databricksRunStatus } from '../jobs/databricks-engine';
 import { gitOptions, repositoryFile } from '../jobs/tasks/repository';
-import { resultColumns } from '../tables/quality';
-import { liveWorkspaceId, workspaceChoices } from '../workspaces/records';
+import { liveWorkspaceId } from '../workspaces/records';
 import { checkWorkflowReferences } from '../workflows/references';
-import {
-  companyRuns,
-  companyWorkflows,
-  findRun,
-  findWorkflowSelected,
-  newestRunsFirst,
-  selectRuns,
-  selectWorkflows,
-  toWorkflowRow,
-} from '../workflows/records';
+import { companyWorkflows, findRun, findWorkflowSelected, selectWorkflows, toWorkflowRow } from '../workflows/records';
 import { cronProblem, nextRunAt } from '../jobs/schedule';
 import { assertWithinPlan } from '../subscription/limits';
+import { registerActivationRoute } from '../platform/activation-route';
+import { answerRoute } from '../platform/answer-route';
+import { audited, auditedCreate, unlessTaken } from '../platform/audited';
+import { registerFindRoute, registerListRoutes, registerReadRoute, type PagePlace } from '../platform/list-routes';
+import { ownedChoices, ownedConditions, ownedFilterFields } from '../platform/owned-records';
+import { resultsOfRun, runResultsPage, runsPage } from '../workflows/run-pages';
+import { runStatusChoices } from '../workflows/run-statuses';
 
 const TAGS = ['Workflows'];
 const RUN_TAGS = ['Job runs'];
 const idParams = z.object({ id: uuidParam });
 const read = { policy: ['workflows', 'read'] as const };
 const update = { policy: ['workflows', 'update'] as const };
+const readRuns = { config: read, tags: RUN_TAGS };
 
 export const WORKFLOW_NAME_TAKEN = 'name: a workflow with this name already exists';
 
-const workflowFilter = filterBody({
-  connection: idChoiceFilter,
-  user: idChoiceFilter,
-  workspace: idChoiceFilter,
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
-});
+const workflowFilter = filterBody({ connection: idChoiceFilter, ...ownedFilterFields });
 
 const statusFilter = textChoiceFilter.refine((values) => values.every((v) => (RUN_STATUSES as readonly string[]).includes(v)), {
   message: `must be one of ${RUN_STATUSES.join(', ')}`,
@@ -101,6 +88,18 @@ const runAnswer: ZodType<unknown> = answer(jobRunDetail);
 const qualityResultList: ZodType<unknown> = listAnswer(runQualityResult);
 
 const workflowSearch = (text: string) => searching([workflows.name, workflows.description], text);
+
+/** A workflow runs between the connections of its pair: the connection filter finds it by either. */
+function workflowConditions(filter: z.output<typeof workflowFilter>): SQL | undefined {
+  const connection = filter.connection ?? [];
+  return and(
+    connection.length > 0
+      ? sql`exists (select 1 from ${sourceDestinations} p where p.company_id = ${workflows.companyId} and p.id = ${workflows.pairId} and (${inArray(sql`p.source_id`, connection)} or ${inArray(sql`p.destination_id`, connection)}))`
+      : undefined,
+    ownedConditions(workflows, filter),
+    workflowSearch(filter.search ?? ''),
+  );
+}
 
 /** The stored columns of a body's fields (only those given, for an edit). */
 function storedFields(body: Partial<z.output<typeof createWorkflowBody>>) {
@@ -137,15 +136,14 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   const rowOf = async (companyId: string, id: string) => toWorkflowRow(await findWorkflowSelected(db, companyId, id), nextRunAt);
 
-  const listOf = async (companyId: string, where: SQL | undefined, offset: number, limit: number) => {
-    const condition = companyWorkflows(companyId, where);
-    const answer = await listPage(
+  const listOf = async (companyId: string, where: SQL | undefined, { offset, limit }: PagePlace) => {
+    const answer = await orderedPage(
       db,
       {
-        page: (o, l) =>
-          selectWorkflows(db).where(condition).orderBy(desc(workflows.createdAt), desc(workflows.id)).offset(inlined(o)).limit(inlined(l)),
+        select: () => selectWorkflows(db),
+        where: companyWorkflows(companyId, where),
+        order: [desc(workflows.createdAt), desc(workflows.id)],
         countFrom: workflows,
-        where: condition,
       },
       offset,
       limit,
@@ -160,138 +158,95 @@ export async function workflowRoutes(app: FastifyInstance) {
     if (problem) throw badRequest(`schedule.cron: ${problem}`);
   };
 
+  const filterChoices = async (companyId: string) => {
+    const [connection, owned] = await Promise.all([
+      db
+        .select({ id: connections.id, name: connections.name })
+        .from(connections)
+        .where(
+          and(
+            eq(connections.companyId, companyId),
+            sql`exists (select 1 from ${workflows} w join ${sourceDestinations} p on p.company_id = w.company_id and p.id = w.pair_id
+              where w.company_id = ${companyId} and (p.source_id = ${connections.id} or p.destination_id = ${connections.id}))`,
+          ),
+        )
+        .orderBy(asc(sql`lower(${connections.name})`)),
+      ownedChoices(db, companyId, workflows),
+    ]);
+    return { connection, ...owned };
+  };
+
+  const cards = async (companyId: string): Promise<Card[]> => {
+    const today = new Date();
+    today.setUTCHours(0, 0, 0, 0);
+    const [[flows], [runs]] = await Promise.all([
+      db
+        .select({
+          total: counted(),
+          active: counted(sql`${workflows.isActive}`),
+          scheduled: counted(sql`${workflows.isActive} and ${workflows.scheduleCron} is not null`),
+        })
+        .from(workflows)
+        .where(eq(workflows.companyId, companyId)),
+      db
+        .select({
+          today: counted(sql`${jobRuns.queuedAt} >= ${today}`),
+          failedToday: counted(sql`${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out')`),
+          running: counted(sql`${jobRuns.status} in ('queued', 'running')`),
+        })
+        .from(jobRuns)
+        .where(eq(jobRuns.companyId, companyId)),
+    ]);
+    return [
+      { key: 'total', label: 'Workflows', value: flows.total },
+      { key: 'active', label: 'Active', value: flows.active },
+      { key: 'scheduled', label: 'Scheduled', value: flows.scheduled },
+      { key: 'runsToday', label: 'Runs today', value: runs.today, link: '/job-runs' },
+      { key: 'failedToday', label: 'Failed today', value: runs.failedToday, link: '/job-runs' },
+      { key: 'running', label: 'Queued or running', value: runs.running, link: '/job-runs' },
+    ];
+  };
+
   // ---- Lists ----------------------------------------------------------------------------------------
 
-  api.get(
-    '/workflow/:offset/:limit',
-    { config: read, schema: { summary: 'List the workflows', tags: TAGS, params: pageParams, response: { 200: workflowList } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      return { message: 'Workflows', data: await listOf(companyId, undefined, request.params.offset, request.params.limit) };
-    },
-  );
-
-  api.post(
-    '/workflow/filter/:offset/:limit',
+  registerListRoutes(
+    app,
+    { config: read, tags: TAGS },
     {
-      config: read,
-      schema: { summary: 'Filter the workflows', tags: TAGS, params: pageParams, body: workflowFilter, response: { 200: workflowList } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const f = request.body;
-      const connection = f.connection ?? [];
-      const where = and(
-        connection.length > 0
-          ? sql`exists (select 1 from ${sourceDestinations} p where p.company_id = ${workflows.companyId} and p.id = ${workflows.pairId} and (${inArray(sql`p.source_id`, connection)} or ${inArray(sql`p.destination_id`, connection)}))`
-          : undefined,
-        anyOf(workflows.createdBy, f.user ?? []),
-        anyOf(workflows.workspaceId, f.workspace ?? []),
-        within(workflows.createdAt, f.startDate ?? null, f.endDate ?? null),
-        workflowSearch(f.search ?? ''),
-      );
-      return { message: 'Workflows', data: await listOf(companyId, where, request.params.offset, request.params.limit) };
-    },
-  );
-
-  api.get(
-    '/workflow/search/:offset/:limit',
-    {
-      config: read,
-      schema: {
-        summary: 'Search the workflows',
-        tags: TAGS,
-        params: pageParams,
-        querystring: z.object({ searchText: searchFilter }),
-        response: { 200: workflowList },
+      answer: workflowList,
+      message: 'Workflows',
+      page: listOf,
+      list: { path: '/workflow/:offset/:limit', summary: 'List the workflows' },
+      filter: { path: '/workflow/filter/:offset/:limit', summary: 'Filter the workflows', body: workflowFilter, where: workflowConditions },
+      search: { path: '/workflow/search/:offset/:limit', summary: 'Search the workflows', where: workflowSearch },
+      props: {
+        path: '/filters/workflow',
+        summary: 'Choices of the workflow filters',
+        answer: workflowFilterPropsAnswer,
+        message: 'Workflow filters',
+        data: filterChoices,
       },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      return {
-        message: 'Workflows',
-        data: await listOf(companyId, workflowSearch(request.query.searchText), request.params.offset, request.params.limit),
-      };
-    },
-  );
-
-  api.get(
-    '/filters/workflow',
-    { config: read, schema: { summary: 'Choices of the workflow filters', tags: TAGS, response: { 200: workflowFilterPropsAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const [connection, user, workspace] = await Promise.all([
-        db
-          .select({ id: connections.id, name: connections.name })
-          .from(connections)
-          .where(
-            and(
-              eq(connections.companyId, companyId),
-              sql`exists (select 1 from ${workflows} w join ${sourceDestinations} p on p.company_id = w.company_id and p.id = w.pair_id
-              where w.company_id = ${companyId} and (p.source_id = ${connections.id} or p.destination_id = ${connections.id}))`,
-            ),
-          )
-          .orderBy(asc(sql`lower(${connections.name})`)),
-        usersWho(
-          db,
-          companyId,
-          (userId) =>
-            sql`exists (select 1 from ${workflows} where ${workflows.companyId} = ${companyId} and ${workflows.createdBy} = ${userId})`,
-        ),
-        workspaceChoices(db, companyId),
-      ]);
-      return { message: 'Workflow filters', data: { connection, user, workspace } };
-    },
-  );
-
-  api.get(
-    '/workflow/topCards',
-    { config: read, schema: { summary: 'Counts of workflows and runs', tags: TAGS, response: { 200: workflowCardsAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const today = new Date();
-      today.setUTCHours(0, 0, 0, 0);
-      const [[flows], [runs]] = await Promise.all([
-        db
-          .select({
-            total: sql<number>`count(*)`.mapWith(Number),
-            active: sql<number>`count(*) filter (where ${workflows.isActive})`.mapWith(Number),
-            scheduled: sql<number>`count(*) filter (where ${workflows.isActive} and ${workflows.scheduleCron} is not null)`.mapWith(Number),
-          })
-          .from(workflows)
-          .where(eq(workflows.companyId, companyId)),
-        db
-          .select({
-            today: sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today})`.mapWith(Number),
-            failedToday:
-              sql<number>`count(*) filter (where ${jobRuns.queuedAt} >= ${today} and ${jobRuns.status} in ('failed', 'timed_out'))`.mapWith(
-                Number,
-              ),
-            running: sql<number>`count(*) filter (where ${jobRuns.status} in ('queued', 'running'))`.mapWith(Number),
-          })
-          .from(jobRuns)
-          .where(eq(jobRuns.companyId, companyId)),
-      ]);
-      const cards: Card[] = [
-        { key: 'total', label: 'Workflows', value: flows.total },
-        { key: 'active', label: 'Active', value: flows.active },
-        { key: 'scheduled', label: 'Scheduled', value: flows.scheduled },
-        { key: 'runsToday', label: 'Runs today', value: runs.today, link: '/job-runs' },
-        { key: 'failedToday', label: 'Failed today', value: runs.failedToday, link: '/job-runs' },
-        { key: 'running', label: 'Queued or running', value: runs.running, link: '/job-runs' },
-      ];
-      return { message: 'Workflow cards', data: { cards } };
+      cards: {
+        path: '/workflow/topCards',
+        summary: 'Counts of workflows and runs',
+        answer: workflowCardsAnswer,
+        message: 'Workflow cards',
+        cards,
+      },
     },
   );
 
   // ---- One workflow -------------------------------------------------------------------------------
 
-  api.get(
-    '/workflow/:id',
-    { config: read, schema: { summary: 'One workflow', tags: TAGS, params: idParams, response: { 200: workflowAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      return { message: 'Workflow', data: await rowOf(companyId, request.params.id) };
+  registerFindRoute(
+    app,
+    { config: read, tags: TAGS },
+    {
+      path: '/workflow/:id',
+      summary: 'One workflow',
+      answer: workflowAnswer,
+      message: 'Workflow',
+      find: rowOf,
     },
   );
 
@@ -307,9 +262,8 @@ export async function workflowRoutes(app: FastifyInstance) {
       checkSchedule(body.schedule);
       const workspaceId = await liveWorkspaceId(db, auth.companyId, body.workspaceId);
       await checkWorkflowReferences(db, auth.companyId, body);
-      let id: string;
-      try {
-        id = await db.transaction(async (tx) => {
+      const id = await unlessTaken(WORKFLOW_NAME_TAKEN, () =>
+        auditedCreate(db, request, { companyId: auth.companyId, model: 'workflow', after: { ...body, workspaceId } }, async (tx) => {
           await assertWithinPlan(tx, config.plans, auth.companyId, 'workflows');
           const [created] = await tx
             .insert(workflows)
@@ -322,19 +276,9 @@ export async function workflowRoutes(app: FastifyInstance) {
               createdBy: auth.userId,
             })
             .returning({ id: workflows.id });
-          await recordAudit(tx, request, {
-            companyId: auth.companyId,
-            model: 'workflow',
-            operation: 'create',
-            recordId: created.id,
-            changes: { after: { ...body, workspaceId } },
-          });
           return created.id;
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(WORKFLOW_NAME_TAKEN);
-        throw err;
-      }
+        }),
+      );
       await runner.syncSchedule(auth.companyId, id);
       return reply.code(201).send({ message: `Workflow "${body.name}" created`, data: await rowOf(auth.companyId, id) });
     },
@@ -365,64 +309,41 @@ export async function workflowRoutes(app: FastifyInstance) {
       if (merged.tasks.length === 0) throw badRequest('tasks: give at least one task');
       await checkWorkflowReferences(db, auth.companyId, merged);
       const changes = { ...storedFields(body), ...(body.workspaceId !== undefined ? { workspaceId } : {}) };
-      try {
-        await db.transaction(async (tx) => {
-          await tx
-            .update(workflows)
-            .set({ ...changes, updatedAt: new Date() })
-            .where(companyWorkflows(auth.companyId, eq(workflows.id, id)));
-          await recordAudit(tx, request, {
-            companyId: auth.companyId,
-            model: 'workflow',
-            operation: 'update',
-            recordId: id,
-            changes: { after: body },
-          });
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(WORKFLOW_NAME_TAKEN);
-        throw err;
-      }
+      await unlessTaken(WORKFLOW_NAME_TAKEN, () =>
+        audited(
+          db,
+          request,
+          (tx) =>
+            tx
+              .update(workflows)
+              .set({ ...changes, updatedAt: new Date() })
+              .where(companyWorkflows(auth.companyId, eq(workflows.id, id))),
+          { companyId: auth.companyId, model: 'workflow', operation: 'update', recordId: id, changes: { after: body } },
+        ),
+      );
       await runner.syncSchedule(auth.companyId, id);
       const row = await rowOf(auth.companyId, id);
       return { message: `Workflow "${row.name}" saved`, data: row };
     },
   );
 
-  api.post(
-    '/workflow/activate/:id',
+  registerActivationRoute(
+    app,
+    { config: update, tags: TAGS },
     {
-      config: update,
-      schema: {
-        summary: 'Activate or deactivate a workflow',
-        tags: TAGS,
-        params: idParams,
-        body: activationBody,
-        response: { 200: workflowAnswer },
-      },
-    },
-    async (request) => {
-      const auth = requireAuth(request);
-      const { id } = request.params;
-      const { isActive } = request.body;
-      const current = await rowOf(auth.companyId, id);
-      if (current.isActive !== isActive) {
-        await db.transaction(async (tx) => {
-          await tx
-            .update(workflows)
-            .set({ isActive, updatedAt: new Date() })
-            .where(companyWorkflows(auth.companyId, eq(workflows.id, id)));
-          await recordAudit(tx, request, {
-            companyId: auth.companyId,
-            model: 'workflow',
-            operation: isActive ? 'activate' : 'deactivate',
-            recordId: id,
-            changes: { before: { isActive: !isActive }, after: { isActive } },
-          });
-        });
-        await runner.syncSchedule(auth.companyId, id);
-      }
-      return { message: `Workflow "${current.name}" is ${isActive ? 'active' : 'deactivated'}`, data: await rowOf(auth.companyId, id) };
+      method: 'POST',
+      path: '/workflow/activate/:id',
+      summary: 'Activate or deactivate a workflow',
+      answer: workflowAnswer,
+      noun: 'Workflow',
+      model: 'workflow',
+      find: rowOf,
+      write: (tx, companyId, id, isActive) =>
+        tx
+          .update(workflows)
+          .set({ isActive, updatedAt: new Date() })
+          .where(companyWorkflows(companyId, eq(workflows.id, id))),
+      changed: (companyId, id) => runner.syncSchedule(companyId, id),
     },
   );
 
@@ -591,112 +512,75 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   // ---- Job runs ---------------------------------------------------------------------------------
 
-  const runsOf = (companyId: string, where: SQL | undefined, offset: number, limit: number) => {
-    const condition = companyRuns(companyId, where);
-    return listPage(
-      db,
-      {
-        page: (o, l) =>
-          selectRuns(db)
-            .where(condition)
-            .orderBy(...newestRunsFirst)
-            .offset(inlined(o))
-            .limit(inlined(l)),
-        countFrom: jobRuns,
-        where: condition,
-      },
-      offset,
-      limit,
-    );
-  };
-
-  api.get(
-    '/jobRunTracker/:workflowId/:offset/:limit',
+  answerRoute(
+    app,
+    readRuns,
     {
-      config: read,
-      schema: {
-        summary: "A workflow's runs, newest first",
-        tags: RUN_TAGS,
-        params: z.object({ workflowId: uuidParam, offset: offsetParam, limit: limitParam }),
-        response: { 200: runList },
-      },
+      method: 'GET',
+      path: '/jobRunTracker/:workflowId/:offset/:limit',
+      summary: "A workflow's runs, newest first",
+      params: z.object({ workflowId: uuidParam, offset: offsetParam, limit: limitParam }),
+      answer: runList,
     },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { workflowId, offset, limit } = request.params;
+    async ({ auth: { companyId }, params: { workflowId, offset, limit } }) => {
       await findWorkflowSelected(db, companyId, workflowId);
-      return { message: 'Job runs', data: await runsOf(companyId, eq(jobRuns.workflowId, workflowId), offset, limit) };
+      return { message: 'Job runs', data: await runsPage(db, companyId, eq(jobRuns.workflowId, workflowId), offset, limit) };
     },
   );
 
-  api.post(
-    '/jobRunTracker/filters',
+  answerRoute(
+    app,
+    readRuns,
     {
-      config: read,
-      schema: {
-        summary: 'Filter the runs of a workflow, or of every workflow',
-        tags: RUN_TAGS,
-        querystring: runFilterQuery,
-        body: runFilter,
-        response: { 200: runList },
-      },
+      method: 'POST',
+      path: '/jobRunTracker/filters',
+      summary: 'Filter the runs of a workflow, or of every workflow',
+      querystring: runFilterQuery,
+      body: runFilter,
+      answer: runList,
     },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const { workflowId } = request.query;
-      const f = request.body;
-      const offset = f.offset ?? request.query.offset;
-      const limit = f.limit ?? request.query.limit;
+    async ({ auth: { companyId }, query, body: f }) => {
+      const { workflowId } = query;
+      const { offset, limit } = bodyPage(f, query);
       if (workflowId) await findWorkflowSelected(db, companyId, workflowId);
       const where = and(
         workflowId ? eq(jobRuns.workflowId, workflowId) : anyOf(jobRuns.workflowId, f.workflow ?? []),
         anyOf(jobRuns.status, f.status ?? []),
         within(jobRuns.queuedAt, f.startDate ?? null, f.endDate ?? null),
       );
-      return { message: 'Job runs', data: await runsOf(companyId, where, offset, limit) };
+      return { message: 'Job runs', data: await runsPage(db, companyId, where, offset, limit) };
     },
   );
 
-  api.get(
-    '/jobRunTracker/filters/props',
-    { config: read, schema: { summary: 'Choices of the job-run filters', tags: RUN_TAGS, response: { 200: jobRunFilterPropsAnswer } } },
-    async (request) => {
-      const { companyId } = requireAuth(request);
+  registerReadRoute(app, readRuns, {
+    path: '/jobRunTracker/filters/props',
+    summary: 'Choices of the job-run filters',
+    answer: jobRunFilterPropsAnswer,
+    message: 'Job-run filters',
+    data: async (companyId) => {
       const workflow = await db
         .select({ id: workflows.id, name: workflows.name })
         .from(workflows)
         .where(eq(workflows.companyId, companyId))
         .orderBy(asc(sql`lower(${workflows.name})`));
-      const labels: Record<string, string> = {
-        queued: 'Queued',
-        running: 'Running',
-        succeeded: 'Succeeded',
-        failed: 'Failed',
-        canceled: 'Canceled',
-        timed_out: 'Timed out',
-      };
-      return { message: 'Job-run filters', data: { workflow, status: RUN_STATUSES.map((id) => ({ id, name: labels[id] })) } };
+      return { workflow, status: runStatusChoices() };
     },
-  );
+  });
 
-  api.get(
-    '/jobRunTracker/:id',
-    {
-      config: read,
-      schema: { summary: 'One run with its steps and logs', tags: RUN_TAGS, params: idParams, response: { 200: runAnswer } },
-    },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      return { message: 'Job run', data: await findRun(db, companyId, request.params.id) };
-    },
-  );
+  registerFindRoute(app, readRuns, {
+    path: '/jobRunTracker/:id',
+    summary: 'One run with its steps and logs',
+    answer: runAnswer,
+    message: 'Job run',
+    find: (companyId, id) => findRun(db, companyId, id),
+  });
 
-  api.put(
-    '/jobRunTracker/:id/cancel',
-    { config: update, schema: { summary: 'Stop a queued or running run', tags: RUN_TAGS, params: idParams, response: { 200: runAnswer } } },
-    async (request) => {
-      const auth = requireAuth(request);
-      const run = await findRun(db, auth.companyId, request.params.id);
+  answerRoute(
+    app,
+    { config: update, tags: RUN_TAGS },
+    { method: 'PUT', path: '/jobRunTracker/:id/cancel', summary: 'Stop a queued or running run', params: idParams, answer: runAnswer },
+    async ({ auth, params, request }) => {
+      const run = await findRun(db, auth.companyId, params.id);
       if (!['queued', 'running'].includes(run.status)) throw badRequest(`This run has already ended (${run.status.replace('_', ' ')})`);
       await runner.cancel(auth.companyId, run.id);
       await recordAudit(db, request, {
@@ -712,72 +596,37 @@ export async function workflowRoutes(app: FastifyInstance) {
 
   // ---- A run's data-quality results -------------------------------------------------------------------
 
-  const runResults = async (companyId: string, runId: string, where: SQL | undefined, offset: number, limit: number) => {
-    await findRun(db, companyId, runId);
-    const condition = and(
-      eq(qualityResults.companyId, companyId),
-      sql`${qualityResults.runId} in (select q.id from ${qualityRuns} q where q.company_id = ${companyId} and q.job_run_id = ${runId})`,
-      where,
-    )!;
-    return listPage(
-      db,
-      {
-        page: (o, l) =>
-          db
-            .select({ id: qualityResults.id, tableId: qualityResults.tableId, ...resultColumns })
-            .from(qualityResults)
-            .where(condition)
-            .orderBy(asc(qualityResults.ruleName), asc(qualityResults.id))
-            .offset(inlined(o))
-            .limit(inlined(l)),
-        countFrom: qualityResults,
-        where: condition,
-      },
-      offset,
-      limit,
-    );
-  };
-
-  api.get(
-    '/jobRunTracker/:id/dataQuality',
+  answerRoute(
+    app,
+    readRuns,
     {
-      config: read,
-      schema: {
-        summary: "The data-quality results a run's quality tasks kept",
-        tags: RUN_TAGS,
-        params: idParams,
-        querystring: pagedQuery,
-        response: { 200: qualityResultList },
-      },
+      method: 'GET',
+      path: '/jobRunTracker/:id/dataQuality',
+      summary: "The data-quality results a run's quality tasks kept",
+      params: idParams,
+      querystring: pagedQuery,
+      answer: qualityResultList,
     },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      return {
-        message: 'Data-quality results',
-        data: await runResults(companyId, request.params.id, undefined, request.query.offset, request.query.limit),
-      };
-    },
+    async ({ auth, params, query }) => ({
+      message: 'Data-quality results',
+      data: await runResultsPage(db, auth.companyId, params.id, undefined, query.offset, query.limit),
+    }),
   );
 
-  api.get(
-    '/dataQuality/filters',
+  answerRoute(
+    app,
+    readRuns,
     {
-      config: read,
-      schema: {
-        summary: "Choices of a run's data-quality filter",
-        tags: RUN_TAGS,
-        querystring: runQuery,
-        response: { 200: runQualityFilterPropsAnswer },
-      },
+      method: 'GET',
+      path: '/dataQuality/filters',
+      summary: "Choices of a run's data-quality filter",
+      querystring: runQuery,
+      answer: runQualityFilterPropsAnswer,
     },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const runId = request.query.jobRunTrackerId;
+    async ({ auth: { companyId }, query }) => {
+      const runId = query.jobRunTrackerId;
       await findRun(db, companyId, runId);
-      const ofRun = and(
-        eq(qualityResults.companyId, companyId),
-        sql`${qualityResults.runId} in (select q.id from ${qualityRuns} q where q.company_id = ${companyId} and q.job_run_id = ${runId})`,
-      );
+      const ofRun = resultsOfRun(companyId, runId);
       const [names, columns] = await Promise.all([
         db.selectDistinct({ name: qualityResults.ruleName }).from(qualityResults).where(ofRun).orderBy(asc(qualityResults.ruleName)),
         db
@@ -796,25 +645,24 @@ export async function workflowRoutes(app: FastifyInstance) {
     },
   );
 
-  api.post(
-    '/dataQuality/filters',
+  answerRoute(
+    app,
+    readRuns,
     {
-      config: read,
-      schema: {
-        summary: "Filter a run's data-quality results",
-        tags: RUN_TAGS,
-        querystring: runQuery.extend(pagedQuery.shape),
-        body: qualityFilter,
-        response: { 200: qualityResultList },
-      },
+      method: 'POST',
+      path: '/dataQuality/filters',
+      summary: "Filter a run's data-quality results",
+      querystring: runQuery.extend(pagedQuery.shape),
+      body: qualityFilter,
+      answer: qualityResultList,
     },
-    async (request) => {
-      const { companyId } = requireAuth(request);
-      const f = request.body;
+    async ({ auth, query, body: f }) => {
       const where = and(anyOf(qualityResults.ruleName, f.qualityName ?? []), anyOf(qualityResults.columnName, f.columnName ?? []));
-      const offset = f.offset ?? request.query.offset;
-      const limit = f.limit ?? request.query.limit;
-      return { message: 'Data-quality results', data: await runResults(companyId, request.query.jobRunTrackerId, where, offset, limit) };
+      const { offset, limit } = bodyPage(f, query);
+      return {
+        message: 'Data-quality results',
+        data: await runResultsPage(db, auth.companyId, query.jobRunTrackerId, where, offset, limit),
+      };
     },
   );
 }

@@ -1,0 +1,129 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { asc, type SQL } from 'drizzle-orm';
+import { dictionaryCsvFile, dictionaryListAnswer, dictionaryUploadAnswer } from '../../../common/contract/answers/dictionary';
+import { recordAudit } from '../../audit';
+import { requireAuth } from '../../auth/guard';
+import { tableColumns } from '../../db/schema';
+import { badRequest, HttpError } from '../../http/errors';
+import { orderedPage, searching } from '../../http/lists';
+import { registerListRoutes } from '../../platform/list-routes';
+import { applyDictionaryEdits, dictionaryCsv, DICTIONARY_UPLOAD_MAX_BYTES, readDictionaryUpload } from '../../tables/dictionary';
+import { dictionaryOf, findTable, selectDictionary, wholeDictionary } from '../../tables/records';
+import { idParams, reading, TAGS, tablePageParams, updating } from './routing';
+
+/** A table's data dictionary: its pages and search, and its download and upload as CSV. */
+export function dictionaryRoutes(app: FastifyInstance): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = api.ctx;
+
+  const dictionaryPage = async (companyId: string, where: SQL | undefined, place: { id: string; offset: number; limit: number }) => {
+    await findTable(db, companyId, place.id);
+    return orderedPage(
+      db,
+      {
+        select: () => selectDictionary(db),
+        where: dictionaryOf(companyId, place.id, where),
+        order: [asc(tableColumns.position), asc(tableColumns.name)],
+        countFrom: tableColumns,
+      },
+      place.offset,
+      place.limit,
+    );
+  };
+
+  registerListRoutes(app, reading, {
+    answer: dictionaryListAnswer,
+    message: 'Data dictionary',
+    params: tablePageParams,
+    page: dictionaryPage,
+    list: { path: '/tables/dataDictionary/tableId/:id/:offset/:limit', summary: "A table's data dictionary, by position" },
+    search: {
+      path: '/tables/dataDictionary/search/tableId/:id/:offset/:limit',
+      summary: "Search a table's data dictionary",
+      where: (text) => searching([tableColumns.name, tableColumns.description, tableColumns.businessName, tableColumns.owner], text),
+    },
+  });
+
+  api.get(
+    '/table/dictionary/:id',
+    {
+      config: reading.config,
+      schema: {
+        summary: "A table's data dictionary as CSV (also the upload template)",
+        tags: TAGS,
+        params: idParams,
+        response: { 200: dictionaryCsvFile },
+      },
+    },
+    async (request, reply) => {
+      const { companyId } = requireAuth(request);
+      const table = await findTable(db, companyId, request.params.id);
+      const csv = dictionaryCsv(await wholeDictionary(db, companyId, table.id));
+      const file = `${table.name.replace(/[^\w.-]+/g, '_') || 'table'}-dictionary.csv`;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${file}"`)
+        .header('cache-control', 'no-store')
+        .send(`\uFEFF${csv}\r\n`);
+    },
+  );
+
+  api.post(
+    '/tables/dictionary/upload/:id',
+    {
+      config: updating.config,
+      schema: {
+        summary: 'Describe columns from a CSV file (all or nothing)',
+        tags: TAGS,
+        params: idParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: dictionaryUploadAnswer },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const table = await findTable(db, auth.companyId, request.params.id);
+      if (!request.isMultipart()) throw badRequest('file: send the CSV as a file of a multipart/form-data body');
+      let text: string;
+      try {
+        const file = await request.file();
+        if (!file) throw badRequest('file: no file was sent');
+        const bytes = await file.toBuffer();
+        if (file.file.truncated) throw new HttpError(413, `file: must be at most ${DICTIONARY_UPLOAD_MAX_BYTES / 1024 / 1024} MB`);
+        text = bytes.toString('utf8');
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        const code = (err as { code?: string }).code ?? '';
+        if (code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new HttpError(413, `file: must be at most ${DICTIONARY_UPLOAD_MAX_BYTES / 1024 / 1024} MB`);
+        if (code === 'FST_FILES_LIMIT_REACHED' || code === 'FST_PARTS_LIMIT_REACHED') throw badRequest('file: send one file only');
+        throw badRequest('file: the multipart form could not be read');
+      }
+      if (text.includes('\u0000')) throw badRequest('file: this is not a text file; send a CSV file');
+      const dictionary = await wholeDictionary(db, auth.companyId, table.id);
+      const read = readDictionaryUpload(text, new Set(dictionary.map((entry) => entry.name)));
+      if (!read.ok)
+        throw badRequest(
+          read.problems.slice(0, 50).join('; ') + (read.problems.length > 50 ? `; and ${read.problems.length - 50} more` : ''),
+        );
+      const outcome = await db.transaction(async (tx) => {
+        const applied = await applyDictionaryEdits(tx, auth.companyId, table.id, auth.userId, dictionary, read.edits);
+        if (applied.updated > 0) {
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'table',
+            operation: 'upload_dictionary',
+            recordId: table.id,
+            changes: { columns: applied.changes },
+          });
+        }
+        return applied;
+      });
+      return {
+        message: `${outcome.updated} ${outcome.updated === 1 ? 'entry' : 'entries'} updated, ${outcome.unchanged} unchanged`,
+        data: { updated: outcome.updated, unchanged: outcome.unchanged },
+      };
+    },
+  );
+}

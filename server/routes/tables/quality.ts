@@ -1,0 +1,231 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { messageAnswer } from '../../../common/contract/answers';
+import { qualityRuleAnswer, qualityRuleListAnswer, qualityRunAnswer, type QualityRule } from '../../../common/contract/answers/quality';
+import { FUNCTION_TYPE_OF, PARAMS_OF, qualityRuleBody } from '../../../common/schemas/quality';
+import { recordAudit } from '../../audit';
+import { requireAuth } from '../../auth/guard';
+import { ConnectorError } from '../../connectors/types';
+import { qualityRules, tableColumns } from '../../db/schema';
+import { badRequest, notFound } from '../../http/errors';
+import { anyOf, filterBody, orderedPage, searchFilter, searching, textChoiceFilter, type ListAnswer } from '../../http/lists';
+import { uuidParam } from '../../http/schemas';
+import { answerRoute } from '../../platform/answer-route';
+import { built, type Built } from '../../platform/answers';
+import { audited, auditedCreate } from '../../platform/audited';
+import { registerListRoutes } from '../../platform/list-routes';
+import { checkCompanySql, companySqlDialectOf } from '../../sql/company-sql';
+import { newestRulesFirst, rulesOf, selectRules, type RuleRow } from '../../tables/quality';
+import { dictionaryOf, findTable } from '../../tables/records';
+import { runTableChecks } from '../../tables/run-checks';
+import { idParams, reading, TAGS, tablePageParams, updating } from './routing';
+
+/** A rule as its query reads it; the query types its newest result (read with json_build_object) as any object. */
+type RuleWithResult = Omit<RuleRow, 'lastResult'> & { lastResult: Built<QualityRule['lastResult']> };
+
+const ruleFilter = filterBody({
+  functionType: textChoiceFilter,
+  functionName: textChoiceFilter,
+  searchText: searchFilter,
+  tableId: z.string().optional(),
+});
+
+const ruleSearch = (text: string) => searching([qualityRules.name, qualityRules.functionName, qualityRules.columnName], text);
+
+/**
+ * A custom rule's query is checked as it is saved, in the dialect of the table's connection, so a
+ * query that may not run is refused now rather than at every run (where it is checked again).
+ * A connection whose SQL is not checked here (Databricks) saves it as it is.
+ */
+async function checkCustomSql(query: string, connectionType: string | null | undefined): Promise<void> {
+  const dialect = companySqlDialectOf(connectionType);
+  if (!dialect) return;
+  try {
+    await checkCompanySql(dialect, query);
+  } catch (err) {
+    if (err instanceof ConnectorError) throw badRequest(`params.sql: ${err.message}`);
+    throw err;
+  }
+}
+
+/** A table's data-quality rules (listed, searched, filtered, saved, deleted) and its manual check runs. */
+export function qualityRoutes(app: FastifyInstance): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { db, secrets, connectors } = api.ctx;
+
+  const rulesPage = async (
+    companyId: string,
+    where: SQL | undefined,
+    place: { id: string; offset: number; limit: number },
+  ): Promise<ListAnswer<RuleWithResult>> => {
+    await findTable(db, companyId, place.id);
+    return orderedPage(
+      db,
+      { select: () => selectRules(db), where: rulesOf(companyId, place.id, where), order: newestRulesFirst, countFrom: qualityRules },
+      place.offset,
+      place.limit,
+    ) as Promise<ListAnswer<RuleWithResult>>;
+  };
+
+  registerListRoutes(app, reading, {
+    answer: qualityRuleListAnswer,
+    message: 'Data-quality rules',
+    params: tablePageParams,
+    page: rulesPage,
+    list: { path: '/table/dataQuality/:id/:offset/:limit', summary: "A table's data-quality rules, each with its last result" },
+    search: { path: '/tables/dataQuality/search/tableId/:id/:offset/:limit', summary: "Search a table's rules", where: ruleSearch },
+    filter: {
+      path: '/tables/dataQuality/filter/tableId/:id/:offset/:limit',
+      summary: "Filter a table's rules",
+      body: ruleFilter,
+      where: (f) =>
+        and(
+          anyOf(qualityRules.functionType, f.functionType ?? []),
+          anyOf(qualityRules.functionName, f.functionName ?? []),
+          ruleSearch(f.searchText ?? ''),
+        ),
+    },
+  });
+
+  api.post(
+    '/table/dataQuality/:id',
+    {
+      config: updating.config,
+      schema: {
+        summary: 'Add a data-quality rule to a table, or change one (with its id)',
+        tags: TAGS,
+        params: idParams,
+        body: qualityRuleBody,
+        response: { 200: qualityRuleAnswer, 201: qualityRuleAnswer },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const table = await findTable(db, auth.companyId, request.params.id);
+      const body = request.body;
+      if (body.columnName) {
+        const [column] = await db
+          .select({ name: tableColumns.name })
+          .from(tableColumns)
+          .where(dictionaryOf(auth.companyId, table.id, and(eq(tableColumns.name, body.columnName), eq(tableColumns.present, true))));
+        if (!column) throw badRequest(`columnName: "${body.columnName}" is not a column of this table`);
+      }
+      const values = {
+        name: body.name,
+        functionType: FUNCTION_TYPE_OF[body.functionName],
+        functionName: body.functionName,
+        columnName: body.columnName || null,
+        params: PARAMS_OF[body.functionName].parse(body.params ?? {}) as Record<string, unknown>,
+        severity: body.severity,
+        tolerance: body.tolerance,
+        isActive: body.isActive ?? true,
+      };
+      if (values.functionName === 'custom_sql') await checkCustomSql(String(values.params.sql ?? ''), table.connectionType);
+      const existing = body.id
+        ? (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, body.id))))[0]
+        : undefined;
+      if (body.id && !existing) throw notFound('Data-quality rule');
+      const entry = { companyId: auth.companyId, model: 'quality_rule' };
+      let ruleId: string;
+      if (existing) {
+        const { name, functionName, columnName, params, severity, tolerance, isActive } = existing;
+        ruleId = await audited(
+          db,
+          request,
+          async (tx) => {
+            await tx
+              .update(qualityRules)
+              .set({ ...values, updatedAt: new Date() })
+              .where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, existing.id)));
+            return existing.id;
+          },
+          {
+            ...entry,
+            operation: 'update',
+            recordId: existing.id,
+            changes: { before: { name, functionName, columnName, params, severity, tolerance, isActive }, after: values },
+          },
+        );
+      } else {
+        ruleId = await auditedCreate(db, request, { ...entry, after: { tableId: table.id, ...values } }, async (tx) => {
+          const [created] = await tx
+            .insert(qualityRules)
+            .values({ companyId: auth.companyId, tableId: table.id, ...values, createdBy: auth.userId })
+            .returning({ id: qualityRules.id });
+          return created.id;
+        });
+      }
+      const [rule] = (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId)))) as RuleWithResult[];
+      return reply
+        .code(existing ? 200 : 201)
+        .send(built(qualityRuleAnswer, { message: `Rule "${rule.name}" ${existing ? 'saved' : 'added'}`, data: rule }));
+    },
+  );
+
+  answerRoute(
+    app,
+    { config: { policy: ['tables', 'delete'] }, tags: TAGS },
+    {
+      method: 'DELETE',
+      path: '/table/dataQuality/:id',
+      summary: 'Delete a data-quality rule (its past results stay)',
+      params: idParams,
+      answer: messageAnswer,
+    },
+    async ({ auth, params, request }) => {
+      const [rule] = await selectRules(db).where(and(eq(qualityRules.companyId, auth.companyId), eq(qualityRules.id, params.id)));
+      if (!rule) throw notFound('Data-quality rule');
+      const { tableId, name, functionName, columnName } = rule;
+      await audited(
+        db,
+        request,
+        (tx) => tx.delete(qualityRules).where(and(eq(qualityRules.companyId, auth.companyId), eq(qualityRules.id, rule.id))),
+        {
+          companyId: auth.companyId,
+          model: 'quality_rule',
+          operation: 'delete',
+          recordId: rule.id,
+          changes: { before: { tableId, name, functionName, columnName } },
+        },
+      );
+      return { message: `Rule "${rule.name}" deleted` };
+    },
+  );
+
+  // ---- Runs --------------------------------------------------------------------------------------
+
+  answerRoute(
+    app,
+    updating,
+    {
+      method: 'POST',
+      path: '/table/:id/configure',
+      summary: "Run a table's data-quality rules now",
+      params: idParams,
+      body: z.preprocess((body) => body ?? {}, z.object({ ruleIds: z.array(uuidParam).max(500).optional() }).strict()),
+      answer: qualityRunAnswer,
+    },
+    async ({ auth, params: { id }, body, request }) => {
+      const { run, outcome, tableName } = await runTableChecks(
+        { db, secrets, connectors },
+        { companyId: auth.companyId, tableId: id, ruleIds: body.ruleIds, trigger: 'manual', userId: auth.userId },
+        (tx, runId, result, rules) =>
+          recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'table',
+            operation: 'run_checks',
+            recordId: id,
+            changes: { after: { runId, status: result.status, rules } },
+          }),
+      );
+      const failed = outcome.results.filter((r) => r.status !== 'passed').length;
+      const message =
+        outcome.status === 'error'
+          ? `The checks of "${tableName}" could not run: ${outcome.error}`
+          : `Checks of "${tableName}": ${outcome.results.length - failed} passed, ${failed} did not`;
+      return { message, data: run };
+    },
+  );
+}

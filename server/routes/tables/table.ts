@@ -1,0 +1,254 @@
+import type { FastifyInstance } from 'fastify';
+import { eq, inArray } from 'drizzle-orm';
+import { connectionTypeOf } from '../../../common/connections';
+import { tableAnswer, tableColumnsRefreshAnswer } from '../../../common/contract/tables';
+import { registerTableBody, updateTableBody } from '../../../common/schemas/tables';
+import { recordAudit } from '../../audit';
+import { connectionConfig } from '../../connections/records';
+import { within as withinTime } from '../../connectors/registry';
+import { isTableSource, type ColumnInfo, type ConnectionConfig } from '../../connectors/types';
+import { dataTables, tableColumns } from '../../db/schema';
+import { badRequest, HttpError } from '../../http/errors';
+import { registerActivationRoute } from '../../platform/activation-route';
+import { answerRoute } from '../../platform/answer-route';
+import { registerFindRoute } from '../../platform/list-routes';
+import { auditedCreate, fieldChanges, unlessTaken } from '../../platform/audited';
+import { applyDictionaryEdits } from '../../tables/dictionary';
+import { companyTables, dictionaryOf, findTable, wholeDictionary } from '../../tables/records';
+import { liveWorkspaceId } from '../../workspaces/records';
+import { idParams, reading, TAGS, updating } from './routing';
+
+export const TABLE_TAKEN = 'endpoint: this table is already registered from this connection';
+/** How long reading a table's columns may take. */
+const DISCOVERY_TIMEOUT_MS = 30_000;
+
+/** The table's name when none is given: the endpoint's last part, without a file's extension. */
+function defaultName(endpoint: string): string {
+  const last = endpoint.split(/[/.]/).filter(Boolean);
+  const file = endpoint.split('/').pop() ?? endpoint;
+  return /\.(csv|parquet)$/i.test(file) ? file.replace(/\.(csv|parquet)$/i, '') : (last.pop() ?? endpoint);
+}
+
+/** The dictionary rows of columns read from the source. */
+const columnRows = (companyId: string, tableId: string, columns: ColumnInfo[]) =>
+  columns.map((column) => ({
+    companyId,
+    tableId,
+    name: column.name,
+    position: column.position,
+    dataType: column.dataType,
+    nullable: column.nullable,
+  }));
+
+/** One table: read, registered from a connection's endpoint, edited, (de)activated, its columns read again. */
+export function oneTableRoutes(app: FastifyInstance): void {
+  const { db, secrets, connectors } = app.ctx;
+
+  /** The columns of an endpoint, read from the source now. */
+  const discover = (config: ConnectionConfig, endpoint: string): Promise<ColumnInfo[]> =>
+    connectors.use(config, async (connector) => {
+      if (!isTableSource(connector))
+        throw badRequest(`connectionId: a ${connectionTypeOf(config.type)?.label ?? config.type} connection has no tables`);
+      return withinTime(DISCOVERY_TIMEOUT_MS, 'Reading the columns', connector.columns(endpoint));
+    });
+
+  const tableConfig = async (companyId: string, table: { connectionId: string; connectionName: string }) => {
+    const config = await connectionConfig(db, secrets, companyId, table.connectionId);
+    if (!config.isActive) throw badRequest(`The connection "${table.connectionName}" is deactivated; activate it first`);
+    return config;
+  };
+
+  registerFindRoute(app, reading, {
+    path: '/table/:id',
+    summary: 'One table',
+    answer: tableAnswer,
+    message: 'Table',
+    find: (companyId, id) => findTable(db, companyId, id),
+  });
+
+  answerRoute(
+    app,
+    { config: { policy: ['tables', 'create'] }, tags: TAGS },
+    {
+      method: 'POST',
+      path: '/table',
+      summary: "Register a table from a connection's endpoint",
+      body: registerTableBody,
+      answer: tableAnswer,
+      status: 201,
+    },
+    async ({ auth, body, request }) => {
+      const config = await connectionConfig(db, secrets, auth.companyId, body.connectionId).catch((err) => {
+        if (err instanceof HttpError && err.statusCode === 404) throw badRequest('connectionId: no such connection');
+        throw err;
+      });
+      if (!config.isActive) throw badRequest(`connectionId: the connection "${config.name}" is deactivated`);
+      const workspaceId = await liveWorkspaceId(db, auth.companyId, body.workspaceId);
+      const columns = await discover(config, body.endpoint);
+      if (columns.length === 0) throw badRequest(`endpoint: "${body.endpoint}" has no columns`);
+      const name = body.name || defaultName(body.endpoint);
+      const after = { name, endpoint: body.endpoint, connectionId: body.connectionId, workspaceId, columns: columns.length };
+      const id = await unlessTaken(TABLE_TAKEN, () =>
+        auditedCreate(db, request, { companyId: auth.companyId, model: 'table', after }, async (tx) => {
+          const [created] = await tx
+            .insert(dataTables)
+            .values({
+              companyId: auth.companyId,
+              connectionId: body.connectionId,
+              endpoint: body.endpoint,
+              name,
+              description: body.description ?? '',
+              workspaceId,
+              discoveredAt: new Date(),
+              createdBy: auth.userId,
+            })
+            .returning({ id: dataTables.id });
+          await tx.insert(tableColumns).values(columnRows(auth.companyId, created.id, columns));
+          return created.id;
+        }),
+      );
+      return { message: `Table "${name}" registered with ${columns.length} columns`, data: await findTable(db, auth.companyId, id) };
+    },
+  );
+
+  answerRoute(
+    app,
+    updating,
+    {
+      method: 'PUT',
+      path: '/table/:id',
+      summary: 'Edit a table and its dictionary entries',
+      params: idParams,
+      body: updateTableBody,
+      answer: tableAnswer,
+    },
+    async ({ auth, params: { id }, body, request }) => {
+      const table = await findTable(db, auth.companyId, id);
+      const dictionary = body.columns ? await wholeDictionary(db, auth.companyId, id) : [];
+      if (body.columns) {
+        const known = new Set(dictionary.map((entry) => entry.name));
+        const unknown = body.columns.filter((c) => !known.has(c.name)).map((c) => `"${c.name}"`);
+        if (unknown.length > 0)
+          throw badRequest(`columns: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of this table`);
+        const names = body.columns.map((c) => c.name);
+        const twice = names.filter((n, i) => names.indexOf(n) !== i);
+        if (twice.length > 0) throw badRequest(`columns: "${twice[0]}" is given twice`);
+      }
+      const workspaceId = body.workspaceId === undefined ? table.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
+      const before = { name: table.name, description: table.description, workspaceId: table.workspaceId };
+      const after = { name: body.name ?? table.name, description: body.description ?? table.description, workspaceId };
+      const { before: was, after: now } = fieldChanges(before, after);
+      const outcome = await db.transaction(async (tx) => {
+        if (Object.keys(now).length > 0)
+          await tx
+            .update(dataTables)
+            .set({ ...now, updatedAt: new Date() })
+            .where(companyTables(auth.companyId, eq(dataTables.id, id)));
+        const edits = body.columns ? await applyDictionaryEdits(tx, auth.companyId, id, auth.userId, dictionary, body.columns) : null;
+        const columnChanges = edits && edits.updated > 0 ? edits.changes : undefined;
+        if (Object.keys(now).length > 0 || columnChanges) {
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'table',
+            operation: 'update',
+            recordId: id,
+            changes: { before: was, after: now, ...(columnChanges ? { columns: columnChanges } : {}) },
+          });
+        }
+        return { tableChanged: Object.keys(now).length > 0, columnsUpdated: edits?.updated ?? 0 };
+      });
+      const message =
+        !outcome.tableChanged && outcome.columnsUpdated === 0
+          ? 'Nothing to change'
+          : outcome.columnsUpdated > 0
+            ? `Table "${after.name}" saved (${outcome.columnsUpdated} dictionary ${outcome.columnsUpdated === 1 ? 'entry' : 'entries'})`
+            : `Table "${after.name}" saved`;
+      return { message, data: await findTable(db, auth.companyId, id) };
+    },
+  );
+
+  registerActivationRoute(app, updating, {
+    method: 'POST',
+    path: '/table/activate/:id',
+    summary: 'Activate or deactivate a table',
+    answer: tableAnswer,
+    noun: 'Table',
+    model: 'table',
+    find: (companyId, id) => findTable(db, companyId, id),
+    write: (tx, companyId, id, isActive) =>
+      tx
+        .update(dataTables)
+        .set({ isActive, updatedAt: new Date() })
+        .where(companyTables(companyId, eq(dataTables.id, id))),
+  });
+
+  answerRoute(
+    app,
+    updating,
+    {
+      method: 'POST',
+      path: '/table/configure/:id',
+      summary: "Read a table's columns from the source again",
+      params: idParams,
+      answer: tableColumnsRefreshAnswer,
+    },
+    async ({ auth, params: { id }, request }) => {
+      const table = await findTable(db, auth.companyId, id);
+      const columns = await discover(await tableConfig(auth.companyId, table), table.endpoint);
+      const stored = await wholeDictionary(db, auth.companyId, id);
+      const storedByName = new Map(stored.map((entry) => [entry.name, entry]));
+      const found = new Set(columns.map((c) => c.name));
+      const added = columns.filter((c) => !storedByName.has(c.name));
+      const removed = stored.filter((entry) => entry.present && !found.has(entry.name));
+      const changed = columns.filter((c) => {
+        const entry = storedByName.get(c.name);
+        return entry && (entry.dataType !== c.dataType || entry.nullable !== c.nullable || entry.position !== c.position || !entry.present);
+      });
+      await db.transaction(async (tx) => {
+        if (added.length > 0) await tx.insert(tableColumns).values(columnRows(auth.companyId, id, added));
+        for (const c of changed) {
+          await tx
+            .update(tableColumns)
+            .set({ dataType: c.dataType, nullable: c.nullable, position: c.position, present: true, updatedAt: new Date() })
+            .where(dictionaryOf(auth.companyId, id, eq(tableColumns.name, c.name)));
+        }
+        if (removed.length > 0) {
+          await tx
+            .update(tableColumns)
+            .set({ present: false, updatedAt: new Date() })
+            .where(
+              dictionaryOf(
+                auth.companyId,
+                id,
+                inArray(
+                  tableColumns.name,
+                  removed.map((r) => r.name),
+                ),
+              ),
+            );
+        }
+        await tx
+          .update(dataTables)
+          .set({ discoveredAt: new Date() })
+          .where(companyTables(auth.companyId, eq(dataTables.id, id)));
+        if (added.length + changed.length + removed.length > 0) {
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'table',
+            operation: 'refresh_columns',
+            recordId: id,
+            changes: {
+              after: { added: added.map((c) => c.name), removed: removed.map((r) => r.name), changed: changed.map((c) => c.name) },
+            },
+          });
+        }
+      });
+      const summary = { added: added.map((c) => c.name), removed: removed.map((r) => r.name), changed: changed.map((c) => c.name) };
+      const message =
+        added.length + removed.length + changed.length === 0
+          ? `The columns of "${table.name}" are as the source has them`
+          : `Columns of "${table.name}": ${added.length} added, ${removed.length} gone, ${changed.length} changed`;
+      return { message, data: summary };
+    },
+  );
+}
