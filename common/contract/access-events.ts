@@ -52,6 +52,7 @@ export const eventStatusesAnswer = z.object({ message: z.string(), statusValues:
 
 export const accessEventsContract = defineContract({
   name: 'access-events',
+  noun: { one: 'access event', many: 'access events' },
   row: accessEventRow,
   routes: {
     list: '/access/events/{offset}/{limit}',

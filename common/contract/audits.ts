@@ -37,6 +37,7 @@ export const auditCards = z.object({ cards: z.array(card) });
 
 export const auditsContract = defineContract({
   name: 'audits',
+  noun: { one: 'system audit', many: 'system audits' },
   row: auditRow,
   routes: {
     list: '/system/audits/{offset}/{limit}',

@@ -52,6 +52,15 @@ export const notificationsMarked = z.object({ updated: z.number().int() });
 export const notificationsContract = defineContract({
   name: 'notifications',
   row: notificationRow,
+  // What the lists order by (a refused `{field}` names them in this order) and search in.
+  fields: [
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'readAt', type: 'datetime', sortable: true },
+    { source: 'type', type: 'text', sortable: true },
+    { source: 'title', type: 'text', sortable: true, searchable: true },
+    { source: 'status', type: 'status', sortable: true },
+    { source: 'message', type: 'longtext', searchable: true },
+  ],
   routes: {
     list: '/notification/{offset}/{limit}',
     filter: { path: '/notification/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'createdAt', order: 'DESC' } },

@@ -1,34 +1,30 @@
-import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { ACCESS_EVENT_STATUSES } from '../../common/contract/access-events';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from './enum-filter';
 import { accessEvents } from '../db/schema';
 import {
-  anyOf,
   choicesOf,
   endDateFilter,
   filterBody,
   idChoiceFilter,
-  listPage,
   orEmpty,
   searchFilter,
   searchText,
   startDateFilter,
-  within,
   type Card,
   type Choice,
   type ListAnswer,
 } from '../http/lists';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
-import { readPage } from './merge';
+import { listLog, type Log } from './log-list';
 import { namesOf, usersWho } from './people';
-import { searchCondition, type SearchedList } from '../http/search';
-
-export const EVENT_STATUSES = ['blocked', 'failure', 'success'] as const;
+import type { SearchedList } from '../http/search';
 
 export const accessEventFilterBody = filterBody({
   user: idChoiceFilter,
-  status: enumChoiceFilter(EVENT_STATUSES),
+  status: enumChoiceFilter(ACCESS_EVENT_STATUSES),
   startDate: startDateFilter,
   endDate: endDateFilter,
   search: searchFilter,
@@ -49,6 +45,7 @@ export interface AccessEventRow {
   impersonatorEmail: string | null;
   createdAt: Date;
 }
+type StoredAccessEvent = Omit<AccessEventRow, 'userName' | 'impersonatorEmail'>;
 
 /** What an access-event search matches: email, event, reason, address and user agent, read through access_events_search_trgm_idx (migration 0007). */
 export const accessEventSearchText = searchText(
@@ -68,81 +65,67 @@ export const accessEventsSearch: SearchedList = {
   newestColumn: accessEvents.createdAt,
 };
 
-/**
- * `company_id = …` comes first in every query, so events whose company is unknown (a sign-in
- * naming a host name that does not exist has a null company) are never shown to any tenant.
- */
-export async function accessEventConditions(db: Db, companyId: string, filter: AccessEventFilter): Promise<SQL> {
-  return and(
-    eq(accessEvents.companyId, companyId),
-    anyOf(accessEvents.userId, filter.user ?? []),
-    anyOf(accessEvents.status, filter.status ?? []),
-    within(accessEvents.createdAt, filter.startDate ?? null, filter.endDate ?? null),
-    await searchCondition(db, accessEventsSearch, companyId, filter.search ?? ''),
-  )!;
-}
+/** How the access-event lists read the table: the user and the impersonating admin, named. */
+const accessEventLog: Log<StoredAccessEvent, AccessEventRow> = {
+  search: accessEventsSearch,
+  columns: {
+    id: accessEvents.id,
+    userId: accessEvents.userId,
+    email: accessEvents.email,
+    event: accessEvents.event,
+    status: accessEvents.status,
+    reason: accessEvents.reason,
+    ip: accessEvents.ip,
+    userAgent: accessEvents.userAgent,
+    impersonatorUserId: accessEvents.impersonatorUserId,
+    createdAt: accessEvents.createdAt,
+  },
+  async named(db, companyId, rows) {
+    const names = await namesOf(
+      db,
+      companyId,
+      rows.flatMap((r) => [r.userId, r.impersonatorUserId]),
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      userId: r.userId,
+      email: r.email,
+      userName: r.userId ? (names.get(r.userId)?.name ?? null) : null,
+      event: r.event,
+      status: r.status,
+      reason: r.reason,
+      ip: r.ip,
+      userAgent: r.userAgent,
+      impersonatorUserId: r.impersonatorUserId,
+      impersonatorEmail: r.impersonatorUserId ? (names.get(r.impersonatorUserId)?.email ?? null) : null,
+      createdAt: r.createdAt,
+    }));
+  },
+};
 
-export async function listAccessEvents(
+/**
+ * The company's events, newest first. Events whose company is unknown (a sign-in naming a host
+ * name that does not exist has a null company) are never shown to any tenant.
+ */
+export function listAccessEvents(
   db: Db,
   companyId: string,
   filter: AccessEventFilter,
   offset: number,
   limit: number,
 ): Promise<ListAnswer<AccessEventRow>> {
-  const where = await accessEventConditions(db, companyId, filter);
-  return listPage(
+  return listLog(
     db,
+    accessEventLog,
+    companyId,
     {
-      countFrom: accessEvents,
-      where,
-      page: async (o, l) => {
-        const part = (value?: SQL) =>
-          db
-            .select({
-              id: accessEvents.id,
-              userId: accessEvents.userId,
-              email: accessEvents.email,
-              event: accessEvents.event,
-              status: accessEvents.status,
-              reason: accessEvents.reason,
-              ip: accessEvents.ip,
-              userAgent: accessEvents.userAgent,
-              impersonatorUserId: accessEvents.impersonatorUserId,
-              createdAt: accessEvents.createdAt,
-            })
-            .from(accessEvents)
-            .where(and(where, value))
-            .orderBy(desc(accessEvents.createdAt), desc(accessEvents.id));
-        const rows = await readPage(
-          part,
-          [
-            [accessEvents.userId, filter.user ?? []],
-            [accessEvents.status, filter.status ?? []],
-          ],
-          [desc(accessEvents.createdAt), desc(accessEvents.id)],
-          o,
-          l,
-        );
-        const names = await namesOf(
-          db,
-          companyId,
-          rows.flatMap((r) => [r.userId, r.impersonatorUserId]),
-        );
-        return rows.map((r) => ({
-          id: r.id,
-          userId: r.userId,
-          email: r.email,
-          userName: r.userId ? (names.get(r.userId)?.name ?? null) : null,
-          event: r.event,
-          status: r.status,
-          reason: r.reason,
-          ip: r.ip,
-          userAgent: r.userAgent,
-          impersonatorUserId: r.impersonatorUserId,
-          impersonatorEmail: r.impersonatorUserId ? (names.get(r.impersonatorUserId)?.email ?? null) : null,
-          createdAt: r.createdAt,
-        }));
-      },
+      choices: [
+        { column: accessEvents.userId, values: filter.user ?? [], indexed: true },
+        { column: accessEvents.status, values: filter.status ?? [], indexed: true },
+      ],
+      startDate: filter.startDate,
+      endDate: filter.endDate,
+      search: filter.search,
     },
     offset,
     limit,
@@ -152,7 +135,7 @@ export async function listAccessEvents(
 /** The statuses the company's events hold: one probe of (company_id, status, created_at) each. */
 export async function presentStatuses(db: Db, companyId: string): Promise<string[]> {
   const probes = await Promise.all(
-    EVENT_STATUSES.map(async (status) => {
+    ACCESS_EVENT_STATUSES.map(async (status) => {
       const [hit] = await db
         .select({ one: sql`1` })
         .from(accessEvents)
@@ -161,7 +144,7 @@ export async function presentStatuses(db: Db, companyId: string): Promise<string
       return hit ? status : null;
     }),
   );
-  return probes.filter((s): s is (typeof EVENT_STATUSES)[number] => s !== null);
+  return probes.filter((s): s is (typeof ACCESS_EVENT_STATUSES)[number] => s !== null);
 }
 
 export async function accessEventProps(db: Db, companyId: string): Promise<{ user: Choice[]; status: Choice[] }> {

@@ -1,30 +1,27 @@
-import { and, desc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { systemAudits } from '../db/schema';
 import {
-  anyOf,
   choicesOf,
   endDateFilter,
   filterBody,
   idChoiceFilter,
-  listPage,
   orEmpty,
   searchFilter,
   searchText,
   startDateFilter,
   textChoiceFilter,
-  within,
   type Card,
   type Choice,
   type ListAnswer,
 } from '../http/lists';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
 import { distinctByLooseScan } from './distinct';
-import { readPage } from './merge';
+import { listLog, type Log } from './log-list';
 import { namesOf, usersWho } from './people';
 import { apiKeyNamesOf } from '../apikeys/records';
-import { searchCondition, type SearchedList } from '../http/search';
+import type { SearchedList } from '../http/search';
 
 export const auditFilterBody = filterBody({
   model: textChoiceFilter,
@@ -53,6 +50,7 @@ export interface AuditRow {
   ip: string | null;
   createdAt: Date;
 }
+type StoredAudit = Omit<AuditRow, 'userEmail' | 'userName' | 'impersonatorEmail' | 'apiKeyName'>;
 
 /** What an audit search matches: the record, model, operation and the changes' text, read through system_audits_search_trgm_idx (migration 0007). */
 export const auditSearchText = searchText(
@@ -71,106 +69,82 @@ export const auditsSearch: SearchedList = {
   newestColumn: systemAudits.createdAt,
 };
 
-/**
- * Every condition is on system_audits itself, so that (company_id, created_at),
- * (company_id, user_id, created_at) and (company_id, model, created_at) can serve both the
- * filter and the newest-first order; the search reads its trigram index (server/http/search.ts).
- */
-export async function auditConditions(db: Db, companyId: string, filter: AuditFilter): Promise<SQL> {
-  return and(
-    eq(systemAudits.companyId, companyId),
-    anyOf(systemAudits.model, filter.model ?? []),
-    anyOf(systemAudits.operation, filter.operation ?? []),
-    anyOf(systemAudits.userId, filter.user ?? []),
-    within(systemAudits.createdAt, filter.startDate ?? null, filter.endDate ?? null),
-    await searchCondition(db, auditsSearch, companyId, filter.search ?? ''),
-  )!;
-}
+/** How the system-audit lists read the table: who made each change, as whom, and with which API key. */
+const auditLog: Log<StoredAudit, AuditRow> = {
+  search: auditsSearch,
+  columns: {
+    id: systemAudits.id,
+    model: systemAudits.model,
+    operation: systemAudits.operation,
+    recordId: systemAudits.recordId,
+    userId: systemAudits.userId,
+    impersonatorUserId: systemAudits.impersonatorUserId,
+    apiKeyId: systemAudits.apiKeyId,
+    changes: systemAudits.changes,
+    ip: systemAudits.ip,
+    createdAt: systemAudits.createdAt,
+  },
+  async named(db, companyId, rows) {
+    const [names, keyNames] = await Promise.all([
+      namesOf(
+        db,
+        companyId,
+        rows.flatMap((r) => [r.userId, r.impersonatorUserId]),
+      ),
+      apiKeyNamesOf(
+        db,
+        companyId,
+        rows.map((r) => r.apiKeyId),
+      ),
+    ]);
+    return rows.map((r) => {
+      const user = r.userId ? names.get(r.userId) : undefined;
+      return {
+        id: r.id,
+        model: r.model,
+        operation: r.operation,
+        recordId: r.recordId,
+        userId: r.userId,
+        userEmail: user?.email ?? null,
+        userName: user?.name ?? null,
+        impersonatorUserId: r.impersonatorUserId,
+        impersonatorEmail: r.impersonatorUserId ? (names.get(r.impersonatorUserId)?.email ?? null) : null,
+        apiKeyId: r.apiKeyId,
+        apiKeyName: r.apiKeyId ? (keyNames.get(r.apiKeyId) ?? null) : null,
+        changes: r.changes,
+        ip: r.ip,
+        createdAt: r.createdAt,
+      };
+    });
+  },
+};
 
-export async function listAudits(
-  db: Db,
-  companyId: string,
-  filter: AuditFilter,
-  offset: number,
-  limit: number,
-): Promise<ListAnswer<AuditRow>> {
-  const where = await auditConditions(db, companyId, filter);
-  return listPage(
+/** The company's entries, newest first; (company_id, model, created_at) and (company_id, user_id, created_at) serve their filters. */
+export function listAudits(db: Db, companyId: string, filter: AuditFilter, offset: number, limit: number): Promise<ListAnswer<AuditRow>> {
+  return listLog(
     db,
+    auditLog,
+    companyId,
     {
-      countFrom: systemAudits,
-      where,
-      page: async (o, l) => {
-        const part = (value?: SQL) =>
-          db
-            .select({
-              id: systemAudits.id,
-              model: systemAudits.model,
-              operation: systemAudits.operation,
-              recordId: systemAudits.recordId,
-              userId: systemAudits.userId,
-              impersonatorUserId: systemAudits.impersonatorUserId,
-              apiKeyId: systemAudits.apiKeyId,
-              changes: systemAudits.changes,
-              ip: systemAudits.ip,
-              createdAt: systemAudits.createdAt,
-            })
-            .from(systemAudits)
-            .where(and(where, value))
-            .orderBy(desc(systemAudits.createdAt), desc(systemAudits.id));
-        const rows = await readPage(
-          part,
-          [
-            [systemAudits.model, filter.model ?? []],
-            [systemAudits.userId, filter.user ?? []],
-          ],
-          [desc(systemAudits.createdAt), desc(systemAudits.id)],
-          o,
-          l,
-        );
-        const [names, keyNames] = await Promise.all([
-          namesOf(
-            db,
-            companyId,
-            rows.flatMap((r) => [r.userId, r.impersonatorUserId]),
-          ),
-          apiKeyNamesOf(
-            db,
-            companyId,
-            rows.map((r) => r.apiKeyId),
-          ),
-        ]);
-        return rows.map((r) => {
-          const user = r.userId ? names.get(r.userId) : undefined;
-          return {
-            id: r.id,
-            model: r.model,
-            operation: r.operation,
-            recordId: r.recordId,
-            userId: r.userId,
-            userEmail: user?.email ?? null,
-            userName: user?.name ?? null,
-            impersonatorUserId: r.impersonatorUserId,
-            impersonatorEmail: r.impersonatorUserId ? (names.get(r.impersonatorUserId)?.email ?? null) : null,
-            apiKeyId: r.apiKeyId,
-            apiKeyName: r.apiKeyId ? (keyNames.get(r.apiKeyId) ?? null) : null,
-            changes: r.changes,
-            ip: r.ip,
-            createdAt: r.createdAt,
-          };
-        });
-      },
+      choices: [
+        { column: systemAudits.model, values: filter.model ?? [], indexed: true },
+        { column: systemAudits.operation, values: filter.operation ?? [] },
+        { column: systemAudits.userId, values: filter.user ?? [], indexed: true },
+      ],
+      startDate: filter.startDate,
+      endDate: filter.endDate,
+      search: filter.search,
     },
     offset,
     limit,
   );
 }
 
-export interface AuditProps {
+export type AuditProps = {
   model: Choice[];
   operation: Choice[];
   user: Choice[];
-}
+};
 
 export async function auditProps(db: Db, companyId: string): Promise<AuditProps> {
   const [models, operations, user] = await Promise.all([

@@ -1,4 +1,7 @@
 import type { EntityModule } from '../platform/entity-routes';
+import { accessEventsModule } from './access-events';
+import { auditsModule } from './audits';
+import { notificationsModule } from './notifications';
 import { workspacesModule } from './workspaces';
 
 /**
@@ -7,4 +10,9 @@ import { workspacesModule } from './workspaces';
  * (server/platform/entity-routes.ts). A new entity is one entry here; the areas written before
  * these existed keep their route files under server/routes until they move here.
  */
-export const ENTITY_MODULES: readonly EntityModule[] = [workspacesModule as EntityModule];
+export const ENTITY_MODULES: readonly EntityModule[] = [
+  workspacesModule as EntityModule,
+  notificationsModule as EntityModule,
+  auditsModule as EntityModule,
+  accessEventsModule as EntityModule,
+];

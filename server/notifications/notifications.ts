@@ -1,6 +1,8 @@
-import { and, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { NOTIFICATION_STATUSES, notificationsContract } from '../../common/contract/notifications';
+import type { ListSort } from '../../common/contract/routes';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from '../audits/enum-filter';
 import { notifications } from '../db/schema';
@@ -18,7 +20,6 @@ import {
   orderBy,
   searching,
   searchFilter,
-  sortParams,
   startDateFilter,
   textChoiceFilter,
   within,
@@ -26,7 +27,6 @@ import {
   type ListAnswer,
 } from '../http/lists';
 
-export const NOTIFICATION_STATUSES = ['unread', 'read'] as const;
 /** The latest notifications the app bar shows. */
 export const APP_BAR_COUNT = 10;
 
@@ -41,16 +41,15 @@ export const notificationFilterBody = filterBody({
 });
 export type NotificationFilter = Partial<z.output<typeof notificationFilterBody>>;
 
-const SORTABLE = {
+/** The contract's sort fields (the filter route checks `{field}` against them), each with its column. */
+type SortField = Extract<(typeof notificationsContract.fields)[number], { sortable: true }>['source'];
+const SORTABLE: Record<SortField, AnyColumn> = {
   createdAt: notifications.createdAt,
   readAt: notifications.readAt,
   type: notifications.type,
   title: notifications.title,
   status: notifications.status,
-} as const;
-export const notificationSortParams = sortParams(Object.keys(SORTABLE) as [keyof typeof SORTABLE, ...Array<keyof typeof SORTABLE>]);
-export type NotificationSort = z.output<typeof notificationSortParams>;
-export const DEFAULT_SORT: NotificationSort = { order: 'DESC', field: 'createdAt' };
+};
 
 /**
  * Whose notifications the caller sees: their own, or (with the notifications/read policy)
@@ -128,12 +127,12 @@ export async function listNotifications(
   db: Db,
   reader: Reader,
   filter: NotificationFilter,
-  sort: NotificationSort,
+  sort: ListSort,
   offset: number,
   limit: number,
 ): Promise<ListAnswer<NotificationRow>> {
   const where = notificationConditions(reader, filter);
-  const order = [orderBy(SORTABLE[sort.field], sort.order)];
+  const order = [orderBy(SORTABLE[sort.field as SortField], sort.order)];
   if (sort.field !== 'createdAt') order.push(desc(notifications.createdAt));
   order.push(sort.field === 'createdAt' ? orderBy(notifications.id, sort.order) : desc(notifications.id));
   return listPage(
@@ -215,12 +214,12 @@ export async function markOneRead(db: Db, companyId: string, userId: string, id:
   return row ? (await named(db, companyId, [row]))[0] : null;
 }
 
-export interface NotificationOptions {
+export type NotificationOptions = {
   status: Choice[];
   type: Choice[];
   user: Choice[];
   createdBy: Choice[];
-}
+};
 
 export async function notificationOptions(db: Db, reader: Reader): Promise<NotificationOptions> {
   const scope = visibleTo(reader);

@@ -52,8 +52,10 @@ export interface EntityRepository<Row extends EntityRow = EntityRow> {
   filter?(scope: EntityScope, body: Record<string, unknown>, page: PageRequest): Promise<ListAnswer<Row>>;
   search?(scope: EntityScope, text: string, page: PageRequest): Promise<ListAnswer<Row>>;
   filterProps?(scope: EntityScope): Promise<Record<string, unknown>>;
-  cards?(scope: EntityScope): Promise<unknown[]>;
-  one(scope: EntityScope, id: string): Promise<Row | null>;
+  /** The cards, as a list unless the module declares another shape for their answer (`{ cards }`, say). */
+  cards?(scope: EntityScope): Promise<unknown>;
+  /** One record; an entity whose contract names no call on one record (a read-only log) needs none. */
+  one?(scope: EntityScope, id: string): Promise<Row | null>;
   /** Keeps a new record and gives its id; a refusal is an HttpError (409 for a name taken, say). */
   create?(scope: EntityScope, body: Record<string, unknown>): Promise<string>;
   update?(scope: EntityScope, id: string, body: Record<string, unknown>): Promise<void>;
@@ -68,11 +70,47 @@ export interface EntityRepository<Row extends EntityRow = EntityRow> {
   related?: Record<string, (scope: EntityScope, id: string, page: PageRequest) => Promise<ListAnswer<Row>>>;
 }
 
+/** What a standard call says where the defaults do not fit. */
+export interface CallDescription {
+  /** Its summary in the OpenAPI document (`List the labels` unless it says). */
+  summary?: string;
+  /** Its answer's message (`Labels`, `Filter choices`, `Cards` unless it says). */
+  message?: string;
+  /** The schema of its answer's data: filter choices and cards of the entity's own shape. */
+  data?: ZodType;
+}
+
 /** An entity the server serves from its contract: what `buildApp`'s `modules` take. */
 export interface EntityModule<Row extends EntityRow = EntityRow> {
   contract: EntityContract;
   repository: EntityRepository<Row>;
-  /** The entity's calls that are not standard ones (a picker, say), registered beside them. */
+  /**
+   * Bodies the server checks beside the contract's, for a call whose contract gives none (a
+   * filter body made of the server's own list filters); the contract's win where both say.
+   */
+  bodies?: EntityContract['bodies'];
+  /**
+   * Who may make the standard calls: holders of the contract's policy (the default), or every
+   * signed-in user when the policy only widens what the answers hold (everyone's notifications
+   * rather than one's own), which the repository then asks itself.
+   */
+  access?: 'policy' | 'signed-in';
+  /** The tag its calls are listed under in the OpenAPI document (the plural noun, capitalised, unless it says). */
+  tag?: string;
+  /** What its standard calls say where the defaults do not fit, by the contract's route kind. */
+  calls?: Partial<Record<RouteKind, CallDescription>>;
+  /**
+   * The URL parameter a placeholder of the contract's paths is served as, where clients and
+   * API-key grants know it by another name (`{ search: 'searchText' }`): the path and its
+   * operation id stay what they were.
+   */
+  params?: Readonly<Record<string, string>>;
+  /**
+   * The filter route also answers without its `{order}/{field}`, in the filter route's default sort
+   * (clients written before the sort was in the path call it so).
+   */
+  unsortedFilter?: boolean;
+  /** The entity's calls that are not standard ones (a picker, say), registered after them. */
   routes?(api: FastifyInstance): Promise<void> | void;
 }
 
@@ -106,13 +144,14 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   const { contract, repository } = module;
   const one = contract.noun?.one ?? contract.name;
   const many = contract.noun?.many ?? contract.name;
-  const tags = [capitalised(many)];
+  const tags = [module.tag ?? capitalised(many)];
+  const bodies = { ...module.bodies, ...contract.bodies };
   const row: ZodType = contract.row ?? z.object({ id: z.string() }).loose();
   const listAnswer = listAnswerOf(row);
   const recordAnswer = answer(row);
   const sortable = (contract.fields ?? []).filter((field) => field.sortable).map((field) => field.source);
   const defaultSort: ListSort = contract.routes.filter?.sort ?? { field: '', order: 'ASC' };
-  refuseIncomplete(contract, sortable);
+  refuseIncomplete(contract, bodies, sortable, repository);
   const title = contract.noun?.title;
   /** `Workspace "Finance"`, or `Label` when the contract names no title field. */
   const named = (row: unknown) => (title ? `${capitalised(one)} "${String((row as Record<string, unknown>)[title])}"` : capitalised(one));
@@ -127,19 +166,24 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       case 'id':
         return uuidParam;
       case 'order':
-        return z.preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(['ASC', 'DESC']));
+        return z.preprocess(
+          (value) => (typeof value === 'string' ? value.toUpperCase() : value),
+          z.enum(['ASC', 'DESC'], { error: 'must be ASC or DESC' }),
+        );
       case 'field':
         return sortable.length > 0
           ? z.enum(sortable as [string, ...string[]], { error: `must be one of ${sortable.join(', ')}` })
           : z.string();
       case 'search':
-        return z.string().trim().max(200, 'must be at most 200 characters');
+        return z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
       default:
         throw new Error(`The contract of ${contract.name} names {${name}}, which the server cannot fill`);
     }
   };
+  /** The URL parameter a placeholder is served as. */
+  const paramOf = (name: string) => module.params?.[name] ?? name;
   const schemaOf = (names: string[]): ZodObject | undefined =>
-    names.length > 0 ? z.object(Object.fromEntries(names.map((name) => [name, placeholder(name)]))) : undefined;
+    names.length > 0 ? z.object(Object.fromEntries(names.map((name) => [paramOf(name), placeholder(name)]))) : undefined;
 
   const scopeOf = (request: FastifyRequest, db: Db): EntityScope => ({ db, auth: requireAuth(request), request });
   const pageOf = (values: Record<string, unknown>): PageRequest => ({
@@ -148,8 +192,12 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     limit: values.limit === undefined ? COUNT_CAP : Number(values.limit),
     sort: values.field ? { field: String(values.field), order: values.order === 'ASC' ? 'ASC' : 'DESC' } : defaultSort,
   });
+  const readOne = (scope: EntityScope, id: string) => {
+    if (!repository.one) throw new Error(`The repository of ${contract.name} cannot read one record`);
+    return repository.one(scope, id);
+  };
   const mustFind = async (scope: EntityScope, id: string) => {
-    const found = await repository.one(scope, id);
+    const found = await readOne(scope, id);
     if (!found) throw notFound(capitalised(one));
     return found;
   };
@@ -172,7 +220,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
             changes: done.changes as Record<string, unknown>,
           });
         }
-        return done.operation === 'delete' ? null : repository.one(scope, done.id);
+        return done.operation === 'delete' ? null : readOne(scope, done.id);
       });
     } catch (err) {
       if (repository.taken && isUniqueViolation(err)) throw conflict(repository.taken);
@@ -199,7 +247,19 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
 
   const calls: Call[] = [];
   const routes = contract.routes;
-  const add = (call: Call) => calls.push(call);
+  /** A call with what the module says of its kind over the defaults. */
+  const described = (call: Call): Call => {
+    const said = call.kind === 'related' ? undefined : module.calls?.[call.kind];
+    if (!said) return call;
+    const { message } = said;
+    return {
+      ...call,
+      summary: said.summary ?? call.summary,
+      answer: said.data ? answer(said.data) : call.answer,
+      handle: message ? async (...args) => ({ ...(await call.handle(...args)), message }) : call.handle,
+    };
+  };
+  const add = (call: Call) => calls.push(described(call));
   const scoped = (request: FastifyRequest) => scopeOf(request, app.ctx.db);
   const listed = (data: Promise<ListAnswer<EntityRow>>) => data.then((rows) => ({ message: capitalised(many), data: rows }));
   /** A change in its transaction with its audit entry, answered with the record as it now is. */
@@ -219,16 +279,6 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     });
   }
   const { filter, search, filterProps, cards, create, update, setActive, remove } = repository;
-  if (routes.filter && filter) {
-    add({
-      kind: 'filter',
-      route: routes.filter,
-      summary: `Filter the ${many}`,
-      body: contract.bodies?.filter,
-      answer: listAnswer,
-      handle: (request, values, body) => listed(filter.call(repository, scoped(request), filledFields(body), pageOf(values))),
-    });
-  }
   if (routes.search && search) {
     add({
       kind: 'search',
@@ -237,6 +287,20 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       answer: listAnswer,
       handle: (request, values) => listed(search.call(repository, scoped(request), String(values.search ?? ''), pageOf(values))),
     });
+  }
+  if (routes.filter && filter) {
+    const filterCall: Call = {
+      kind: 'filter',
+      route: routes.filter,
+      summary: module.unsortedFilter ? `Filter and sort the ${many}` : `Filter the ${many}`,
+      body: bodies.filter,
+      answer: listAnswer,
+      handle: (request, values, body) => listed(filter.call(repository, scoped(request), filledFields(body), pageOf(values))),
+    };
+    add(filterCall);
+    if (module.unsortedFilter) {
+      calls.push({ ...described({ ...filterCall, route: withoutSort(routes.filter, contract.name) }), summary: `Filter the ${many}` });
+    }
   }
   if (routes.filterProps && filterProps) {
     add({
@@ -270,7 +334,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       kind: 'create',
       route: routes.create,
       summary: `Create a ${one}`,
-      body: contract.bodies?.create,
+      body: bodies.create,
       answer: recordAnswer,
       status: 201,
       handle: async (request, _values, body) => {
@@ -289,7 +353,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       kind: 'update',
       route: updateRoute,
       summary: `Change a ${one}`,
-      body: contract.bodies?.update,
+      body: bodies.update,
       answer: recordAnswer,
       handle: async (request, values, body) => {
         const id = idOf(values, body, updateRoute);
@@ -379,35 +443,52 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   if (calls.some((call) => routeSpec(call.route, call.kind === 'related' ? 'list' : call.kind).encoding === 'form')) {
     await acceptFormBodies(app);
   }
-  await module.routes?.(app);
   for (const call of calls) {
     const spec = routeSpec(call.route, call.kind === 'related' ? 'list' : call.kind);
     const action: PolicyAction = call.kind === 'related' ? 'read' : ACTIONS[call.kind];
-    const { url, pathNames, queryNames } = routeTemplate(spec.path);
+    const { url: template, pathNames, queryNames } = routeTemplate(spec.path);
+    const url = template.replace(/:(\w+)/g, (_, name: string) => `:${paramOf(name)}`);
     const idInBody = spec.idField ? z.object({ [spec.idField]: uuidParam }) : undefined;
     const body = bodySchema(call.body, idInBody, spec.method);
     api.route({
       method: spec.method as HttpMethod,
       url,
-      config: { policy: [contract.policy.resource, action] },
+      config: module.access === 'signed-in' ? {} : { policy: [contract.policy.resource, action] },
       schema: {
         summary: call.summary,
         tags,
         ...(spec.encoding === 'form' ? { consumes: FORM_TYPES } : {}),
-        params: schemaOf(pathNames),
-        querystring: schemaOf(queryNames),
-        body,
+        // Only the parts the call has: Fastify warns of a part declared without a schema.
+        ...definedOnly({ params: schemaOf(pathNames), querystring: schemaOf(queryNames), body }),
         response: { [call.status ?? 200]: call.answer },
       },
       handler: async (request, reply) => {
-        // Only the placeholders the contract names: a query it does not name (`?limit=1e309`) is ignored.
-        const given = { ...(request.params as object), ...(request.query as object) } as Record<string, unknown>;
-        const values = Object.fromEntries([...pathNames, ...queryNames].filter((name) => name in given).map((name) => [name, given[name]]));
+        // Each placeholder from where the contract puts it: a query it does not name (`?limit=1e309`
+        // beside a path's `{limit}`) is ignored, not read over the checked path.
+        const valuesOf = (names: string[], given: unknown) => {
+          const from = (given ?? {}) as Record<string, unknown>;
+          return names.filter((name) => paramOf(name) in from).map((name) => [name, from[paramOf(name)]] as const);
+        };
+        const values = Object.fromEntries([...valuesOf(pathNames, request.params), ...valuesOf(queryNames, request.query)]);
         const answer = await call.handle(request, values, (request.body ?? {}) as Record<string, unknown>);
         return reply.code(call.status ?? 200).send(answer);
       },
     });
   }
+  await module.routes?.(app);
+}
+
+/** The filter route without its `{order}/{field}`. */
+function withoutSort(filter: Route, entity: string): Route {
+  const spec = routeSpec(filter, 'filter');
+  if (!spec.path.includes('/{order}/{field}')) {
+    throw new Error(`The contract of ${entity} has no {order}/{field} in its filter path to serve it without`);
+  }
+  return { ...spec, path: spec.path.replace('/{order}/{field}', '') };
+}
+
+function definedOnly<T extends Record<string, unknown>>(parts: T): Partial<T> {
+  return Object.fromEntries(Object.entries(parts).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function bodySchema(declared: ZodType | undefined, idInBody: ZodObject | undefined, method: string): ZodType | undefined {
@@ -433,14 +514,21 @@ function withoutId(body: Record<string, unknown>, route?: Route): Record<string,
   return rest;
 }
 
-/** A contract the server cannot serve as written: a filter without its body, an order by `{field}` with nothing to order by. */
-function refuseIncomplete(contract: EntityContract, sortable: string[]) {
+/**
+ * A contract the server cannot serve as written: a filter without its body, an order by `{field}`
+ * with nothing to order by, a call on one record that the repository cannot read.
+ */
+function refuseIncomplete(contract: EntityContract, bodies: EntityContract['bodies'], sortable: string[], repository: EntityRepository) {
   const paths = Object.entries(contract.routes).map(([kind, route]) => routeSpec(route, kind as RouteKind).path);
-  if (contract.routes.filter && !contract.bodies?.filter) {
+  if (contract.routes.filter && !bodies?.filter) {
     throw new Error(`The contract of ${contract.name} has a filter route but no filter body`);
   }
   if (sortable.length === 0 && paths.some((path) => path.includes('{field}'))) {
     throw new Error(`The contract of ${contract.name} orders by {field}, but none of its fields is sortable`);
+  }
+  const { one, create, update, delete: remove, activate, deactivate } = contract.routes;
+  if (!repository.one && [one, create, update, remove, activate, deactivate].some(Boolean)) {
+    throw new Error(`The contract of ${contract.name} names calls on one record, but its repository cannot read one`);
   }
 }
 

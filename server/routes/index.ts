@@ -13,8 +13,6 @@ import { listColumnRoutes } from './list-columns';
 import { authorizationRoutes } from './authorization';
 import { apiKeyRoutes } from './apikeys';
 import { openApiRoutes } from './openapi';
-import { notificationRoutes } from './notifications';
-import { auditRoutes } from './audits';
 import { connectionRoutes } from './connections';
 import { tableRoutes } from './tables';
 import { workflowRoutes } from './workflows';
@@ -39,8 +37,6 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(authorizationRoutes);
   await api.register(apiKeyRoutes);
   await api.register(openApiRoutes);
-  await api.register(notificationRoutes);
-  await api.register(auditRoutes);
   await api.register(connectionRoutes);
   await api.register(tableRoutes);
   await api.register(workflowRoutes);

@@ -1,6 +1,9 @@
 import { and, asc, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { choice } from '../../common/contract/answers';
+import { defineContract } from '../../common/contract/define';
 import { buildApp } from '../../server/app';
 import { selectRows } from '../../server/db/client';
 import { systemAudits } from '../../server/db/schema';
@@ -9,7 +12,7 @@ import { inlined, listPage } from '../../server/http/lists';
 import type { EntityModule, EntityScope, PageRequest } from '../../server/platform/entity-routes';
 import { labelRow, labelsContract, type Label } from '../sample/labels-contract';
 import { createTestServer, type TestServer } from './harness';
-import { call, createOtherCompany, signInAdmin } from './helpers';
+import { call, createOtherCompany, signInAdmin, userWithPolicies } from './helpers';
 import { collectRouteTable } from './route-table';
 
 /**
@@ -294,6 +297,88 @@ describe('an entity declared by its contract and repository alone', () => {
     await expect(buildApp(server.app.ctx, { modules: [nothingSortable] })).rejects.toThrow(
       'The contract of labels orders by {field}, but none of its fields is sortable',
     );
+    const cannotReadOne = { ...labelsModule, repository: { ...labelsModule.repository, one: undefined } };
+    await expect(buildApp(server.app.ctx, { modules: [cannotReadOne] })).rejects.toThrow(
+      'The contract of labels names calls on one record, but its repository cannot read one',
+    );
+  });
+
+  it('serves what its module says beyond the contract: who may call, a parameter name, texts, a body, the filter without its sort', async () => {
+    const { filter: filterBody, ...otherBodies } = labelsContract.bodies;
+    // The labels again, read-only, under other paths: a list every signed-in user may read.
+    const colourTags: EntityModule<Label> = {
+      contract: defineContract({
+        name: 'colour-tags',
+        noun: { one: 'tag', many: 'tags' },
+        row: labelRow,
+        fields: labelsContract.fields,
+        bodies: otherBodies,
+        routes: {
+          list: '/tags/{offset}/{limit}',
+          filter: { path: '/tags/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'name', order: 'ASC' } },
+          search: '/tags/search/{offset}/{limit}/{search}',
+          filterProps: '/tags/colours',
+        },
+        policy: { resource: 'labels', label: 'Labels', actions: ['read'], order: 99 },
+      }),
+      repository: {
+        list: labelsModule.repository.list,
+        filter: labelsModule.repository.filter,
+        search: (scope, text, request) => labelsModule.repository.filter!(scope, { search: text }, request),
+        filterProps: labelsModule.repository.filterProps,
+      },
+      bodies: { filter: filterBody },
+      access: 'signed-in',
+      tag: 'Colour tags',
+      params: { search: 'text' },
+      unsortedFilter: true,
+      calls: { filterProps: { summary: 'The colours tags come in', message: 'Colours', data: z.object({ colour: z.array(choice) }) } },
+    };
+    const app = await buildApp(server.app.ctx, { modules: [colourTags], checkAnswers: true });
+    try {
+      const plain = await userWithPolicies(server, adminToken, 'no.labels@acme.test', []);
+      const on = { ...server, app };
+      const get = (path: string) => call(on, 'GET', path, { token: plain.token });
+      const names = (answer: { json(): { data: { rows: Label[] } } }) => answer.json().data.rows.map((row) => row.name);
+      const stored = (await server.db.select().from(labels).where(eq(labels.companyId, server.company.companyId))).map((row) => row.name);
+
+      expect((await call(server, 'GET', '/labels/0/10', { token: plain.token })).statusCode).toBe(403);
+      const list = await get('/tags/0/10');
+      expect(list.statusCode, list.body).toBe(200);
+      expect(list.json().message).toBe('Tags');
+      expect(names(list)).toEqual([...stored].sort());
+      expect((await call(on, 'GET', '/tags/0/10')).statusCode).toBe(401);
+
+      expect(names(await get(`/tags/search/0/10/${stored[0].slice(0, 3)}`))).toEqual(
+        stored.filter((name) => name.includes(stored[0].slice(0, 3))),
+      );
+      const blank = await get('/tags/search/0/10/%20');
+      expect(blank.statusCode).toBe(400);
+      expect(blank.json().message).toBe('text: is required');
+
+      const sorted = await call(on, 'POST', '/tags/filter/0/10/desc/name', { token: plain.token, body: {} });
+      expect(names(sorted)).toEqual([...stored].sort().reverse());
+      const unsorted = await call(on, 'POST', '/tags/filter/0/10', { token: plain.token, body: {} });
+      expect(names(unsorted)).toEqual([...stored].sort());
+      const badOrder = await call(on, 'POST', '/tags/filter/0/10/UP/name', { token: plain.token, body: {} });
+      expect(badOrder.json().message).toBe('order: must be ASC or DESC');
+
+      expect((await get('/tags/colours')).json()).toMatchObject({ message: 'Colours', data: { colour: expect.any(Array) } });
+
+      const document = app.swagger() as { paths: Record<string, Record<string, { summary?: string; tags?: string[] }>> };
+      const summaries = Object.entries(document.paths)
+        .filter(([path]) => path.includes('/tags'))
+        .flatMap(([path, methods]) => Object.values(methods).map((operation) => `${path} ${operation.summary} [${operation.tags}]`));
+      expect(summaries).toEqual([
+        '/api/v1/tags/{offset}/{limit} List the tags [Colour tags]',
+        '/api/v1/tags/search/{offset}/{limit}/{text} Search the tags [Colour tags]',
+        '/api/v1/tags/filter/{offset}/{limit}/{order}/{field} Filter and sort the tags [Colour tags]',
+        '/api/v1/tags/filter/{offset}/{limit} Filter the tags [Colour tags]',
+        '/api/v1/tags/colours The colours tags come in [Colour tags]',
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('gets the row-level security every tenant table has, from the migrator rather than its own SQL', async () => {

@@ -1,0 +1,74 @@
+import { and, desc, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client';
+import { anyOf, listPage, within, type ListAnswer } from '../http/lists';
+import { searchCondition, type SearchedList } from '../http/search';
+import { readPage } from './merge';
+
+/**
+ * One of the logs that grow without bound (system audits, access events), as its lists read it:
+ * its table and search (`SearchedList` names the company, id and time columns), the columns a
+ * page reads, and how a page is answered (the names of the people it mentions, looked up for
+ * that page only: people.ts).
+ */
+export interface Log<Stored, Row> {
+  search: SearchedList;
+  /** The column of each field of a stored entry. */
+  columns: Record<keyof Stored, PgColumn>;
+  named(db: Db, companyId: string, rows: Stored[]): Promise<Row[]>;
+}
+
+/** A filter of a log's list. */
+export interface LogFilter {
+  /** Columns with the values they may hold (none: any); the `indexed` ones have a (company_id, column, created_at) index. */
+  choices: ReadonlyArray<{ column: AnyColumn; values: readonly string[]; indexed?: boolean }>;
+  startDate?: Date | null;
+  endDate?: Date | null;
+  search?: string;
+}
+
+/**
+ * A page of one company's entries of a log, newest first. Every condition is on the log's own
+ * table, with `company_id = …` first (an entry whose company is unknown is never any tenant's),
+ * so that its (company_id, created_at) and (company_id, column, created_at) indexes serve both
+ * the filter and the order; a filter on several values of an indexed column is read one index
+ * range per value (merge.ts), and the search reads the trigram index (server/http/search.ts).
+ */
+export async function listLog<Stored, Row>(
+  db: Db,
+  log: Log<Stored, Row>,
+  companyId: string,
+  filter: LogFilter,
+  offset: number,
+  limit: number,
+): Promise<ListAnswer<Row>> {
+  const { table, companyColumn, newestColumn, idColumn } = log.search;
+  const where = and(
+    eq(companyColumn, companyId),
+    ...filter.choices.map(({ column, values }) => anyOf(column, values)),
+    within(newestColumn, filter.startDate ?? null, filter.endDate ?? null),
+    await searchCondition(db, log.search, companyId, filter.search ?? ''),
+  )!;
+  const newestFirst = [desc(newestColumn), desc(idColumn)];
+  const indexed = filter.choices.filter((choice) => choice.indexed).map(({ column, values }) => [column, values] as const);
+  return listPage(
+    db,
+    {
+      countFrom: table,
+      where,
+      page: async (o, l) => {
+        const part = (value?: SQL) =>
+          db
+            .select(log.columns)
+            .from(table)
+            .where(and(where, value))
+            .orderBy(...newestFirst);
+        // The columns are the log's, so the rows are its stored entries.
+        const rows = (await readPage(part, indexed, newestFirst, o, l)) as Stored[];
+        return log.named(db, companyId, rows);
+      },
+    },
+    offset,
+    limit,
+  );
+}
