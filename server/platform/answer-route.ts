@@ -2,7 +2,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest, FastifySche
 import type { z, ZodType } from 'zod';
 import { requireAuth } from '../auth/guard';
 import type { AuthContext } from './auth-context';
-import type { Built } from './answers';
+import type { Sent } from './answers';
 
 /** What the routes of one area share: who may call them (the policy) and their OpenAPI tags. */
 export interface RouteBase {
@@ -33,7 +33,7 @@ export interface AnswerCall<Params, Query, Body> {
 }
 
 /** What a handler gives back for `answer`: its shape, with dates as Dates (platform/answers.ts). */
-export type AnswerOf<Answer extends ZodType> = Built<z.output<Answer>>;
+export type AnswerOf<Answer extends ZodType> = Sent<z.output<Answer>>;
 
 /**
  * Registers a route whose handler needs only the caller and the validated request: the route's

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, desc, eq, exists, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { answer, listAnswer, messageAnswer } from '../../common/contract/answers';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import { apikeyCards, apikeyFilterProps, apikeyRow, createdApikey } from '../../common/contract/apikeys';
 import { createApiKeyBody, updateApiKeyBody } from '../../common/schemas/apikeys';
 import { generateApiKey } from '../auth/api-key-auth';

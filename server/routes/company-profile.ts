@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { companyProfileAnswer, logoAnswer } from '../../common/contract/answers/company-profile';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import { HOSTNAME_PATTERN, normaliseHostname } from '../../common/hostname';
 import { authenticate, requireAuth, TOKEN_HEADER } from '../auth/guard';
 import { unauthorized } from '../http/errors';

@@ -4,7 +4,7 @@ import { and, eq, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { messageAnswer } from '../../common/contract/answers';
 import { columnChoicesAnswer, savedColumnsAnswer } from '../../common/contract/answers/list-columns';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import { recordAudit } from '../audit';
 import { requireAuth, type AuthContext } from '../auth/guard';
 import { listColumnChoices } from '../db/schema';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ConnectionType } from '../../common/connections';
 import { integrationOf, MARKETPLACE, marketplaceListing, type MarketplaceListing } from '../../common/marketplace';
 import { cloudStorageAnswer, configuredAnswer, integrationAnswer, marketplaceAnswer } from '../../common/contract/answers/marketplace';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import { configureIntegrationBody } from '../../common/schemas/marketplace';
 import { requireAuth } from '../auth/guard';
 import { createConnection, recordConnectionTest, runConnectionTest } from '../connections/lifecycle';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z, type ZodType } from 'zod';
 import { answer } from '../../common/contract/answers';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import { apiOperation, apiOperationDetail, openApiDocument } from '../../common/contract/answers/openapi';
 import { apikeyRow } from '../../common/contract/apikeys';
 import { assignOperationsBody } from '../../common/schemas/apikeys';

@@ -8,7 +8,7 @@ import { requireAuth } from '../auth/guard';
 import { notFound } from '../http/errors';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
 import { inlined } from '../http/lists';
-import { built } from '../platform/answers';
+import { sent } from '../platform/answers';
 
 const TAGS = ['Mail outbox'];
 
@@ -38,7 +38,7 @@ export async function outboxRoutes(app: FastifyInstance) {
         summary: 'List the mails of the outbox, newest first',
         tags: TAGS,
         params: z.object({ offset: offsetParam, limit: limitParam }),
-        response: { 200: outboxListAnswer },
+        response: { 200: sent(outboxListAnswer) },
       },
     },
     async (request) => {
@@ -55,7 +55,7 @@ export async function outboxRoutes(app: FastifyInstance) {
           .limit(inlined(limit)),
         api.ctx.db.select({ total: count() }).from(mailOutbox).where(where),
       ]);
-      return built(outboxListAnswer, { message: 'Mail outbox', data: { rows, count: total } });
+      return { message: 'Mail outbox', data: { rows, count: total } };
     },
   );
 
@@ -67,7 +67,7 @@ export async function outboxRoutes(app: FastifyInstance) {
         summary: 'Read a mail of the outbox',
         tags: TAGS,
         params: z.object({ id: uuidParam }),
-        response: { 200: outboxMailAnswer },
+        response: { 200: sent(outboxMailAnswer) },
       },
     },
     async (request) => {
@@ -77,7 +77,7 @@ export async function outboxRoutes(app: FastifyInstance) {
         .from(mailOutbox)
         .where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.id, request.params.id)));
       if (!mail) throw notFound('Mail');
-      return built(outboxMailAnswer, { message: 'Mail', data: mail });
+      return { message: 'Mail', data: mail };
     },
   );
 }

@@ -20,7 +20,7 @@ import { addDays, parseCalendarDay, zonedInstant, type Period } from '../reports
 import { activeUsersByIds, findAttachment, findReport, listReports, makeReport, reportCompany, type Recipient } from '../reports/reports';
 import { createShare, sharedWith } from '../reports/shares';
 import { safeFileName } from '../reports/files';
-import { built } from '../platform/answers';
+import { sent } from '../platform/answers';
 
 const TAGS = ['Reports and shares'];
 const read = { policy: ['reports', 'read'] } as const;
@@ -69,26 +69,26 @@ export async function reportRoutes(app: FastifyInstance) {
     '/reports/:offset/:limit',
     {
       config: read,
-      schema: { summary: 'List the reports, newest first', tags: TAGS, params: pageParams, response: { 200: reportListAnswer } },
+      schema: { summary: 'List the reports, newest first', tags: TAGS, params: pageParams, response: { 200: sent(reportListAnswer) } },
     },
     async (request) => {
       const { companyId } = requireAuth(request);
-      return built(reportListAnswer, {
+      return {
         message: 'Reports',
         data: await listReports(db, companyId, request.params.offset, request.params.limit),
-      });
+      };
     },
   );
 
   api.get(
     '/reports/:id',
-    { schema: { summary: 'Read a report and its figures', tags: TAGS, params: idParams, response: { 200: reportAnswer } } },
+    { schema: { summary: 'Read a report and its figures', tags: TAGS, params: idParams, response: { 200: sent(reportAnswer) } } },
     async (request) => {
       const auth = requireAuth(request);
       await mayRead(auth, request.params.id);
       const report = await findReport(db, auth.companyId, request.params.id);
       if (!report) throw notFound('Report');
-      return built(reportAnswer, { message: 'Report', data: report });
+      return { message: 'Report', data: report };
     },
   );
 
@@ -125,7 +125,7 @@ export async function reportRoutes(app: FastifyInstance) {
     '/reports',
     {
       config: create,
-      schema: { summary: 'Make a report now and mail it', tags: TAGS, body: makeReportBody, response: { 201: reportAnswer } },
+      schema: { summary: 'Make a report now and mail it', tags: TAGS, body: makeReportBody, response: { 201: sent(reportAnswer) } },
     },
     async (request, reply) => {
       const auth = requireAuth(request);
@@ -151,7 +151,7 @@ export async function reportRoutes(app: FastifyInstance) {
       if (!report) throw new Error('an on-demand report was not stored');
       const mailed = report.recipients.length;
       reply.code(201);
-      return built(reportAnswer, { message: `Report made and mailed to ${mailed} ${mailed === 1 ? 'person' : 'people'}`, data: report });
+      return { message: `Report made and mailed to ${mailed} ${mailed === 1 ? 'person' : 'people'}`, data: report };
     },
   );
 
@@ -163,7 +163,7 @@ export async function reportRoutes(app: FastifyInstance) {
         summary: 'Share a report or a list view with users of the company',
         tags: TAGS,
         body: shareBody,
-        response: { 201: shareAnswer },
+        response: { 201: sent(shareAnswer) },
       },
     },
     async (request, reply) => {
@@ -171,7 +171,7 @@ export async function reportRoutes(app: FastifyInstance) {
       const share = await createShare(services, request, auth, request.body, mailLinkBase(config, request));
       const count = share.recipientIds.length;
       reply.code(201);
-      return built(shareAnswer, { message: `Shared with ${count} ${count === 1 ? 'user' : 'users'}`, data: share });
+      return { message: `Shared with ${count} ${count === 1 ? 'user' : 'users'}`, data: share };
     },
   );
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { answer, listAnswer, messageAnswer } from '../../common/contract/answers';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import {
   activeRole,
   cataloguePage,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import { messageAnswer } from '../../common/contract/answers';
 import { sessionUserAnswer } from '../../common/contract/answers/auth';
 import { sessionCardsAnswer, sessionFilterPropsAnswer, sessionListAnswer } from '../../common/contract/sessions';

@@ -24,7 +24,7 @@ import {
   testMailAnswer,
   type SettingsGroup,
 } from '../../common/contract/answers/settings';
-import { sent, type Sent } from '../../common/contract/answers/sent';
+import { sent, type Sent } from '../platform/answers';
 import { recordAudit } from '../audit';
 import { loadCaller } from '../auth/accounts';
 import { requireAuth, type AuthContext } from '../auth/guard';

@@ -10,7 +10,7 @@ import {
   planChangedAnswer,
   subscriptionAnswer,
 } from '../../common/contract/answers/subscription';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import { requireAuth } from '../auth/guard';
 import { subscriptions } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../http/errors';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
-import { sent } from '../../common/contract/answers/sent';
+import { sent } from '../platform/answers';
 import { messageAnswer } from '../../common/contract/answers';
 import {
   activationLinkAnswer,

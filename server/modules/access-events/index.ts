@@ -6,7 +6,7 @@ import {
   accessEventsContract,
   eventStatusesAnswer,
 } from '../../../common/contract/access-events';
-import { sent } from '../../../common/contract/answers/sent';
+import { sent } from '../../platform/answers';
 import { requireAuth } from '../../auth/guard';
 import { accessEventFilterBody, presentStatuses, type AccessEventRow } from '../../audits/access-events';
 import type { EntityModule } from '../../platform/entity-routes';

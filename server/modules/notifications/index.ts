@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answer } from '../../../common/contract/answers';
-import { sent } from '../../../common/contract/answers/sent';
+import { sent } from '../../platform/answers';
 import {
   notificationCounts,
   notificationOptions,

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../../http/errors';
 import { anyOf, filterBody, orderedPage, searchFilter, searching, textChoiceFilter, type ListAnswer } from '../../http/lists';
 import { uuidParam } from '../../http/schemas';
 import { answerRoute } from '../../platform/answer-route';
-import { built, type Built } from '../../platform/answers';
+import { built, type Sent } from '../../platform/answers';
 import { audited, auditedCreate } from '../../platform/audited';
 import { registerListRoutes } from '../../platform/list-routes';
 import { checkCompanySql, companySqlDialectOf } from '../../sql/company-sql';
@@ -23,7 +23,7 @@ import { runTableChecks } from '../../tables/run-checks';
 import { idParams, reading, TAGS, tablePageParams, updating } from './routing';
 
 /** A rule as its query reads it; the query types its newest result (read with json_build_object) as any object. */
-type RuleWithResult = Omit<RuleRow, 'lastResult'> & { lastResult: Built<QualityRule['lastResult']> };
+type RuleWithResult = Omit<RuleRow, 'lastResult'> & { lastResult: Sent<QualityRule['lastResult']> };
 
 const ruleFilter = filterBody({
   functionType: textChoiceFilter,
