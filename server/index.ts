@@ -2,18 +2,15 @@ import { readConfig } from './config';
 import { asSystem, withTenant } from './db/tenant-scope';
 import { migrateDatabase, missingExtras, openDatabase } from './db/client';
 import { buildApp } from './app';
-import { createMailer } from './mail/mailer';
 import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { syncPageCatalogue } from './auth/pages-catalogue';
 import { bootstrapFirstCompany } from './tenancy/bootstrap';
-import { createConnectorRegistry, serverConnectorContext } from './connectors';
-import { stopOnSignals } from './stop-signals';
+import { processServices, stopOnSignals } from './process';
 import { moveLegacyEmbeddedDatabasesOf } from './connectors/embedded-legacy';
 import { provisionSampleData } from './tenancy/sample-data';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
 import { startWeeklyReports, type WeeklyReports } from './reports/schedule';
-import { createCompanyMailRoutes } from './settings/mail-route';
 import { startRetentionPurge, type RetentionPurge } from './settings/retention';
 import { keepWritesPrivate, prepareDataDirectory, tightenPermissions } from './data-directory';
 
@@ -58,13 +55,7 @@ async function main() {
     // Before anything opens an embedded database: the shared ones of older versions go to the companies that name them.
     await moveLegacyEmbeddedDatabasesOf(database.db, config.dataDir, (message) => console.warn(message));
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));
-    const connectorContext = serverConnectorContext(config, database.db);
-    const mailer = createMailer(database.db, {
-      smtpUrl: config.smtpUrl,
-      from: config.mailFrom,
-      companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route,
-    });
-    const connectors = createConnectorRegistry(connectorContext);
+    const { mailer, connectors } = processServices(config, database, secrets);
     if (!config.runWorker && database.kind === 'pglite') {
       throw new Error(
         'RUN_WORKER=false needs PostgreSQL (DATABASE_URL): no other process can open the embedded database to work the job queue',

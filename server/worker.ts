@@ -3,15 +3,12 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { readConfig, type Config } from './config';
-import { createConnectorRegistry, serverConnectorContext } from './connectors';
-import { stopOnSignals } from './stop-signals';
+import { processServices, stopOnSignals } from './process';
 import { moveLegacyEmbeddedDatabasesOf } from './connectors/embedded-legacy';
 import { openDatabase, selectRows, type Database } from './db/client';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
-import { createMailer } from './mail/mailer';
 import { keepWritesPrivate, prepareDataDirectory } from './data-directory';
-import { createCompanyMailRoutes } from './settings/mail-route';
 
 /**
  * `npm run worker`: works the job queue of a PostgreSQL database without serving HTTP, beside
@@ -65,13 +62,7 @@ async function main(): Promise<void> {
     await assertMigrated(database);
     // A worker started before the servers must not open a shared embedded database of older versions where a company's own belongs.
     await moveLegacyEmbeddedDatabasesOf(database.db, config.dataDir, (message) => console.warn(message));
-    const connectorContext = serverConnectorContext(config, database.db);
-    const mailer = createMailer(database.db, {
-      smtpUrl: config.smtpUrl,
-      from: config.mailFrom,
-      companyRoute: createCompanyMailRoutes(database.db, secrets, connectorContext.reach).route,
-    });
-    const connectors = createConnectorRegistry(connectorContext);
+    const { mailer, connectors } = processServices(config, database, secrets);
     runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
     await runner.start();
     console.log(

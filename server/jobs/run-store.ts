@@ -204,18 +204,17 @@ export async function claimRun(db: Db, companyId: string, runId: string, workerI
   });
 }
 
+/** What names a step of a run: all the runner needs to work it, and where the run page starts. */
+export const stepColumns = {
+  id: jobRunSteps.id,
+  position: jobRunSteps.position,
+  taskId: jobRunSteps.taskId,
+  name: jobRunSteps.name,
+  type: jobRunSteps.type,
+};
+
 export async function stepsOf(db: Db, companyId: string, runId: string): Promise<StepRecord[]> {
-  return db
-    .select({
-      id: jobRunSteps.id,
-      position: jobRunSteps.position,
-      taskId: jobRunSteps.taskId,
-      name: jobRunSteps.name,
-      type: jobRunSteps.type,
-    })
-    .from(jobRunSteps)
-    .where(stepsOfRun(companyId, runId))
-    .orderBy(asc(jobRunSteps.position));
+  return db.select(stepColumns).from(jobRunSteps).where(stepsOfRun(companyId, runId)).orderBy(asc(jobRunSteps.position));
 }
 
 export async function startStep(db: Db, companyId: string, stepId: string): Promise<void> {

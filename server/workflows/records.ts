@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 
 import { connections, jobRunSteps, jobRuns, sourceDestinations, users, workflows, workspaces } from '../db/schema';
 import { notFound } from '../http/errors';
+import { stepColumns } from '../jobs/run-store';
 
 /** How workflows and their runs are read and answered (docs/api/workflows.md). */
 
@@ -137,11 +138,7 @@ export async function findRun(db: Db, companyId: string, id: string) {
   if (!run) throw notFound('Job run');
   const steps = await db
     .select({
-      id: jobRunSteps.id,
-      position: jobRunSteps.position,
-      taskId: jobRunSteps.taskId,
-      name: jobRunSteps.name,
-      type: jobRunSteps.type,
+      ...stepColumns,
       status: jobRunSteps.status,
       startedAt: jobRunSteps.startedAt,
       endedAt: jobRunSteps.endedAt,
