@@ -215,7 +215,7 @@ function sendAhead({ spec, values, body }: Call): void {
 }
 
 /** A page of a list as react-admin takes it: its total, or (past the server's count cap) whether more follow. */
-function listResult(answer: ListAnswer, offset: number, limit: number): GetListResult {
+export function listResult(answer: ListAnswer, offset: number, limit: number): GetListResult {
   if (answer.countExact === false || answer.count === undefined) {
     // Past the server's count cap (or without a count) the pages themselves say whether more follow.
     return {

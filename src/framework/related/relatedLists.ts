@@ -1,6 +1,6 @@
 import type { DataProvider, GetListResult, GetManyReferenceParams, Identifier } from 'react-admin';
 import { isPagedRoute, routeSpec, type Route, type RouteSpec } from '../../../common/contract/routes';
-import { fillPath, pageToOffset, readList } from '../../../providers/dataProvider';
+import { fillPath, listResult, pageToOffset, readList } from '../../../providers/dataProvider';
 import { apiRequest } from '../../../providers/http';
 import type { AnyResourceDeclaration } from '../types';
 import type { AnyRelatedList, RelatedCall } from './declaration';
@@ -26,14 +26,7 @@ export async function relatedPage(call: RelatedCall, params: GetManyReferencePar
   if (!paged) {
     return { data: answer.rows.slice(offset, offset + limit), total: answer.rows.length };
   }
-  if (answer.countExact === false || answer.count === undefined) {
-    return {
-      data: answer.rows,
-      pageInfo: { hasNextPage: answer.rows.length >= limit, hasPreviousPage: offset > 0 },
-      meta: { count: answer.count, countExact: false },
-    };
-  }
-  return { data: answer.rows, total: answer.count, meta: { count: answer.count, countExact: true } };
+  return listResult(answer, offset, limit);
 }
 
 /**
