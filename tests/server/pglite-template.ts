@@ -36,6 +36,10 @@ async function templateData(): Promise<Blob> {
     const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
     fs.writeFileSync(partial, Buffer.from(await data.arrayBuffer()));
     fs.renameSync(partial, file);
+    // Copies made for migrations as they were before are of no more use (each is some 40 MB).
+    for (const name of fs.readdirSync(TEMPLATES)) {
+      if (name.endsWith('.tar') && path.join(TEMPLATES, name) !== file) fs.rmSync(path.join(TEMPLATES, name), { force: true });
+    }
     return data;
   } finally {
     await database.close();
