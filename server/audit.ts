@@ -1,3 +1,4 @@
+import type { ACCESS_EVENT_KINDS, ACCESS_EVENT_REASONS, ACCESS_EVENT_STATUSES } from '../common/contract/access-events';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from './db/client';
 import { accessEvents, systemAudits } from './db/schema';
@@ -31,26 +32,13 @@ export async function recordAudit(db: Db, request: FastifyRequest | null, entry:
   });
 }
 
-export type AccessEventKind =
-  | 'signin'
-  | 'otp'
-  | 'otp_setup'
-  | 'password_change'
-  | 'password_reset_request'
-  | 'password_reset'
-  | 'password_create'
-  | 'logout'
-  | 'session_end'
-  | 'impersonation'
-  | 'impersonation_end';
-
 export interface AccessEvent {
   companyId: string | null;
   userId?: string | null;
   email?: string | null;
-  event: AccessEventKind;
-  status: 'success' | 'failure' | 'blocked';
-  reason?: string | null;
+  event: (typeof ACCESS_EVENT_KINDS)[number];
+  status: (typeof ACCESS_EVENT_STATUSES)[number];
+  reason?: (typeof ACCESS_EVENT_REASONS)[number] | null;
   impersonatorUserId?: string | null;
 }
 

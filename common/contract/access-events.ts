@@ -20,6 +20,29 @@ export const ACCESS_EVENT_KINDS = [
 /** How it went: `blocked` is a refusal while throttled. */
 export const ACCESS_EVENT_STATUSES = ['blocked', 'failure', 'success'] as const;
 
+/**
+ * Why an event failed or was blocked, what a successful sign-in still waits for (`otp_required`,
+ * `otp_setup_required`), or what ended a session.
+ */
+export const ACCESS_EVENT_REASONS = [
+  'bad_password',
+  'bad_temporary_password',
+  'bad_code',
+  'replayed_code',
+  'throttled',
+  'ended_by_admin',
+  'otp_required',
+  'otp_setup_required',
+  'not_active',
+  'not_activated',
+  'unknown_account',
+  'unknown_company',
+  'deactivated',
+  'disabled',
+  'user_deactivated',
+  'user_deleted',
+] as const;
+
 /** A security access event: a sign-in attempt, code check, password change, logout or impersonation (docs/api/audits.md). */
 export const accessEventRow = z.object({
   id: z.string(),

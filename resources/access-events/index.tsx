@@ -2,52 +2,9 @@ import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
 import { PersonCell, personText } from '../audits/PersonCell';
 import { choicesOf, EVENT_STATUS_CHOICES } from './statuses';
-import { accessEventsContract } from '../../common/contract/access-events';
+import { ACCESS_EVENT_KINDS, ACCESS_EVENT_REASONS, accessEventsContract, type AccessEvent } from '../../common/contract/access-events';
 
-/** A security access event (`GET /access/events/{offset}/{limit}`, docs/api/audits.md). */
-export interface AccessEvent {
-  id: string;
-  userId: string | null;
-  email: string | null;
-  userName: string | null;
-  event: string;
-  status: 'success' | 'failure' | 'blocked';
-  reason: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  impersonatorUserId: string | null;
-  impersonatorEmail: string | null;
-  createdAt: string;
-}
-
-const EVENTS = [
-  'signin',
-  'otp',
-  'otp_setup',
-  'password_change',
-  'password_reset_request',
-  'password_reset',
-  'password_create',
-  'logout',
-  'session_end',
-  'impersonation',
-  'impersonation_end',
-] as const;
-
-const REASONS = [
-  'bad_password',
-  'bad_temporary_password',
-  'throttled',
-  'ended_by_admin',
-  'otp_required',
-  'not_active',
-  'not_activated',
-  'unknown_account',
-  'deactivated',
-  'disabled',
-  'user_deactivated',
-  'user_deleted',
-] as const;
+export type { AccessEvent } from '../../common/contract/access-events';
 
 /**
  * Security access events: every sign-in attempt, code check, password change or reset,
@@ -85,12 +42,16 @@ export const accessEvents = defineResource<AccessEvent>({
       reasons: {
         bad_password: 'Wrong password',
         bad_temporary_password: 'Wrong temporary password',
+        bad_code: 'Wrong code',
+        replayed_code: 'Code already used',
         throttled: 'Too many attempts',
         ended_by_admin: 'Ended by an admin',
         otp_required: 'Code required',
+        otp_setup_required: 'Two-factor set-up required',
         not_active: 'Account not active',
         not_activated: 'Account not activated',
         unknown_account: 'Unknown account',
+        unknown_company: 'Unknown company',
         deactivated: 'Account deactivated',
         disabled: 'Disabled',
         user_deactivated: 'User deactivated',
@@ -106,7 +67,7 @@ export const accessEvents = defineResource<AccessEvent>({
       render: (event) => <PersonCell name={event.userName} email={event.email} missing="resources.access-events.unknown_user" />,
       exportValue: (event) => personText(event.userName, event.email),
     },
-    { source: 'event', type: 'select', choices: choicesOf('events', EVENTS) },
+    { source: 'event', type: 'select', choices: choicesOf('events', ACCESS_EVENT_KINDS) },
     {
       source: 'status',
       type: 'status',
@@ -114,7 +75,7 @@ export const accessEvents = defineResource<AccessEvent>({
       colors: { success: 'success', failure: 'error', blocked: 'warning' },
     },
     // A reason the console has no text for shows as the server wrote it.
-    { source: 'reason', type: 'select', choices: choicesOf('reasons', REASONS) },
+    { source: 'reason', type: 'select', choices: choicesOf('reasons', ACCESS_EVENT_REASONS) },
     { source: 'ip', type: 'text' },
     { source: 'userAgent', type: 'longtext', list: 'hidden' },
     { source: 'impersonatorEmail', type: 'text' },

@@ -41,7 +41,7 @@ export async function acceptUserCode(ctx: AppContext, request: FastifyRequest, c
   const event = { companyId: check.companyId, userId: check.userId, email: check.email, event: check.event };
   await refuseWhenBlocked(db, request, limits, event);
 
-  const fail = async (reason: string, message: string): Promise<never> => {
+  const fail = async (reason: 'bad_code' | 'replayed_code', message: string): Promise<never> => {
     await recordAccessEvent(db, request, { ...event, status: 'failure', reason });
     await countFailure(db, limits);
     throw badRequest(message);

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { ACCESS_EVENT_KINDS, ACCESS_EVENT_REASONS, ACCESS_EVENT_STATUSES } from '../../../../common/contract/access-events';
 import { accessEvents } from '../../../../resources/access-events';
 import { mockPolicies, plainUser, renderDeclared, signIn } from '../../framework/harness';
 import { RESOURCE_TIMEOUT_MS } from '../audits/listApi';
@@ -14,6 +15,16 @@ function addresses(): string[] {
 const events = (count: number) => Array.from({ length: count }, (_, index) => accessEvent(index + 1));
 
 describe('security access events', { timeout: RESOURCE_TIMEOUT_MS }, () => {
+  it('has a text for every event, status and reason the contract says the server records', () => {
+    const texts = accessEvents.messages.en as unknown as Record<'events' | 'statuses' | 'reasons', Record<string, string>>;
+    const untold = [
+      ...ACCESS_EVENT_KINDS.filter((kind) => !texts.events[kind]).map((kind) => `events.${kind}`),
+      ...ACCESS_EVENT_STATUSES.filter((status) => !texts.statuses[status]).map((status) => `statuses.${status}`),
+      ...ACCESS_EVENT_REASONS.filter((reason) => !texts.reasons[reason]).map((reason) => `reasons.${reason}`),
+    ];
+    expect(untold).toEqual([]);
+  });
+
   it("lists the list route's events: who, event, a status chip, why, from where; the user agent hidden; cards above; read-only", async () => {
     signIn();
     const api = eventApi([
