@@ -23,10 +23,24 @@ export interface ContractFakeOptions<Row> {
   created: (body: Record<string, unknown>, id: string) => Row;
   /** The filter props answer (`{ colour: [{ id, name }] }`). */
   filterProps?: Record<string, unknown>;
-  /** The summary cards answer. */
-  cards?: unknown[];
+  /** The summary cards answer's data, or how it follows from the rows. */
+  cards?: unknown[] | ((rows: readonly Row[]) => unknown);
   /** For each related route's target, the row field holding the other record's id. */
   relatedBy?: Record<string, keyof Row & string>;
+  /** The fields the text search looks in, where the contract declares no searchable field. */
+  searchIn?: readonly (keyof Row & string)[];
+  /** Filter fields that are not a row field as such: whether a row passes the wanted value. */
+  filterBy?: Record<string, (row: Row, wanted: unknown) => boolean>;
+  /** How a list shows a row, where it holds less than the record (a role without its policies). */
+  listed?: (row: Row) => unknown;
+  /** The server's refusals of a call: an error message (answered 400), or nothing to go on. */
+  refuse?: Partial<Record<RouteKind, (row: Row | undefined, body: Body) => Answer | string | undefined>>;
+  /** An answer's message, by route kind, where the console shows it. */
+  messages?: Partial<Record<RouteKind, (row: Row) => string>>;
+  /** What a change does beside its fields (moving `updatedAt`, say). */
+  touched?: (row: Row) => void;
+  /** The entity's calls beside its contract's, by `METHOD /path/{placeholder}`; they are recorded and can fail like the others. */
+  more?: Record<string, (values: Values, body: Body) => Answer>;
 }
 
 export interface ContractFake<Row> {
@@ -34,15 +48,22 @@ export interface ContractFake<Row> {
   calls: FakeCall[];
   /** `METHOD path` of every call so far, optionally only those matching. */
   seen(filter?: RegExp): string[];
+  /** The bodies of the calls matching `pattern` (against `METHOD path`). */
+  bodiesOf(pattern: RegExp): unknown[];
   /** Makes the next calls matching `pattern` (against `METHOD path`) fail with `status` and `message`. */
   failWith(pattern: RegExp, status: number, message: string): void;
 }
 
 const API = '/api/v1';
 
-type Values = Record<string, string | undefined>;
-type Body = Record<string, unknown>;
-type Answer = { status?: number; json: unknown };
+export type Values = Record<string, string | undefined>;
+export type Body = Record<string, unknown>;
+export type Answer = { status?: number; json: unknown };
+
+/** An answer as the API gives it: `{ message, data }`, or `{ message }` alone. */
+export function answered(message: string, data?: unknown, status?: number): Answer {
+  return { ...(status ? { status } : {}), json: data === undefined ? { message } : { message, data } };
+}
 
 export function contractFake<Row extends { id: string }>(
   contract: EntityContract,
@@ -53,21 +74,32 @@ export function contractFake<Row extends { id: string }>(
     rows: [...initial],
     calls: [],
     seen: (filter) => fake.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
+    bodiesOf: (pattern) => fake.calls.filter((call) => pattern.test(`${call.method} ${call.path}`)).map((call) => call.body),
     failWith: (pattern, status, message) => failures.push({ pattern, status, message }),
   };
   const failures: { pattern: RegExp; status: number; message: string }[] = [];
   const many = contract.noun?.many ?? contract.name;
-  const searchable = (contract.fields ?? []).filter((field) => field.searchable).map((field) => field.source);
+  const searchable: readonly string[] =
+    options.searchIn ?? (contract.fields ?? []).filter((field) => field.searchable).map((field) => field.source);
   const activation = contract.activation?.field;
   let created = 0;
 
   const field = (row: Row, name: string) => (row as unknown as Record<string, unknown>)[name];
   const find = (id: string | undefined) => fake.rows.find((row) => row.id === id);
   const missing = (): Answer => ({ status: 404, json: { message: 'Record not found' } });
-  const page = (rows: Row[], values: Values): Answer => {
-    const offset = Number(values.offset ?? 0);
-    const limit = Number(values.limit ?? rows.length);
-    return { json: { message: many, data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } } };
+  const listed = (row: Row) => (options.listed ? options.listed(row) : row);
+  const page = (rows: Row[], values: Values, body: Body = {}): Answer => {
+    // The paging is in the path, or in the body of a route that takes it there.
+    const offset = Number(values.offset ?? body.offset ?? 0);
+    const limit = Number(values.limit ?? body.limit ?? rows.length);
+    const shown = rows.slice(offset, offset + limit).map(listed);
+    return { json: { message: capitalised(many), data: { rows: shown, count: rows.length, countExact: true } } };
+  };
+  const said = (kind: RouteKind, row: Row, otherwise: string) => options.messages?.[kind]?.(row) ?? otherwise;
+  /** The module's refusal of a call, as an answer. */
+  const refused = (kind: RouteKind, row: Row | undefined, body: Body): Answer | undefined => {
+    const refusal = options.refuse?.[kind]?.(row, body);
+    return typeof refusal === 'string' ? answered(refusal, undefined, 400) : refusal;
   };
   const sorted = (rows: Row[], values: Values): Row[] => {
     const sort = values.field ? { field: values.field, order: values.order ?? 'ASC' } : contract.routes.filter?.sort;
@@ -78,6 +110,11 @@ export function contractFake<Row extends { id: string }>(
   const matches = (row: Row, body: Body) =>
     Object.entries(body).every(([name, wanted]) => {
       if (wanted === undefined || wanted === '' || (Array.isArray(wanted) && wanted.length === 0)) return true;
+      const passes = options.filterBy?.[name];
+      if (passes) return passes(row, wanted);
+      // The date range of the list filters is on the creation date.
+      if (name === 'startDate') return String(field(row, 'createdAt')).slice(0, 10) >= String(wanted);
+      if (name === 'endDate') return String(field(row, 'createdAt')).slice(0, 10) <= String(wanted);
       if (name === 'search') {
         const text = String(wanted).toLowerCase();
         return searchable.some((source) =>
@@ -99,11 +136,15 @@ export function contractFake<Row extends { id: string }>(
     const idField = typeof route === 'string' ? undefined : route.idField;
     return idField ? String(body[idField]) : values.id;
   };
-  const setActive = (id: string | undefined, active: boolean): Answer => {
+  const setActive = (id: string | undefined, active: boolean, body: Body): Answer => {
     const row = find(id);
     if (!row || !activation) return missing();
+    const refusal = refused(active ? 'activate' : 'deactivate', row, body);
+    if (refusal) return refusal;
     Object.assign(row, { [activation]: active });
-    return { json: { message: active ? 'Activated' : 'Deactivated', data: row } };
+    options.touched?.(row);
+    const kind = active ? 'activate' : 'deactivate';
+    return answered(said(kind, row, active ? 'Activated' : 'Deactivated'), row);
   };
 
   const answers: Partial<Record<RouteKind, (values: Values, body: Body, route: Route) => Answer>> = {
@@ -118,22 +159,28 @@ export function contractFake<Row extends { id: string }>(
       ),
     search: (values, body) =>
       page(
-        fake.rows.filter((row) => matches(row, { search: values.search ?? body.search })),
+        sorted(
+          fake.rows.filter((row) => matches(row, { search: values.search ?? body.search })),
+          {},
+        ),
         values,
+        body,
       ),
-    filterProps: () => ({ json: { message: 'Filter choices', data: options.filterProps ?? {} } }),
-    cards: () => ({ json: { message: 'Cards', data: options.cards ?? [] } }),
+    filterProps: () => answered('Filter choices', options.filterProps ?? {}),
+    cards: () => answered('Cards', typeof options.cards === 'function' ? options.cards(fake.rows) : (options.cards ?? [])),
     one: (values) => {
       const row = find(values.id);
-      return row ? { json: { message: 'Record', data: row } } : missing();
+      return row ? answered(said('one', row, 'Record'), row) : missing();
     },
     create: (_, raw) => {
       const result = checked(contract.bodies?.create, raw);
       if (!('body' in result)) return result;
+      const refusal = refused('create', undefined, result.body);
+      if (refusal) return refusal;
       created += 1;
       const row = options.created(result.body, `new-${created}`);
       fake.rows.unshift(row);
-      return { status: 201, json: { message: 'Created', data: row } };
+      return answered(said('create', row, 'Created'), row, 201);
     },
     update: (values, raw, route) => {
       const row = find(idOf(route, values, raw));
@@ -142,23 +189,28 @@ export function contractFake<Row extends { id: string }>(
       const { [idField ?? '']: _id, ...rest } = raw;
       const result = checked(contract.bodies?.update, rest);
       if (!('body' in result)) return result;
+      const refusal = refused('update', row, result.body);
+      if (refusal) return refusal;
       Object.assign(row, result.body);
-      return { json: { message: 'Saved', data: row } };
+      options.touched?.(row);
+      return answered(said('update', row, 'Saved'), row);
     },
     delete: (values, body, route) => {
       const row = find(idOf(route, values, body));
       if (!row) return missing();
+      const refusal = refused('delete', row, body);
+      if (refusal) return refusal;
       fake.rows = fake.rows.filter((other) => other !== row);
-      return { json: { message: 'Deleted' } };
+      return answered(said('delete', row, 'Deleted'));
     },
     activate: (values, body, route) => {
       const shared = contract.routes.deactivate && samePlace(route, contract.routes.deactivate, 'deactivate');
-      return setActive(idOf(route, values, body), shared && activation ? body[activation] === true : true);
+      return setActive(idOf(route, values, body), shared && activation ? body[activation] === true : true, body);
     },
-    deactivate: (values, body, route) => setActive(idOf(route, values, body), false),
+    deactivate: (values, body, route) => setActive(idOf(route, values, body), false, body),
   };
 
-  const handlers: HttpHandler[] = [];
+  const handlers: { placeholders: number; handler: HttpHandler }[] = [];
   const seenPlaces = new Set<string>();
   const handle = (route: Route, kind: RouteKind, answer: (values: Values, body: Body, route: Route) => Answer) => {
     const spec = routeSpec(route, kind);
@@ -169,8 +221,9 @@ export function contractFake<Row extends { id: string }>(
     const [pathPart, queryPart = ''] = spec.path.split('?');
     const queryNames = [...queryPart.matchAll(/(\w+)=\{(\w+)\}/g)].map((match) => [match[1], match[2]] as const);
     const method = spec.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    handlers.push(
-      http[method](`${API}${pathPart.replace(/\{(\w+)\}/g, ':$1')}`, async ({ request, params }) => {
+    handlers.push({
+      placeholders: pathPart.split('{').length - 1,
+      handler: http[method](`${API}${pathPart.replace(/\{(\w+)\}/g, ':$1')}`, async ({ request, params }) => {
         const url = new URL(request.url);
         const body = (['GET', 'DELETE'].includes(spec.method) ? {} : await readBody(request)) as Body;
         const path = `${url.pathname.slice(API.length)}${url.search}`;
@@ -182,7 +235,7 @@ export function contractFake<Row extends { id: string }>(
         const result = answer(values, body, route);
         return HttpResponse.json(result.json as never, { status: result.status ?? 200 });
       }),
-    );
+    });
   };
 
   for (const [kind, route] of Object.entries(contract.routes) as [RouteKind, Route][]) {
@@ -199,8 +252,17 @@ export function contractFake<Row extends { id: string }>(
       ),
     );
   }
-  server.use(...handlers);
+  for (const [call, answer] of Object.entries(options.more ?? {})) {
+    const [method, path] = call.split(' ');
+    handle({ path, method: method as 'GET' }, 'list', (values, body) => answer(values, body));
+  }
+  // The fixed paths first, as the server routes them: `/roles/policy/{id}` is not a page of `/roles/{offset}/{limit}`.
+  server.use(...handlers.sort((a, b) => a.placeholders - b.placeholders).map((entry) => entry.handler));
   return fake;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function samePlace(a: Route, b: Route, kindOfB: RouteKind): boolean {
