@@ -37,6 +37,12 @@ export interface ContractFakeOptions<Row> {
   refuse?: Partial<Record<RouteKind, (row: Row | undefined, body: Body) => Answer | string | undefined>>;
   /** An answer's message, by route kind, where the console shows it. */
   messages?: Partial<Record<RouteKind, (row: Row) => string>>;
+  /** An answer's data, by route kind, where it holds more than the record (a new key's secret, say). */
+  data?: Partial<Record<RouteKind, (row: Row) => unknown>>;
+  /** What the lists assume where the filter body says nothing (`{ isDeleted: 'false' }`: deleted rows stay out). */
+  defaults?: Body;
+  /** A delete that keeps the row, marked: how it marks it. */
+  softDelete?: (row: Row) => void;
   /** What a change does beside its fields (moving `updatedAt`, say). */
   touched?: (row: Row) => void;
   /** The entity's calls beside its contract's, by `METHOD /path/{placeholder}`; they are recorded and can fail like the others. */
@@ -96,6 +102,8 @@ export function contractFake<Row extends { id: string }>(
     return { json: { message: capitalised(many), data: { rows: shown, count: rows.length, countExact: true } } };
   };
   const said = (kind: RouteKind, row: Row, otherwise: string) => options.messages?.[kind]?.(row) ?? otherwise;
+  const dataOf = (kind: RouteKind, row: Row) => (options.data?.[kind] ? options.data[kind](row) : row);
+  const defaults = options.defaults ?? {};
   /** The module's refusal of a call, as an answer. */
   const refused = (kind: RouteKind, row: Row | undefined, body: Body): Answer | undefined => {
     const refusal = options.refuse?.[kind]?.(row, body);
@@ -144,15 +152,22 @@ export function contractFake<Row extends { id: string }>(
     Object.assign(row, { [activation]: active });
     options.touched?.(row);
     const kind = active ? 'activate' : 'deactivate';
-    return answered(said(kind, row, active ? 'Activated' : 'Deactivated'), row);
+    return answered(said(kind, row, active ? 'Activated' : 'Deactivated'), dataOf(kind, row));
   };
 
   const answers: Partial<Record<RouteKind, (values: Values, body: Body, route: Route) => Answer>> = {
-    list: (values) => page(sorted(fake.rows, {}), values),
+    list: (values) =>
+      page(
+        sorted(
+          fake.rows.filter((row) => matches(row, defaults)),
+          {},
+        ),
+        values,
+      ),
     filter: (values, body) =>
       page(
         sorted(
-          fake.rows.filter((row) => matches(row, body)),
+          fake.rows.filter((row) => matches(row, { ...defaults, ...body })),
           values,
         ),
         values,
@@ -160,7 +175,7 @@ export function contractFake<Row extends { id: string }>(
     search: (values, body) =>
       page(
         sorted(
-          fake.rows.filter((row) => matches(row, { search: values.search ?? body.search })),
+          fake.rows.filter((row) => matches(row, { ...defaults, search: values.search ?? body.search })),
           {},
         ),
         values,
@@ -170,7 +185,7 @@ export function contractFake<Row extends { id: string }>(
     cards: () => answered('Cards', typeof options.cards === 'function' ? options.cards(fake.rows) : (options.cards ?? [])),
     one: (values) => {
       const row = find(values.id);
-      return row ? answered(said('one', row, 'Record'), row) : missing();
+      return row ? answered(said('one', row, 'Record'), dataOf('one', row)) : missing();
     },
     create: (_, raw) => {
       const result = checked(contract.bodies?.create, raw);
@@ -180,7 +195,7 @@ export function contractFake<Row extends { id: string }>(
       created += 1;
       const row = options.created(result.body, `new-${created}`);
       fake.rows.unshift(row);
-      return answered(said('create', row, 'Created'), row, 201);
+      return answered(said('create', row, 'Created'), dataOf('create', row), 201);
     },
     update: (values, raw, route) => {
       const row = find(idOf(route, values, raw));
@@ -193,14 +208,15 @@ export function contractFake<Row extends { id: string }>(
       if (refusal) return refusal;
       Object.assign(row, result.body);
       options.touched?.(row);
-      return answered(said('update', row, 'Saved'), row);
+      return answered(said('update', row, 'Saved'), dataOf('update', row));
     },
     delete: (values, body, route) => {
       const row = find(idOf(route, values, body));
       if (!row) return missing();
       const refusal = refused('delete', row, body);
       if (refusal) return refusal;
-      fake.rows = fake.rows.filter((other) => other !== row);
+      if (options.softDelete) options.softDelete(row);
+      else fake.rows = fake.rows.filter((other) => other !== row);
       return answered(said('delete', row, 'Deleted'));
     },
     activate: (values, body, route) => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { getStoredUser } from '../../../../providers/storage';
 import ApiExplorerPage from '../../../../src/pages/api-explorer/ApiExplorerPage';
+import { mockPreferencesServer } from '../../app/fixtures';
 import { RENDER_TIMEOUT_MS, renderInConsole } from '../../app/render';
 import { adminUser, signIn } from '../../framework/harness';
 import { server } from '../../msw';
@@ -50,6 +51,8 @@ function realApi() {
 
 function renderExplorer(path = '/api-explorer') {
   signIn(adminUser);
+  // The console's frame reads the layout preferences.
+  mockPreferencesServer();
   return renderInConsole(<ApiExplorerPage />, { path });
 }
 
@@ -174,6 +177,7 @@ describe('the API explorer', { timeout: RENDER_TIMEOUT_MS }, () => {
       ),
     );
     signIn({ ...adminUser, isAdmin: false, accessToken: 'token-plain', token: 'token-plain' });
+    mockPreferencesServer();
     renderInConsole(<ApiExplorerPage />, { path: '/api-explorer' });
     expect(await screen.findByText('You need read access to API keys to browse the API.')).toBeInTheDocument();
     expect(api.seen(/openapi/)).toEqual([]);
