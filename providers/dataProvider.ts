@@ -10,6 +10,8 @@ import {
   type RouteSpec,
 } from '../common/contract/routes';
 import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS, type DashboardCardScope } from './dashboardPaths';
+import type { z, ZodType } from 'zod';
+import type { ActionDeclaration } from '../common/contract/define';
 import { ApiError, apiRequest, startAhead } from './http';
 
 /**
@@ -60,9 +62,9 @@ export function pageToOffset(pagination: GetListParams['pagination'] | undefined
 export type PathValues = Partial<Record<'offset' | 'limit' | 'order' | 'field' | 'id' | 'search', string | number>>;
 
 /** Fills a path template; a placeholder without a value is a declaration error, said loudly. */
-export function fillPath(template: string, values: PathValues): string {
+export function fillPath(template: string, values: Readonly<Record<string, string | number | undefined>>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = values[name as keyof PathValues];
+    const value = values[name];
     if (value === undefined || value === '') throw new Error(`The path ${template} needs a value for {${name}}`);
     return encodeURIComponent(String(value));
   });
@@ -185,6 +187,8 @@ export interface DeclaredMethods {
   activate(resource: string, params: { id: Identifier; active: boolean }): Promise<ActivationResult>;
   /** Choices for a select from any route answering a list. */
   getChoices(path: string, optionText?: string): Promise<Choice[]>;
+  /** One of a contract's actions, its calls beyond the standard ones (`rolesContract.actions.assignPolicies`). */
+  call: typeof callAction;
   /**
    * Starts the calls a list page makes as it opens (its first page, cards and filter choices),
    * for a page the user is about to open: the page then takes their answers.
@@ -502,7 +506,30 @@ export function createDataProvider(resources: readonly ResourceCalls[]): Declare
     async getChoices(path, optionText) {
       return readChoices(await apiRequest(path), optionText);
     },
+    call: callAction,
   };
+}
+
+/** What an action answers: its message, and its data as its contract declares it. */
+export interface ActionAnswer<A extends ActionDeclaration> {
+  message?: string;
+  data: A['data'] extends ZodType ? z.output<A['data']> : undefined;
+}
+
+/** What a call of an action gives: its path's values (`{ id }`), its body, and a signal to cancel it. */
+export interface ActionCall<A extends ActionDeclaration> {
+  values?: Readonly<Record<string, string | number>>;
+  body?: A['body'] extends ZodType ? z.input<A['body']> : never;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls one of a contract's actions at its path and method. The dataProvider offers it as `call`;
+ * a query outside a component (a react-query function) may call it directly.
+ */
+export async function callAction<A extends ActionDeclaration>(action: A, call: ActionCall<A> = {}): Promise<ActionAnswer<A>> {
+  const path = fillPath(action.path, call.values ?? {});
+  return apiRequest<ActionAnswer<A>>(path, { method: action.method, body: call.body, signal: call.signal });
 }
 
 export type { DashboardCardScope };

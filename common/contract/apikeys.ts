@@ -49,6 +49,7 @@ export const apikeyCards = z.object({ cards: z.array(card) });
 
 export const apikeysContract = defineContract({
   name: 'apikeys',
+  noun: { one: 'API key', many: 'API keys', title: 'name' },
   row: apikeyRow,
   routes: {
     list: '/apikeys/{offset}/{limit}',

@@ -1,5 +1,5 @@
 import type { ZodObject, ZodType } from 'zod';
-import type { RelatedRoutes, ResourceRoutes } from './routes';
+import type { HttpMethod, RelatedRoutes, ResourceRoutes } from './routes';
 
 /**
  * An entity's contract: what the console and the server agree on, written once. The server
@@ -72,12 +72,17 @@ export interface EntityContract {
   row?: ZodObject;
   /** The fields of its rows that lists show, order and search. */
   fields?: readonly ContractField[];
-  /** The bodies its create, update and filter calls take, checked by the server and the console's forms. */
-  bodies?: { create?: ZodType; update?: ZodType; filter?: ZodType };
+  /**
+   * The bodies its create, update, filter and search calls take, checked by the server and the
+   * console's forms (a search body where the text is not in the path: `{ search }`).
+   */
+  bodies?: { create?: ZodType; update?: ZodType; filter?: ZodType; search?: ZodType };
   /** The calls, as the spec writes them. */
   routes: ResourceRoutes;
   /** Its lists that belong to another record (a user's sessions, a table's rules). */
   related?: RelatedRoutes;
+  /** Its calls beyond the standard ones (a role's policies and pages), by name. */
+  actions?: Readonly<Record<string, ActionDeclaration>>;
   /** The policy resource that guards every call (several entities may share one). */
   policy: PolicyResourceDeclaration;
   /** The menu page that shows it, when it has one of its own. */
@@ -86,6 +91,28 @@ export interface EntityContract {
   audit?: { model: string };
   /** The boolean field the activate and deactivate routes flip. */
   activation?: { field: string };
+}
+
+/**
+ * A call of an entity beyond the standard ones: where it is, what it takes and what it answers.
+ * The server registers it from this (server/platform/action-route.ts), the console calls it
+ * through its dataProvider (`callAction`), and both are typed by its schemas.
+ */
+export interface ActionDeclaration {
+  /** A template under /api/v1: `{id}` is a record's id, any other placeholder a value the caller gives. */
+  path: string;
+  method: HttpMethod;
+  /** Its summary in the OpenAPI document. */
+  summary: string;
+  /** The body it takes. */
+  body?: ZodType;
+  /** The schema of its answer's `data`; without it, it answers `{ message }` alone. */
+  data?: ZodType;
+}
+
+/** Declares one action (typed, and kept as written). */
+export function defineAction<const A extends ActionDeclaration>(action: A): A {
+  return action;
 }
 
 /** A screen that is not an entity (dashboard, settings, …): its menu page and the policy that guards it. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { card, choice, timestamp } from './answers';
-import { defineContract, everyAction, PAGE_GROUPS, POLICY_ACTIONS, type PageGroup } from './define';
+import { assignPoliciesBody, rolePagesBody } from '../schemas/roles';
+import { defineAction, defineContract, everyAction, PAGE_GROUPS, POLICY_ACTIONS, type PageGroup } from './define';
 
 /** `system` roles come with the company (Admin, Member); `custom` ones are made by it. */
 export const ROLE_TYPES = ['system', 'custom'] as const;
@@ -75,6 +76,13 @@ export const roleWithPolicies = z.object({ role: roleRow, policies: z.array(role
 export const rolesContract = defineContract({
   name: 'roles',
   row: roleRow,
+  /** The fields the filter route may order by (its `{field}`). */
+  fields: [
+    { source: 'name', type: 'text', sortable: true },
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'updatedAt', type: 'datetime', sortable: true },
+    { source: 'type', type: 'status', sortable: true },
+  ],
   routes: {
     list: '/roles/{offset}/{limit}',
     filter: { path: '/roles/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'updatedAt', order: 'DESC' } },
@@ -92,4 +100,43 @@ export const rolesContract = defineContract({
   page: { id: 'roles', title: 'Roles and policies', url: '/roles', group: 'access', icon: 'admin_panel_settings', order: 8 },
   audit: { model: 'role' },
   activation: { field: 'isActive' },
+  actions: {
+    /** The pickers' choices (invitation, user edit): every signed-in user may read them. */
+    active: defineAction({ path: '/roles/active', method: 'GET', summary: 'List the active roles', data: z.array(activeRole) }),
+    policies: defineAction({ path: '/policies/{id}', method: 'GET', summary: "Read a role's policies", data: rolePolicies }),
+    assignPolicies: defineAction({
+      path: '/policies/assign/{id}',
+      method: 'PUT',
+      summary: "Replace a role's policies",
+      body: assignPoliciesBody,
+      data: rolePolicies,
+    }),
+    pageCatalogue: defineAction({
+      path: '/roles/policies/pages',
+      method: 'GET',
+      summary: 'List the console pages a role may show',
+      data: z.array(cataloguePage),
+    }),
+    pages: defineAction({ path: '/roles/policies/pages/{id}', method: 'GET', summary: "Read a role's pages", data: rolePages }),
+    addPages: defineAction({
+      path: '/roles/policies/pages/assign/{id}',
+      method: 'PUT',
+      summary: 'Add pages to a role',
+      body: rolePagesBody,
+      data: rolePages,
+    }),
+    removePages: defineAction({
+      path: '/roles/policies/pages/unassign/{id}',
+      method: 'PUT',
+      summary: 'Take pages from a role',
+      body: rolePagesBody,
+      data: rolePages,
+    }),
+    withPolicies: defineAction({
+      path: '/roles/policy/{id}',
+      method: 'GET',
+      summary: 'Read a role with its policies and pages',
+      data: roleWithPolicies,
+    }),
+  },
 });

@@ -50,6 +50,14 @@ export const sessionCardsAnswer = answer(z.object({ cards: z.array(card) }));
 export const sessionsContract = defineContract({
   name: 'sessions',
   row: sessionRow,
+  // What the filter orders by (a refused `{field}` names them in this order).
+  fields: [
+    { source: 'isDeleted', type: 'status', sortable: true },
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'lastSeenAt', type: 'datetime', sortable: true },
+    { source: 'expiresAt', type: 'datetime', sortable: true },
+    { source: 'endedAt', type: 'datetime', sortable: true },
+  ],
   routes: {
     list: '/session/{offset}/{limit}',
     filter: { path: '/session/filter/{offset}/{limit}/{order}/{field}', sort: { field: 'isDeleted', order: 'ASC' } },

@@ -1,17 +1,20 @@
+import { rolesContract } from '../../common/contract/roles';
+import { callAction } from '../../providers/dataProvider';
 import { apiRequest } from '../../providers/http';
 import type { PageEntry, PolicyCatalogue, PolicyEntry, RolePolicy } from './types';
 
 /**
- * The roles area's calls beyond the declared CRUD routes (docs/api/roles.md). The server's
- * message of each change is what the console shows as the alert.
+ * The roles area's calls beyond the declared CRUD routes: the contract's actions
+ * (common/contract/roles.ts), and the two lists it reads from other areas. The server's message
+ * of each change is what the console shows as the alert.
  */
+
+const { actions } = rolesContract;
 
 interface Answer<T> {
   message?: string;
   data: T;
 }
-
-const id = (value: string | number) => encodeURIComponent(String(value));
 
 /** Query keys under `roles` go stale with the role list (react-admin's refresh and a save invalidate them). */
 export const rolePolicyKey = (roleId: string | number) => ['roles', 'policy', String(roleId)];
@@ -24,29 +27,29 @@ export async function getPolicyCatalogue(signal?: AbortSignal): Promise<PolicyCa
   return (await apiRequest<Answer<PolicyCatalogue>>('/authorization/policies', { signal })).data;
 }
 
-/** Every console page a role can be given, in menu order (`GET /roles/policies/pages`). */
+/** Every console page a role can be given, in menu order. */
 export async function getPageCatalogue(signal?: AbortSignal): Promise<PageEntry[]> {
-  return (await apiRequest<Answer<PageEntry[]>>('/roles/policies/pages', { signal })).data;
+  return (await callAction(actions.pageCatalogue, { signal })).data;
 }
 
-/** The role with its policies and pages (`GET /roles/policy/{id}`). */
+/** The role with its policies and pages. */
 export async function getRolePolicy(roleId: string | number, signal?: AbortSignal): Promise<RolePolicy> {
-  return (await apiRequest<Answer<RolePolicy>>(`/roles/policy/${id(roleId)}`, { signal })).data;
+  return (await callAction(actions.withPolicies, { values: { id: roleId }, signal })).data;
 }
 
-/** Replaces the role's policies with these (`PUT /policies/assign/{id}`). */
+/** Replaces the role's policies with these. */
 export async function assignPolicies(roleId: string | number, policies: PolicyEntry[]): Promise<string | undefined> {
-  return (await apiRequest<Answer<unknown>>(`/policies/assign/${id(roleId)}`, { method: 'PUT', body: { policies } })).message;
+  return (await callAction(actions.assignPolicies, { values: { id: roleId }, body: { policies } })).message;
 }
 
-/** Gives the role these pages, or takes them away (`PUT /roles/policies/pages/assign|unassign/{id}`). */
+/** Gives the role these pages, or takes them away. */
 export async function changePages(
   roleId: string | number,
   operation: 'assign' | 'unassign',
   pageIds: string[],
 ): Promise<string | undefined> {
-  return (await apiRequest<Answer<unknown>>(`/roles/policies/pages/${operation}/${id(roleId)}`, { method: 'PUT', body: { pageIds } }))
-    .message;
+  const action = operation === 'assign' ? actions.addPages : actions.removePages;
+  return (await callAction(action, { values: { id: roleId }, body: { pageIds } })).message;
 }
 
 export interface RoleHolder {

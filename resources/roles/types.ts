@@ -2,26 +2,9 @@ import type { PolicyEntry } from '../../common/schemas/roles';
 
 export type { PolicyEntry };
 
-/** A role as the lists answer it (`GET /roles/{offset}/{limit}`). */
-export interface Role {
-  id: string;
-  name: string;
-  description: string;
-  type: 'system' | 'custom';
-  isAdmin: boolean;
-  isActive: boolean;
-  userCount: number;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string | null;
-  createdByName: string | null;
-}
-
-/** `GET /role/{id}`: a row with what the role holds. */
-export interface RoleDetail extends Role {
-  policies: PolicyEntry[];
-  pageIds: string[];
-}
+/** A role as the lists answer it, and with what it holds (`GET /role/{id}`): the contract's. */
+export type { Role, RoleDetail } from '../../common/contract/roles';
+import type { Role } from '../../common/contract/roles';
 
 /** One resource of the policy catalogue (`GET /authorization/policies`). */
 export interface PolicyResource {

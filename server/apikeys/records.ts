@@ -56,9 +56,15 @@ export function selectApiKeys(db: Db) {
 
 export const companyKeys = (companyId: string, extra?: SQL) => and(eq(apiKeys.companyId, companyId), extra);
 
+/** One key of the company, deleted ones too; null for another company's key. */
+export async function readApiKey(db: Db, companyId: string, id: string): Promise<ApiKeyRow | null> {
+  const [row] = await selectApiKeys(db).where(companyKeys(companyId, eq(apiKeys.id, id)));
+  return row ?? null;
+}
+
 /** One key of the company (deleted ones too), or 404 "API key not found" — also for another company's key. */
 export async function findApiKey(db: Db, companyId: string, id: string): Promise<ApiKeyRow> {
-  const [row] = await selectApiKeys(db).where(companyKeys(companyId, eq(apiKeys.id, id)));
+  const row = await readApiKey(db, companyId, id);
   if (!row) throw notFound('API key');
   return row;
 }

@@ -62,6 +62,25 @@ export function auditKey(
   return recordAudit(db, request, { companyId: auth.companyId, model: 'apikey', operation, recordId: id, changes });
 }
 
+/** Changes a key and keeps its audit entry, in one transaction. */
+export function changeKey(
+  db: Db,
+  request: FastifyRequest,
+  auth: AuthContext,
+  id: string,
+  set: Partial<typeof apiKeys.$inferInsert>,
+  operation: string,
+  changes: Record<string, unknown>,
+) {
+  return db.transaction(async (tx) => {
+    await tx
+      .update(apiKeys)
+      .set({ ...set, updatedAt: new Date() })
+      .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
+    await auditKey(tx, request, auth, id, operation, changes);
+  });
+}
+
 /** Replaces the operations granted to a key. */
 export async function assignOperations(
   db: Db,
@@ -75,15 +94,9 @@ export async function assignOperations(
   checkOperations(catalogue, operations);
   const sorted = [...operations].sort();
   if (sorted.join(',') !== [...current.operations].sort().join(',')) {
-    await db.transaction(async (tx) => {
-      await tx
-        .update(apiKeys)
-        .set({ operations: sorted, updatedAt: new Date() })
-        .where(companyKeys(auth.companyId, eq(apiKeys.id, id)));
-      await auditKey(tx, request, auth, id, 'assign_operations', {
-        before: { operations: current.operations },
-        after: { operations: sorted },
-      });
+    await changeKey(db, request, auth, id, { operations: sorted }, 'assign_operations', {
+      before: { operations: current.operations },
+      after: { operations: sorted },
     });
   }
   return findApiKey(db, auth.companyId, id);

@@ -1,7 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { connectionTypeOf, parseSettings, settingApplies, type ConnectionTypeDeclaration } from '../../common/connections';
-import type { CreateConnectionBody } from '../../common/schemas/connections';
+import {
+  connectionTypeOf,
+  parseSettings,
+  settingApplies,
+  type ConnectionType,
+  type ConnectionTypeDeclaration,
+} from '../../common/connections';
+import type { CreateConnectionBody, UpdateConnectionBody } from '../../common/schemas/connections';
 import type { AuthContext } from '../auth/guard';
 import type { Secrets } from '../auth/secrets';
 import { within } from '../connectors/registry';
@@ -9,16 +15,17 @@ import type { ConnectorContext, ConnectorRegistry } from '../connectors/registry
 import { ConnectorError, type ConnectionConfig } from '../connectors/types';
 import type { Db } from '../db/client';
 import { connections } from '../db/schema';
-import { badRequest } from '../http/errors';
-import { audited, auditedCreate, unlessTaken } from '../platform/audited';
+import { badRequest, notFound } from '../http/errors';
+import { audited, auditedCreate, fieldChanges, unlessTaken } from '../platform/audited';
 import { liveWorkspaceId } from '../workspaces/records';
 import { checkConnectionReach } from './reach-check';
-import { companyConnections, findConnection, sealSecrets, type ConnectionRow } from './records';
+import { companyConnections, findConnection, openSecrets, sealSecrets, type ConnectionRow } from './records';
 
 /**
- * How a connection is made and tested, whichever route asks (`POST /connections`, `POST
- * /connection/{id}/configure`, the marketplace's `POST /marketplace/configure`): one set of
- * checks, one way of sealing secrets, one audit trail and one wording of every refusal.
+ * How a connection is made, changed and tested, whichever route asks (`POST /connections`, `PUT
+ * /connection/{id}`, `POST /connection/{id}/configure`, the marketplace's `POST
+ * /marketplace/configure`): one set of checks, one way of sealing secrets, one audit trail and one
+ * wording of every refusal.
  */
 
 export const CONNECTION_NAME_TAKEN = 'name: a connection with this name already exists';
@@ -133,6 +140,83 @@ export async function createConnection(
     }),
   );
   return findConnection(db, secrets, auth.companyId, id);
+}
+
+/**
+ * Changes a connection of the caller's company from an update body (already checked by
+ * `updateConnectionBody`), by the same rules as `createConnection`: a secret left blank keeps the
+ * stored one, and new settings are checked for what they reach. Audited with the fields that
+ * change and the names of the secrets that do; a body that changes nothing writes nothing. Gives
+ * the connection as it then is, and whether it changed.
+ */
+export async function updateConnection(
+  { db, secrets, reach }: ConnectionStore,
+  request: FastifyRequest,
+  auth: AuthContext,
+  id: string,
+  body: UpdateConnectionBody,
+): Promise<{ row: ConnectionRow; changed: boolean }> {
+  const [stored] = await db
+    .select()
+    .from(connections)
+    .where(companyConnections(auth.companyId, eq(connections.id, id)));
+  if (!stored) throw notFound('Connection');
+  const declaration = connectionTypeOf(stored.type)!;
+  const isSource = body.isSource ?? stored.isSource;
+  const isDestination = body.isDestination ?? stored.isDestination;
+  const roleProblem = roleProblems(declaration, isSource, isDestination);
+  if (roleProblem) throw badRequest(roleProblem);
+  const storedSecrets = openSecrets(secrets, stored.secretsEnc);
+  const next = body.settings
+    ? settingsOrThrow(declaration, body.settings, new Set(Object.keys(storedSecrets)))
+    : { settings: stored.settings, secrets: {} as Record<string, string> };
+  const mergedSecrets = body.settings ? keptSecrets(declaration, next.settings, storedSecrets, next.secrets) : storedSecrets;
+  if (body.settings) {
+    const type = stored.type as ConnectionType;
+    await checkConnectionReach(reach, { companyId: auth.companyId, type, settings: next.settings, secrets: mergedSecrets });
+  }
+  const workspaceId = body.workspaceId === undefined ? stored.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
+
+  const before = {
+    name: stored.name,
+    description: stored.description,
+    workspaceId: stored.workspaceId,
+    isSource: stored.isSource,
+    isDestination: stored.isDestination,
+    settings: stored.settings,
+  };
+  const after = {
+    name: body.name ?? stored.name,
+    description: body.description ?? stored.description,
+    workspaceId,
+    isSource,
+    isDestination,
+    settings: next.settings,
+  };
+  const { before: was, after: now } = fieldChanges(before, after);
+  const secretsChanged = secretChanges(storedSecrets, mergedSecrets);
+  const changed = Object.keys(now).length > 0 || Object.keys(secretsChanged).length > 0;
+  if (changed) {
+    await unlessTaken(CONNECTION_NAME_TAKEN, () =>
+      audited(
+        db,
+        request,
+        (tx) =>
+          tx
+            .update(connections)
+            .set({ ...after, secretsEnc: sealSecrets(secrets, mergedSecrets), updatedAt: new Date() })
+            .where(companyConnections(auth.companyId, eq(connections.id, id))),
+        {
+          companyId: auth.companyId,
+          model: 'connection',
+          operation: 'update',
+          recordId: id,
+          changes: { before: was, after: { ...now, ...secretsChanged } },
+        },
+      ),
+    );
+  }
+  return { row: await findConnection(db, secrets, auth.companyId, id), changed };
 }
 
 export interface TestOutcome {

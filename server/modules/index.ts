@@ -1,7 +1,11 @@
 import type { EntityModule } from '../platform/entity-routes';
 import { accessEventsModule } from './access-events';
+import { apikeysModule } from './apikeys';
 import { auditsModule } from './audits';
+import { connectionsModule } from './connections';
 import { notificationsModule } from './notifications';
+import { rolesModule } from './roles';
+import { sessionsModule } from './sessions';
 import { workspacesModule } from './workspaces';
 
 /**
@@ -15,4 +19,8 @@ export const ENTITY_MODULES: readonly EntityModule[] = [
   notificationsModule as EntityModule,
   auditsModule as EntityModule,
   accessEventsModule as EntityModule,
+  apikeysModule as EntityModule,
+  rolesModule as EntityModule,
+  sessionsModule as EntityModule,
+  connectionsModule as EntityModule,
 ];

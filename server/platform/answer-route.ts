@@ -1,5 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { z, ZodType } from 'zod';
+import type { HttpMethod } from '../../common/contract/routes';
 import { requireAuth } from '../auth/guard';
 import type { AuthContext } from './auth-context';
 import type { Sent } from './answers';
@@ -12,7 +13,7 @@ export interface RouteBase {
 
 /** One route answered as `{ message, data }` (or `{ message }`) to a signed-in caller. */
 export interface AnswerRoute<Answer extends ZodType, Params, Query, Body> {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: HttpMethod;
   path: string;
   summary: string;
   params?: ZodType<Params>;

@@ -110,6 +110,19 @@ export interface EntityModule<Row extends EntityRow = EntityRow> {
    * (clients written before the sort was in the path call it so).
    */
   unsortedFilter?: boolean;
+  /**
+   * The contract's calls the module serves itself in `routes` (a list answered in its own order,
+   * a change whose answer says more than the record): the standard ones are not registered, the
+   * contract still names them for the console, the policy catalogue and the docs.
+   */
+  own?: readonly RouteKind[];
+  /**
+   * The contract's related lists the module serves itself in `routes`, by target: one whose access
+   * is not the policy's (one's own without it, anyone's with it), say.
+   */
+  ownRelated?: readonly string[];
+  /** Whether API keys may be granted its standard calls: not the keys' own, so that no key makes keys. */
+  apiKeys?: false;
   /** The entity's calls that are not standard ones (a picker, say), registered after them. */
   routes?(api: FastifyInstance): Promise<void> | void;
 }
@@ -151,7 +164,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   const recordAnswer = answer(row);
   const sortable = (contract.fields ?? []).filter((field) => field.sortable).map((field) => field.source);
   const defaultSort: ListSort = contract.routes.filter?.sort ?? { field: '', order: 'ASC' };
-  refuseIncomplete(contract, bodies, sortable, repository);
+  refuseIncomplete(contract, bodies, sortable, repository, module.own ?? []);
   const title = contract.noun?.title;
   /** `Workspace "Finance"`, or `Label` when the contract names no title field. */
   const named = (row: unknown) => (title ? `${capitalised(one)} "${String((row as Record<string, unknown>)[title])}"` : capitalised(one));
@@ -259,7 +272,10 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       handle: message ? async (...args) => ({ ...(await call.handle(...args)), message }) : call.handle,
     };
   };
-  const add = (call: Call) => calls.push(described(call));
+  const own = new Set<RouteKind>(module.own ?? []);
+  const add = (call: Call) => {
+    if (call.kind === 'related' || !own.has(call.kind)) calls.push(described(call));
+  };
   const scoped = (request: FastifyRequest) => scopeOf(request, app.ctx.db);
   const listed = (data: Promise<ListAnswer<EntityRow>>) => data.then((rows) => ({ message: capitalised(many), data: rows }));
   /** A change in its transaction with its audit entry, answered with the record as it now is. */
@@ -280,12 +296,16 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   }
   const { filter, search, filterProps, cards, create, update, setActive, remove } = repository;
   if (routes.search && search) {
+    // The text is the path's `{search}`, else the search body's `search` (the path's paging wins over the body's).
+    const inPath = routeSpec(routes.search, 'search').path.includes('{search}');
     add({
       kind: 'search',
       route: routes.search,
       summary: `Search the ${many}`,
       answer: listAnswer,
-      handle: (request, values) => listed(search.call(repository, scoped(request), String(values.search ?? ''), pageOf(values))),
+      ...(inPath ? {} : { body: bodies.search ?? z.object({ search: placeholder('search') }) }),
+      handle: (request, values, body) =>
+        listed(search.call(repository, scoped(request), String((inPath ? values.search : body.search) ?? ''), pageOf(values))),
     });
   }
   if (routes.filter && filter) {
@@ -298,7 +318,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
       handle: (request, values, body) => listed(filter.call(repository, scoped(request), filledFields(body), pageOf(values))),
     };
     add(filterCall);
-    if (module.unsortedFilter) {
+    if (module.unsortedFilter && !own.has('filter')) {
       calls.push({ ...described({ ...filterCall, route: withoutSort(routes.filter, contract.name) }), summary: `Filter the ${many}` });
     }
   }
@@ -429,6 +449,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     });
   }
   for (const [target, route] of Object.entries(contract.related ?? {})) {
+    if (module.ownRelated?.includes(target)) continue;
     const read = repository.related?.[target];
     if (!read) throw new Error(`The contract of ${contract.name} lists them by ${target}, but its repository cannot`);
     add({
@@ -453,7 +474,10 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     api.route({
       method: spec.method as HttpMethod,
       url,
-      config: module.access === 'signed-in' ? {} : { policy: [contract.policy.resource, action] },
+      config: {
+        ...(module.access === 'signed-in' ? {} : { policy: [contract.policy.resource, action] }),
+        ...(module.apiKeys === false ? { apiKeys: false } : {}),
+      },
       schema: {
         summary: call.summary,
         tags,
@@ -518,16 +542,22 @@ function withoutId(body: Record<string, unknown>, route?: Route): Record<string,
  * A contract the server cannot serve as written: a filter without its body, an order by `{field}`
  * with nothing to order by, a call on one record that the repository cannot read.
  */
-function refuseIncomplete(contract: EntityContract, bodies: EntityContract['bodies'], sortable: string[], repository: EntityRepository) {
+function refuseIncomplete(
+  contract: EntityContract,
+  bodies: EntityContract['bodies'],
+  sortable: string[],
+  repository: EntityRepository,
+  own: readonly RouteKind[],
+) {
   const paths = Object.entries(contract.routes).map(([kind, route]) => routeSpec(route, kind as RouteKind).path);
-  if (contract.routes.filter && !bodies?.filter) {
+  if (contract.routes.filter && !own.includes('filter') && !bodies?.filter) {
     throw new Error(`The contract of ${contract.name} has a filter route but no filter body`);
   }
   if (sortable.length === 0 && paths.some((path) => path.includes('{field}'))) {
     throw new Error(`The contract of ${contract.name} orders by {field}, but none of its fields is sortable`);
   }
-  const { one, create, update, delete: remove, activate, deactivate } = contract.routes;
-  if (!repository.one && [one, create, update, remove, activate, deactivate].some(Boolean)) {
+  const onOne: RouteKind[] = ['one', 'create', 'update', 'delete', 'activate', 'deactivate'];
+  if (!repository.one && onOne.some((kind) => contract.routes[kind] && !own.includes(kind))) {
     throw new Error(`The contract of ${contract.name} names calls on one record, but its repository cannot read one`);
   }
 }

@@ -12,10 +12,8 @@ import {
   idChoiceFilter,
   listPage,
   orderBy,
-  pageParams,
   searchFilter,
   searching,
-  sortParams,
   startDateFilter,
   within,
   type Card,
@@ -44,8 +42,6 @@ export const roleFilterBody = filterBody({
 export type RoleFilter = Partial<z.output<typeof roleFilterBody>>;
 
 export const roleSearchBody = filterBody({ search: searchFilter });
-
-export const roleFilterParams = pageParams.extend(sortParams(ROLE_SORT_FIELDS).shape);
 
 export type RoleSort = { field: (typeof ROLE_SORT_FIELDS)[number]; order: 'ASC' | 'DESC' };
 /** The spec's default for the roles list: last changed first. */

@@ -19,7 +19,6 @@ import {
   listPage,
   orderBy,
   searchFilter,
-  sortParams,
   startDateFilter,
   within,
   type Card,
@@ -44,9 +43,11 @@ const SORTABLE = {
   expiresAt: sessions.expiresAt,
   endedAt: sessions.endedAt,
 } as const;
-type SortField = keyof typeof SORTABLE;
-export const sessionSortParams = sortParams(Object.keys(SORTABLE) as [SortField, ...SortField[]]);
-export type SessionSort = z.output<typeof sessionSortParams>;
+/** An order of the lists: one of the contract's sortable fields, going up or down. */
+export interface SessionSort {
+  order: 'ASC' | 'DESC';
+  field: keyof typeof SORTABLE;
+}
 /** The spec's order: sessions still open first, then the newest. */
 export const DEFAULT_SORT: SessionSort = { order: 'ASC', field: 'isDeleted' };
 

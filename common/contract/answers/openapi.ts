@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The open API explorer (server/routes/openapi.ts): the operations an API key may be granted, and the document they come from. */
+/** The open API explorer (server/modules/apikeys/operations.ts): the operations an API key may be granted, and the document they come from. */
 
 /** One operation an API key may be granted, as `GET /openapi` lists it. */
 export const apiOperation = z.object({

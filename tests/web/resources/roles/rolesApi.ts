@@ -1,5 +1,5 @@
 import { rolesContract } from '../../../../common/contract/roles';
-import type { PageEntry, PolicyCatalogue, PolicyEntry, RoleDetail } from '../../../../resources/roles/types';
+import type { PageEntry, PolicyCatalogue, RoleDetail } from '../../../../resources/roles/types';
 import { answered, contractFake, type ContractFake } from '../../contractFake';
 
 export const CATALOGUE: PolicyCatalogue = {
@@ -52,7 +52,10 @@ export const PAGES: PageEntry[] = [
   },
 ];
 
-const ALL_POLICIES: PolicyEntry[] = CATALOGUE.resources.map((entry) => ({ resource: entry.resource, actions: [...entry.actions] }));
+const ALL_POLICIES = CATALOGUE.resources.map((entry) => ({
+  resource: entry.resource,
+  actions: [...entry.actions],
+})) as RoleDetail['policies'];
 
 function role(overrides: Partial<RoleDetail> & Pick<RoleDetail, 'id' | 'name'>): RoleDetail {
   return {
@@ -141,7 +144,7 @@ export function rolesApi(initial: RoleDetail[] = someRoles()): RolesApi {
         id: `r-new-${api.rows.length}`,
         name: String(body.name),
         description: String(body.description ?? ''),
-        policies: (body.policies as PolicyEntry[] | undefined) ?? [],
+        policies: (body.policies as RoleDetail['policies'] | undefined) ?? [],
         pageIds: (body.pageIds as string[] | undefined) ?? ['dashboard'],
       }),
     listed: row,
@@ -235,7 +238,7 @@ export function rolesApi(initial: RoleDetail[] = someRoles()): RolesApi {
         const found = find(id);
         if (!found) return notFound();
         if (found.isAdmin) return answered(`id: ${found.name} is an admin role: it holds every policy`, undefined, 400);
-        found.policies = body.policies as PolicyEntry[];
+        found.policies = body.policies as RoleDetail['policies'];
         touch(found);
         return answered(`The policies of ${found.name} have been saved`, { roleId: found.id, policies: found.policies });
       },

@@ -2,16 +2,16 @@ import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z, type ZodType } from 'zod';
-import { answer } from '../../common/contract/answers';
-import { sent } from '../platform/answers';
-import { apiOperation, apiOperationDetail, openApiDocument } from '../../common/contract/answers/openapi';
-import { apikeyRow } from '../../common/contract/apikeys';
-import { assignOperationsBody } from '../../common/schemas/apikeys';
-import { requireAuth } from '../auth/guard';
-import { notFound } from '../http/errors';
-import { uuidParam } from '../http/schemas';
-import { assignOperations } from '../apikeys/service';
-import { describeOperation } from '../apikeys/describe';
+import { answer } from '../../../common/contract/answers';
+import { sent } from '../../platform/answers';
+import { apiOperation, apiOperationDetail, openApiDocument } from '../../../common/contract/answers/openapi';
+import { apikeyRow } from '../../../common/contract/apikeys';
+import { assignOperationsBody } from '../../../common/schemas/apikeys';
+import { requireAuth } from '../../auth/guard';
+import { notFound } from '../../http/errors';
+import { uuidParam } from '../../http/schemas';
+import { assignOperations } from '../../apikeys/service';
+import { describeOperation } from '../../apikeys/describe';
 
 const TAGS = ['API keys'];
 

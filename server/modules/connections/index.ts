@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { z, type ZodType } from 'zod';
+import { answer, listAnswer } from '../../../common/contract/answers';
+import {
+  codeRepositoryIntegration,
+  connectionCardsAnswer,
+  connectionFilterPropsAnswer,
+  connectionRow,
+  connectionsContract,
+  slackIntegration,
+} from '../../../common/contract/connections';
+import type { PolicyAction } from '../../../common/contract/define';
+import { companyConnections, findConnection, selectConnections, toConnectionRow, type ConnectionRow } from '../../connections/records';
+import { connections } from '../../db/schema';
+import { uuidParam } from '../../http/schemas';
+import { registerActivationRoute } from '../../platform/activation-route';
+import { answerRoute, type RouteBase } from '../../platform/answer-route';
+import type { EntityModule } from '../../platform/entity-routes';
+import { registerListRoutes, registerReadRoute } from '../../platform/list-routes';
+import { registerPairRoutes } from './pairs';
+import { connectionFilterBody, connectionPage, connectionRepository, searchedText } from './repository';
+import { registerSettingsRoutes } from './settings';
+
+const TAGS = ['Connections'];
+const idParams = z.object({ id: uuidParam });
+
+/** The rows hold Dates and their types as plain strings, so the handlers' values are not typed by the schemas. */
+const connectionList: ZodType<unknown> = listAnswer(connectionRow);
+const connectionAnswer: ZodType<unknown> = answer(connectionRow);
+const connectionsAnswer: ZodType<unknown> = answer(z.array(connectionRow));
+
+/** The calls the module serves itself are guarded by the connections policy too. */
+const allowed = (action: PolicyAction): RouteBase => ({ config: { policy: [connectionsContract.policy.resource, action] }, tags: TAGS });
+
+/**
+ * Connections to sources, destinations and integrations, and the source/destination pairs that
+ * join them (docs/api/connections.md). Served from their contract: the list
+ * `/connections/{offset}/{limit}`, the filter `/connections/filter/{offset}/{limit}`, its choices
+ * `/connections/filters`, the cards `/connections/topCards` and one `/connection/{id}`. The
+ * module's own: the search, whose text may be blank (all of them); the create, change and test,
+ * which check settings and what they reach, seal secrets and audit them by name; the activation,
+ * answered `is active`; a workspace's connections, the integrations' summaries and the pairs.
+ */
+export const connectionsModule: EntityModule<ConnectionRow> = {
+  contract: connectionsContract,
+  repository: connectionRepository,
+  bodies: { filter: connectionFilterBody },
+  own: ['search', 'create', 'update', 'activate', 'deactivate'],
+  calls: {
+    filterProps: {
+      summary: 'Choices of the connection filters',
+      message: 'Connection filters',
+      data: connectionFilterPropsAnswer.shape.data,
+    },
+    cards: { summary: 'Counts of connections', message: 'Connection cards', data: connectionCardsAnswer.shape.data },
+    one: { summary: 'One connection (secrets never answered)', message: 'Connection' },
+  },
+  routes(app: FastifyInstance) {
+    const { db, secrets } = app.ctx;
+    const reading = allowed('read');
+
+    registerListRoutes(app, reading, {
+      answer: connectionList,
+      message: 'Connections',
+      page: (companyId, where, { offset, limit }) => connectionPage(db, secrets, companyId, where, offset, limit),
+      search: { path: '/connections/search/:offset/:limit', summary: 'Search the connections', where: searchedText },
+    });
+
+    answerRoute(
+      app,
+      reading,
+      {
+        method: 'GET',
+        path: '/connection/workspace/:id',
+        summary: 'The live connections of a workspace',
+        params: idParams,
+        answer: connectionsAnswer,
+      },
+      async ({ auth, params }) => {
+        const rows = await selectConnections(db)
+          .where(companyConnections(auth.companyId, and(eq(connections.workspaceId, params.id), eq(connections.isActive, true))))
+          .orderBy(asc(sql`lower(${connections.name})`));
+        return { message: 'Connections of the workspace', data: rows.map((row) => toConnectionRow(secrets, row)) };
+      },
+    );
+
+    registerSettingsRoutes(app, allowed);
+
+    registerActivationRoute(app, allowed('update'), {
+      method: 'PUT',
+      path: '/connections/activate/:id',
+      summary: 'Activate or deactivate a connection',
+      answer: connectionAnswer,
+      noun: 'Connection',
+      model: connectionsContract.audit.model,
+      find: (companyId, id) => findConnection(db, secrets, companyId, id),
+      write: (tx, companyId, id, isActive) =>
+        tx
+          .update(connections)
+          .set({ isActive, updatedAt: new Date() })
+          .where(companyConnections(companyId, eq(connections.id, id))),
+    });
+
+    /** An integration's connections of `types`, by name, each shown with what `shown` adds of its settings. */
+    const integration =
+      (types: string[], shown: (settings: ConnectionRow['settings'], row: ConnectionRow) => Record<string, unknown>) =>
+      async (companyId: string) => {
+        const rows = await selectConnections(db)
+          .where(companyConnections(companyId, inArray(connections.type, types)))
+          .orderBy(asc(sql`lower(${connections.name})`));
+        const list = rows.map((row) => toConnectionRow(secrets, row));
+        return {
+          configured: list.length > 0,
+          active: list.some((c) => c.isActive),
+          connections: list.map((c) => ({
+            id: c.id,
+            name: c.name,
+            ...shown(c.settings, c),
+            isActive: c.isActive,
+            lastTestOk: c.lastTestOk,
+            lastTestedAt: c.lastTestedAt,
+          })),
+        };
+      };
+
+    registerReadRoute(app, reading, {
+      path: '/connection/slack/integration',
+      summary: 'The Slack integration',
+      answer: answer(slackIntegration) as ZodType<unknown>,
+      message: 'Slack integration',
+      data: integration(['slack'], (settings) => ({ mode: settings.mode ?? 'webhook', channel: settings.channel ?? null })),
+    });
+
+    registerReadRoute(app, reading, {
+      path: '/connection/bitbucket/integration',
+      summary: 'The code-repository integration',
+      answer: answer(codeRepositoryIntegration) as ZodType<unknown>,
+      message: 'Code-repository integration',
+      data: integration(['bitbucket', 'git'], (settings, row) => ({
+        type: row.type,
+        workspace: settings.workspace ?? null,
+        url: settings.url ?? null,
+      })),
+    });
+
+    registerPairRoutes(app, allowed);
+  },
+};

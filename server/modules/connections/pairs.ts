@@ -1,0 +1,158 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { z, type ZodType } from 'zod';
+import { answer, messageAnswer } from '../../../common/contract/answers';
+import type { PolicyAction } from '../../../common/contract/define';
+import { sourceDestinationRow, sourceDestinationsContract } from '../../../common/contract/source-destinations';
+import { pairBody } from '../../../common/schemas/connections';
+import { requireAuth } from '../../auth/guard';
+import { companyPairs, connectionsByIds, findConnection, findPair, pairsOfConnection, selectPairs } from '../../connections/records';
+import type { Db } from '../../db/client';
+import { sourceDestinations } from '../../db/schema';
+import { isUniqueViolation } from '../../http/database-errors';
+import { badRequest, conflict, notFound } from '../../http/errors';
+import { uuidParam } from '../../http/schemas';
+import { answerRoute, type RouteBase } from '../../platform/answer-route';
+import { audited } from '../../platform/audited';
+import { registerReadRoute } from '../../platform/list-routes';
+
+const idParams = z.object({ id: uuidParam });
+const MODEL = sourceDestinationsContract.audit.model;
+/** The rows hold Dates and their types as plain strings, so the handlers' values are not typed by the schemas. */
+const pairAnswer: ZodType<unknown> = answer(sourceDestinationRow);
+const pairsAnswer: ZodType<unknown> = answer(z.array(sourceDestinationRow));
+
+/**
+ * The source/destination pairs that join a company's connections, under the connections policy:
+ * the active ones `/active/source/destination`, those of one connection
+ * `/connection/{id}/source/destination` (both by name, all at once), and the change and delete
+ * `/source/destination/{id}`. A pair is made at the id its first change names. Served by hand
+ * beside the connections: their two lists answer every pair at once, not a page, and a change
+ * makes the pair it does not find.
+ */
+export function registerPairRoutes(app: FastifyInstance, allowed: (action: PolicyAction) => RouteBase) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { db, secrets } = api.ctx;
+  const reading = allowed('read');
+  const updating = allowed('update');
+  const deleting = allowed('delete');
+  const pairsByName = (where: SQL) =>
+    selectPairs(db)
+      .where(where)
+      .orderBy(asc(sql`lower(${sourceDestinations.name})`), asc(sourceDestinations.id));
+
+  registerReadRoute(app, reading, {
+    path: '/active/source/destination',
+    summary: 'The active source/destination pairs',
+    answer: pairsAnswer,
+    message: 'Active source/destination pairs',
+    data: async (companyId) => {
+      const rows = await pairsByName(companyPairs(companyId, eq(sourceDestinations.isActive, true)));
+      return rows.filter((pair) => pair.sourceActive && pair.destinationActive);
+    },
+  });
+
+  answerRoute(
+    app,
+    reading,
+    {
+      method: 'GET',
+      path: '/connection/:id/source/destination',
+      summary: 'The pairs a connection is in',
+      params: idParams,
+      answer: pairsAnswer,
+    },
+    async ({ auth, params }) => {
+      await findConnection(db, secrets, auth.companyId, params.id);
+      return { message: 'Source/destination pairs', data: await pairsByName(pairsOfConnection(auth.companyId, params.id)) };
+    },
+  );
+
+  api.put(
+    '/source/destination/:id',
+    {
+      config: updating.config,
+      schema: {
+        summary: 'Create (at this id) or change a source/destination pair',
+        tags: updating.tags,
+        params: idParams,
+        body: pairBody,
+        response: { 200: pairAnswer, 201: pairAnswer },
+      },
+    },
+    async (request, reply) => {
+      const { companyId, userId } = requireAuth(request);
+      const { id } = request.params;
+      const { sourceId, destinationId, ...body } = request.body;
+      if (sourceId === destinationId) throw badRequest('destinationId: must differ from the source');
+      const found = await connectionsByIds(db, companyId, [sourceId, destinationId]);
+      const source = found.get(sourceId);
+      const destination = found.get(destinationId);
+      if (!source) throw badRequest('sourceId: no such connection');
+      if (!destination) throw badRequest('destinationId: no such connection');
+      if (!source.isSource) throw badRequest(`sourceId: "${source.name}" is not a source`);
+      if (!destination.isDestination) throw badRequest(`destinationId: "${destination.name}" is not a destination`);
+      const name = body.name || `${source.name} → ${destination.name}`;
+      const existing = await findPair(db, companyId, id);
+      const values = { name, sourceId, destinationId, isActive: body.isActive ?? existing?.isActive ?? true };
+      const write = async (tx: Db) => {
+        if (!existing) await tx.insert(sourceDestinations).values({ id, companyId, ...values, createdBy: userId });
+        else
+          await tx
+            .update(sourceDestinations)
+            .set({ ...values, updatedAt: new Date() })
+            .where(companyPairs(companyId, eq(sourceDestinations.id, id)));
+      };
+      const before = existing && {
+        name: existing.name,
+        sourceId: existing.sourceId,
+        destinationId: existing.destinationId,
+        isActive: existing.isActive,
+      };
+      try {
+        await audited(db, request, write, {
+          companyId,
+          model: MODEL,
+          operation: existing ? 'update' : 'create',
+          recordId: id,
+          changes: before ? { before, after: values } : { after: values },
+        });
+      } catch (err) {
+        // An id another company uses (which this company cannot see) is not this company's to take.
+        if (isUniqueViolation(err, 'source_destinations_pkey')) throw notFound('Source/destination pair');
+        if (isUniqueViolation(err)) throw conflict(`destinationId: "${source.name}" is already paired with "${destination.name}"`);
+        throw err;
+      }
+      const pair = await findPair(db, companyId, id);
+      return reply.code(existing ? 200 : 201).send({ message: existing ? `Pair "${name}" saved` : `Pair "${name}" created`, data: pair });
+    },
+  );
+
+  api.delete(
+    '/source/destination/:id',
+    {
+      config: deleting.config,
+      schema: { summary: 'Delete a source/destination pair', tags: deleting.tags, params: idParams, response: { 200: messageAnswer } },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const pair = await findPair(db, auth.companyId, request.params.id);
+      if (!pair) throw notFound('Source/destination pair');
+      const { name, sourceId, destinationId } = pair;
+      await audited(
+        db,
+        request,
+        (tx) => tx.delete(sourceDestinations).where(companyPairs(auth.companyId, eq(sourceDestinations.id, pair.id))),
+        {
+          companyId: auth.companyId,
+          model: MODEL,
+          operation: 'delete',
+          recordId: pair.id,
+          changes: { before: { name, sourceId, destinationId } },
+        },
+      );
+      return { message: `Pair "${pair.name}" deleted` };
+    },
+  );
+}
