@@ -117,6 +117,16 @@ export const preferencesAnswer = answer(z.record(z.string(), z.unknown()));
 export const usersContract = defineContract({
   name: 'users',
   row: userRow,
+  // What the filter orders by (a refused `{field}` names them in this order).
+  fields: [
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'updatedAt', type: 'datetime', sortable: true },
+    { source: 'email', type: 'email', sortable: true },
+    { source: 'firstName', type: 'text', sortable: true },
+    { source: 'lastName', type: 'text', sortable: true },
+    { source: 'lastLoginAt', type: 'datetime', sortable: true },
+    { source: 'status', type: 'status', sortable: true },
+  ],
   routes: {
     list: '/users/{offset}/{limit}',
     filter: { path: '/users/filter/{limit}/{offset}/{order}/{field}', sort: { field: 'createdAt', order: 'DESC' } },

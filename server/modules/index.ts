@@ -6,6 +6,9 @@ import { connectionsModule } from './connections';
 import { notificationsModule } from './notifications';
 import { rolesModule } from './roles';
 import { sessionsModule } from './sessions';
+import { tablesModule } from './tables';
+import { usersModule } from './users';
+import { workflowsModule } from './workflows';
 import { workspacesModule } from './workspaces';
 
 /**
@@ -22,5 +25,8 @@ export const ENTITY_MODULES: readonly EntityModule[] = [
   apikeysModule as EntityModule,
   rolesModule as EntityModule,
   sessionsModule as EntityModule,
+  tablesModule as EntityModule,
+  usersModule as EntityModule,
   connectionsModule as EntityModule,
+  workflowsModule as EntityModule,
 ];

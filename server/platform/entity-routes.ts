@@ -9,7 +9,7 @@ import { requireAuth } from '../auth/guard';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../http/database-errors';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { COUNT_CAP, type ListAnswer } from '../http/lists';
+import { COUNT_CAP, searchFilter, type ListAnswer } from '../http/lists';
 import { limitParam, offsetParam, uuidParam } from '../http/schemas';
 import type { AuthContext } from './auth-context';
 import { acceptFormBodies } from './form-body';
@@ -145,11 +145,18 @@ const ACTIONS: Record<RouteKind, PolicyAction> = {
 };
 
 /** `/labels/filter/{offset}/{limit}?q={search}` → the Fastify url and the placeholders of its path and query. */
-export function routeTemplate(path: string): { url: string; pathNames: string[]; queryNames: string[] } {
+export function routeTemplate(path: string): {
+  url: string;
+  pathNames: string[];
+  queryNames: string[];
+  /** The query parameter each query placeholder is sent as (`?searchText={search}`: search → searchText). */
+  queryKeys: Record<string, string>;
+} {
   const [pathPart, queryPart = ''] = path.split('?');
   const pathNames = [...pathPart.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
   const queryNames = [...queryPart.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-  return { url: pathPart.replace(/\{(\w+)\}/g, ':$1'), pathNames, queryNames };
+  const queryKeys = Object.fromEntries([...queryPart.matchAll(/(\w+)=\{(\w+)\}/g)].map((match) => [match[2], match[1]]));
+  return { url: pathPart.replace(/\{(\w+)\}/g, ':$1'), pathNames, queryNames, queryKeys };
 }
 
 export async function registerEntityRoutes(app: FastifyInstance, module: EntityModule): Promise<void> {
@@ -195,8 +202,11 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   };
   /** The URL parameter a placeholder is served as. */
   const paramOf = (name: string) => module.params?.[name] ?? name;
-  const schemaOf = (names: string[]): ZodObject | undefined =>
-    names.length > 0 ? z.object(Object.fromEntries(names.map((name) => [paramOf(name), placeholder(name)]))) : undefined;
+  /** A placeholder's check where it stands: a search text in the query may be missing or blank (every row). */
+  const checkOf = (name: string, where: 'path' | 'query'): ZodType =>
+    name === 'search' && where === 'query' ? searchFilter : placeholder(name);
+  const schemaOf = (names: string[], where: 'path' | 'query', nameOf: (name: string) => string): ZodObject | undefined =>
+    names.length > 0 ? z.object(Object.fromEntries(names.map((name) => [nameOf(name), checkOf(name, where)]))) : undefined;
 
   const scopeOf = (request: FastifyRequest, db: Db): EntityScope => ({ db, auth: requireAuth(request), request });
   const pageOf = (values: Record<string, unknown>): PageRequest => ({
@@ -467,7 +477,8 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   for (const call of calls) {
     const spec = routeSpec(call.route, call.kind === 'related' ? 'list' : call.kind);
     const action: PolicyAction = call.kind === 'related' ? 'read' : ACTIONS[call.kind];
-    const { url: template, pathNames, queryNames } = routeTemplate(spec.path);
+    const { url: template, pathNames, queryNames, queryKeys } = routeTemplate(spec.path);
+    const queryKeyOf = (name: string) => queryKeys[name] ?? paramOf(name);
     const url = template.replace(/:(\w+)/g, (_, name: string) => `:${paramOf(name)}`);
     const idInBody = spec.idField ? z.object({ [spec.idField]: uuidParam }) : undefined;
     const body = bodySchema(call.body, idInBody, spec.method);
@@ -483,17 +494,20 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
         tags,
         ...(spec.encoding === 'form' ? { consumes: FORM_TYPES } : {}),
         // Only the parts the call has: Fastify warns of a part declared without a schema.
-        ...definedOnly({ params: schemaOf(pathNames), querystring: schemaOf(queryNames), body }),
+        ...definedOnly({ params: schemaOf(pathNames, 'path', paramOf), querystring: schemaOf(queryNames, 'query', queryKeyOf), body }),
         response: { [call.status ?? 200]: call.answer },
       },
       handler: async (request, reply) => {
         // Each placeholder from where the contract puts it: a query it does not name (`?limit=1e309`
         // beside a path's `{limit}`) is ignored, not read over the checked path.
-        const valuesOf = (names: string[], given: unknown) => {
+        const valuesOf = (names: string[], given: unknown, nameOf: (name: string) => string) => {
           const from = (given ?? {}) as Record<string, unknown>;
-          return names.filter((name) => paramOf(name) in from).map((name) => [name, from[paramOf(name)]] as const);
+          return names.filter((name) => nameOf(name) in from).map((name) => [name, from[nameOf(name)]] as const);
         };
-        const values = Object.fromEntries([...valuesOf(pathNames, request.params), ...valuesOf(queryNames, request.query)]);
+        const values = Object.fromEntries([
+          ...valuesOf(pathNames, request.params, paramOf),
+          ...valuesOf(queryNames, request.query, queryKeyOf),
+        ]);
         const answer = await call.handle(request, values, (request.body ?? {}) as Record<string, unknown>);
         return reply.code(call.status ?? 200).send(answer);
       },

@@ -1,19 +1,24 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { adminUserEditSchema } from '../../common/schemas/users';
+import type { adminUserEditSchema, demoUserSchema } from '../../common/schemas/users';
 import { recordAccessEvent, recordAudit } from '../audit';
 import type { AuthContext } from '../auth/guard';
+import { hashPassword } from '../auth/passwords';
 import { endAllSessionsOfUser } from '../auth/session-service';
+import type { PlanSettings } from '../subscription/config';
 import type { Db } from '../db/client';
 import { apiKeys, authTokens, listColumnChoices, notifications, roles, userPolicies, users, workspaceMembers } from '../db/schema';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { notify } from '../notify';
+import { assertNewUserAllowed } from '../settings/enforce';
+import { assertWithinPlan } from '../subscription/limits';
 import {
   ADMIN_ACCOUNT_ONLY_BY_ADMIN_MESSAGE,
   LAST_ADMIN_DEACTIVATE_MESSAGE,
   LAST_ADMIN_DELETE_MESSAGE,
   LAST_ADMIN_ROLE_MESSAGE,
+  assertEmailFree,
   assertUsernameFree,
   assignableRole,
   changedFields,
@@ -30,6 +35,7 @@ import {
 export const OWN_PROFILE_LINK = '/profile';
 
 type AdminEdit = z.output<typeof adminUserEditSchema>;
+type DemoUser = z.output<typeof demoUserSchema>;
 type UserRecord = typeof users.$inferSelect;
 
 async function targetOf(db: Db, companyId: string, userId: string): Promise<{ user: UserRecord; role: RoleRow | null }> {
@@ -189,4 +195,54 @@ export async function deleteUser(db: Db, request: FastifyRequest, auth: AuthCont
     });
   });
   return user;
+}
+
+/**
+ * POST /client/createUser: a demo or test account, active at once with the password given (no
+ * invitation mail), within the company's plan; gives its id.
+ */
+export async function createDemoUser(
+  db: Db,
+  request: FastifyRequest,
+  auth: AuthContext,
+  plans: Pick<PlanSettings, 'defaultPlan'>,
+  demo: DemoUser,
+): Promise<string> {
+  const { email, username, firstName, lastName, password, roleId } = demo;
+  await assertNewUserAllowed(db, auth.companyId, { email, password });
+  const role = await assignableRole(db, auth, roleId);
+  await assertEmailFree(db, auth.companyId, email);
+  await assertUsernameFree(db, auth.companyId, username);
+  const passwordHash = await hashPassword(password);
+  try {
+    return await db.transaction(async (tx) => {
+      await assertWithinPlan(tx, plans, auth.companyId, 'users');
+      const now = new Date();
+      const [user] = await tx
+        .insert(users)
+        .values({
+          companyId: auth.companyId,
+          email,
+          username,
+          firstName,
+          lastName,
+          roleId,
+          status: 'active',
+          passwordHash,
+          passwordChangedAt: now,
+          createdBy: auth.userId,
+        })
+        .returning({ id: users.id });
+      await recordAudit(tx, request, {
+        companyId: auth.companyId,
+        model: 'user',
+        operation: 'create',
+        recordId: user.id,
+        changes: { after: { email, username, firstName, lastName, roleId, roleName: role.name, status: 'active', demo: true } },
+      });
+      return user.id;
+    });
+  } catch (err) {
+    throw uniqueConflict(err) ?? err;
+  }
 }

@@ -10,14 +10,12 @@ import {
   filterBody,
   idChoiceFilter,
   searchFilter,
-  sortParams,
   startDateFilter,
   textChoiceFilter,
   within,
   type Choice,
 } from '../http/lists';
-import { limitParam, offsetParam } from '../http/schemas';
-import { USER_SORT_FIELDS, USER_STATUSES, type UserStatus } from '../../common/schemas/users';
+import { USER_STATUSES, type UserStatus } from '../../common/schemas/users';
 import { statusIs, usersSearch, type UserSelection } from './rows';
 import { searchCondition } from '../http/search';
 
@@ -35,9 +33,6 @@ export const userFilterBody = filterBody({
   search: searchFilter,
 });
 export type UserFilter = z.output<typeof userFilterBody>;
-
-/** `POST /users/filter/{limit}/{offset}/{order}/{field}`: the limit comes first in this path. */
-export const userFilterParams = z.object({ limit: limitParam, offset: offsetParam }).extend(sortParams(USER_SORT_FIELDS).shape);
 
 /**
  * The filter as the users it selects: conditions on the users row, and the workspaces they must

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
-import { answer, listAnswer } from '../../../common/contract/answers';
+import { answer } from '../../../common/contract/answers';
 import {
   codeRepositoryIntegration,
   connectionCardsAnswer,
@@ -17,16 +17,15 @@ import { uuidParam } from '../../http/schemas';
 import { registerActivationRoute } from '../../platform/activation-route';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import type { EntityModule } from '../../platform/entity-routes';
-import { registerListRoutes, registerReadRoute } from '../../platform/list-routes';
+import { registerReadRoute } from '../../platform/list-routes';
 import { registerPairRoutes } from './pairs';
-import { connectionFilterBody, connectionPage, connectionRepository, searchedText } from './repository';
+import { connectionFilterBody, connectionRepository } from './repository';
 import { registerSettingsRoutes } from './settings';
 
 const TAGS = ['Connections'];
 const idParams = z.object({ id: uuidParam });
 
 /** The rows hold Dates and their types as plain strings, so the handlers' values are not typed by the schemas. */
-const connectionList: ZodType<unknown> = listAnswer(connectionRow);
 const connectionAnswer: ZodType<unknown> = answer(connectionRow);
 const connectionsAnswer: ZodType<unknown> = answer(z.array(connectionRow));
 
@@ -37,8 +36,9 @@ const allowed = (action: PolicyAction): RouteBase => ({ config: { policy: [conne
  * Connections to sources, destinations and integrations, and the source/destination pairs that
  * join them (docs/api/connections.md). Served from their contract: the list
  * `/connections/{offset}/{limit}`, the filter `/connections/filter/{offset}/{limit}`, its choices
- * `/connections/filters`, the cards `/connections/topCards` and one `/connection/{id}`. The
- * module's own: the search, whose text may be blank (all of them); the create, change and test,
+ * `/connections/filters`, the cards `/connections/topCards`, one `/connection/{id}` and the search
+ * `/connections/search/{offset}/{limit}`, whose text may be blank (all of them). The module's own:
+ * the create, change and test,
  * which check settings and what they reach, seal secrets and audit them by name; the activation,
  * answered `is active`; a workspace's connections, the integrations' summaries and the pairs.
  */
@@ -46,7 +46,7 @@ export const connectionsModule: EntityModule<ConnectionRow> = {
   contract: connectionsContract,
   repository: connectionRepository,
   bodies: { filter: connectionFilterBody },
-  own: ['search', 'create', 'update', 'activate', 'deactivate'],
+  own: ['create', 'update', 'activate', 'deactivate'],
   calls: {
     filterProps: {
       summary: 'Choices of the connection filters',
@@ -59,13 +59,6 @@ export const connectionsModule: EntityModule<ConnectionRow> = {
   routes(app: FastifyInstance) {
     const { db, secrets } = app.ctx;
     const reading = allowed('read');
-
-    registerListRoutes(app, reading, {
-      answer: connectionList,
-      message: 'Connections',
-      page: (companyId, where, { offset, limit }) => connectionPage(db, secrets, companyId, where, offset, limit),
-      search: { path: '/connections/search/:offset/:limit', summary: 'Search the connections', where: searchedText },
-    });
 
     answerRoute(
       app,

@@ -83,6 +83,7 @@ const listed = (scope: EntityScope, where: SQL | undefined, page: { offset: numb
  */
 export const connectionRepository: EntityRepository<ConnectionRow> = {
   list: (scope, page) => listed(scope, undefined, page),
+  search: (scope, text, page) => listed(scope, searchedText(text), page),
   filter: (scope, body, page) => listed(scope, filterConditions(body as ConnectionFilter), page),
 
   // A missing connection is findConnection's 404, worded as every other call on a connection words it.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { asc, type SQL } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { dictionaryCsvFile, dictionaryListAnswer, dictionaryUploadAnswer } from '../../../common/contract/answers/dictionary';
 import { recordAudit } from '../../audit';
 import { requireAuth } from '../../auth/guard';
@@ -10,33 +10,31 @@ import { orderedPage, searching } from '../../http/lists';
 import { registerListRoutes } from '../../platform/list-routes';
 import { applyDictionaryEdits, dictionaryCsv, DICTIONARY_UPLOAD_MAX_BYTES, readDictionaryUpload } from '../../tables/dictionary';
 import { dictionaryOf, findTable, selectDictionary, wholeDictionary } from '../../tables/records';
-import { idParams, reading, TAGS, tablePageParams, updating } from './routing';
+import { allowed, idParams, tablePageParams } from './routing';
+
+const byPosition = [asc(tableColumns.position), asc(tableColumns.name)];
 
 /** A table's data dictionary: its pages and search, and its download and upload as CSV. */
-export function dictionaryRoutes(app: FastifyInstance): void {
+export function registerDictionaryRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = api.ctx;
-
-  const dictionaryPage = async (companyId: string, where: SQL | undefined, place: { id: string; offset: number; limit: number }) => {
-    await findTable(db, companyId, place.id);
-    return orderedPage(
-      db,
-      {
-        select: () => selectDictionary(db),
-        where: dictionaryOf(companyId, place.id, where),
-        order: [asc(tableColumns.position), asc(tableColumns.name)],
-        countFrom: tableColumns,
-      },
-      place.offset,
-      place.limit,
-    );
-  };
+  const reading = allowed('read');
+  const updating = allowed('update');
 
   registerListRoutes(app, reading, {
     answer: dictionaryListAnswer,
     message: 'Data dictionary',
     params: tablePageParams,
-    page: dictionaryPage,
+    page: async (companyId, where, { id, offset, limit }) => {
+      await findTable(db, companyId, id);
+      const entries = {
+        select: () => selectDictionary(db),
+        where: dictionaryOf(companyId, id, where),
+        order: byPosition,
+        countFrom: tableColumns,
+      };
+      return orderedPage(db, entries, offset, limit);
+    },
     list: { path: '/tables/dataDictionary/tableId/:id/:offset/:limit', summary: "A table's data dictionary, by position" },
     search: {
       path: '/tables/dataDictionary/search/tableId/:id/:offset/:limit',
@@ -51,7 +49,7 @@ export function dictionaryRoutes(app: FastifyInstance): void {
       config: reading.config,
       schema: {
         summary: "A table's data dictionary as CSV (also the upload template)",
-        tags: TAGS,
+        tags: reading.tags,
         params: idParams,
         response: { 200: dictionaryCsvFile },
       },
@@ -75,7 +73,7 @@ export function dictionaryRoutes(app: FastifyInstance): void {
       config: updating.config,
       schema: {
         summary: 'Describe columns from a CSV file (all or nothing)',
-        tags: TAGS,
+        tags: updating.tags,
         params: idParams,
         consumes: ['multipart/form-data'],
         response: { 200: dictionaryUploadAnswer },
@@ -85,18 +83,18 @@ export function dictionaryRoutes(app: FastifyInstance): void {
       const auth = requireAuth(request);
       const table = await findTable(db, auth.companyId, request.params.id);
       if (!request.isMultipart()) throw badRequest('file: send the CSV as a file of a multipart/form-data body');
+      const tooLarge = () => new HttpError(413, `file: must be at most ${DICTIONARY_UPLOAD_MAX_BYTES / 1024 / 1024} MB`);
       let text: string;
       try {
         const file = await request.file();
         if (!file) throw badRequest('file: no file was sent');
         const bytes = await file.toBuffer();
-        if (file.file.truncated) throw new HttpError(413, `file: must be at most ${DICTIONARY_UPLOAD_MAX_BYTES / 1024 / 1024} MB`);
+        if (file.file.truncated) throw tooLarge();
         text = bytes.toString('utf8');
       } catch (err) {
         if (err instanceof HttpError) throw err;
         const code = (err as { code?: string }).code ?? '';
-        if (code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new HttpError(413, `file: must be at most ${DICTIONARY_UPLOAD_MAX_BYTES / 1024 / 1024} MB`);
+        if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
         if (code === 'FST_FILES_LIMIT_REACHED' || code === 'FST_PARTS_LIMIT_REACHED') throw badRequest('file: send one file only');
         throw badRequest('file: the multipart form could not be read');
       }

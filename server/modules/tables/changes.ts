@@ -9,16 +9,14 @@ import { within as withinTime } from '../../connectors/registry';
 import { isTableSource, type ColumnInfo, type ConnectionConfig } from '../../connectors/types';
 import { dataTables, tableColumns } from '../../db/schema';
 import { badRequest, HttpError } from '../../http/errors';
-import { registerActivationRoute } from '../../platform/activation-route';
 import { answerRoute } from '../../platform/answer-route';
-import { registerFindRoute } from '../../platform/list-routes';
 import { auditedCreate, fieldChanges, unlessTaken } from '../../platform/audited';
 import { applyDictionaryEdits } from '../../tables/dictionary';
 import { companyTables, dictionaryOf, findTable, wholeDictionary } from '../../tables/records';
 import { liveWorkspaceId } from '../../workspaces/records';
-import { idParams, reading, TAGS, updating } from './routing';
+import { allowed, idParams } from './routing';
 
-export const TABLE_TAKEN = 'endpoint: this table is already registered from this connection';
+const TABLE_TAKEN = 'endpoint: this table is already registered from this connection';
 /** How long reading a table's columns may take. */
 const DISCOVERY_TIMEOUT_MS = 30_000;
 
@@ -31,18 +29,15 @@ function defaultName(endpoint: string): string {
 
 /** The dictionary rows of columns read from the source. */
 const columnRows = (companyId: string, tableId: string, columns: ColumnInfo[]) =>
-  columns.map((column) => ({
-    companyId,
-    tableId,
-    name: column.name,
-    position: column.position,
-    dataType: column.dataType,
-    nullable: column.nullable,
-  }));
+  columns.map(({ name, position, dataType, nullable }) => ({ companyId, tableId, name, position, dataType, nullable }));
 
-/** One table: read, registered from a connection's endpoint, edited, (de)activated, its columns read again. */
-export function oneTableRoutes(app: FastifyInstance): void {
+/**
+ * The changes that read the table's source: registering a table from a connection's endpoint (its
+ * columns are read then), editing it with its dictionary entries, reading its columns again.
+ */
+export function registerTableChanges(app: FastifyInstance): void {
   const { db, secrets, connectors } = app.ctx;
+  const updating = allowed('update');
 
   /** The columns of an endpoint, read from the source now. */
   const discover = (config: ConnectionConfig, endpoint: string): Promise<ColumnInfo[]> =>
@@ -52,23 +47,9 @@ export function oneTableRoutes(app: FastifyInstance): void {
       return withinTime(DISCOVERY_TIMEOUT_MS, 'Reading the columns', connector.columns(endpoint));
     });
 
-  const tableConfig = async (companyId: string, table: { connectionId: string; connectionName: string }) => {
-    const config = await connectionConfig(db, secrets, companyId, table.connectionId);
-    if (!config.isActive) throw badRequest(`The connection "${table.connectionName}" is deactivated; activate it first`);
-    return config;
-  };
-
-  registerFindRoute(app, reading, {
-    path: '/table/:id',
-    summary: 'One table',
-    answer: tableAnswer,
-    message: 'Table',
-    find: (companyId, id) => findTable(db, companyId, id),
-  });
-
   answerRoute(
     app,
-    { config: { policy: ['tables', 'create'] }, tags: TAGS },
+    allowed('create'),
     {
       method: 'POST',
       path: '/table',
@@ -138,49 +119,31 @@ export function oneTableRoutes(app: FastifyInstance): void {
       const before = { name: table.name, description: table.description, workspaceId: table.workspaceId };
       const after = { name: body.name ?? table.name, description: body.description ?? table.description, workspaceId };
       const { before: was, after: now } = fieldChanges(before, after);
-      const outcome = await db.transaction(async (tx) => {
-        if (Object.keys(now).length > 0)
+      const tableChanged = Object.keys(now).length > 0;
+      const entriesUpdated = await db.transaction(async (tx) => {
+        if (tableChanged)
           await tx
             .update(dataTables)
             .set({ ...now, updatedAt: new Date() })
             .where(companyTables(auth.companyId, eq(dataTables.id, id)));
         const edits = body.columns ? await applyDictionaryEdits(tx, auth.companyId, id, auth.userId, dictionary, body.columns) : null;
-        const columnChanges = edits && edits.updated > 0 ? edits.changes : undefined;
-        if (Object.keys(now).length > 0 || columnChanges) {
+        const columns = edits && edits.updated > 0 ? edits.changes : undefined;
+        if (tableChanged || columns) {
           await recordAudit(tx, request, {
             companyId: auth.companyId,
             model: 'table',
             operation: 'update',
             recordId: id,
-            changes: { before: was, after: now, ...(columnChanges ? { columns: columnChanges } : {}) },
+            changes: { before: was, after: now, ...(columns ? { columns } : {}) },
           });
         }
-        return { tableChanged: Object.keys(now).length > 0, columnsUpdated: edits?.updated ?? 0 };
+        return edits?.updated ?? 0;
       });
-      const message =
-        !outcome.tableChanged && outcome.columnsUpdated === 0
-          ? 'Nothing to change'
-          : outcome.columnsUpdated > 0
-            ? `Table "${after.name}" saved (${outcome.columnsUpdated} dictionary ${outcome.columnsUpdated === 1 ? 'entry' : 'entries'})`
-            : `Table "${after.name}" saved`;
+      const entries = entriesUpdated > 0 ? ` (${entriesUpdated} dictionary ${entriesUpdated === 1 ? 'entry' : 'entries'})` : '';
+      const message = tableChanged || entriesUpdated > 0 ? `Table "${after.name}" saved${entries}` : 'Nothing to change';
       return { message, data: await findTable(db, auth.companyId, id) };
     },
   );
-
-  registerActivationRoute(app, updating, {
-    method: 'POST',
-    path: '/table/activate/:id',
-    summary: 'Activate or deactivate a table',
-    answer: tableAnswer,
-    noun: 'Table',
-    model: 'table',
-    find: (companyId, id) => findTable(db, companyId, id),
-    write: (tx, companyId, id, isActive) =>
-      tx
-        .update(dataTables)
-        .set({ isActive, updatedAt: new Date() })
-        .where(companyTables(companyId, eq(dataTables.id, id))),
-  });
 
   answerRoute(
     app,
@@ -192,58 +155,49 @@ export function oneTableRoutes(app: FastifyInstance): void {
       params: idParams,
       answer: tableColumnsRefreshAnswer,
     },
-    async ({ auth, params: { id }, request }) => {
-      const table = await findTable(db, auth.companyId, id);
-      const columns = await discover(await tableConfig(auth.companyId, table), table.endpoint);
-      const stored = await wholeDictionary(db, auth.companyId, id);
+    async ({ auth: { companyId }, params: { id }, request }) => {
+      const table = await findTable(db, companyId, id);
+      const config = await connectionConfig(db, secrets, companyId, table.connectionId);
+      if (!config.isActive) throw badRequest(`The connection "${table.connectionName}" is deactivated; activate it first`);
+      const columns = await discover(config, table.endpoint);
+      const stored = await wholeDictionary(db, companyId, id);
       const storedByName = new Map(stored.map((entry) => [entry.name, entry]));
       const found = new Set(columns.map((c) => c.name));
       const added = columns.filter((c) => !storedByName.has(c.name));
-      const removed = stored.filter((entry) => entry.present && !found.has(entry.name));
+      const removed = stored.filter((entry) => entry.present && !found.has(entry.name)).map((entry) => entry.name);
       const changed = columns.filter((c) => {
         const entry = storedByName.get(c.name);
         return entry && (entry.dataType !== c.dataType || entry.nullable !== c.nullable || entry.position !== c.position || !entry.present);
       });
+      const summary = { added: added.map((c) => c.name), removed, changed: changed.map((c) => c.name) };
       await db.transaction(async (tx) => {
-        if (added.length > 0) await tx.insert(tableColumns).values(columnRows(auth.companyId, id, added));
+        if (added.length > 0) await tx.insert(tableColumns).values(columnRows(companyId, id, added));
         for (const c of changed) {
           await tx
             .update(tableColumns)
             .set({ dataType: c.dataType, nullable: c.nullable, position: c.position, present: true, updatedAt: new Date() })
-            .where(dictionaryOf(auth.companyId, id, eq(tableColumns.name, c.name)));
+            .where(dictionaryOf(companyId, id, eq(tableColumns.name, c.name)));
         }
         if (removed.length > 0) {
           await tx
             .update(tableColumns)
             .set({ present: false, updatedAt: new Date() })
-            .where(
-              dictionaryOf(
-                auth.companyId,
-                id,
-                inArray(
-                  tableColumns.name,
-                  removed.map((r) => r.name),
-                ),
-              ),
-            );
+            .where(dictionaryOf(companyId, id, inArray(tableColumns.name, removed)));
         }
         await tx
           .update(dataTables)
           .set({ discoveredAt: new Date() })
-          .where(companyTables(auth.companyId, eq(dataTables.id, id)));
+          .where(companyTables(companyId, eq(dataTables.id, id)));
         if (added.length + changed.length + removed.length > 0) {
           await recordAudit(tx, request, {
-            companyId: auth.companyId,
+            companyId,
             model: 'table',
             operation: 'refresh_columns',
             recordId: id,
-            changes: {
-              after: { added: added.map((c) => c.name), removed: removed.map((r) => r.name), changed: changed.map((c) => c.name) },
-            },
+            changes: { after: summary },
           });
         }
       });
-      const summary = { added: added.map((c) => c.name), removed: removed.map((r) => r.name), changed: changed.map((c) => c.name) };
       const message =
         added.length + removed.length + changed.length === 0
           ? `The columns of "${table.name}" are as the source has them`

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { messageAnswer } from '../../../common/contract/answers';
 import { qualityRuleAnswer, qualityRuleListAnswer, qualityRunAnswer, type QualityRule } from '../../../common/contract/answers/quality';
@@ -14,13 +14,13 @@ import { anyOf, filterBody, orderedPage, searchFilter, searching, textChoiceFilt
 import { uuidParam } from '../../http/schemas';
 import { answerRoute } from '../../platform/answer-route';
 import { built, type Sent } from '../../platform/answers';
-import { audited, auditedCreate } from '../../platform/audited';
+import { audited } from '../../platform/audited';
 import { registerListRoutes } from '../../platform/list-routes';
 import { checkCompanySql, companySqlDialectOf } from '../../sql/company-sql';
 import { newestRulesFirst, rulesOf, selectRules, type RuleRow } from '../../tables/quality';
 import { dictionaryOf, findTable } from '../../tables/records';
 import { runTableChecks } from '../../tables/run-checks';
-import { idParams, reading, TAGS, tablePageParams, updating } from './routing';
+import { allowed, idParams, tablePageParams } from './routing';
 
 /** A rule as its query reads it; the query types its newest result (read with json_build_object) as any object. */
 type RuleWithResult = Omit<RuleRow, 'lastResult'> & { lastResult: Sent<QualityRule['lastResult']> };
@@ -51,29 +51,26 @@ async function checkCustomSql(query: string, connectionType: string | null | und
 }
 
 /** A table's data-quality rules (listed, searched, filtered, saved, deleted) and its manual check runs. */
-export function qualityRoutes(app: FastifyInstance): void {
+export function registerQualityRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db, secrets, connectors } = api.ctx;
-
-  const rulesPage = async (
-    companyId: string,
-    where: SQL | undefined,
-    place: { id: string; offset: number; limit: number },
-  ): Promise<ListAnswer<RuleWithResult>> => {
-    await findTable(db, companyId, place.id);
-    return orderedPage(
-      db,
-      { select: () => selectRules(db), where: rulesOf(companyId, place.id, where), order: newestRulesFirst, countFrom: qualityRules },
-      place.offset,
-      place.limit,
-    ) as Promise<ListAnswer<RuleWithResult>>;
-  };
+  const reading = allowed('read');
+  const updating = allowed('update');
 
   registerListRoutes(app, reading, {
     answer: qualityRuleListAnswer,
     message: 'Data-quality rules',
     params: tablePageParams,
-    page: rulesPage,
+    page: async (companyId, where, { id, offset, limit }) => {
+      await findTable(db, companyId, id);
+      const rules = {
+        select: () => selectRules(db),
+        where: rulesOf(companyId, id, where),
+        order: newestRulesFirst,
+        countFrom: qualityRules,
+      };
+      return orderedPage(db, rules, offset, limit) as Promise<ListAnswer<RuleWithResult>>;
+    },
     list: { path: '/table/dataQuality/:id/:offset/:limit', summary: "A table's data-quality rules, each with its last result" },
     search: { path: '/tables/dataQuality/search/tableId/:id/:offset/:limit', summary: "Search a table's rules", where: ruleSearch },
     filter: {
@@ -95,7 +92,7 @@ export function qualityRoutes(app: FastifyInstance): void {
       config: updating.config,
       schema: {
         summary: 'Add a data-quality rule to a table, or change one (with its id)',
-        tags: TAGS,
+        tags: updating.tags,
         params: idParams,
         body: qualityRuleBody,
         response: { 200: qualityRuleAnswer, 201: qualityRuleAnswer },
@@ -127,36 +124,31 @@ export function qualityRoutes(app: FastifyInstance): void {
         ? (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, body.id))))[0]
         : undefined;
       if (body.id && !existing) throw notFound('Data-quality rule');
-      const entry = { companyId: auth.companyId, model: 'quality_rule' };
-      let ruleId: string;
-      if (existing) {
-        const { name, functionName, columnName, params, severity, tolerance, isActive } = existing;
-        ruleId = await audited(
-          db,
-          request,
-          async (tx) => {
+      const ruleId = await audited(
+        db,
+        request,
+        async (tx) => {
+          if (existing) {
             await tx
               .update(qualityRules)
               .set({ ...values, updatedAt: new Date() })
               .where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, existing.id)));
             return existing.id;
-          },
-          {
-            ...entry,
-            operation: 'update',
-            recordId: existing.id,
-            changes: { before: { name, functionName, columnName, params, severity, tolerance, isActive }, after: values },
-          },
-        );
-      } else {
-        ruleId = await auditedCreate(db, request, { ...entry, after: { tableId: table.id, ...values } }, async (tx) => {
+          }
           const [created] = await tx
             .insert(qualityRules)
             .values({ companyId: auth.companyId, tableId: table.id, ...values, createdBy: auth.userId })
             .returning({ id: qualityRules.id });
           return created.id;
-        });
-      }
+        },
+        (recordId) => {
+          const entry = { companyId: auth.companyId, model: 'quality_rule', recordId };
+          if (!existing) return { ...entry, operation: 'create', changes: { after: { tableId: table.id, ...values } } };
+          const { name, functionName, columnName, params, severity, tolerance, isActive } = existing;
+          const before = { name, functionName, columnName, params, severity, tolerance, isActive };
+          return { ...entry, operation: 'update', changes: { before, after: values } };
+        },
+      );
       const [rule] = (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId)))) as RuleWithResult[];
       return reply
         .code(existing ? 200 : 201)
@@ -166,7 +158,7 @@ export function qualityRoutes(app: FastifyInstance): void {
 
   answerRoute(
     app,
-    { config: { policy: ['tables', 'delete'] }, tags: TAGS },
+    allowed('delete'),
     {
       method: 'DELETE',
       path: '/table/dataQuality/:id',
