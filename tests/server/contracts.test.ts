@@ -56,6 +56,7 @@ const calls = CONTRACTS.flatMap((contract) => [
     ...routeSpec(route, kind),
   })),
   ...Object.entries(contract.related ?? {}).map(([target, route]) => ({ contract, kind: `by ${target}`, ...routeSpec(route, 'list') })),
+  ...Object.entries(contract.actions ?? {}).map(([name, action]) => ({ contract, kind: `action ${name}`, ...action })),
 ]);
 
 describe('every call of every contract', () => {
@@ -68,6 +69,16 @@ describe('every call of every contract', () => {
       if (policy) expect(policy[0]).toBe(call.contract.policy.resource);
     },
   );
+
+  it('each action is served as declared: its summary in the OpenAPI document', () => {
+    const document = server.app.swagger() as unknown as { paths: Record<string, Record<string, { summary?: string }>> };
+    const declared = CONTRACTS.flatMap((contract) => Object.values(contract.actions ?? {}));
+    expect(declared.length).toBeGreaterThan(0);
+    for (const action of declared) {
+      const operation = document.paths[`/api/v1${action.path.split('?')[0]}`]?.[action.method.toLowerCase()];
+      expect(operation?.summary, `${action.method} ${action.path}`).toBe(action.summary);
+    }
+  });
 
   it('finds a call the server does not answer (the check can fail)', () => {
     const made = defineContract({
