@@ -1,7 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { ZodType } from 'zod';
 import type { EntityContract } from '../../common/contract/define';
-import { routeSpec, type Route, type RouteKind } from '../../common/contract/routes';
+import { routeSpec, type ListSort, type Route, type RouteKind } from '../../common/contract/routes';
 import { server } from './msw';
 
 /**
@@ -16,19 +16,27 @@ export interface FakeCall {
   /** The path under /api/v1, with its query. */
   path: string;
   body?: unknown;
+  /** The request's headers (the token, an upload's content type); not enumerable, so a call compares by method, path and body. */
+  readonly headers: Record<string, string>;
 }
 
 export interface ContractFakeOptions<Row> {
-  /** How a created record looks, from the create body (its id is given). */
-  created: (body: Record<string, unknown>, id: string) => Row;
-  /** The filter props answer (`{ colour: [{ id, name }] }`). */
-  filterProps?: Record<string, unknown>;
-  /** The summary cards answer's data, or how it follows from the rows. */
+  /** How a created record looks, from the create body (its id is given); needed where the contract has a create route. */
+  created?: (body: Record<string, unknown>, id: string) => Row;
+  /** The rows the caller may see (their own, say): lists, choices, cards and single records are of these alone. */
+  visible?: (row: Row) => boolean;
+  /** The filter props answer (`{ colour: [{ id, name }] }`), or how it follows from the rows the caller sees. */
+  filterProps?: Record<string, unknown> | ((rows: readonly Row[]) => unknown);
+  /** The summary cards answer's data, or how it follows from the rows the caller sees. */
   cards?: unknown[] | ((rows: readonly Row[]) => unknown);
   /** For each related route's target, the row field holding the other record's id. */
   relatedBy?: Record<string, keyof Row & string>;
   /** The fields the text search looks in, where the contract declares no searchable field. */
   searchIn?: readonly (keyof Row & string)[];
+  /** The only fields a filter body may hold, where the server refuses others (400 `<field>: unknown filter field`). */
+  filterFields?: readonly string[];
+  /** The row field the date range filters (`startDate`, `endDate`) are on, where it is not `createdAt`. */
+  datedBy?: keyof Row & string;
   /** Filter fields that are not a row field as such: whether a row passes the wanted value. */
   filterBy?: Record<string, (row: Row, wanted: unknown) => boolean>;
   /** How a list shows a row, where it holds less than the record (a role without its policies). */
@@ -39,14 +47,18 @@ export interface ContractFakeOptions<Row> {
   messages?: Partial<Record<RouteKind, (row: Row) => string>>;
   /** An answer's data, by route kind, where it holds more than the record (a new key's secret, say). */
   data?: Partial<Record<RouteKind, (row: Row) => unknown>>;
+  /** How the lists order the rows their sort leaves level (the server's second sort key). */
+  thenBy?: ListSort;
   /** What the lists assume where the filter body says nothing (`{ isDeleted: 'false' }`: deleted rows stay out). */
   defaults?: Body;
   /** A delete that keeps the row, marked: how it marks it. */
   softDelete?: (row: Row) => void;
+  /** The row fields an update's body sets, where its fields are not the row's as such (`workspaceIds` sets `workspaces`). */
+  applied?: (body: Body, row: Row) => Partial<Row>;
   /** What a change does beside its fields (moving `updatedAt`, say). */
   touched?: (row: Row) => void;
-  /** The entity's calls beside its contract's, by `METHOD /path/{placeholder}`; they are recorded and can fail like the others. */
-  more?: Record<string, (values: Values, body: Body) => Answer>;
+  /** The entity's calls beside its contract's, by `METHOD /path/{placeholder}?key={placeholder}`, answered in JSON or (a file, say) by a whole response; recorded and failing like the others. */
+  more?: Record<string, (values: Values, body: Body) => Answer | Response>;
 }
 
 export interface ContractFake<Row> {
@@ -56,8 +68,10 @@ export interface ContractFake<Row> {
   seen(filter?: RegExp): string[];
   /** The bodies of the calls matching `pattern` (against `METHOD path`). */
   bodiesOf(pattern: RegExp): unknown[];
-  /** Makes the next calls matching `pattern` (against `METHOD path`) fail with `status` and `message`. */
-  failWith(pattern: RegExp, status: number, message: string): void;
+  /** Makes the next calls matching `pattern` (against `METHOD path`) fail with `status` and `message`: all of them, or `times`. */
+  failWith(pattern: RegExp, status: number, message: string, times?: number): void;
+  /** Holds the calls matching `pattern` (against `METHOD path`) unanswered until the returned function is called. */
+  hold(pattern: RegExp): () => void;
 }
 
 const API = '/api/v1';
@@ -65,6 +79,11 @@ const API = '/api/v1';
 export type Values = Record<string, string | undefined>;
 export type Body = Record<string, unknown>;
 export type Answer = { status?: number; json: unknown };
+
+/** A list answer: one page of `rows` (from `offset`, `limit` of them), with their count. */
+export function paged(message: string, rows: readonly unknown[], offset = 0, limit = rows.length): Answer {
+  return { json: { message, data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } } };
+}
 
 /** An answer as the API gives it: `{ message, data }`, or `{ message }` alone. */
 export function answered(message: string, data?: unknown, status?: number): Answer {
@@ -81,9 +100,15 @@ export function contractFake<Row extends { id: string }>(
     calls: [],
     seen: (filter) => fake.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
     bodiesOf: (pattern) => fake.calls.filter((call) => pattern.test(`${call.method} ${call.path}`)).map((call) => call.body),
-    failWith: (pattern, status, message) => failures.push({ pattern, status, message }),
+    failWith: (pattern, status, message, times = Infinity) => failures.push({ pattern, status, message, times }),
+    hold: (pattern) => {
+      let release!: () => void;
+      holds.push({ pattern, gate: new Promise<void>((resolve) => (release = resolve)) });
+      return release;
+    },
   };
-  const failures: { pattern: RegExp; status: number; message: string }[] = [];
+  const holds: { pattern: RegExp; gate: Promise<void> }[] = [];
+  const failures: { pattern: RegExp; status: number; message: string; times: number }[] = [];
   const many = contract.noun?.many ?? contract.name;
   const searchable: readonly string[] =
     options.searchIn ?? (contract.fields ?? []).filter((field) => field.searchable).map((field) => field.source);
@@ -91,15 +116,15 @@ export function contractFake<Row extends { id: string }>(
   let created = 0;
 
   const field = (row: Row, name: string) => (row as unknown as Record<string, unknown>)[name];
-  const find = (id: string | undefined) => fake.rows.find((row) => row.id === id);
+  const shown = () => (options.visible ? fake.rows.filter(options.visible) : fake.rows);
+  const find = (id: string | undefined) => shown().find((row) => row.id === id);
   const missing = (): Answer => ({ status: 404, json: { message: 'Record not found' } });
   const listed = (row: Row) => (options.listed ? options.listed(row) : row);
   const page = (rows: Row[], values: Values, body: Body = {}): Answer => {
     // The paging is in the path, or in the body of a route that takes it there.
     const offset = Number(values.offset ?? body.offset ?? 0);
     const limit = Number(values.limit ?? body.limit ?? rows.length);
-    const shown = rows.slice(offset, offset + limit).map(listed);
-    return { json: { message: capitalised(many), data: { rows: shown, count: rows.length, countExact: true } } };
+    return paged(capitalised(many), rows.map(listed), offset, limit);
   };
   const said = (kind: RouteKind, row: Row, otherwise: string) => options.messages?.[kind]?.(row) ?? otherwise;
   const dataOf = (kind: RouteKind, row: Row) => (options.data?.[kind] ? options.data[kind](row) : row);
@@ -109,20 +134,24 @@ export function contractFake<Row extends { id: string }>(
     const refusal = options.refuse?.[kind]?.(row, body);
     return typeof refusal === 'string' ? answered(refusal, undefined, 400) : refusal;
   };
+  const compare = (a: Row, b: Row, sort: ListSort) =>
+    (sort.order.toUpperCase() === 'DESC' ? -1 : 1) * String(field(a, sort.field) ?? '').localeCompare(String(field(b, sort.field) ?? ''));
   const sorted = (rows: Row[], values: Values): Row[] => {
-    const sort = values.field ? { field: values.field, order: values.order ?? 'ASC' } : contract.routes.filter?.sort;
+    const sort = values.field ? { field: values.field, order: (values.order ?? 'ASC') as ListSort['order'] } : contract.routes.filter?.sort;
     if (!sort?.field) return rows;
-    const direction = sort.order.toUpperCase() === 'DESC' ? -1 : 1;
-    return [...rows].sort((a, b) => direction * String(field(a, sort.field)).localeCompare(String(field(b, sort.field))));
+    const then = options.thenBy;
+    return [...rows].sort((a, b) => compare(a, b, sort) || (then ? compare(a, b, then) : 0));
   };
+  const unknownFilter = (body: Body) => Object.keys(body).find((name) => options.filterFields && !options.filterFields.includes(name));
   const matches = (row: Row, body: Body) =>
     Object.entries(body).every(([name, wanted]) => {
       if (wanted === undefined || wanted === '' || (Array.isArray(wanted) && wanted.length === 0)) return true;
       const passes = options.filterBy?.[name];
       if (passes) return passes(row, wanted);
-      // The date range of the list filters is on the creation date.
-      if (name === 'startDate') return String(field(row, 'createdAt')).slice(0, 10) >= String(wanted);
-      if (name === 'endDate') return String(field(row, 'createdAt')).slice(0, 10) <= String(wanted);
+      // The date range of the list filters is on the creation date, unless the entity says otherwise.
+      const day = () => String(field(row, options.datedBy ?? 'createdAt')).slice(0, 10);
+      if (name === 'startDate') return day() >= String(wanted);
+      if (name === 'endDate') return day() <= String(wanted);
       if (name === 'search') {
         const text = String(wanted).toLowerCase();
         return searchable.some((source) =>
@@ -155,34 +184,40 @@ export function contractFake<Row extends { id: string }>(
     return answered(said(kind, row, active ? 'Activated' : 'Deactivated'), dataOf(kind, row));
   };
 
-  const answers: Partial<Record<RouteKind, (values: Values, body: Body, route: Route) => Answer>> = {
+  /** `query`: what the call's query holds beyond its template (filter fields, on a filter route). */
+  type Answering = (values: Values, body: Body, route: Route, query: Body) => Answer | Response;
+  const answers: Partial<Record<RouteKind, Answering>> = {
     list: (values) =>
       page(
         sorted(
-          fake.rows.filter((row) => matches(row, defaults)),
+          shown().filter((row) => matches(row, defaults)),
           {},
         ),
         values,
       ),
-    filter: (values, body) =>
-      page(
+    filter: (values, body, _, query) => {
+      const unknown = unknownFilter(body);
+      if (unknown) return answered(`${unknown}: unknown filter field`, undefined, 400);
+      return page(
         sorted(
-          fake.rows.filter((row) => matches(row, { ...defaults, ...body })),
+          shown().filter((row) => matches(row, { ...defaults, ...query, ...body })),
           values,
         ),
         values,
-      ),
+      );
+    },
     search: (values, body) =>
       page(
         sorted(
-          fake.rows.filter((row) => matches(row, { ...defaults, search: values.search ?? body.search })),
+          shown().filter((row) => matches(row, { ...defaults, search: values.search ?? body.search })),
           {},
         ),
         values,
         body,
       ),
-    filterProps: () => answered('Filter choices', options.filterProps ?? {}),
-    cards: () => answered('Cards', typeof options.cards === 'function' ? options.cards(fake.rows) : (options.cards ?? [])),
+    filterProps: () =>
+      answered('Filter choices', typeof options.filterProps === 'function' ? options.filterProps(shown()) : (options.filterProps ?? {})),
+    cards: () => answered('Cards', typeof options.cards === 'function' ? options.cards(shown()) : (options.cards ?? [])),
     one: (values) => {
       const row = find(values.id);
       return row ? answered(said('one', row, 'Record'), dataOf('one', row)) : missing();
@@ -192,6 +227,7 @@ export function contractFake<Row extends { id: string }>(
       if (!('body' in result)) return result;
       const refusal = refused('create', undefined, result.body);
       if (refusal) return refusal;
+      if (!options.created) throw new Error(`contractFake: say how a created ${contract.name} row looks (created)`);
       created += 1;
       const row = options.created(result.body, `new-${created}`);
       fake.rows.unshift(row);
@@ -206,7 +242,7 @@ export function contractFake<Row extends { id: string }>(
       if (!('body' in result)) return result;
       const refusal = refused('update', row, result.body);
       if (refusal) return refusal;
-      Object.assign(row, result.body);
+      Object.assign(row, options.applied ? options.applied(result.body, row) : result.body);
       options.touched?.(row);
       return answered(said('update', row, 'Saved'), dataOf('update', row));
     },
@@ -228,7 +264,7 @@ export function contractFake<Row extends { id: string }>(
 
   const handlers: { placeholders: number; handler: HttpHandler }[] = [];
   const seenPlaces = new Set<string>();
-  const handle = (route: Route, kind: RouteKind, answer: (values: Values, body: Body, route: Route) => Answer) => {
+  const handle = (route: Route, kind: RouteKind, answer: Answering) => {
     const spec = routeSpec(route, kind);
     const place = `${spec.method} ${spec.path.split('?')[0]}`;
     // Activation on one path with the wanted state in the body is one handler.
@@ -241,20 +277,30 @@ export function contractFake<Row extends { id: string }>(
       placeholders: pathPart.split('{').length - 1,
       handler: http[method](`${API}${pathPart.replace(/\{(\w+)\}/g, ':$1')}`, async ({ request, params }) => {
         const url = new URL(request.url);
-        const body = (['GET', 'DELETE'].includes(spec.method) ? {} : await readBody(request)) as Body;
-        const path = `${url.pathname.slice(API.length)}${url.search}`;
-        fake.calls.push({ method: spec.method, path, ...(Object.keys(body).length > 0 ? { body } : {}) });
-        const failure = failures.find((candidate) => candidate.pattern.test(`${spec.method} ${path}`));
-        if (failure) return HttpResponse.json({ message: failure.message }, { status: failure.status });
+        const sent = ['GET', 'DELETE'].includes(spec.method) ? undefined : await readBody(request);
+        const body = (sent ?? {}) as Body;
+        const path = `${decodeURIComponent(url.pathname.slice(API.length))}${url.search}`;
+        const call = { method: spec.method, path, ...(sent === undefined ? {} : { body: sent }) };
+        fake.calls.push(Object.defineProperty(call, 'headers', { value: Object.fromEntries(request.headers.entries()) }) as FakeCall);
+        await holds.find((candidate) => candidate.pattern.test(`${spec.method} ${path}`))?.gate;
+        const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${spec.method} ${path}`));
+        if (failure) {
+          failure.times -= 1;
+          return HttpResponse.json({ message: failure.message }, { status: failure.status });
+        }
         const values: Values = { ...(params as Values) };
         for (const [key, name] of queryNames) values[name] = url.searchParams.get(key) ?? undefined;
-        const result = answer(values, body, route);
+        const query = Object.fromEntries([...url.searchParams].filter(([key]) => !queryNames.some(([named]) => named === key)));
+        const result = answer(values, body, route, query);
+        if (result instanceof Response) return result;
         return HttpResponse.json(result.json as never, { status: result.status ?? 200 });
       }),
     });
   };
 
-  for (const [kind, route] of Object.entries(contract.routes) as [RouteKind, Route][]) {
+  // The filter first: a list on the filter's own path is the filter with an empty body.
+  const routes = Object.entries(contract.routes) as [RouteKind, Route][];
+  for (const [kind, route] of [...routes.filter(([kind]) => kind === 'filter'), ...routes.filter(([kind]) => kind !== 'filter')]) {
     const answer = answers[kind];
     if (answer) handle(route, kind, answer);
   }
@@ -263,7 +309,10 @@ export function contractFake<Row extends { id: string }>(
     if (!by) throw new Error(`contractFake: say which field of a row holds the ${target} (relatedBy.${target})`);
     handle(route, 'list', (values) =>
       page(
-        fake.rows.filter((row) => String(field(row, by)) === values.id),
+        sorted(
+          shown().filter((row) => String(field(row, by)) === values.id),
+          {},
+        ),
         values,
       ),
     );
@@ -287,10 +336,10 @@ function samePlace(a: Route, b: Route, kindOfB: RouteKind): boolean {
   return left.path === right.path && left.method === right.method;
 }
 
+/** The body as sent; nothing when the call has none. */
 async function readBody(request: Request): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
-  if (type.includes('application/json')) return request.json();
   if (type.includes('form')) return Object.fromEntries((await request.formData()).entries());
   const text = await request.text();
-  return text ? JSON.parse(text) : {};
+  return text ? JSON.parse(text) : undefined;
 }

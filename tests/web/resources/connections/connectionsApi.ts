@@ -1,6 +1,6 @@
-import { http, HttpResponse } from 'msw';
+import { connectionsContract } from '../../../../common/contract/connections';
 import type { Connection, ConnectionTestResult, Endpoint, Integration, Pair } from '../../../../resources/connections/types';
-import { server } from '../../msw';
+import { answered, contractFake, type ContractFake } from '../../contractFake';
 
 export const API = '/api/v1';
 
@@ -124,42 +124,6 @@ export const ENDPOINTS: Endpoint[] = [
   { id: 'sales.refunds', name: 'refunds', kind: 'table', group: 'sales', format: 'table', rows: 310 },
 ];
 
-export interface Call {
-  method: string;
-  path: string;
-  body?: unknown;
-  headers: Record<string, string>;
-}
-
-export interface ConnectionsApi {
-  rows: Connection[];
-  pairs: Pair[];
-  calls: Call[];
-  /** What `configure` answers per connection (default: OK in 42 ms). */
-  tests: Record<string, ConnectionTestResult>;
-  /** What `endpoints` answers per connection: a list, or a failure in the source's words. */
-  endpoints: Record<string, Endpoint[] | { status: number; message: string }>;
-  integrations: { slack: Integration; bitbucket: Integration };
-  seen(filter?: RegExp): string[];
-  bodiesOf(pattern: RegExp): unknown[];
-  failWith(pattern: RegExp, status: number, message: string, times?: number): void;
-}
-
-function anyOf(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [String(value)];
-}
-
-function matches(row: Connection, filter: Record<string, unknown>): boolean {
-  if (filter.type !== undefined && !anyOf(filter.type).includes(row.type)) return false;
-  if (filter.source !== undefined && !anyOf(filter.source).includes(String(row.isSource))) return false;
-  if (filter.destination !== undefined && !anyOf(filter.destination).includes(String(row.isDestination))) return false;
-  if (filter.workspace !== undefined && !anyOf(filter.workspace).includes(String(row.workspaceId))) return false;
-  if (filter.user !== undefined && !anyOf(filter.user).includes(String(row.createdBy))) return false;
-  if (filter.status !== undefined && !anyOf(filter.status).includes(row.isActive ? 'active' : 'inactive')) return false;
-  if (filter.search !== undefined && !row.name.toLowerCase().includes(String(filter.search).toLowerCase())) return false;
-  return true;
-}
-
 const TYPE_LABELS: Record<string, string> = {
   postgresql: 'PostgreSQL',
   s3: 'S3-compatible storage',
@@ -168,229 +132,183 @@ const TYPE_LABELS: Record<string, string> = {
   embedded: 'Embedded database',
 };
 
+export interface ConnectionsApi extends ContractFake<Connection> {
+  pairs: Pair[];
+  /** What `configure` answers per connection (default: OK in 42 ms). */
+  tests: Record<string, ConnectionTestResult>;
+  /** What `endpoints` answers per connection: a list, or a failure in the source's words. */
+  endpoints: Record<string, Endpoint[] | { status: number; message: string }>;
+  integrations: { slack: Integration; bitbucket: Integration };
+}
+
+const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
+const named = (row: Connection, what: string) => `Connection "${row.name}" ${what}`;
+/** The settings the server keeps as secrets: never answered, only named in `secretsSet`. */
+const SECRET = /password|secret|token|webhook/i;
+
 /**
- * The connection routes of docs/api/connections.md over in-memory rows; every call is recorded
- * with its JSON body and headers.
+ * A server honouring the connections contract (docs/api/connections.md) over in-memory rows,
+ * with a connection's test, its endpoints, the integrations, and the source/destination pairs
+ * beside it.
  */
 export function connectionsApi(initial: Connection[] = connections(), initialPairs?: Pair[]): ConnectionsApi {
-  const failures: { pattern: RegExp; status: number; message: string; times: number }[] = [];
-  const api: ConnectionsApi = {
-    rows: [...initial],
-    pairs: initialPairs ?? [
-      pair({ id: 'p-1', name: 'Warehouse to lake', sourceId: PG, sourceName: 'Warehouse', destinationId: S3, destinationName: 'Lake' }),
-    ],
-    calls: [],
-    tests: {},
-    endpoints: { [PG]: ENDPOINTS },
-    integrations: {
-      slack: {
-        configured: true,
-        active: true,
-        connections: [{ id: SLACK, name: 'Alerts', isActive: true, lastTestOk: null, lastTestedAt: null }],
-      },
-      bitbucket: { configured: false, active: false, connections: [] },
-    },
-    seen: (filter) => api.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
-    bodiesOf: (pattern) => api.calls.filter((call) => pattern.test(`${call.method} ${call.path}`)).map((call) => call.body),
-    failWith: (pattern, status, message, times = Infinity) => failures.push({ pattern, status, message, times }),
-  };
   const find = (id: unknown) => api.rows.find((row) => row.id === id);
-  const notFound = () => HttpResponse.json({ message: 'Connection not found' }, { status: 404 });
-  const list = (rows: Connection[], offset: number, limit: number) =>
-    HttpResponse.json({ message: 'Connections', data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } });
+  const notFound = () => answered('Connection not found', undefined, 404);
   const nameOf = (id: string) => find(id)?.name ?? id;
-
-  server.use(
-    http.all(`${API}/*`, async ({ request }) => {
-      const url = new URL(request.url);
-      const path = url.pathname.slice(API.length) + url.search;
-      if (!/^\/(connections?|source\/destination|active\/source|workspaces\/active)/.test(path)) return undefined;
-      const body =
-        request.method === 'GET' || request.method === 'DELETE'
-          ? undefined
-          : await request
-              .clone()
-              .json()
-              .catch(() => undefined);
-      api.calls.push({ method: request.method, path, body, headers: Object.fromEntries(request.headers.entries()) });
-      const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${request.method} ${path}`));
-      if (failure) {
-        failure.times -= 1;
-        return HttpResponse.json({ message: failure.message }, { status: failure.status });
-      }
-      return undefined;
-    }),
-    http.get(`${API}/connections/filters`, () =>
-      HttpResponse.json({
-        message: 'Connection filters',
-        data: {
-          source: [
-            { id: 'true', name: 'Sources' },
-            { id: 'false', name: 'Not sources' },
-          ],
-          destination: [
-            { id: 'true', name: 'Destinations' },
-            { id: 'false', name: 'Not destinations' },
-          ],
-          user: [{ id: 'u-admin', name: 'Ada Admin' }],
-          workspace: [{ id: FINANCE, name: 'Finance' }],
-          type: [
-            { id: 'postgresql', name: 'PostgreSQL' },
-            { id: 's3', name: 'S3-compatible storage' },
-            { id: 'slack', name: 'Slack' },
-          ],
-          status: [
-            { id: 'active', name: 'Active' },
-            { id: 'inactive', name: 'Inactive' },
-          ],
-        },
-      }),
-    ),
-    http.get(`${API}/connections/topCards`, () =>
-      HttpResponse.json({
-        message: 'Connection cards',
-        data: {
-          cards: [
-            { key: 'total', label: 'Connections', value: api.rows.length },
-            { key: 'failing', label: 'Failing', value: api.rows.filter((row) => row.lastTestOk === false).length },
-            { key: 'pairs', label: 'Pairs', value: api.pairs.length },
-          ],
-        },
-      }),
-    ),
-    http.get(`${API}/connections/search/:offset/:limit`, ({ params, request }) => {
-      const search = new URL(request.url).searchParams.get('searchText') ?? '';
-      return list(
-        api.rows.filter((row) => matches(row, { search })),
-        Number(params.offset),
-        Number(params.limit),
-      );
-    }),
-    http.get(`${API}/connections/:offset/:limit`, ({ params }) => list(api.rows, Number(params.offset), Number(params.limit))),
-    http.post(`${API}/connections/filter/:offset/:limit`, async ({ params, request }) => {
-      const filter = (await request.json()) as Record<string, unknown>;
-      return list(
-        api.rows.filter((row) => matches(row, filter)),
-        Number(params.offset),
-        Number(params.limit),
-      );
-    }),
-    http.post(`${API}/connections`, async ({ request }) => {
-      const body = (await request.json()) as Partial<Connection> & { settings: Record<string, unknown> };
-      const row = connection({
-        id: `c-new-${api.rows.length}`,
-        name: String(body.name),
-        type: body.type!,
-        typeLabel: TYPE_LABELS[body.type!] ?? String(body.type),
-        description: body.description ?? null,
-        workspaceId: body.workspaceId ?? null,
-        isSource: body.isSource ?? false,
-        isDestination: body.isDestination ?? false,
-        settings: Object.fromEntries(Object.entries(body.settings ?? {}).filter(([key]) => !/password|secret|token|webhook/i.test(key))),
-        secretsSet: Object.keys(body.settings ?? {}).filter((key) => /password|secret|token|webhook/i.test(key)),
-        createdAt: '2026-11-22T08:00:00.000Z',
-      });
-      api.rows.unshift(row);
-      return HttpResponse.json({ message: `Connection "${row.name}" created`, data: row }, { status: 201 });
-    }),
-    http.put(`${API}/connections/activate/:id`, async ({ params, request }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      row.isActive = ((await request.json()) as { isActive: boolean }).isActive;
-      return HttpResponse.json({ message: `Connection "${row.name}" ${row.isActive ? 'activated' : 'deactivated'}`, data: row });
-    }),
-    http.get(`${API}/connection/slack/integration`, () =>
-      HttpResponse.json({ message: 'Slack integration', data: api.integrations.slack }),
-    ),
-    http.get(`${API}/connection/bitbucket/integration`, () =>
-      HttpResponse.json({ message: 'Code integrations', data: api.integrations.bitbucket }),
-    ),
-    http.get(`${API}/connection/:id`, ({ params }) => {
-      const row = find(params.id);
-      return row ? HttpResponse.json({ message: 'Connection', data: row }) : notFound();
-    }),
-    http.put(`${API}/connection/:id`, async ({ params, request }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      const body = (await request.json()) as Partial<Connection>;
-      Object.assign(
-        row,
-        body,
-        body.settings ? { settings: Object.fromEntries(Object.entries(body.settings).filter(([key]) => key !== 'password')) } : {},
-      );
-      return HttpResponse.json({ message: `Connection "${row.name}" saved`, data: row });
-    }),
-    http.post(`${API}/connection/:id/configure`, ({ params }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      const result = api.tests[row.id] ?? {
-        ok: true,
-        latencyMs: 42,
-        detail: 'PostgreSQL 16.4',
-        message: null,
-        testedAt: '2026-11-22T09:00:00.000Z',
-      };
-      Object.assign(row, {
-        lastTestOk: result.ok,
-        lastTestLatencyMs: result.latencyMs,
-        lastTestMessage: result.message,
-        lastTestedAt: result.testedAt,
-      });
-      return HttpResponse.json({ message: result.ok ? `Connection "${row.name}" works` : `Connection "${row.name}" failed`, data: result });
-    }),
-    http.get(`${API}/connection/:id/endpoints`, ({ params }) => {
-      const answer = api.endpoints[String(params.id)] ?? [];
-      if (!Array.isArray(answer)) return HttpResponse.json({ message: answer.message }, { status: answer.status });
-      return HttpResponse.json({ message: 'Endpoints', data: answer });
-    }),
-    http.get(`${API}/connection/:id/source/destination`, ({ params }) =>
-      HttpResponse.json({
-        message: 'Pairs',
-        data: api.pairs.filter((candidate) => candidate.sourceId === params.id || candidate.destinationId === params.id),
-      }),
-    ),
-    http.get(`${API}/active/source/destination`, () =>
-      HttpResponse.json({
-        message: 'Active pairs',
-        data: api.pairs.filter(
-          (candidate) => candidate.isActive && find(candidate.sourceId)?.isActive && find(candidate.destinationId)?.isActive,
-        ),
-      }),
-    ),
-    http.put(`${API}/source/destination/:id`, async ({ params, request }) => {
-      const body = (await request.json()) as { name?: string; sourceId: string; destinationId: string; isActive?: boolean };
-      const existing = api.pairs.find((candidate) => candidate.id === params.id);
-      if (existing) {
-        Object.assign(existing, body);
-        return HttpResponse.json({ message: `Pair "${existing.name}" saved`, data: existing });
-      }
-      const created = pair({
-        id: String(params.id),
-        name: body.name ?? '',
-        sourceId: body.sourceId,
-        sourceName: nameOf(body.sourceId),
-        destinationId: body.destinationId,
-        destinationName: nameOf(body.destinationId),
-        isActive: body.isActive ?? true,
-      });
-      api.pairs.push(created);
-      return HttpResponse.json({ message: `Pair "${created.name}" created`, data: created }, { status: 201 });
-    }),
-    http.delete(`${API}/source/destination/:id`, ({ params }) => {
-      const existing = api.pairs.find((candidate) => candidate.id === params.id);
-      if (!existing) return HttpResponse.json({ message: 'Pair not found' }, { status: 404 });
-      api.pairs = api.pairs.filter((candidate) => candidate !== existing);
-      return HttpResponse.json({ message: `Pair "${existing.name}" deleted` });
-    }),
-    http.get(`${API}/workspaces/active`, () =>
-      HttpResponse.json({
-        message: 'Active workspaces',
-        data: [
-          { id: FINANCE, name: 'Finance' },
-          { id: MARKETING, name: 'Marketing' },
+  const api: ConnectionsApi = Object.assign(
+    contractFake<Connection>(connectionsContract, initial, {
+      created: (body) => {
+        const settings = (body.settings ?? {}) as Record<string, unknown>;
+        const type = body.type as Connection['type'];
+        return connection({
+          id: `c-new-${api.rows.length}`,
+          name: String(body.name),
+          type,
+          typeLabel: TYPE_LABELS[type] ?? String(type),
+          description: (body.description as string | undefined) ?? null,
+          workspaceId: (body.workspaceId as string | undefined) ?? null,
+          isSource: (body.isSource as boolean | undefined) ?? false,
+          isDestination: (body.isDestination as boolean | undefined) ?? false,
+          settings: Object.fromEntries(Object.entries(settings).filter(([key]) => !SECRET.test(key))),
+          secretsSet: Object.keys(settings).filter((key) => SECRET.test(key)),
+          createdAt: '2026-11-22T08:00:00.000Z',
+        });
+      },
+      // A new password is kept, never answered.
+      applied: (body) =>
+        body.settings
+          ? {
+              ...body,
+              settings: Object.fromEntries(Object.entries(body.settings as Record<string, unknown>).filter(([key]) => key !== 'password')),
+            }
+          : body,
+      searchIn: ['name'],
+      filterBy: {
+        source: (row, wanted) => anyOf(wanted).includes(String(row.isSource)),
+        destination: (row, wanted) => anyOf(wanted).includes(String(row.isDestination)),
+        workspace: (row, wanted) => anyOf(wanted).includes(String(row.workspaceId)),
+        user: (row, wanted) => anyOf(wanted).includes(String(row.createdBy)),
+        status: (row, wanted) => anyOf(wanted).includes(row.isActive ? 'active' : 'inactive'),
+      },
+      filterProps: {
+        source: [
+          { id: 'true', name: 'Sources' },
+          { id: 'false', name: 'Not sources' },
+        ],
+        destination: [
+          { id: 'true', name: 'Destinations' },
+          { id: 'false', name: 'Not destinations' },
+        ],
+        user: [{ id: 'u-admin', name: 'Ada Admin' }],
+        workspace: [{ id: FINANCE, name: 'Finance' }],
+        type: [
+          { id: 'postgresql', name: 'PostgreSQL' },
+          { id: 's3', name: 'S3-compatible storage' },
+          { id: 'slack', name: 'Slack' },
+        ],
+        status: [
+          { id: 'active', name: 'Active' },
+          { id: 'inactive', name: 'Inactive' },
+        ],
+      },
+      cards: (rows) => ({
+        cards: [
+          { key: 'total', label: 'Connections', value: rows.length },
+          { key: 'failing', label: 'Failing', value: rows.filter((row) => row.lastTestOk === false).length },
+          { key: 'pairs', label: 'Pairs', value: api.pairs.length },
         ],
       }),
-    ),
+      messages: {
+        one: () => 'Connection',
+        create: (row) => named(row, 'created'),
+        update: (row) => named(row, 'saved'),
+        activate: (row) => named(row, 'activated'),
+        deactivate: (row) => named(row, 'deactivated'),
+      },
+      more: {
+        'GET /connection/slack/integration': () => answered('Slack integration', api.integrations.slack),
+        'GET /connection/bitbucket/integration': () => answered('Code integrations', api.integrations.bitbucket),
+        'POST /connection/{id}/configure': ({ id }) => {
+          const row = find(id);
+          if (!row) return notFound();
+          const result = api.tests[row.id] ?? {
+            ok: true,
+            latencyMs: 42,
+            detail: 'PostgreSQL 16.4',
+            message: null,
+            testedAt: '2026-11-22T09:00:00.000Z',
+          };
+          Object.assign(row, {
+            lastTestOk: result.ok,
+            lastTestLatencyMs: result.latencyMs,
+            lastTestMessage: result.message,
+            lastTestedAt: result.testedAt,
+          });
+          return answered(named(row, result.ok ? 'works' : 'failed'), result);
+        },
+        'GET /connection/{id}/endpoints': ({ id }) => {
+          const answer = api.endpoints[String(id)] ?? [];
+          return Array.isArray(answer) ? answered('Endpoints', answer) : answered(answer.message, undefined, answer.status);
+        },
+        // The pairs: one connection's, the active ones, and their changes.
+        'GET /connection/{id}/source/destination': ({ id }) =>
+          answered(
+            'Pairs',
+            api.pairs.filter((candidate) => candidate.sourceId === id || candidate.destinationId === id),
+          ),
+        'GET /active/source/destination': () =>
+          answered(
+            'Active pairs',
+            api.pairs.filter(
+              (candidate) => candidate.isActive && find(candidate.sourceId)?.isActive && find(candidate.destinationId)?.isActive,
+            ),
+          ),
+        'PUT /source/destination/{id}': ({ id }, body) => {
+          const existing = api.pairs.find((candidate) => candidate.id === id);
+          if (existing) {
+            Object.assign(existing, body);
+            return answered(`Pair "${existing.name}" saved`, existing);
+          }
+          const created = pair({
+            id: String(id),
+            name: String(body.name ?? ''),
+            sourceId: String(body.sourceId),
+            sourceName: nameOf(String(body.sourceId)),
+            destinationId: String(body.destinationId),
+            destinationName: nameOf(String(body.destinationId)),
+            isActive: (body.isActive as boolean | undefined) ?? true,
+          });
+          api.pairs.push(created);
+          return answered(`Pair "${created.name}" created`, created, 201);
+        },
+        'DELETE /source/destination/{id}': ({ id }) => {
+          const existing = api.pairs.find((candidate) => candidate.id === id);
+          if (!existing) return answered('Pair not found', undefined, 404);
+          api.pairs = api.pairs.filter((candidate) => candidate !== existing);
+          return answered(`Pair "${existing.name}" deleted`);
+        },
+        'GET /workspaces/active': () =>
+          answered('Active workspaces', [
+            { id: FINANCE, name: 'Finance' },
+            { id: MARKETING, name: 'Marketing' },
+          ]),
+      },
+    }),
+    {
+      pairs: initialPairs ?? [
+        pair({ id: 'p-1', name: 'Warehouse to lake', sourceId: PG, sourceName: 'Warehouse', destinationId: S3, destinationName: 'Lake' }),
+      ],
+      tests: {} as ConnectionsApi['tests'],
+      endpoints: { [PG]: ENDPOINTS } as ConnectionsApi['endpoints'],
+      integrations: {
+        slack: {
+          configured: true,
+          active: true,
+          connections: [{ id: SLACK, name: 'Alerts', isActive: true, lastTestOk: null, lastTestedAt: null }],
+        },
+        bitbucket: { configured: false, active: false, connections: [] },
+      } as ConnectionsApi['integrations'],
+    },
   );
   return api;
 }

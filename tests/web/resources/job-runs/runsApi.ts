@@ -1,6 +1,6 @@
-import { http, HttpResponse } from 'msw';
+import { jobRunsContract } from '../../../../common/contract/job-runs';
 import type { DatabricksRunState, JobRun, JobRunStep, RunQualityResult } from '../../../../resources/job-runs/types';
-import { server } from '../../msw';
+import { answered, contractFake, paged, type ContractFake } from '../../contractFake';
 import { result } from '../tables/tablesApi';
 
 export const API = '/api/v1';
@@ -146,151 +146,79 @@ export function qualityResults(): RunQualityResult[] {
   ];
 }
 
-export interface Call {
-  method: string;
-  /** The path under /api/v1 with its query string. */
-  path: string;
-  body?: unknown;
-}
-
-export interface RunsApi {
-  rows: JobRun[];
+export interface RunsApi extends ContractFake<JobRun> {
   results: RunQualityResult[];
-  calls: Call[];
   /**
    * What `GET /jobRunTracker/{id}` answers for a run, call after call: the next answer each
    * time, the last one for ever after (a run that moves on between calls).
    */
   answers: Record<string, JobRun[]>;
   databricks: Record<string, DatabricksRunState>;
-  seen(filter?: RegExp): string[];
-  bodiesOf(pattern: RegExp): unknown[];
-  failWith(pattern: RegExp, status: number, message: string, times?: number): void;
 }
 
 const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
+const RESULTS = 'Data-quality results';
 
 /**
- * The run tracker's routes of docs/api/workflows.md over in-memory runs (newest first), with
- * every call recorded with its path, query and JSON body.
+ * A server honouring the job-runs contract (docs/api/workflows.md, "Job runs") over in-memory
+ * runs, newest first, with a run's cancel, its data-quality results and its Databricks state
+ * beside it.
  */
 export function runsApi(initial: JobRun[] = runs()): RunsApi {
-  const failures: { pattern: RegExp; status: number; message: string; times: number }[] = [];
-  const api: RunsApi = {
-    rows: [...initial],
-    results: qualityResults(),
-    calls: [],
-    answers: {},
-    databricks: {},
-    seen: (filter) => api.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
-    bodiesOf: (pattern) => api.calls.filter((call) => pattern.test(`${call.method} ${call.path}`)).map((call) => call.body),
-    failWith: (pattern, status, message, times = Infinity) => failures.push({ pattern, status, message, times }),
-  };
-  const page = <T>(rows: T[], offset: number, limit: number, label = 'Job runs') =>
-    HttpResponse.json({ message: label, data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } });
-  const listed = (run: JobRun) => {
-    const { steps: _steps, ...rest } = run;
-    return rest;
-  };
-  const query = (request: Request) => new URL(request.url).searchParams;
-  const filtered = (filter: Record<string, unknown>, workflowId: string | null) =>
-    api.rows.filter(
-      (run) =>
-        (workflowId === null || run.workflowId === workflowId) &&
-        (filter.workflow === undefined || anyOf(filter.workflow).includes(run.workflowId)) &&
-        (filter.status === undefined || anyOf(filter.status).includes(run.status)) &&
-        (filter.startDate === undefined || run.queuedAt.slice(0, 10) >= String(filter.startDate)) &&
-        (filter.endDate === undefined || run.queuedAt.slice(0, 10) <= String(filter.endDate)),
-    );
+  const find = (id: unknown) => api.rows.find((candidate) => candidate.id === id);
   const resultsOf = (filter: Record<string, unknown>) =>
     api.results.filter(
       (candidate) =>
         (filter.qualityName === undefined || anyOf(filter.qualityName).includes(candidate.ruleName)) &&
         (filter.columnName === undefined || anyOf(filter.columnName).includes(String(candidate.columnName))),
     );
-
-  server.use(
-    http.all(`${API}/*`, async ({ request }) => {
-      const url = new URL(request.url);
-      const path = url.pathname.slice(API.length) + url.search;
-      if (!/^\/(jobRunTracker|dataQuality|workflow\/databricks)/.test(path)) return undefined;
-      const body =
-        request.method === 'GET'
-          ? undefined
-          : await request
-              .clone()
-              .json()
-              .catch(() => undefined);
-      api.calls.push({ method: request.method, path, body });
-      const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${request.method} ${path}`));
-      if (failure) {
-        failure.times -= 1;
-        return HttpResponse.json({ message: failure.message }, { status: failure.status });
-      }
-      return undefined;
-    }),
-    http.get(`${API}/jobRunTracker/filters/props`, () =>
-      HttpResponse.json({
-        message: 'Job-run filters',
-        data: {
-          workflow: [
-            { id: HOURLY, name: 'Hourly refresh' },
-            { id: NIGHTLY, name: 'Nightly orders' },
-          ],
-          status: ['queued', 'running', 'succeeded', 'failed', 'canceled', 'timed_out'].map((id) => ({ id, name: id })),
+  const choices = (names: (string | null)[]) =>
+    [...new Set(names.filter((name): name is string => name !== null))].sort().map((name) => ({ id: name, name }));
+  const api: RunsApi = Object.assign(
+    contractFake<JobRun>(jobRunsContract, initial, {
+      // The lists show a run without its steps.
+      listed: ({ steps: _steps, ...rest }) => rest,
+      datedBy: 'queuedAt',
+      filterBy: { workflow: (run, wanted) => anyOf(wanted).includes(run.workflowId) },
+      relatedBy: { workflow: 'workflowId' },
+      filterProps: {
+        workflow: [
+          { id: HOURLY, name: 'Hourly refresh' },
+          { id: NIGHTLY, name: 'Nightly orders' },
+        ],
+        status: ['queued', 'running', 'succeeded', 'failed', 'canceled', 'timed_out'].map((id) => ({ id, name: id })),
+      },
+      messages: { one: () => 'Job run' },
+      // A run that moves on between calls answers its next state.
+      data: {
+        one: (run) => {
+          const queued = api.answers[run.id];
+          if (!queued || queued.length === 0) return run;
+          return queued.length > 1 ? queued.shift() : queued[0];
         },
-      }),
-    ),
-    http.post(`${API}/jobRunTracker/filters`, async ({ request }) => {
-      const filter = ((await request.json()) ?? {}) as Record<string, unknown>;
-      const params = query(request);
-      const rows = filtered(filter, params.get('workflowId')).map(listed);
-      return page(rows, Number(filter.offset ?? params.get('offset') ?? 0), Number(filter.limit ?? params.get('limit') ?? 10));
-    }),
-    http.get(`${API}/jobRunTracker/:workflowId/:offset/:limit`, ({ params }) =>
-      page(filtered({}, String(params.workflowId)).map(listed), Number(params.offset), Number(params.limit)),
-    ),
-    http.get(`${API}/jobRunTracker/:id/dataQuality`, ({ request }) => {
-      const params = query(request);
-      return page(api.results, Number(params.get('offset') ?? 0), Number(params.get('limit') ?? 10), 'Data-quality results');
-    }),
-    http.put(`${API}/jobRunTracker/:id/cancel`, ({ params }) => {
-      const run = api.rows.find((candidate) => candidate.id === params.id);
-      if (!run) return HttpResponse.json({ message: 'Job run not found' }, { status: 404 });
-      return HttpResponse.json({ message: `Run of "${run.workflowName}" asked to stop`, data: run });
-    }),
-    http.get(`${API}/jobRunTracker/:id`, ({ params }) => {
-      const queued = api.answers[String(params.id)];
-      if (queued && queued.length > 0) {
-        const answer = queued.length > 1 ? queued.shift()! : queued[0];
-        return HttpResponse.json({ message: 'Job run', data: answer });
-      }
-      const run = api.rows.find((candidate) => candidate.id === params.id);
-      return run
-        ? HttpResponse.json({ message: 'Job run', data: run })
-        : HttpResponse.json({ message: 'Job run not found' }, { status: 404 });
-    }),
-    http.get(`${API}/dataQuality/filters`, () =>
-      HttpResponse.json({
-        message: 'Data-quality filters',
-        data: {
-          qualityName: [...new Set(api.results.map((candidate) => candidate.ruleName))].sort().map((name) => ({ id: name, name })),
-          columnName: [...new Set(api.results.flatMap((candidate) => (candidate.columnName ? [candidate.columnName] : [])))]
-            .sort()
-            .map((name) => ({ id: name, name })),
+      },
+      more: {
+        'PUT /jobRunTracker/{id}/cancel': ({ id }) => {
+          const run = find(id);
+          if (!run) return answered('Job run not found', undefined, 404);
+          return answered(`Run of "${run.workflowName}" asked to stop`, run);
         },
-      }),
-    ),
-    http.post(`${API}/dataQuality/filters`, async ({ request }) => {
-      const filter = ((await request.json()) ?? {}) as Record<string, unknown>;
-      return page(resultsOf(filter), Number(filter.offset ?? 0), Number(filter.limit ?? 10), 'Data-quality results');
+        'GET /jobRunTracker/{id}/dataQuality?offset={offset}&limit={limit}': ({ offset = '0', limit = '10' }) =>
+          paged(RESULTS, api.results, Number(offset), Number(limit)),
+        'GET /dataQuality/filters?jobRunTrackerId={id}': () =>
+          answered('Data-quality filters', {
+            qualityName: choices(api.results.map((candidate) => candidate.ruleName)),
+            columnName: choices(api.results.map((candidate) => candidate.columnName)),
+          }),
+        'POST /dataQuality/filters?jobRunTrackerId={id}': (_, filter) =>
+          paged(RESULTS, resultsOf(filter), Number(filter.offset ?? 0), Number(filter.limit ?? 10)),
+        'GET /workflow/databricks/job/status/{id}': ({ id }) => {
+          const state = api.databricks[String(id)];
+          return state ? answered('Databricks run', state) : answered('This run is not a Databricks run', undefined, 400);
+        },
+      },
     }),
-    http.get(`${API}/workflow/databricks/job/status/:id`, ({ params }) => {
-      const state = api.databricks[String(params.id)];
-      return state
-        ? HttpResponse.json({ message: 'Databricks run', data: state })
-        : HttpResponse.json({ message: 'This run is not a Databricks run' }, { status: 400 });
-    }),
+    { results: qualityResults(), answers: {} as Record<string, JobRun[]>, databricks: {} as Record<string, DatabricksRunState> },
   );
   return api;
 }

@@ -1,6 +1,7 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
+import { tablesContract } from '../../../../common/contract/tables';
 import type { DataTable, DictionaryEntry, QualityRule, QualityRun, RuleResult } from '../../../../resources/tables/types';
-import { server } from '../../msw';
+import { answered, contractFake, paged, type ContractFake, type Values } from '../../contractFake';
 import { FILES, FINANCE, PG } from '../connections/connectionsApi';
 
 export const API = '/api/v1';
@@ -214,18 +215,11 @@ export const RUN: QualityRun = {
   ],
 };
 
-export interface Call {
-  method: string;
-  path: string;
-  body?: unknown;
-  headers: Record<string, string>;
-}
+export const DICTIONARY_CSV = 'column,description,business_name,sensitivity,owner\r\nid,The id,,internal,\r\nemail,,,pii,crm-team\r\n';
 
-export interface TablesApi {
-  rows: DataTable[];
+export interface TablesApi extends ContractFake<DataTable> {
   entries: DictionaryEntry[];
   rules: QualityRule[];
-  calls: Call[];
   /**
    * The parts of the uploads received, by field: a file part as `file` (jsdom's File reaches the
    * test's fetch without its name or bytes, so uploadForm's own test checks the very file goes in).
@@ -233,210 +227,139 @@ export interface TablesApi {
   uploads: Record<string, string>[];
   /** What the upload answers: counts, or a refusal. */
   uploadAnswer: { status: number; body: unknown };
-  seen(filter?: RegExp): string[];
-  bodiesOf(pattern: RegExp): unknown[];
-  failWith(pattern: RegExp, status: number, message: string, times?: number): void;
 }
 
-export const DICTIONARY_CSV = 'column,description,business_name,sensitivity,owner\r\nid,The id,,internal,\r\nemail,,,pii,crm-team\r\n';
+const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
+const named = (row: DataTable, what: string) => `Table "${row.name}" ${what}`;
 
 /**
- * The tables routes of docs/api/tables.md over in-memory rows, for table t-1's dictionary and
- * rules; every call is recorded with its JSON body and headers.
+ * A server honouring the tables contract (docs/api/tables.md) over in-memory rows, with table
+ * t-1's data dictionary (its download and upload) and its quality rules and checks beside it.
  */
 export function tablesApi(initial: DataTable[] = tables()): TablesApi {
-  const failures: { pattern: RegExp; status: number; message: string; times: number }[] = [];
-  const api: TablesApi = {
-    rows: [...initial],
-    entries: dictionary(),
-    rules: rules(),
-    calls: [],
-    uploads: [],
-    uploadAnswer: { status: 200, body: { message: 'Dictionary uploaded: 2 columns updated', data: { updated: 2, unchanged: 21 } } },
-    seen: (filter) => api.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
-    bodiesOf: (pattern) => api.calls.filter((call) => pattern.test(`${call.method} ${call.path}`)).map((call) => call.body),
-    failWith: (pattern, status, message, times = Infinity) => failures.push({ pattern, status, message, times }),
-  };
-  const find = (id: unknown) => api.rows.find((row) => row.id === id);
-  const notFound = () => HttpResponse.json({ message: 'Table not found' }, { status: 404 });
-  const page = <T>(rows: T[], offset: number, limit: number, label = 'Tables') =>
-    HttpResponse.json({ message: label, data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } });
-  const searchOf = (request: Request) => (new URL(request.url).searchParams.get('searchText') ?? '').toLowerCase();
-
-  server.use(
-    http.all(`${API}/*`, async ({ request }) => {
-      const url = new URL(request.url);
-      const path = url.pathname.slice(API.length) + url.search;
-      if (!/^\/tables?\//.test(path) && path !== '/table') return undefined;
-      const json = request.headers.get('content-type')?.includes('application/json');
-      const body = json
-        ? await request
-            .clone()
-            .json()
-            .catch(() => undefined)
-        : undefined;
-      api.calls.push({ method: request.method, path, body, headers: Object.fromEntries(request.headers.entries()) });
-      const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${request.method} ${path}`));
-      if (failure) {
-        failure.times -= 1;
-        return HttpResponse.json({ message: failure.message }, { status: failure.status });
-      }
-      return undefined;
-    }),
-    http.get(`${API}/tables/filters`, () =>
-      HttpResponse.json({
-        message: 'Table filters',
-        data: {
-          connection: [
-            { id: PG, name: 'Warehouse' },
-            { id: FILES, name: 'Exports' },
-          ],
-          user: [{ id: 'u-admin', name: 'Ada Admin' }],
-          workspace: [{ id: FINANCE, name: 'Finance' }],
-          endpoint: [{ id: 'sales.orders', name: 'sales.orders' }],
-          source: [
-            { id: 'postgresql', name: 'PostgreSQL' },
-            { id: 'files', name: 'Folder of files' },
-          ],
-        },
-      }),
-    ),
-    http.get(`${API}/tables/topCards`, () =>
-      HttpResponse.json({
-        message: 'Table cards',
-        data: {
-          cards: [
-            { key: 'total', label: 'Tables', value: api.rows.length },
-            { key: 'described', label: 'Described (%)', value: 71 },
-          ],
-        },
-      }),
-    ),
-    http.get(`${API}/tables/search/:offset/:limit`, ({ params, request }) => {
-      const search = searchOf(request);
-      return page(
-        api.rows.filter((row) => row.name.includes(search) || row.endpoint.includes(search)),
-        Number(params.offset),
-        Number(params.limit),
-      );
-    }),
-    http.post(`${API}/tables/filters/:offset/:limit`, async ({ params, request }) => {
-      const filter = (await request.json()) as Record<string, unknown>;
-      const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
-      const rows = api.rows.filter(
-        (row) =>
-          (filter.connection === undefined || anyOf(filter.connection).includes(row.connectionId)) &&
-          (filter.source === undefined || anyOf(filter.source).includes(String(row.connectionType))) &&
-          (filter.search === undefined || row.name.includes(String(filter.search))),
-      );
-      return page(rows, Number(params.offset), Number(params.limit));
-    }),
-    http.get(`${API}/tables/dataDictionary/search/tableId/:id/:offset/:limit`, ({ params, request }) => {
-      const search = searchOf(request);
-      const rows = api.entries.filter((candidate) =>
-        [candidate.name, candidate.description, candidate.businessName, candidate.owner].some((text) =>
-          text?.toLowerCase().includes(search),
-        ),
-      );
-      return page(rows, Number(params.offset), Number(params.limit), 'Dictionary');
-    }),
-    http.get(`${API}/tables/dataDictionary/tableId/:id/:offset/:limit`, ({ params }) =>
-      page(api.entries, Number(params.offset), Number(params.limit), 'Dictionary'),
-    ),
-    http.get(`${API}/tables/:offset/:limit`, ({ params }) => page(api.rows, Number(params.offset), Number(params.limit))),
-    http.post(`${API}/table`, async ({ request }) => {
-      const body = (await request.json()) as Partial<DataTable>;
-      const row = dataTable({
-        id: `t-new-${api.rows.length}`,
-        name: body.name ?? String(body.endpoint),
-        endpoint: String(body.endpoint),
-        connectionId: String(body.connectionId),
-      });
-      api.rows.unshift(row);
-      return HttpResponse.json({ message: `Table "${row.name}" registered`, data: row }, { status: 201 });
-    }),
-    http.post(`${API}/table/activate/:id`, async ({ params, request }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      row.isActive = ((await request.json()) as { isActive: boolean }).isActive;
-      return HttpResponse.json({ message: `Table "${row.name}" ${row.isActive ? 'activated' : 'deactivated'}`, data: row });
-    }),
-    http.post(`${API}/table/configure/:id`, () =>
-      HttpResponse.json({
-        message: 'Columns read again: 1 added, 1 removed, 1 changed',
-        data: { added: ['score'], removed: ['legacy_code'], changed: ['amount'] },
-      }),
-    ),
-    http.post(`${API}/table/:id/configure`, () => HttpResponse.json({ message: 'Checks ran: 1 failed', data: RUN })),
-    http.get(
-      `${API}/table/dictionary/:id`,
-      () =>
-        new HttpResponse(DICTIONARY_CSV, {
-          headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="orders-dictionary.csv"' },
+  const containing = (search: string | undefined, texts: (string | null)[]) =>
+    texts.some((text) => text?.toLowerCase().includes((search ?? '').toLowerCase()));
+  const rulesPage = (rows: QualityRule[], { offset, limit }: Values) => paged('Rules', rows, Number(offset), Number(limit));
+  const entriesPage = (rows: DictionaryEntry[], { offset, limit }: Values) => paged('Dictionary', rows, Number(offset), Number(limit));
+  const api: TablesApi = Object.assign(
+    contractFake<DataTable>(tablesContract, initial, {
+      created: (body) =>
+        dataTable({
+          id: `t-new-${api.rows.length}`,
+          name: body.name === undefined ? String(body.endpoint) : String(body.name),
+          endpoint: String(body.endpoint),
+          connectionId: String(body.connectionId),
         }),
-    ),
-    http.post(`${API}/tables/dictionary/upload/:id`, async ({ request }) => {
-      const form = await request.formData();
-      api.uploads.push(
-        Object.fromEntries([...form.entries()].map(([field, value]) => [field, typeof value === 'string' ? value : 'file'])),
-      );
-      return HttpResponse.json(api.uploadAnswer.body as object, { status: api.uploadAnswer.status });
+      // The columns' descriptions are the table's dictionary entries.
+      applied: ({ columns, ...fields }) => {
+        for (const change of (columns ?? []) as Partial<DictionaryEntry>[]) {
+          const target = api.entries.find((candidate) => candidate.name === change.name);
+          if (target) Object.assign(target, change);
+        }
+        return fields;
+      },
+      searchIn: ['name', 'endpoint'],
+      filterBy: {
+        connection: (row, wanted) => anyOf(wanted).includes(row.connectionId),
+        source: (row, wanted) => anyOf(wanted).includes(String(row.connectionType)),
+      },
+      filterProps: {
+        connection: [
+          { id: PG, name: 'Warehouse' },
+          { id: FILES, name: 'Exports' },
+        ],
+        user: [{ id: 'u-admin', name: 'Ada Admin' }],
+        workspace: [{ id: FINANCE, name: 'Finance' }],
+        endpoint: [{ id: 'sales.orders', name: 'sales.orders' }],
+        source: [
+          { id: 'postgresql', name: 'PostgreSQL' },
+          { id: 'files', name: 'Folder of files' },
+        ],
+      },
+      cards: (rows) => ({
+        cards: [
+          { key: 'total', label: 'Tables', value: rows.length },
+          { key: 'described', label: 'Described (%)', value: 71 },
+        ],
+      }),
+      messages: {
+        one: () => 'Table',
+        create: (row) => named(row, 'registered'),
+        update: (row) => named(row, 'saved'),
+        activate: (row) => named(row, 'activated'),
+        deactivate: (row) => named(row, 'deactivated'),
+      },
+      more: {
+        'POST /table/configure/{id}': () =>
+          answered('Columns read again: 1 added, 1 removed, 1 changed', {
+            added: ['score'],
+            removed: ['legacy_code'],
+            changed: ['amount'],
+          }),
+        // The dictionary: its pages, its search, its download as CSV and its upload.
+        'GET /tables/dataDictionary/tableId/{id}/{offset}/{limit}': (values) => entriesPage(api.entries, values),
+        'GET /tables/dataDictionary/search/tableId/{id}/{offset}/{limit}?searchText={search}': (values) =>
+          entriesPage(
+            api.entries.filter((candidate) =>
+              containing(values.search, [candidate.name, candidate.description, candidate.businessName, candidate.owner]),
+            ),
+            values,
+          ),
+        'GET /table/dictionary/{id}': () =>
+          new HttpResponse(DICTIONARY_CSV, {
+            headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="orders-dictionary.csv"' },
+          }),
+        'POST /tables/dictionary/upload/{id}': (_, form) => {
+          api.uploads.push(
+            Object.fromEntries(Object.entries(form).map(([field, value]) => [field, typeof value === 'string' ? value : 'file'])),
+          );
+          return { status: api.uploadAnswer.status, json: api.uploadAnswer.body };
+        },
+        // The quality rules: their pages, search and filter, their changes, and a check run.
+        'GET /table/dataQuality/{id}/{offset}/{limit}': (values) => rulesPage(api.rules, values),
+        'GET /tables/dataQuality/search/tableId/{id}/{offset}/{limit}?searchText={search}': (values) =>
+          rulesPage(
+            api.rules.filter((candidate) => containing(values.search, [candidate.name])),
+            values,
+          ),
+        'POST /tables/dataQuality/filter/tableId/{id}/{offset}/{limit}': (values, filter) =>
+          rulesPage(
+            api.rules.filter(
+              (candidate) =>
+                (!filter.functionType || candidate.functionType === filter.functionType) &&
+                (!filter.functionName || candidate.functionName === filter.functionName) &&
+                (!filter.searchText || containing(String(filter.searchText), [candidate.name])),
+            ),
+            values,
+          ),
+        'POST /table/dataQuality/{id}': (_, body) => {
+          const existing = body.id ? api.rules.find((candidate) => candidate.id === body.id) : undefined;
+          if (existing) {
+            Object.assign(existing, body);
+            return answered(`Rule "${existing.name}" saved`, existing);
+          }
+          const created = rule({ ...(body as unknown as QualityRule), id: `6b0e3c52-51a4-4a39-9d55-00000000010${api.rules.length}` });
+          api.rules.unshift(created);
+          return answered(`Rule "${created.name}" created`, created, 201);
+        },
+        'DELETE /table/dataQuality/{id}': ({ id }) => {
+          const existing = api.rules.find((candidate) => candidate.id === id);
+          if (!existing) return answered('Rule not found', undefined, 404);
+          api.rules = api.rules.filter((candidate) => candidate !== existing);
+          return answered(`Rule "${existing.name}" deleted`);
+        },
+        'POST /table/{id}/configure': () => answered('Checks ran: 1 failed', RUN),
+      },
     }),
-    http.get(`${API}/table/dataQuality/:id/:offset/:limit`, ({ params }) =>
-      page(api.rules, Number(params.offset), Number(params.limit), 'Rules'),
-    ),
-    http.get(`${API}/tables/dataQuality/search/tableId/:id/:offset/:limit`, ({ params, request }) => {
-      const search = searchOf(request);
-      return page(
-        api.rules.filter((candidate) => candidate.name.toLowerCase().includes(search)),
-        Number(params.offset),
-        Number(params.limit),
-        'Rules',
-      );
-    }),
-    http.post(`${API}/tables/dataQuality/filter/tableId/:id/:offset/:limit`, async ({ params, request }) => {
-      const filter = (await request.json()) as { functionType?: string; functionName?: string; searchText?: string };
-      const rows = api.rules.filter(
-        (candidate) =>
-          (!filter.functionType || candidate.functionType === filter.functionType) &&
-          (!filter.functionName || candidate.functionName === filter.functionName) &&
-          (!filter.searchText || candidate.name.toLowerCase().includes(filter.searchText.toLowerCase())),
-      );
-      return page(rows, Number(params.offset), Number(params.limit), 'Rules');
-    }),
-    http.post(`${API}/table/dataQuality/:id`, async ({ request }) => {
-      const body = (await request.json()) as Partial<QualityRule> & { id?: string };
-      const existing = body.id ? api.rules.find((candidate) => candidate.id === body.id) : undefined;
-      if (existing) {
-        Object.assign(existing, body);
-        return HttpResponse.json({ message: `Rule "${existing.name}" saved`, data: existing });
-      }
-      const created = rule({ ...(body as QualityRule), id: `6b0e3c52-51a4-4a39-9d55-00000000010${api.rules.length}` });
-      api.rules.unshift(created);
-      return HttpResponse.json({ message: `Rule "${created.name}" created`, data: created }, { status: 201 });
-    }),
-    http.delete(`${API}/table/dataQuality/:id`, ({ params }) => {
-      const existing = api.rules.find((candidate) => candidate.id === params.id);
-      if (!existing) return HttpResponse.json({ message: 'Rule not found' }, { status: 404 });
-      api.rules = api.rules.filter((candidate) => candidate !== existing);
-      return HttpResponse.json({ message: `Rule "${existing.name}" deleted` });
-    }),
-    http.get(`${API}/table/:id`, ({ params }) => {
-      const row = find(params.id);
-      return row ? HttpResponse.json({ message: 'Table', data: row }) : notFound();
-    }),
-    http.put(`${API}/table/:id`, async ({ params, request }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      const body = (await request.json()) as Partial<DataTable> & { columns?: Partial<DictionaryEntry>[] };
-      const { columns, ...fields } = body;
-      Object.assign(row, fields);
-      for (const change of columns ?? []) {
-        const target = api.entries.find((candidate) => candidate.name === change.name);
-        if (target) Object.assign(target, change);
-      }
-      return HttpResponse.json({ message: `Table "${row.name}" saved`, data: row });
-    }),
+    {
+      entries: dictionary(),
+      rules: rules(),
+      uploads: [] as Record<string, string>[],
+      uploadAnswer: {
+        status: 200,
+        body: { message: 'Dictionary uploaded: 2 columns updated', data: { updated: 2, unchanged: 21 } },
+      } as TablesApi['uploadAnswer'],
+    },
   );
   return api;
 }

@@ -1,6 +1,6 @@
-import { http, HttpResponse } from 'msw';
+import { usersContract } from '../../../../common/contract/users';
 import type { PolicyEntry, User } from '../../../../resources/users/types';
-import { server } from '../../msw';
+import { answered, contractFake, type ContractFake } from '../../contractFake';
 
 export const API = '/api/v1';
 
@@ -84,27 +84,6 @@ export function people(): User[] {
   ];
 }
 
-export interface Call {
-  method: string;
-  path: string;
-  body?: unknown;
-}
-
-export interface UsersApi {
-  rows: User[];
-  calls: Call[];
-  /** `METHOD path` of every call so far, optionally only those matching. */
-  seen(filter?: RegExp): string[];
-  bodiesOf(pattern: RegExp): unknown[];
-  /** Makes calls matching `pattern` fail with `status` and `message` (until `release`). */
-  failWith(pattern: RegExp, status: number, message: string): void;
-  /** Holds calls matching `pattern` until the returned function is called. */
-  hold(pattern: RegExp): () => void;
-  takenUsernames: Set<string>;
-  /** The users' own policies and their roles' policies, per user id. */
-  policies: Record<string, { role: PolicyEntry[]; user: PolicyEntry[] }>;
-}
-
 export const CATALOGUE = {
   resources: [
     { resource: 'users', label: 'Users', actions: ['read', 'create', 'update', 'delete'] },
@@ -115,196 +94,131 @@ export const CATALOGUE = {
   actions: ['read', 'create', 'update', 'delete'],
 };
 
-function list(rows: User[], offset: number, limit: number) {
-  return HttpResponse.json({ message: 'Users', data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } });
+export interface UsersApi extends ContractFake<User> {
+  takenUsernames: Set<string>;
+  /** The users' own policies and their roles' policies, per user id. */
+  policies: Record<string, { role: PolicyEntry[]; user: PolicyEntry[] }>;
 }
 
+const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
+
 /**
- * The users routes over an in-memory table, as docs/api/users.md describes them: every call is
- * recorded (method, path with its query, JSON body).
+ * A server honouring the users contract (docs/api/users.md) over an in-memory table, with the
+ * username checks, the demo-user creation, a user's policies and profile cards, and the pickers'
+ * roles and workspaces beside it.
  */
 export function usersApi(initial: User[] = people()): UsersApi {
-  const failures: { pattern: RegExp; status: number; message: string }[] = [];
-  const holds: { pattern: RegExp; gate: Promise<void> }[] = [];
-  const api: UsersApi = {
-    rows: [...initial],
-    calls: [],
-    seen: (filter) => api.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
-    bodiesOf: (pattern) => api.calls.filter((call) => pattern.test(`${call.method} ${call.path}`)).map((call) => call.body),
-    failWith: (pattern, status, message) => failures.push({ pattern, status, message }),
-    hold(pattern) {
-      let release!: () => void;
-      holds.push({ pattern, gate: new Promise<void>((resolve) => (release = resolve)) });
-      return release;
-    },
-    takenUsernames: new Set(['taken', 'ada', 'bob']),
-    policies: {
-      'u-bob': {
-        role: [
-          { resource: 'users', actions: ['read'] },
-          { resource: 'audits', actions: ['read'] },
-        ],
-        user: [],
-      },
-      'u-cy': { role: [{ resource: 'users', actions: ['read'] }], user: [{ resource: 'roles', actions: ['read'] }] },
-    },
-  };
   const find = (id: unknown) => api.rows.find((row) => row.id === id);
-  const notFound = () => HttpResponse.json({ message: 'User not found' }, { status: 404 });
+  const notFound = () => answered('User not found', undefined, 404);
   const policiesOf = (id: string) => {
     const row = find(id)!;
     const own = api.policies[id] ?? { role: [], user: [] };
     return { userId: id, roleId: row.roleId, roleName: row.roleName, isAdmin: row.isAdmin, role: own.role, user: own.user, effective: [] };
   };
-
-  server.use(
-    http.all(`${API}/*`, async ({ request }) => {
-      const url = new URL(request.url);
-      const path = url.pathname.slice(API.length) + url.search;
-      const type = request.headers.get('content-type') ?? '';
-      const body = type.includes('application/json') ? await request.clone().json() : undefined;
-      api.calls.push({ method: request.method, path, body });
-      const held = holds.find((candidate) => candidate.pattern.test(`${request.method} ${path}`));
-      if (held) await held.gate;
-      const failure = failures.find((candidate) => candidate.pattern.test(`${request.method} ${path}`));
-      if (failure) return HttpResponse.json({ message: failure.message }, { status: failure.status });
-      return undefined;
-    }),
-    http.get(`${API}/users/filter/props`, () =>
-      HttpResponse.json({
-        message: 'User filter choices',
-        data: {
-          workspace: WORKSPACES,
-          role: ROLES.map(({ id, name }) => ({ id, name })),
-          status: [
-            { id: 'active', name: 'Active' },
-            { id: 'invited', name: 'Invited' },
-            { id: 'inactive', name: 'Inactive' },
-          ],
-        },
+  const count = (rows: readonly User[], status: string) => rows.filter((row) => row.status === status).length;
+  const api: UsersApi = Object.assign(
+    contractFake<User>(usersContract, initial, {
+      // An invitation: the user signs in once they accept it.
+      created: (body) =>
+        user({
+          id: `u-new-${api.rows.length}`,
+          email: String(body.email),
+          firstName: String(body.firstName),
+          lastName: String(body.lastName ?? ''),
+          status: 'invited',
+          lastLoginAt: null,
+        }),
+      data: { create: (row) => ({ id: row.id, email: row.email, status: 'invited' }) },
+      searchIn: ['email', 'firstName', 'lastName'],
+      filterBy: {
+        role: (row, wanted) => anyOf(wanted).includes(row.roleId),
+        workspace: (row, wanted) => row.workspaces.some((workspace) => anyOf(wanted).includes(workspace.id)),
+      },
+      applied: ({ workspaceIds, ...rest }, row) => ({
+        ...rest,
+        ...(Array.isArray(workspaceIds) ? { workspaces: WORKSPACES.filter((workspace) => workspaceIds.includes(workspace.id)) } : {}),
+        ...(rest.roleId ? { roleName: ROLES.find((role) => role.id === rest.roleId)?.name ?? row.roleName } : {}),
+        ...(rest.isActive === undefined ? {} : { status: rest.isActive ? 'active' : 'inactive' }),
       }),
-    ),
-    http.get(`${API}/users/cards`, () => {
-      const count = (status: string) => api.rows.filter((row) => row.status === status).length;
-      return HttpResponse.json({
-        message: 'User cards',
-        data: {
-          cards: [
-            { key: 'total', label: 'Total', value: api.rows.length },
-            { key: 'active', label: 'Active', value: count('active'), link: '/users?filter=%7B%22status%22%3A%5B%22active%22%5D%7D' },
-            { key: 'invited', label: 'Invited', value: count('invited') },
-            { key: 'inactive', label: 'Inactive', value: count('inactive') },
-            { key: 'twoFactor', label: 'Two-factor', value: api.rows.filter((row) => row.otpEnabled).length },
-          ],
-        },
-      });
-    }),
-    http.get(`${API}/users/username/check/:name`, ({ params, request }) => {
-      const userId = new URL(request.url).searchParams.get('userId');
-      const name = String(params.name).toLowerCase();
-      const holder = api.rows.find((row) => row.username === name);
-      const available = !api.takenUsernames.has(name) || (holder !== undefined && holder.id === userId);
-      return HttpResponse.json({ message: available ? 'This username is available' : 'This username is taken', data: { available } });
-    }),
-    http.get(`${API}/client/checkDuplicateUserName/:name`, ({ params }) => {
-      const duplicate = api.takenUsernames.has(String(params.name).toLowerCase());
-      return HttpResponse.json({ message: duplicate ? 'This username is taken' : 'This username is free', data: { duplicate } });
-    }),
-    http.get(`${API}/users/:offset/:limit`, ({ params }) => list(api.rows, Number(params.offset), Number(params.limit))),
-    http.post(`${API}/users/filter/:limit/:offset/:order/:field`, async ({ params, request }) => {
-      const filter = (await request.json()) as Record<string, unknown>;
-      const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
-      const rows = api.rows.filter(
-        (row) =>
-          (filter.status === undefined || anyOf(filter.status).includes(row.status)) &&
-          (filter.role === undefined || anyOf(filter.role).includes(row.roleId)) &&
-          (filter.workspace === undefined || row.workspaces.some((workspace) => anyOf(filter.workspace).includes(workspace.id))) &&
-          (filter.search === undefined ||
-            `${row.email} ${row.firstName} ${row.lastName}`.toLowerCase().includes(String(filter.search).toLowerCase())),
-      );
-      return list(rows, Number(params.offset), Number(params.limit));
-    }),
-    http.get(`${API}/users/:id`, ({ params }) => {
-      const row = find(params.id);
-      return row ? HttpResponse.json({ message: 'User', data: row }) : notFound();
-    }),
-    http.delete(`${API}/users/:id`, ({ params }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      api.rows = api.rows.filter((candidate) => candidate !== row);
-      return HttpResponse.json({ message: `${row.email} has been deleted` });
-    }),
-    http.post(`${API}/user`, async ({ request }) => {
-      const body = (await request.json()) as {
-        email: string;
-        firstName: string;
-        lastName?: string;
-        roleId: string;
-        workspaceIds?: string[];
-      };
-      const id = `u-new-${api.rows.length}`;
-      api.rows.unshift(
-        user({ id, email: body.email, firstName: body.firstName, lastName: body.lastName ?? '', status: 'invited', lastLoginAt: null }),
-      );
-      return HttpResponse.json(
-        { message: `An invitation has been sent to ${body.email}`, data: { id, email: body.email, status: 'invited' } },
-        { status: 201 },
-      );
-    }),
-    http.put(`${API}/user/profile/:id`, async ({ params, request }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      const body = (await request.json()) as Partial<User> & { workspaceIds?: string[] };
-      const { workspaceIds, ...rest } = body;
-      Object.assign(row, rest);
-      if (body.isActive !== undefined) row.status = body.isActive ? 'active' : 'inactive';
-      if (workspaceIds) row.workspaces = WORKSPACES.filter((workspace) => workspaceIds.includes(workspace.id));
-      if (body.roleId) row.roleName = ROLES.find((role) => role.id === body.roleId)?.name ?? row.roleName;
-      return HttpResponse.json({ message: `${row.email} has been saved`, data: row });
-    }),
-    http.post(`${API}/client/createUser`, async ({ request }) => {
-      const body = (await request.json()) as { email: string; username: string; firstName: string; lastName?: string };
-      const row = user({
-        id: `u-demo-${api.rows.length}`,
-        email: body.email,
-        username: body.username,
-        firstName: body.firstName,
-        lastName: body.lastName ?? '',
-      });
-      api.rows.unshift(row);
-      return HttpResponse.json({ message: `${body.email} has been created and can sign in now`, data: row }, { status: 201 });
-    }),
-    http.get(`${API}/roles/active`, () => HttpResponse.json({ message: 'Roles', data: ROLES })),
-    http.get(`${API}/workspaces/active`, () => HttpResponse.json({ message: 'Workspaces', data: WORKSPACES })),
-    http.get(`${API}/authorization/policies`, () => HttpResponse.json({ message: 'Policy catalogue', data: CATALOGUE })),
-    http.get(`${API}/authorization/policies/:id`, ({ params }) =>
-      find(params.id) ? HttpResponse.json({ message: 'User policies', data: policiesOf(String(params.id)) }) : notFound(),
-    ),
-    http.post(`${API}/authorization/policies/:id`, async ({ params, request }) => {
-      const id = String(params.id);
-      const { policies } = (await request.json()) as { policies: PolicyEntry[] };
-      api.policies[id] = { role: api.policies[id]?.role ?? [], user: policies };
-      return HttpResponse.json({
-        message: 'The user policies have been saved; they apply from the user’s next action',
-        data: policiesOf(id),
-      });
-    }),
-    http.get(`${API}/user/profile/cards/:id/:days`, () =>
-      HttpResponse.json({
-        message: 'Profile cards',
-        data: {
-          cards: [
-            { key: 'signins', label: 'Sign-ins', value: 12 },
-            { key: 'failedSignins', label: 'Failed sign-ins', value: 3 },
-            { key: 'changes', label: 'Changes', value: 1234 },
-            { key: 'openSessions', label: 'Open sessions', value: 2 },
-          ],
-        },
+      filterProps: {
+        workspace: WORKSPACES,
+        role: ROLES.map(({ id, name }) => ({ id, name })),
+        status: [
+          { id: 'active', name: 'Active' },
+          { id: 'invited', name: 'Invited' },
+          { id: 'inactive', name: 'Inactive' },
+        ],
+      },
+      cards: (rows) => ({
+        cards: [
+          { key: 'total', label: 'Total', value: rows.length },
+          { key: 'active', label: 'Active', value: count(rows, 'active'), link: '/users?filter=%7B%22status%22%3A%5B%22active%22%5D%7D' },
+          { key: 'invited', label: 'Invited', value: count(rows, 'invited') },
+          { key: 'inactive', label: 'Inactive', value: count(rows, 'inactive') },
+          { key: 'twoFactor', label: 'Two-factor', value: rows.filter((row) => row.otpEnabled).length },
+        ],
       }),
-    ),
-    http.post(`${API}/user/token/resend`, () =>
-      HttpResponse.json({ message: 'If this account is waiting for activation, a new activation email is on its way' }),
-    ),
+      messages: {
+        one: () => 'User',
+        create: (row) => `An invitation has been sent to ${row.email}`,
+        update: (row) => `${row.email} has been saved`,
+        delete: (row) => `${row.email} has been deleted`,
+      },
+      more: {
+        'GET /users/username/check/{name}?userId={userId}': ({ name = '', userId }) => {
+          const holder = api.rows.find((row) => row.username === name.toLowerCase());
+          const available = !api.takenUsernames.has(name.toLowerCase()) || (holder !== undefined && holder.id === userId);
+          return answered(available ? 'This username is available' : 'This username is taken', { available });
+        },
+        'GET /client/checkDuplicateUserName/{name}': ({ name = '' }) => {
+          const duplicate = api.takenUsernames.has(name.toLowerCase());
+          return answered(duplicate ? 'This username is taken' : 'This username is free', { duplicate });
+        },
+        // A demo company's user: made at once, able to sign in.
+        'POST /client/createUser': (_, body) => {
+          const row = user({
+            id: `u-demo-${api.rows.length}`,
+            email: String(body.email),
+            username: String(body.username),
+            firstName: String(body.firstName),
+            lastName: String(body.lastName ?? ''),
+          });
+          api.rows.unshift(row);
+          return answered(`${row.email} has been created and can sign in now`, row, 201);
+        },
+        'GET /roles/active': () => answered('Roles', ROLES),
+        'GET /workspaces/active': () => answered('Workspaces', WORKSPACES),
+        'GET /authorization/policies': () => answered('Policy catalogue', CATALOGUE),
+        'GET /authorization/policies/{id}': ({ id = '' }) => (find(id) ? answered('User policies', policiesOf(id)) : notFound()),
+        'POST /authorization/policies/{id}': ({ id = '' }, body) => {
+          api.policies[id] = { role: api.policies[id]?.role ?? [], user: body.policies as PolicyEntry[] };
+          return answered('The user policies have been saved; they apply from the user’s next action', policiesOf(id));
+        },
+        'GET /user/profile/cards/{id}/{days}': () =>
+          answered('Profile cards', {
+            cards: [
+              { key: 'signins', label: 'Sign-ins', value: 12 },
+              { key: 'failedSignins', label: 'Failed sign-ins', value: 3 },
+              { key: 'changes', label: 'Changes', value: 1234 },
+              { key: 'openSessions', label: 'Open sessions', value: 2 },
+            ],
+          }),
+        'POST /user/token/resend': () => answered('If this account is waiting for activation, a new activation email is on its way'),
+      },
+    }),
+    {
+      takenUsernames: new Set(['taken', 'ada', 'bob']),
+      policies: {
+        'u-bob': {
+          role: [
+            { resource: 'users', actions: ['read'] },
+            { resource: 'audits', actions: ['read'] },
+          ],
+          user: [],
+        },
+        'u-cy': { role: [{ resource: 'users', actions: ['read'] }], user: [{ resource: 'roles', actions: ['read'] }] },
+      } as UsersApi['policies'],
+    },
   );
   return api;
 }

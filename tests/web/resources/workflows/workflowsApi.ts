@@ -1,8 +1,8 @@
-import { http, HttpResponse } from 'msw';
+import { workflowsContract } from '../../../../common/contract/workflows';
 import type { Connection } from '../../../../resources/connections/types';
 import type { DataTable } from '../../../../resources/tables/types';
 import type { GitRepository, Workflow, WorkflowCheck } from '../../../../resources/workflows/types';
-import { server } from '../../msw';
+import { answered, contractFake, type ContractFake } from '../../contractFake';
 import { connection, connections, FINANCE, pair, PG, S3, SLACK } from '../connections/connectionsApi';
 import { HOURLY, jobRun, NIGHTLY, RUN_FAILED, RUN_NEW, RUN_OK, type RunsApi } from '../job-runs/runsApi';
 import { dataTable } from '../tables/tablesApi';
@@ -128,154 +128,90 @@ export const REPOSITORY: Record<string, GitRepository> = {
   },
 };
 
-export interface Call {
-  method: string;
-  path: string;
-  body?: unknown;
-}
-
-export interface WorkflowsApi {
-  rows: Workflow[];
-  calls: Call[];
+export interface WorkflowsApi extends ContractFake<Workflow> {
   /** What `POST /workflow/configure/{id}` answers. */
   check: WorkflowCheck;
-  seen(filter?: RegExp): string[];
-  bodiesOf(pattern: RegExp): unknown[];
-  failWith(pattern: RegExp, status: number, message: string, times?: number): void;
 }
 
 const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
+const named = (row: Workflow, what: string) => `Workflow "${row.name}" ${what}`;
 
 /**
- * The workflow routes of docs/api/workflows.md over in-memory rows, newest first; a run it
- * queues joins `runs` (the run tracker's fake), so that the run's page finds it.
+ * A server honouring the workflows contract (docs/api/workflows.md) over in-memory rows, newest
+ * first, with the repository listing, the check and the run beside it; a run it queues joins
+ * `runs` (the run tracker's fake), so that the run's page finds it.
  */
 export function workflowsApi(initial: Workflow[] = workflows(), runs?: RunsApi): WorkflowsApi {
-  const failures: { pattern: RegExp; status: number; message: string; times: number }[] = [];
-  const api: WorkflowsApi = {
-    rows: [...initial],
-    calls: [],
-    check: { ok: true, problems: [] },
-    seen: (filter) => api.calls.map((call) => `${call.method} ${call.path}`).filter((line) => !filter || filter.test(line)),
-    bodiesOf: (pattern) => api.calls.filter((call) => pattern.test(`${call.method} ${call.path}`)).map((call) => call.body),
-    failWith: (pattern, status, message, times = Infinity) => failures.push({ pattern, status, message, times }),
-  };
   const find = (id: unknown) => api.rows.find((row) => row.id === id);
-  const notFound = () => HttpResponse.json({ message: 'Workflow not found' }, { status: 404 });
-  const page = (rows: Workflow[], offset: number, limit: number) =>
-    HttpResponse.json({ message: 'Workflows', data: { rows: rows.slice(offset, offset + limit), count: rows.length, countExact: true } });
-
-  server.use(
-    http.all(`${API}/*`, async ({ request }) => {
-      const url = new URL(request.url);
-      const path = url.pathname.slice(API.length) + url.search;
-      if (!/^\/(workflow(?!\/databricks)|filters\/workflow)/.test(path)) return undefined;
-      const body =
-        request.method === 'GET'
-          ? undefined
-          : await request
-              .clone()
-              .json()
-              .catch(() => undefined);
-      api.calls.push({ method: request.method, path, body });
-      const failure = failures.find((candidate) => candidate.times > 0 && candidate.pattern.test(`${request.method} ${path}`));
-      if (failure) {
-        failure.times -= 1;
-        return HttpResponse.json({ message: failure.message }, { status: failure.status });
-      }
-      return undefined;
-    }),
-    http.get(`${API}/filters/workflow`, () =>
-      HttpResponse.json({
-        message: 'Workflow filters',
-        data: {
-          connection: [
-            { id: PG, name: 'Warehouse' },
-            { id: S3, name: 'Lake' },
-          ],
-          user: [{ id: 'u-admin', name: 'Ada Admin' }],
-          workspace: [{ id: FINANCE, name: 'Finance' }],
-        },
+  const notFound = () => answered('Workflow not found', undefined, 404);
+  /** The connections a workflow copies between: its pair's. */
+  const connectionsOf = (row: Workflow) =>
+    PAIRS.filter((entry) => entry.id === row.pairId).flatMap((entry) => [entry.sourceId, entry.destinationId]);
+  const api: WorkflowsApi = Object.assign(
+    contractFake<Workflow>(workflowsContract, initial, {
+      created: (body) =>
+        workflow({
+          ...(body as Partial<Workflow>),
+          id: 'f0000000-0000-4000-8000-0000000000a1',
+          name: String(body.name),
+          createdAt: '2026-11-22T09:00:00.000Z',
+          updatedAt: '2026-11-22T09:00:00.000Z',
+        }),
+      searchIn: ['name', 'description'],
+      filterBy: {
+        workspace: (row, wanted) => anyOf(wanted).includes(String(row.workspaceId)),
+        connection: (row, wanted) => anyOf(wanted).some((id) => connectionsOf(row).includes(id)),
+      },
+      filterProps: {
+        connection: [
+          { id: PG, name: 'Warehouse' },
+          { id: S3, name: 'Lake' },
+        ],
+        user: [{ id: 'u-admin', name: 'Ada Admin' }],
+        workspace: [{ id: FINANCE, name: 'Finance' }],
+      },
+      cards: (rows) => ({
+        cards: [
+          { key: 'total', label: 'Workflows', value: rows.length },
+          { key: 'failedToday', label: 'Failed today', value: 1, link: '/job-runs' },
+        ],
       }),
-    ),
-    http.get(`${API}/workflow/topCards`, () =>
-      HttpResponse.json({
-        message: 'Workflow cards',
-        data: {
-          cards: [
-            { key: 'total', label: 'Workflows', value: api.rows.length },
-            { key: 'failedToday', label: 'Failed today', value: 1, link: '/job-runs' },
-          ],
+      messages: {
+        one: () => 'Workflow',
+        create: (row) => named(row, 'created'),
+        update: (row) => named(row, 'saved'),
+        activate: (row) => named(row, 'activated'),
+        deactivate: (row) => named(row, 'deactivated'),
+      },
+      more: {
+        'GET /workflow/connection/gitRepo/{id}?ref={ref}': (values) => {
+          const ref = values.ref || 'main';
+          const repository = REPOSITORY[ref];
+          return repository
+            ? answered(`${repository.files.length} files at ${ref}`, repository)
+            : answered(`ref: no branch, tag or commit "${ref}"`, undefined, 400);
         },
-      }),
-    ),
-    http.get(`${API}/workflow/search/:offset/:limit`, ({ params, request }) => {
-      const search = (new URL(request.url).searchParams.get('searchText') ?? '').toLowerCase();
-      return page(
-        api.rows.filter((row) => `${row.name} ${row.description ?? ''}`.toLowerCase().includes(search)),
-        Number(params.offset),
-        Number(params.limit),
-      );
+        'POST /workflow/configure/{id}': () =>
+          answered(api.check.ok ? 'Nothing to fix' : `${api.check.problems.length} problems`, api.check),
+        'POST /workflow/run/{jobId}': ({ jobId }) => {
+          const row = find(jobId);
+          if (!row) return notFound();
+          const run = jobRun({
+            id: RUN_NEW,
+            workflowId: row.id,
+            workflowName: row.name,
+            status: 'queued',
+            startedAt: null,
+            endedAt: null,
+            durationMs: null,
+            queuedAt: '2026-11-22T09:00:00.000Z',
+          });
+          runs?.rows.unshift(run);
+          return answered(named(row, 'queued'), run, 202);
+        },
+      },
     }),
-    http.post(`${API}/workflow/filter/:offset/:limit`, async ({ params, request }) => {
-      const filter = (await request.json()) as Record<string, unknown>;
-      const rows = api.rows.filter(
-        (row) =>
-          (filter.workspace === undefined || anyOf(filter.workspace).includes(String(row.workspaceId))) &&
-          (filter.connection === undefined || anyOf(filter.connection).some((id) => id === PG || id === S3)) &&
-          (filter.search === undefined || row.name.toLowerCase().includes(String(filter.search).toLowerCase())),
-      );
-      return page(rows, Number(params.offset), Number(params.limit));
-    }),
-    http.get(`${API}/workflow/connection/gitRepo/:id`, ({ request }) => {
-      const ref = new URL(request.url).searchParams.get('ref') || 'main';
-      const repository = REPOSITORY[ref];
-      return repository
-        ? HttpResponse.json({ message: `${repository.files.length} files at ${ref}`, data: repository })
-        : HttpResponse.json({ message: `ref: no branch, tag or commit "${ref}"` }, { status: 400 });
-    }),
-    http.get(`${API}/workflow/:offset/:limit`, ({ params }) => page(api.rows, Number(params.offset), Number(params.limit))),
-    http.post(`${API}/workflow`, async ({ request }) => {
-      const body = (await request.json()) as Partial<Workflow>;
-      const row = workflow({ ...body, id: 'f0000000-0000-4000-8000-0000000000a1', name: String(body.name) });
-      api.rows.unshift(row);
-      return HttpResponse.json({ message: `Workflow "${row.name}" created`, data: row }, { status: 201 });
-    }),
-    http.post(`${API}/workflow/activate/:id`, async ({ params, request }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      row.isActive = ((await request.json()) as { isActive: boolean }).isActive;
-      return HttpResponse.json({ message: `Workflow "${row.name}" ${row.isActive ? 'activated' : 'deactivated'}`, data: row });
-    }),
-    http.post(`${API}/workflow/configure/:id`, () =>
-      HttpResponse.json({ message: api.check.ok ? 'Nothing to fix' : `${api.check.problems.length} problems`, data: api.check }),
-    ),
-    http.post(`${API}/workflow/run/:jobId`, ({ params }) => {
-      const row = find(params.jobId);
-      if (!row) return notFound();
-      const run = jobRun({
-        id: RUN_NEW,
-        workflowId: row.id,
-        workflowName: row.name,
-        status: 'queued',
-        startedAt: null,
-        endedAt: null,
-        durationMs: null,
-        queuedAt: '2026-11-22T09:00:00.000Z',
-      });
-      runs?.rows.unshift(run);
-      return HttpResponse.json({ message: `Workflow "${row.name}" queued`, data: run }, { status: 202 });
-    }),
-    http.get(`${API}/workflow/:id`, ({ params }) => {
-      const row = find(params.id);
-      return row ? HttpResponse.json({ message: 'Workflow', data: row }) : notFound();
-    }),
-    http.put(`${API}/workflow/:id`, async ({ params, request }) => {
-      const row = find(params.id);
-      if (!row) return notFound();
-      Object.assign(row, (await request.json()) as Partial<Workflow>);
-      return HttpResponse.json({ message: `Workflow "${row.name}" saved`, data: row });
-    }),
+    { check: { ok: true, problems: [] } as WorkflowCheck },
   );
   return api;
 }
