@@ -12,7 +12,7 @@ import {
 import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS, type DashboardCardScope } from './dashboardPaths';
 import type { z, ZodType } from 'zod';
 import type { ActionDeclaration } from '../common/contract/define';
-import { ApiError, apiRequest, startAhead } from './http';
+import { ApiError, apiRequest, startAhead, type RequestOptions } from './http';
 
 /**
  * react-admin's dataProvider over the spec's REST routes. It knows the contract's conventions
@@ -519,6 +519,8 @@ export interface ActionAnswer<A extends ActionDeclaration> {
 /** What a call of an action gives: its path's values (`{ id }`), its body, and a signal to cancel it. */
 export interface ActionCall<A extends ActionDeclaration> {
   values?: Readonly<Record<string, string | number>>;
+  /** Its query (`{ userId }`); empty values are left out. */
+  query?: A['query'] extends ZodType ? z.input<A['query']> : never;
   body?: A['body'] extends ZodType ? z.input<A['body']> : never;
   signal?: AbortSignal;
 }
@@ -529,7 +531,12 @@ export interface ActionCall<A extends ActionDeclaration> {
  */
 export async function callAction<A extends ActionDeclaration>(action: A, call: ActionCall<A> = {}): Promise<ActionAnswer<A>> {
   const path = fillPath(action.path, call.values ?? {});
-  return apiRequest<ActionAnswer<A>>(path, { method: action.method, body: call.body, signal: call.signal });
+  return apiRequest<ActionAnswer<A>>(path, {
+    method: action.method,
+    body: call.body,
+    signal: call.signal,
+    ...(call.query ? { query: call.query as RequestOptions['query'] } : {}),
+  });
 }
 
 export type { DashboardCardScope };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { assignOperationsBody } from '../schemas/apikeys';
 import { card, choice, timestamp } from './answers';
-import { defineContract, everyAction } from './define';
+import { apiOperation, apiOperationDetail } from './answers/openapi';
+import { defineAction, defineContract, everyAction } from './define';
 
 /** An API key as every answer shows it: never the key itself nor its hash (docs/api/apikeys.md). */
 export const apikeyRow = z.object({
@@ -67,4 +69,28 @@ export const apikeysContract = defineContract({
   page: { id: 'apikeys', title: 'API keys', url: '/apikeys', group: 'access', icon: 'vpn_key', order: 10 },
   audit: { model: 'apikey' },
   activation: { field: 'isActive' },
+  actions: {
+    /** The operations of this server a key may be granted. */
+    operations: defineAction({
+      path: '/openapi',
+      method: 'GET',
+      summary: 'Operations an API key may be granted',
+      data: z.array(apiOperation),
+    }),
+    /** `{id}` is an operation's id here (`get_workspaces`), not a record's. */
+    operation: defineAction({
+      path: '/openapi/{id}',
+      method: 'GET',
+      summary: 'One operation: its parameters and body',
+      params: { id: z.string().regex(/^[a-z]+_[A-Za-z0-9_]{1,200}$/, 'must be an operation id such as get_workspaces') },
+      data: apiOperationDetail,
+    }),
+    assignOperations: defineAction({
+      path: '/openapi/assign/{id}',
+      method: 'POST',
+      summary: 'Replace the operations granted to an API key',
+      body: assignOperationsBody,
+      data: apikeyRow,
+    }),
+  },
 });

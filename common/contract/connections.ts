@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CONNECTION_TYPES, type ConnectionCategory, type EndpointKind } from '../connections';
+import { testConnectionBody } from '../schemas/connections';
 import { answer, card, choice, timestamp } from './answers';
-import { defineContract, everyAction } from './define';
+import { defineAction, defineContract, everyAction } from './define';
 
 /** Connections and the pairs made of them are guarded together. */
 export const connectionsPolicy = everyAction('connections', 'Connections and source/destination pairs', 4);
@@ -154,4 +155,31 @@ export const connectionsContract = defineContract({
   page: { id: 'connections', title: 'Connections', url: '/connections', group: 'data', icon: 'cable', order: 2 },
   audit: { model: 'connection' },
   activation: { field: 'isActive' },
+  actions: {
+    test: defineAction({
+      path: '/connection/{id}/configure',
+      method: 'POST',
+      summary: 'Test a connection for real (stored settings, or given ones without saving)',
+      body: testConnectionBody,
+      data: connectionTestResult,
+    }),
+    endpoints: defineAction({
+      path: '/connection/{id}/endpoints',
+      method: 'GET',
+      summary: 'What the connection reaches, discovered now',
+      data: z.array(connectionEndpoint),
+    }),
+    slackIntegration: defineAction({
+      path: '/connection/slack/integration',
+      method: 'GET',
+      summary: 'The Slack integration',
+      data: slackIntegration,
+    }),
+    codeIntegration: defineAction({
+      path: '/connection/bitbucket/integration',
+      method: 'GET',
+      summary: 'The code-repository integration',
+      data: codeRepositoryIntegration,
+    }),
+  },
 });

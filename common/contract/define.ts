@@ -106,8 +106,14 @@ export interface ActionDeclaration {
   summary: string;
   /** The body it takes. */
   body?: ZodType;
+  /** The query it takes (`?userId=`), as an object schema. */
+  query?: ZodType;
+  /** The check of a path placeholder other than `{id}` (a username, a number of days); a non-empty text unless given. */
+  params?: Readonly<Record<string, ZodType>>;
   /** The schema of its answer's `data`; without it, it answers `{ message }` alone. */
   data?: ZodType;
+  /** Its success status: 200 unless given (201 for a call that creates). */
+  status?: number;
 }
 
 /** Declares one action (typed, and kept as written). */

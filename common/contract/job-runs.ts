@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RUN_STATUSES, TASK_TYPES } from '../schemas/workflows';
 import { answer, choice, timestamp } from './answers';
 import { qualityResult } from './answers/quality';
-import { defineContract } from './define';
+import { defineAction, defineContract } from './define';
 import { WORKFLOW_ENGINES, workflowsPolicy } from './workflows';
 
 /** What started a run: a person, the workflow's schedule, or an API key. */
@@ -98,7 +98,12 @@ export const runQualityResult = qualityResult.omit({ runId: true }).extend({ id:
 export type RunQualityResult = z.infer<typeof runQualityResult>;
 
 /** `GET /dataQuality/filters`: the rule names and the columns of a run's results. */
-export const runQualityFilterPropsAnswer = answer(z.object({ qualityName: z.array(choice), columnName: z.array(choice) }));
+export const runQualityFilterProps = z.object({ qualityName: z.array(choice), columnName: z.array(choice) });
+
+const recordId = z.uuid({ error: 'must be a valid id' });
+
+/** `POST /workflow/run/{jobId}`: the run's id is the path's; a body may repeat it. */
+export const runWorkflowBody = z.preprocess((body) => body ?? {}, z.object({ jobId: recordId.optional() }).strict());
 
 export const jobRunsContract = defineContract({
   name: 'job-runs',
@@ -116,4 +121,35 @@ export const jobRunsContract = defineContract({
   policy: workflowsPolicy,
   page: { id: 'job-runs', title: 'Job runs', url: '/job-runs', group: 'data', icon: 'play_circle', order: 6 },
   audit: { model: 'job_run' },
+  actions: {
+    /** Queues a run of the workflow `{jobId}` names (its id); answers 202 with the new run. */
+    start: defineAction({
+      path: '/workflow/run/{jobId}',
+      method: 'POST',
+      summary: 'Run a workflow now',
+      params: { jobId: recordId },
+      body: runWorkflowBody,
+      data: jobRunDetail,
+      status: 202,
+    }),
+    cancel: defineAction({
+      path: '/jobRunTracker/{id}/cancel',
+      method: 'PUT',
+      summary: 'Stop a queued or running run',
+      data: jobRunDetail,
+    }),
+    databricksState: defineAction({
+      path: '/workflow/databricks/job/status/{id}',
+      method: 'GET',
+      summary: 'The Databricks state of a run',
+      data: databricksRunState,
+    }),
+    qualityChoices: defineAction({
+      path: '/dataQuality/filters',
+      method: 'GET',
+      summary: "Choices of a run's data-quality filter",
+      query: z.object({ jobRunTrackerId: recordId }),
+      data: runQualityFilterProps,
+    }),
+  },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { choice, timestamp } from './answers';
-import { defineContract } from './define';
+import { defineAction, defineContract } from './define';
 
 export const NOTIFICATION_STATUSES = ['unread', 'read'] as const;
 
@@ -49,6 +49,9 @@ export const notificationCounts = z.object({
 /** `PUT /notification`: how many were marked read. */
 export const notificationsMarked = z.object({ updated: z.number().int() });
 
+/** `PUT /notification/count`: the caller's notification to mark read. */
+export const markReadBody = z.object({ notificationId: z.uuid({ error: 'must be a valid id' }) });
+
 export const notificationsContract = defineContract({
   name: 'notifications',
   row: notificationRow,
@@ -69,4 +72,27 @@ export const notificationsContract = defineContract({
   },
   policy: { resource: 'notifications', label: "Everyone's notifications", actions: ['read'], order: 7 },
   page: { id: 'notifications', title: 'Notifications', url: '/notifications', group: 'overview', icon: 'notifications', order: 1 },
+  /** The app bar's calls, on the caller's own notifications whatever their policies. */
+  actions: {
+    counts: defineAction({
+      path: '/notifications/count',
+      method: 'GET',
+      summary: 'Counts of your notifications, read and unread',
+      data: notificationCounts,
+    }),
+    latest: defineAction({ path: '/notifications', method: 'GET', summary: 'Your latest notifications', data: z.array(notificationRow) }),
+    markRead: defineAction({
+      path: '/notification/count',
+      method: 'PUT',
+      summary: 'Mark one of your notifications as read',
+      body: markReadBody,
+      data: notificationRow,
+    }),
+    markAllRead: defineAction({
+      path: '/notification',
+      method: 'PUT',
+      summary: 'Mark all your notifications as read',
+      data: notificationsMarked,
+    }),
+  },
 });

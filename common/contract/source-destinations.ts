@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CONNECTION_TYPES } from '../connections';
+import { pairBody } from '../schemas/connections';
 import { timestamp } from './answers';
-import { defineContract } from './define';
+import { defineAction, defineContract } from './define';
 import { connectionsPolicy } from './connections';
 
 /** A source/destination pair, as its lists and its change answer it (docs/api/connections.md). */
@@ -44,4 +45,15 @@ export const sourceDestinationsContract = defineContract({
     order: 3,
   },
   audit: { model: 'source_destination' },
+  actions: {
+    /** Makes the pair at this id when there is none (201), else changes it (200). */
+    save: defineAction({
+      path: '/source/destination/{id}',
+      method: 'PUT',
+      summary: 'Create (at this id) or change a source/destination pair',
+      body: pairBody,
+      data: sourceDestinationRow,
+    }),
+    delete: defineAction({ path: '/source/destination/{id}', method: 'DELETE', summary: 'Delete a source/destination pair' }),
+  },
 });

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { CONNECTION_TYPES } from '../connections';
 import { answer, card, choice, listAnswer, timestamp } from './answers';
-import { QUALITY_STATUSES } from './answers/quality';
-import { defineContract, everyAction } from './define';
+import { qualityRuleBody } from '../schemas/quality';
+import { dictionaryUploadAnswer } from './answers/dictionary';
+import { QUALITY_STATUSES, qualityRuleRow, qualityRun } from './answers/quality';
+import { defineAction, defineContract, everyAction } from './define';
 
 /** A table as the lists and the one-table routes answer it (docs/api/tables.md). */
 export const tableRow = z.object({
@@ -67,8 +69,19 @@ export const tableFilterPropsAnswer = answer(
 export const tableCardsAnswer = answer(z.object({ cards: z.array(card) }));
 
 /** `POST /table/configure/{id}`: the columns, by name, the source added, no longer has, or changed. */
-export const tableColumnsRefreshAnswer = answer(
-  z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),
+export const tableColumnsRefresh = z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) });
+
+/** `POST /table/{id}/configure`: the rules to run, by id; all the active ones when none are named. */
+export const runChecksBody = z.preprocess(
+  (body) => body ?? {},
+  z
+    .object({
+      ruleIds: z
+        .array(z.uuid({ error: 'must be a valid id' }))
+        .max(500)
+        .optional(),
+    })
+    .strict(),
 );
 
 export const tablesContract = defineContract({
@@ -90,4 +103,46 @@ export const tablesContract = defineContract({
   page: { id: 'tables', title: 'Tables', url: '/tables', group: 'data', icon: 'table_chart', order: 4 },
   audit: { model: 'table' },
   activation: { field: 'isActive' },
+  actions: {
+    refreshColumns: defineAction({
+      path: '/table/configure/{id}',
+      method: 'POST',
+      summary: "Read a table's columns from the source again",
+      data: tableColumnsRefresh,
+    }),
+    /** Answers a CSV file (`Content-Disposition: attachment`), not JSON: see common/contract/answers/dictionary.ts. */
+    dictionaryCsv: defineAction({
+      path: '/table/dictionary/{id}',
+      method: 'GET',
+      summary: "A table's data dictionary as CSV (also the upload template)",
+    }),
+    /** Takes a multipart/form-data body holding one CSV file. */
+    uploadDictionary: defineAction({
+      path: '/tables/dictionary/upload/{id}',
+      method: 'POST',
+      summary: 'Describe columns from a CSV file (all or nothing)',
+      data: dictionaryUploadAnswer.shape.data,
+    }),
+    /** Adds a rule to table `{id}` (201), or changes the one the body's `id` names (200). */
+    saveRule: defineAction({
+      path: '/table/dataQuality/{id}',
+      method: 'POST',
+      summary: 'Add a data-quality rule to a table, or change one (with its id)',
+      body: qualityRuleBody,
+      data: qualityRuleRow,
+    }),
+    /** `{id}` is the rule's. */
+    deleteRule: defineAction({
+      path: '/table/dataQuality/{id}',
+      method: 'DELETE',
+      summary: 'Delete a data-quality rule (its past results stay)',
+    }),
+    runChecks: defineAction({
+      path: '/table/{id}/configure',
+      method: 'POST',
+      summary: "Run a table's data-quality rules now",
+      body: runChecksBody,
+      data: qualityRun,
+    }),
+  },
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { AVATAR_TYPES, USER_STATUSES } from '../schemas/users';
+import { aiNotificationSchema, AVATAR_TYPES, demoUserSchema, mpinSchema, recordId, USER_STATUSES, username } from '../schemas/users';
 import { answer, card, choice, idName, listAnswer, timestamp } from './answers';
 import { impersonator, passwordPolicyAnswer } from './answers/auth';
-import { defineContract, everyAction } from './define';
+import { defineAction, defineContract, everyAction } from './define';
 
 /**
  * A user as the lists, the one-user route, the edits and the own profile answer it
@@ -52,7 +52,8 @@ export const userAnswer = answer(userRow);
 export const userFilterPropsAnswer = answer(z.object({ workspace: z.array(choice), role: z.array(choice), status: z.array(choice) }));
 
 /** `GET /users/cards` (`total`, `active`, `invited`, `inactive`, `twoFactor`) and `GET /user/profile/cards/…` (`signins`, `failedSignins`, `changes`, `openSessions`). */
-export const userCardsAnswer = answer(z.object({ cards: z.array(card) }));
+export const userCards = z.object({ cards: z.array(card) });
+export const userCardsAnswer = answer(userCards);
 
 /** `POST /user` (201): the invitation is mailed. */
 export const invitationAnswer = answer(z.object({ id: z.string(), email: z.string(), status: z.literal('invited') }));
@@ -61,10 +62,10 @@ export const invitationAnswer = answer(z.object({ id: z.string(), email: z.strin
 export const activationLinkAnswer = answer(z.object({ email: z.string(), passwordPolicy: passwordPolicyAnswer }));
 
 /** `GET /client/checkDuplicateUserName/{name}` */
-export const duplicateUsernameAnswer = answer(z.object({ duplicate: z.boolean() }));
+export const duplicateUsername = z.object({ duplicate: z.boolean() });
 
 /** `GET /users/username/check/{name}` */
-export const usernameAvailableAnswer = answer(z.object({ available: z.boolean() }));
+export const usernameAvailable = z.object({ available: z.boolean() });
 
 /** `GET /user/profile`: the caller as the console's header shows them (`user`), and their full row (`data`). */
 export const ownProfileAnswer = z.object({
@@ -88,7 +89,8 @@ export const ownProfileAnswer = z.object({
 });
 
 /** `PUT /user/notification` */
-export const aiNotificationAnswer = answer(z.object({ aiNotification: z.boolean() }));
+export const aiNotificationState = z.object({ aiNotification: z.boolean() });
+export const aiNotificationAnswer = answer(aiNotificationState);
 
 /** `GET /users/active`: the active users, for pickers (under `users`, not `data`). */
 export const activeUsersAnswer = z.object({
@@ -144,4 +146,68 @@ export const usersContract = defineContract({
   page: { id: 'users', title: 'Users', url: '/users', group: 'access', icon: 'people', order: 7 },
   audit: { model: 'user' },
   activation: { field: 'isActive' },
+  actions: {
+    /** A demo or test account, active at once with the password given (no invitation). */
+    demoUser: defineAction({
+      path: '/client/createUser',
+      method: 'POST',
+      summary: 'Create a demo user who can sign in at once (no invitation)',
+      body: demoUserSchema,
+      data: userRow,
+      status: 201,
+    }),
+    /** Whether anyone in the company has the name (demo accounts). */
+    usernameTaken: defineAction({
+      path: '/client/checkDuplicateUserName/{name}',
+      method: 'GET',
+      summary: 'Check whether a username is taken',
+      params: { name: username },
+      data: duplicateUsername,
+    }),
+    /** Whether the name is free for an account (`?userId=`, else the caller's): its own name counts as free. */
+    usernameFree: defineAction({
+      path: '/users/username/check/{name}',
+      method: 'GET',
+      summary: 'Check whether a username is free for a user',
+      params: { name: username },
+      query: z.object({ userId: recordId.optional() }),
+      data: usernameAvailable,
+    }),
+    /** `{userId}` is the caller's own, or anyone's for a user who may read users; `{days}` runs from 1 to 365. */
+    activityCards: defineAction({
+      path: '/user/profile/cards/{userId}/{days}',
+      method: 'GET',
+      summary: "Counts of a user's activity over the last days",
+      params: {
+        userId: recordId,
+        days: z.coerce
+          .number({ error: 'must be a number' })
+          .int('must be a whole number')
+          .min(1, 'must be at least 1')
+          .max(365, 'must be at most 365'),
+      },
+      data: userCards,
+    }),
+    /** The caller's own profile, as a multipart form that may carry a picture (read by the server, not a declared body). */
+    saveProfile: defineAction({
+      path: '/user/profile',
+      method: 'PUT',
+      summary: 'Edit your own profile (a multipart form may carry a picture)',
+      data: userRow,
+    }),
+    aiNotification: defineAction({
+      path: '/user/notification',
+      method: 'PUT',
+      summary: 'Turn your AI notifications on or off',
+      body: aiNotificationSchema,
+      data: aiNotificationState,
+    }),
+    /** One's own MPIN, or anyone's for an admin. */
+    setMpin: defineAction({
+      path: '/user/mpin/create/{id}',
+      method: 'PUT',
+      summary: "Set a user's MPIN (your own, or anyone's as an admin)",
+      body: mpinSchema,
+    }),
+  },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COPY_MODES, RUN_STATUSES } from '../schemas/workflows';
 import { answer, card, choice, timestamp } from './answers';
-import { defineContract, everyAction } from './define';
+import { defineAction, defineContract, everyAction } from './define';
 
 /** Workflows and their runs are guarded together. */
 export const workflowsPolicy = everyAction('workflows', 'Workflows and their runs', 6);
@@ -149,4 +149,20 @@ export const workflowsContract = defineContract({
   page: { id: 'workflows', title: 'Workflows', url: '/workflows', group: 'data', icon: 'account_tree', order: 5 },
   audit: { model: 'workflow' },
   activation: { field: 'isActive' },
+  actions: {
+    check: defineAction({
+      path: '/workflow/configure/{id}',
+      method: 'POST',
+      summary: 'Check a workflow against what it names, without running it',
+      data: workflowCheck,
+    }),
+    /** A git or Bitbucket connection's repository, at a `ref` (else the default branch), under a `path`. */
+    gitRepository: defineAction({
+      path: '/workflow/connection/gitRepo/{id}',
+      method: 'GET',
+      summary: "The branches and files of a connection's repository",
+      query: z.object({ ref: z.string().max(200).optional(), path: z.string().max(500).optional() }),
+      data: gitRepositoryListing,
+    }),
+  },
 });

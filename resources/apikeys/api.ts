@@ -1,32 +1,32 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../providers/http';
+import { apikeysContract } from '../../common/contract/apikeys';
+import { callAction } from '../../providers/dataProvider';
 import type { ApiKey, ApiOperation, OperationDetail, OperationGroup } from './types';
 
-/** The API-keys area's calls beyond the declared CRUD routes (docs/api/apikeys.md). */
+/**
+ * The API-keys area's calls beyond the declared CRUD routes: the contract's actions
+ * (common/contract/apikeys.ts, docs/api/apikeys.md), their query keys and hooks, and helpers.
+ */
 
-interface Answer<T> {
-  message?: string;
-  data: T;
-}
+const { actions } = apikeysContract;
 
 export const operationCatalogueKey = ['openapi'] as const;
 export const operationKey = (id: string) => ['openapi', id] as const;
 
+// The contract says `method` is a text; the server lists the HTTP methods of its own routes (ApiOperation['method']).
+
 export async function getOperations(signal?: AbortSignal): Promise<ApiOperation[]> {
-  const answer = await apiRequest<Answer<ApiOperation[]>>('/openapi', { signal });
-  return Array.isArray(answer?.data) ? answer.data : [];
+  const answer = await callAction(actions.operations, { signal });
+  return Array.isArray(answer?.data) ? (answer.data as ApiOperation[]) : [];
 }
 
 export async function getOperation(id: string, signal?: AbortSignal): Promise<OperationDetail> {
-  return (await apiRequest<Answer<OperationDetail>>(`/openapi/${encodeURIComponent(id)}`, { signal })).data;
+  return (await callAction(actions.operation, { values: { id }, signal })).data as OperationDetail;
 }
 
 /** Replaces the key's grants with exactly these operations. */
 export async function assignOperations(keyId: string, operations: readonly string[]): Promise<{ message?: string; data: ApiKey }> {
-  const answer = await apiRequest<Answer<ApiKey>>(`/openapi/assign/${encodeURIComponent(keyId)}`, {
-    method: 'POST',
-    body: { operations: [...operations] },
-  });
+  const answer = await callAction(actions.assignOperations, { values: { id: keyId }, body: { operations: [...operations] } });
   return { message: answer.message, data: answer.data };
 }
 

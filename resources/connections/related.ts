@@ -1,3 +1,4 @@
+import { connectionsContract } from '../../common/contract/connections';
 import { sourceDestinationsContract } from '../../common/contract/source-destinations';
 import { defineRelatedList } from '../../src/framework/related/declaration';
 
@@ -10,5 +11,5 @@ export const pairsList = defineRelatedList({
 /** What the connection reaches, discovered now (`GET /connection/{id}/endpoints`), all at once. */
 export const endpointsList = defineRelatedList({
   name: 'connections.endpoints',
-  call: '/connection/{id}/endpoints',
+  call: connectionsContract.actions.endpoints.path,
 });

@@ -1,27 +1,14 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import { notificationsContract, type Notification as ContractNotification } from '../../common/contract/notifications';
 import { alerts } from '../../providers/alerts';
-import { apiRequest } from '../../providers/http';
+import { callAction } from '../../providers/dataProvider';
 import { getStoredUser } from '../../providers/storage';
 import { failureText } from '../../src/framework/feedback';
 
 /** A notification (docs/api/notifications.md): one row per recipient. */
-export interface Notification {
-  id: string;
-  userId: string;
-  userName: string | null;
-  type: string;
-  title: string;
-  message: string;
-  link: string | null;
-  status: 'unread' | 'read';
-  /** Who caused it; null for the system. */
-  createdBy: string | null;
-  createdByName: string | null;
-  createdAt: string;
-  readAt: string | null;
-}
+export type Notification = ContractNotification;
 
 export interface NotificationCount {
   unread: number;
@@ -29,10 +16,7 @@ export interface NotificationCount {
   countExact?: boolean;
 }
 
-interface Answer<T> {
-  message?: string;
-  data: T;
-}
+const { actions } = notificationsContract;
 
 /**
  * Every notification query of the console starts with the resource's name, react-admin's list
@@ -47,22 +31,22 @@ export const latestKey = ['notifications', 'bell', 'latest'] as const;
 export const BELL_POLL_MS = 30_000;
 
 export async function getNotificationCount(signal?: AbortSignal): Promise<NotificationCount> {
-  const answer = await apiRequest<Answer<NotificationCount>>('/notifications/count', { signal });
+  const answer = await callAction(actions.counts, { signal });
   return { unread: Number(answer?.data?.unread ?? 0), total: Number(answer?.data?.total ?? 0), countExact: answer?.data?.countExact };
 }
 
 export async function getLatestNotifications(signal?: AbortSignal): Promise<Notification[]> {
-  const answer = await apiRequest<Answer<Notification[]>>('/notifications', { signal });
+  const answer = await callAction(actions.latest, { signal });
   return Array.isArray(answer?.data) ? answer.data : [];
 }
 
 export async function markNotificationRead(notificationId: string): Promise<string | undefined> {
-  const answer = await apiRequest<{ message?: string }>('/notification/count', { method: 'PUT', body: { notificationId } });
+  const answer = await callAction(actions.markRead, { body: { notificationId } });
   return answer?.message;
 }
 
 export async function markAllNotificationsRead(): Promise<string | undefined> {
-  const answer = await apiRequest<{ message?: string }>('/notification', { method: 'PUT' });
+  const answer = await callAction(actions.markAllRead);
   return answer?.message;
 }
 

@@ -1,5 +1,7 @@
 import { rolesContract } from '../../common/contract/roles';
-import { callAction } from '../../providers/dataProvider';
+import { routeSpec } from '../../common/contract/routes';
+import { usersContract } from '../../common/contract/users';
+import { callAction, fillPath } from '../../providers/dataProvider';
 import { apiRequest } from '../../providers/http';
 import type { PageEntry, PolicyCatalogue, PolicyEntry, RolePolicy } from './types';
 
@@ -62,13 +64,11 @@ export interface RoleHolder {
 
 export const HOLDERS_SHOWN = 10;
 
-/** The first users holding the role, newest first (the users filter; its path has the limit before the offset). */
+/** The first users holding the role, newest first: the users contract's filter route. */
 export async function getRoleHolders(roleId: string | number, signal?: AbortSignal): Promise<RoleHolder[]> {
-  const answer = await apiRequest<Answer<{ rows: RoleHolder[] }>>(`/users/filter/${HOLDERS_SHOWN}/0/DESC/createdAt`, {
-    method: 'POST',
-    body: { role: String(roleId) },
-    signal,
-  });
+  const filter = routeSpec(usersContract.routes.filter, 'filter');
+  const path = fillPath(filter.path, { offset: 0, limit: HOLDERS_SHOWN, order: 'DESC', field: 'createdAt' });
+  const answer = await apiRequest<Answer<{ rows: RoleHolder[] }>>(path, { method: filter.method, body: { role: String(roleId) }, signal });
   return answer.data.rows;
 }
 

@@ -1,17 +1,21 @@
-import { readList } from '../../providers/dataProvider';
-import { API_BASE, ApiError, apiRequest, type Answer, type Saved, pathId } from '../../providers/http';
-import { getAccessToken } from '../../providers/storage';
+import { tablesContract } from '../../common/contract/tables';
+import { routeSpec } from '../../common/contract/routes';
 import type { QualityRuleBody } from '../../common/schemas/quality';
-import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRule, QualityRun, UploadResult } from './types';
+import { callAction, fillPath, readList } from '../../providers/dataProvider';
+import { API_BASE, ApiError, apiRequest, type Answer, type Saved } from '../../providers/http';
+import { getAccessToken } from '../../providers/storage';
+import { DICTIONARY_PAGE } from './related';
+import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRun, UploadResult } from './types';
 
 /**
- * The tables area's calls beyond the declared routes and lists (docs/api/tables.md; the pages
- * of the dictionary and of the rules are related lists, ./related.ts): the columns, the
- * dictionary's edits and CSV, saving and deleting rules, and their runs. Query keys start with
+ * The tables area's calls beyond the declared routes and lists (the pages of the dictionary and
+ * of the rules are related lists, ./related.ts): the contract's actions
+ * (common/contract/tables.ts) for the columns, the dictionary's CSV, saving and deleting rules,
+ * and their runs; the dictionary's edits go through the table's update. Query keys start with
  * the resource name, so react-admin's refresh reloads them with the rest.
  */
 
-const id = pathId;
+const { actions } = tablesContract;
 
 // ---- Dictionary ------------------------------------------------------------------------------
 
@@ -19,14 +23,15 @@ const id = pathId;
 export const COLUMNS_LIMIT = 1000;
 
 export async function getColumns(tableId: string, signal?: AbortSignal): Promise<DictionaryEntry[]> {
-  return readList(await apiRequest(`/tables/dataDictionary/tableId/${id(tableId)}/0/${COLUMNS_LIMIT}`, { signal }))
+  return readList(await apiRequest(fillPath(DICTIONARY_PAGE, { id: tableId, offset: 0, limit: COLUMNS_LIMIT }), { signal }))
     .rows as unknown as DictionaryEntry[];
 }
 
 /** Edits one dictionary entry: its name and the fields that changed. */
 export async function saveEntry(tableId: string, name: string, changes: EntryEdit): Promise<string | undefined> {
-  const answer = await apiRequest<{ message?: string }>(`/table/${id(tableId)}`, {
-    method: 'PUT',
+  const { path, method } = routeSpec(tablesContract.routes.update, 'update');
+  const answer = await apiRequest<{ message?: string }>(fillPath(path, { id: tableId }), {
+    method,
     body: { columns: [{ name, ...changes }] },
   });
   return answer?.message;
@@ -47,7 +52,7 @@ function attachmentName(disposition: string | null): string | null {
  */
 export async function downloadDictionary(tableId: string): Promise<{ text: string; filename: string | null }> {
   const token = getAccessToken();
-  const response = await fetch(`${API_BASE}/table/dictionary/${id(tableId)}`, {
+  const response = await fetch(`${API_BASE}${fillPath(actions.dictionaryCsv.path, { id: tableId })}`, {
     headers: { accept: 'text/csv', ...(token ? { 'x-access-token': token } : {}) },
   });
   const text = await response.text();
@@ -71,16 +76,19 @@ export function uploadForm(file: File): FormData {
   return form;
 }
 
-/** Describes columns from a CSV file; the server checks the whole file before writing anything. */
+/**
+ * Describes columns from a CSV file; the server checks the whole file before writing anything.
+ * Its body is a form, which the action's call does not send: the HTTP client does.
+ */
 export async function uploadDictionary(tableId: string, file: File): Promise<Saved<UploadResult>> {
-  const form = uploadForm(file);
-  const answer = await apiRequest<Answer<UploadResult>>(`/tables/dictionary/upload/${id(tableId)}`, { method: 'POST', body: form });
+  const { path, method } = actions.uploadDictionary;
+  const answer = await apiRequest<Answer<UploadResult>>(fillPath(path, { id: tableId }), { method, body: uploadForm(file) });
   return { message: answer.message, data: answer.data };
 }
 
 /** Reads the columns from the source again. */
 export async function refreshColumns(tableId: string): Promise<Saved<ColumnsRefresh>> {
-  const answer = await apiRequest<Answer<ColumnsRefresh>>(`/table/configure/${id(tableId)}`, { method: 'POST', body: {} });
+  const answer = await callAction(actions.refreshColumns, { values: { id: tableId } });
   return { message: answer.message, data: answer.data };
 }
 
@@ -98,18 +106,17 @@ export function uploadProblems(message: string): string[] {
 // ---- Data quality ----------------------------------------------------------------------------
 
 /** Creates a rule, or changes the one the body's `id` names. */
-export async function saveRule(tableId: string, body: QualityRuleBody): Promise<Saved<QualityRule>> {
-  const answer = await apiRequest<Answer<QualityRule>>(`/table/dataQuality/${id(tableId)}`, { method: 'POST', body });
-  return { message: answer.message, data: answer.data };
+export async function saveRule(tableId: string, body: QualityRuleBody) {
+  return callAction(actions.saveRule, { values: { id: tableId }, body });
 }
 
 export async function deleteRule(ruleId: string): Promise<string | undefined> {
-  return (await apiRequest<{ message?: string }>(`/table/dataQuality/${id(ruleId)}`, { method: 'DELETE' }))?.message;
+  return (await callAction(actions.deleteRule, { values: { id: ruleId } }))?.message;
 }
 
 /** Runs the table's active rules now and answers the run. */
 export async function runChecks(tableId: string): Promise<Saved<QualityRun>> {
-  const answer = await apiRequest<Answer<QualityRun>>(`/table/${id(tableId)}/configure`, { method: 'POST', body: {} });
+  const answer = await callAction(actions.runChecks, { values: { id: tableId }, body: {} });
   return { message: answer.message, data: answer.data };
 }
 

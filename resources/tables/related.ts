@@ -7,6 +7,9 @@ export interface RuleFilter {
   functionName?: string;
 }
 
+/** A page of a table's data dictionary, by position. */
+export const DICTIONARY_PAGE = '/tables/dataDictionary/tableId/{id}/{offset}/{limit}';
+
 /**
  * A table's data dictionary, by position: `GET /tables/dataDictionary/tableId/{id}/…`, or the
  * search route with a search text. Its entries are named by their column.
@@ -17,7 +20,7 @@ export const dictionaryList = defineRelatedList<{ search?: string }>({
   call: ({ search }) =>
     search
       ? { route: '/tables/dataDictionary/search/tableId/{id}/{offset}/{limit}?searchText={search}', search }
-      : { route: '/tables/dataDictionary/tableId/{id}/{offset}/{limit}' },
+      : { route: DICTIONARY_PAGE },
 });
 
 /**

@@ -1,26 +1,28 @@
+import { usersContract } from '../../common/contract/users';
 import type { DemoUserInput } from '../../common/schemas/users';
+import { callAction, type ActionAnswer } from '../../providers/dataProvider';
 import { API_BASE, apiRequest, type Answer, type Saved } from '../../providers/http';
 import { getAccessToken } from '../../providers/storage';
 import type { ActivityCard, PolicyCatalogue, PolicyEntry, User, UserPolicies } from './types';
 
 /**
- * The users area's calls beyond the declared CRUD routes (docs/api/users.md). Every answer
- * is `{ message, … }`; the message is what the console shows as the alert.
+ * The users area's calls beyond the declared CRUD routes (docs/api/users.md): the contract's
+ * actions (common/contract/users.ts), and the calls no action declares yet. Every answer is
+ * `{ message, … }`; the message is what the console shows as the alert.
  */
+
+const { actions } = usersContract;
 
 /** How a username is checked: free for this account (`/users/username/check`), or unused by anyone (demo accounts). */
 export type UsernameCheck = { kind: 'account'; userId?: string } | { kind: 'unused' };
 
 export async function isUsernameFree(name: string, check: UsernameCheck, signal?: AbortSignal): Promise<boolean> {
-  const encoded = encodeURIComponent(name);
   if (check.kind === 'unused') {
-    const answer = await apiRequest<Answer<{ duplicate: boolean }>>(`/client/checkDuplicateUserName/${encoded}`, { signal });
+    const answer = await callAction(actions.usernameTaken, { values: { name }, signal });
     return answer.data.duplicate !== true;
   }
-  const answer = await apiRequest<Answer<{ available: boolean }>>(`/users/username/check/${encoded}`, {
-    query: { userId: check.userId },
-    signal,
-  });
+  // The account goes as `?userId=` (none: the caller's own).
+  const answer = await callAction(actions.usernameFree, { values: { name }, query: { userId: check.userId }, signal });
   return answer.data.available === true;
 }
 
@@ -55,15 +57,13 @@ export async function saveUserPolicies(userId: string, policies: PolicyEntry[]):
 export const ACTIVITY_DAYS = 30;
 
 export async function getActivityCards(userId: string, days = ACTIVITY_DAYS, signal?: AbortSignal): Promise<ActivityCard[]> {
-  const answer = await apiRequest<Answer<{ cards?: ActivityCard[] }>>(`/user/profile/cards/${encodeURIComponent(userId)}/${days}`, {
-    signal,
-  });
+  const answer = await callAction(actions.activityCards, { values: { userId, days }, signal });
   return answer.data.cards ?? [];
 }
 
 /** A demo or test account, active at once with the password given. */
-export async function createDemoUser(body: DemoUserInput): Promise<Saved<User>> {
-  const answer = await apiRequest<Answer<User>>('/client/createUser', { method: 'POST', body });
+export async function createDemoUser(body: DemoUserInput): Promise<ActionAnswer<typeof actions.demoUser>> {
+  const answer = await callAction(actions.demoUser, { body });
   return { message: answer.message, data: answer.data };
 }
 
@@ -81,20 +81,19 @@ export async function getOwnProfile(signal?: AbortSignal): Promise<OwnProfile> {
 
 /** `PUT /user/profile` as multipart, the way a browser's form sends it (the picture travels as a file). */
 export async function saveOwnProfile(form: FormData): Promise<Saved<User>> {
-  const answer = await apiRequest<Answer<User>>('/user/profile', { method: 'PUT', body: form });
+  // A form is no declared body: sent as it is, at the action's path and method.
+  const { path, method } = actions.saveProfile;
+  const answer = await apiRequest<Answer<User>>(path, { method, body: form });
   return { message: answer.message, data: answer.data };
 }
 
 export async function setAiNotification(aiNotification: boolean): Promise<Saved<{ aiNotification: boolean }>> {
-  const answer = await apiRequest<Answer<{ aiNotification: boolean }>>('/user/notification', { method: 'PUT', body: { aiNotification } });
+  const answer = await callAction(actions.aiNotification, { body: { aiNotification } });
   return { message: answer.message, data: answer.data };
 }
 
 export async function createMpin(userId: string, mpin: string): Promise<string | undefined> {
-  const answer = await apiRequest<{ message?: string }>(`/user/mpin/create/${encodeURIComponent(userId)}`, {
-    method: 'PUT',
-    body: { mpin },
-  });
+  const answer = await callAction(actions.setMpin, { values: { id: userId }, body: { mpin } });
   return answer?.message;
 }
 

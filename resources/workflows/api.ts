@@ -1,36 +1,35 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest, type Answer, type Saved, pathId } from '../../providers/http';
+import { jobRunsContract } from '../../common/contract/job-runs';
+import { routeSpec } from '../../common/contract/routes';
+import { tablesContract } from '../../common/contract/tables';
+import { workflowsContract } from '../../common/contract/workflows';
+import { callAction, fillPath } from '../../providers/dataProvider';
+import { apiRequest, type Answer } from '../../providers/http';
 import { PICKER_LIMIT } from '../connections/api';
-import type { JobRun } from '../job-runs/types';
 import type { GitRepository, TableChoice, WorkflowCheck } from './types';
 
 /**
- * The workflows area's calls beyond the declared routes (docs/api/workflows.md): running a
- * workflow, checking it, a repository's files and the tables a quality task may check. The
- * declaration's row action reaches this module, so it reads answers itself rather than through
- * the dataProvider (which imports the registry, hence the declaration).
+ * The workflows area's calls beyond the declared routes: the contracts' actions
+ * (common/contract/workflows.ts, job-runs.ts) for running a workflow, checking it and a
+ * repository's files, and the tables a quality task may check (the tables' list).
  */
 
-const id = pathId;
+const { actions } = workflowsContract;
 
 /** Queues a run of the workflow whose run id is `jobId`; answers the new run. */
-export async function runWorkflow(jobId: string): Promise<Saved<JobRun>> {
-  const answer = await apiRequest<Answer<JobRun>>(`/workflow/run/${id(jobId)}`, { method: 'POST', body: { jobId } });
-  return { message: answer?.message, data: answer?.data };
+export async function runWorkflow(jobId: string) {
+  return callAction(jobRunsContract.actions.start, { values: { jobId }, body: { jobId } });
 }
 
 /** Checks the workflow against what it names now, without running it. */
-export async function checkWorkflow(workflowId: string): Promise<Saved<WorkflowCheck>> {
-  const answer = await apiRequest<Answer<WorkflowCheck>>(`/workflow/configure/${id(workflowId)}`, { method: 'POST', body: {} });
+export async function checkWorkflow(workflowId: string): Promise<{ message?: string; data: WorkflowCheck }> {
+  const answer = await callAction(actions.check, { values: { id: workflowId } });
   return { message: answer?.message, data: { ok: Boolean(answer?.data?.ok), problems: answer?.data?.problems ?? [] } };
 }
 
 /** The branches of the repository behind a git or Bitbucket connection, and its files at `ref` (the default branch when blank). */
 export async function getGitRepository(connectionId: string, ref: string | null | undefined, signal?: AbortSignal): Promise<GitRepository> {
-  const answer = await apiRequest<Answer<GitRepository>>(`/workflow/connection/gitRepo/${id(connectionId)}`, {
-    query: { ref: ref || undefined },
-    signal,
-  });
+  const answer = await callAction(actions.gitRepository, { values: { id: connectionId }, query: { ref: ref || undefined }, signal });
   const data = answer?.data;
   return {
     defaultBranch: data?.defaultBranch ?? null,
@@ -43,7 +42,8 @@ export async function getGitRepository(connectionId: string, ref: string | null 
 
 /** The registered tables a quality task may check: the contract's largest page. */
 export async function getTableChoices(signal?: AbortSignal): Promise<TableChoice[]> {
-  const answer = await apiRequest<Answer<{ rows?: TableChoice[] }>>(`/tables/0/${PICKER_LIMIT}`, { signal });
+  const path = fillPath(routeSpec(tablesContract.routes.list, 'list').path, { offset: 0, limit: PICKER_LIMIT });
+  const answer = await apiRequest<Answer<{ rows?: TableChoice[] }>>(path, { signal });
   return Array.isArray(answer?.data?.rows)
     ? answer.data.rows.map((row) => ({ id: row.id, name: row.name, connectionName: row.connectionName ?? null }))
     : [];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QUALITY_FUNCTIONS, QUALITY_SEVERITIES } from '../../schemas/quality';
-import { answer, listAnswer, timestamp } from '../answers';
+import { listAnswer, timestamp } from '../answers';
 
 /**
  * Data-quality rules, their runs and results as the tables area answers them (docs/api/tables.md,
@@ -101,9 +101,3 @@ export type QualityRun = z.infer<typeof qualityRun>;
 
 /** `GET /table/dataQuality/{id}/{offset}/{limit}`, the search and the filter: a page of rules, newest first. */
 export const qualityRuleListAnswer = listAnswer(qualityRuleRow);
-
-/** `POST /table/dataQuality/{id}`: the rule added (201) or changed (200). */
-export const qualityRuleAnswer = answer(qualityRuleRow);
-
-/** `POST /table/{id}/configure`: the run the checks made. */
-export const qualityRunAnswer = answer(qualityRun);

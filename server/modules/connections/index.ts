@@ -3,26 +3,25 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
 import { answer } from '../../../common/contract/answers';
 import {
-  codeRepositoryIntegration,
   connectionCardsAnswer,
   connectionFilterPropsAnswer,
   connectionRow,
   connectionsContract,
-  slackIntegration,
 } from '../../../common/contract/connections';
 import type { PolicyAction } from '../../../common/contract/define';
 import { companyConnections, findConnection, selectConnections, toConnectionRow, type ConnectionRow } from '../../connections/records';
 import { connections } from '../../db/schema';
 import { uuidParam } from '../../http/schemas';
+import { actionRoute } from '../../platform/action-route';
 import { registerActivationRoute } from '../../platform/activation-route';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import type { EntityModule } from '../../platform/entity-routes';
-import { registerReadRoute } from '../../platform/list-routes';
 import { registerPairRoutes } from './pairs';
 import { connectionFilterBody, connectionRepository } from './repository';
 import { registerSettingsRoutes } from './settings';
 
 const TAGS = ['Connections'];
+const { actions } = connectionsContract;
 const idParams = z.object({ id: uuidParam });
 
 /** The rows hold Dates and their types as plain strings, so the handlers' values are not typed by the schemas. */
@@ -38,9 +37,10 @@ const allowed = (action: PolicyAction): RouteBase => ({ config: { policy: [conne
  * `/connections/{offset}/{limit}`, the filter `/connections/filter/{offset}/{limit}`, its choices
  * `/connections/filters`, the cards `/connections/topCards`, one `/connection/{id}` and the search
  * `/connections/search/{offset}/{limit}`, whose text may be blank (all of them). The module's own:
- * the create, change and test,
- * which check settings and what they reach, seal secrets and audit them by name; the activation,
- * answered `is active`; a workspace's connections, the integrations' summaries and the pairs.
+ * the create, change and test, which check settings and what they reach, seal secrets and audit
+ * them by name; the activation, answered `is active`; a workspace's connections, and the pairs.
+ * Served from the contract's actions: the test and discovery (./settings.ts) and the
+ * integrations' summaries `/connection/slack/integration` and `/connection/bitbucket/integration`.
  */
 export const connectionsModule: EntityModule<ConnectionRow> = {
   contract: connectionsContract,
@@ -96,46 +96,47 @@ export const connectionsModule: EntityModule<ConnectionRow> = {
     });
 
     /** An integration's connections of `types`, by name, each shown with what `shown` adds of its settings. */
-    const integration =
-      (types: string[], shown: (settings: ConnectionRow['settings'], row: ConnectionRow) => Record<string, unknown>) =>
-      async (companyId: string) => {
-        const rows = await selectConnections(db)
-          .where(companyConnections(companyId, inArray(connections.type, types)))
-          .orderBy(asc(sql`lower(${connections.name})`));
-        const list = rows.map((row) => toConnectionRow(secrets, row));
-        return {
-          configured: list.length > 0,
-          active: list.some((c) => c.isActive),
-          connections: list.map((c) => ({
-            id: c.id,
-            name: c.name,
-            ...shown(c.settings, c),
-            isActive: c.isActive,
-            lastTestOk: c.lastTestOk,
-            lastTestedAt: c.lastTestedAt,
-          })),
-        };
+    const integration = async <Shown extends object>(
+      companyId: string,
+      types: string[],
+      shown: (settings: ConnectionRow['settings'], row: ConnectionRow) => Shown,
+    ) => {
+      const rows = await selectConnections(db)
+        .where(companyConnections(companyId, inArray(connections.type, types)))
+        .orderBy(asc(sql`lower(${connections.name})`));
+      const list = rows.map((row) => toConnectionRow(secrets, row));
+      return {
+        configured: list.length > 0,
+        active: list.some((c) => c.isActive),
+        connections: list.map((c) => ({
+          id: c.id,
+          name: c.name,
+          ...shown(c.settings, c),
+          isActive: c.isActive,
+          lastTestOk: c.lastTestOk,
+          lastTestedAt: c.lastTestedAt,
+        })),
       };
+    };
+    /** A setting as stored: its type is checked when it is saved (common/connections.ts). */
+    const setting = (settings: ConnectionRow['settings'], key: string) => (settings[key] ?? null) as string | null;
 
-    registerReadRoute(app, reading, {
-      path: '/connection/slack/integration',
-      summary: 'The Slack integration',
-      answer: answer(slackIntegration) as ZodType<unknown>,
+    actionRoute(app, reading, actions.slackIntegration, async ({ auth }) => ({
       message: 'Slack integration',
-      data: integration(['slack'], (settings) => ({ mode: settings.mode ?? 'webhook', channel: settings.channel ?? null })),
-    });
-
-    registerReadRoute(app, reading, {
-      path: '/connection/bitbucket/integration',
-      summary: 'The code-repository integration',
-      answer: answer(codeRepositoryIntegration) as ZodType<unknown>,
-      message: 'Code-repository integration',
-      data: integration(['bitbucket', 'git'], (settings, row) => ({
-        type: row.type,
-        workspace: settings.workspace ?? null,
-        url: settings.url ?? null,
+      data: await integration(auth.companyId, ['slack'], (settings) => ({
+        mode: setting(settings, 'mode') ?? 'webhook',
+        channel: setting(settings, 'channel'),
       })),
-    });
+    }));
+
+    actionRoute(app, reading, actions.codeIntegration, async ({ auth }) => ({
+      message: 'Code-repository integration',
+      data: await integration(auth.companyId, ['bitbucket', 'git'], (settings, row) => ({
+        type: row.type,
+        workspace: setting(settings, 'workspace'),
+        url: setting(settings, 'url'),
+      })),
+    }));
 
     registerPairRoutes(app, allowed);
   },

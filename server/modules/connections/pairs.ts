@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
-import { answer, messageAnswer } from '../../../common/contract/answers';
+import { answer } from '../../../common/contract/answers';
 import type { PolicyAction } from '../../../common/contract/define';
 import { sourceDestinationRow, sourceDestinationsContract } from '../../../common/contract/source-destinations';
-import { pairBody } from '../../../common/schemas/connections';
 import { requireAuth } from '../../auth/guard';
 import { companyPairs, connectionsByIds, findConnection, findPair, pairsOfConnection, selectPairs } from '../../connections/records';
 import type { Db } from '../../db/client';
@@ -13,10 +12,13 @@ import { sourceDestinations } from '../../db/schema';
 import { isUniqueViolation } from '../../http/database-errors';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { uuidParam } from '../../http/schemas';
+import { actionRoute } from '../../platform/action-route';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import { audited } from '../../platform/audited';
+import { routeTemplate } from '../../platform/entity-routes';
 import { registerReadRoute } from '../../platform/list-routes';
 
+const { actions } = sourceDestinationsContract;
 const idParams = z.object({ id: uuidParam });
 const MODEL = sourceDestinationsContract.audit.model;
 /** The rows hold Dates and their types as plain strings, so the handlers' values are not typed by the schemas. */
@@ -26,17 +28,16 @@ const pairsAnswer: ZodType<unknown> = answer(z.array(sourceDestinationRow));
 /**
  * The source/destination pairs that join a company's connections, under the connections policy:
  * the active ones `/active/source/destination`, those of one connection
- * `/connection/{id}/source/destination` (both by name, all at once), and the change and delete
- * `/source/destination/{id}`. A pair is made at the id its first change names. Served by hand
- * beside the connections: their two lists answer every pair at once, not a page, and a change
- * makes the pair it does not find.
+ * `/connection/{id}/source/destination` (both by name, all at once), and the contract's actions:
+ * the change and delete `/source/destination/{id}`. A pair is made at the id its first change
+ * names. Served by hand beside the connections: their two lists answer every pair at once, not a
+ * page, and a change makes the pair it does not find.
  */
 export function registerPairRoutes(app: FastifyInstance, allowed: (action: PolicyAction) => RouteBase) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db, secrets } = api.ctx;
   const reading = allowed('read');
   const updating = allowed('update');
-  const deleting = allowed('delete');
   const pairsByName = (where: SQL) =>
     selectPairs(db)
       .where(where)
@@ -69,15 +70,16 @@ export function registerPairRoutes(app: FastifyInstance, allowed: (action: Polic
     },
   );
 
+  // Answered 201 when it makes the pair and 200 when it changes it, so it is registered here from its declaration.
   api.put(
-    '/source/destination/:id',
+    routeTemplate(actions.save.path).url,
     {
       config: updating.config,
       schema: {
-        summary: 'Create (at this id) or change a source/destination pair',
+        summary: actions.save.summary,
         tags: updating.tags,
         params: idParams,
-        body: pairBody,
+        body: actions.save.body,
         response: { 200: pairAnswer, 201: pairAnswer },
       },
     },
@@ -129,30 +131,22 @@ export function registerPairRoutes(app: FastifyInstance, allowed: (action: Polic
     },
   );
 
-  api.delete(
-    '/source/destination/:id',
-    {
-      config: deleting.config,
-      schema: { summary: 'Delete a source/destination pair', tags: deleting.tags, params: idParams, response: { 200: messageAnswer } },
-    },
-    async (request) => {
-      const auth = requireAuth(request);
-      const pair = await findPair(db, auth.companyId, request.params.id);
-      if (!pair) throw notFound('Source/destination pair');
-      const { name, sourceId, destinationId } = pair;
-      await audited(
-        db,
-        request,
-        (tx) => tx.delete(sourceDestinations).where(companyPairs(auth.companyId, eq(sourceDestinations.id, pair.id))),
-        {
-          companyId: auth.companyId,
-          model: MODEL,
-          operation: 'delete',
-          recordId: pair.id,
-          changes: { before: { name, sourceId, destinationId } },
-        },
-      );
-      return { message: `Pair "${pair.name}" deleted` };
-    },
-  );
+  actionRoute(app, allowed('delete'), actions.delete, async ({ auth, params, request }) => {
+    const pair = await findPair(db, auth.companyId, params.id);
+    if (!pair) throw notFound('Source/destination pair');
+    const { name, sourceId, destinationId } = pair;
+    await audited(
+      db,
+      request,
+      (tx) => tx.delete(sourceDestinations).where(companyPairs(auth.companyId, eq(sourceDestinations.id, pair.id))),
+      {
+        companyId: auth.companyId,
+        model: MODEL,
+        operation: 'delete',
+        recordId: pair.id,
+        changes: { before: { name, sourceId, destinationId } },
+      },
+    );
+    return { message: `Pair "${pair.name}" deleted` };
+  });
 }

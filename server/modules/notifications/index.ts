@@ -1,18 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { answer } from '../../../common/contract/answers';
-import { sent } from '../../platform/answers';
-import {
-  notificationCounts,
-  notificationOptions,
-  notificationRow,
-  notificationsContract,
-  notificationsMarked,
-} from '../../../common/contract/notifications';
-import { requireAuth } from '../../auth/guard';
+import { notificationOptions, notificationsContract } from '../../../common/contract/notifications';
 import { notFound } from '../../http/errors';
-import { uuidParam } from '../../http/schemas';
 import {
   latestOwn,
   markAllRead,
@@ -21,11 +9,13 @@ import {
   ownCounts,
   type NotificationRow,
 } from '../../notifications/notifications';
+import { actionRoute } from '../../platform/action-route';
+import type { RouteBase } from '../../platform/answer-route';
 import type { EntityModule } from '../../platform/entity-routes';
 import { notificationRepository } from './repository';
 
 const TAGS = ['Notifications'];
-const markOneBody = z.object({ notificationId: uuidParam });
+const { actions } = notificationsContract;
 
 /**
  * In-app notifications, served from their contract to every signed-in user: the list
@@ -33,9 +23,11 @@ const markOneBody = z.object({ notificationId: uuidParam });
  * (the text keeps the name clients and API-key grants know), the filter
  * `/notification/filter/{offset}/{limit}/{order}/{field}` (also answered without its sort) and its
  * choices `/notification/options`. Everyone reads their own; the notifications/read policy lets
- * one list everyone's in the company. Beside them the app bar's calls, on the caller's own
- * whatever their policies: the counts, the latest, and marking read. Marking read is the
- * recipient's own state, not a change to the company's data, so it writes no system audit.
+ * one list everyone's in the company. Beside them the app bar's calls, the contract's actions, on
+ * the caller's own whatever their policies: the counts `/notifications/count`, the latest
+ * `/notifications`, marking one read `/notification/count` and all of them `/notification`.
+ * Marking read is the recipient's own state, not a change to the company's data, so it writes no
+ * system audit.
  */
 export const notificationsModule: EntityModule<NotificationRow> = {
   contract: notificationsContract,
@@ -48,59 +40,28 @@ export const notificationsModule: EntityModule<NotificationRow> = {
     filterProps: { summary: 'Choices of the notification filters', message: 'Notification filters', data: notificationOptions },
   },
   routes(app: FastifyInstance) {
-    const api = app.withTypeProvider<ZodTypeProvider>();
-    const { db } = api.ctx;
+    const { db } = app.ctx;
+    const signedIn: RouteBase = { config: {}, tags: TAGS };
 
-    api.get(
-      '/notifications/count',
-      {
-        schema: {
-          summary: 'Counts of your notifications, read and unread',
-          tags: TAGS,
-          response: { 200: sent(answer(notificationCounts)) },
-        },
-      },
-      async (request) => {
-        const { companyId, userId } = requireAuth(request);
-        return { message: 'Notification count', data: await ownCounts(db, companyId, userId) };
-      },
-    );
+    actionRoute(app, signedIn, actions.counts, async ({ auth: { companyId, userId } }) => ({
+      message: 'Notification count',
+      data: await ownCounts(db, companyId, userId),
+    }));
 
-    api.get(
-      '/notifications',
-      { schema: { summary: 'Your latest notifications', tags: TAGS, response: { 200: sent(answer(z.array(notificationRow))) } } },
-      async (request) => {
-        const { companyId, userId } = requireAuth(request);
-        return { message: 'Latest notifications', data: await latestOwn(db, companyId, userId) };
-      },
-    );
+    actionRoute(app, signedIn, actions.latest, async ({ auth: { companyId, userId } }) => ({
+      message: 'Latest notifications',
+      data: await latestOwn(db, companyId, userId),
+    }));
 
-    api.put(
-      '/notification',
-      { schema: { summary: 'Mark all your notifications as read', tags: TAGS, response: { 200: sent(answer(notificationsMarked)) } } },
-      async (request) => {
-        const { companyId, userId } = requireAuth(request);
-        const updated = await markAllRead(db, companyId, userId);
-        return { message: updated === 1 ? '1 notification marked as read' : `${updated} notifications marked as read`, data: { updated } };
-      },
-    );
+    actionRoute(app, signedIn, actions.markAllRead, async ({ auth: { companyId, userId } }) => {
+      const updated = await markAllRead(db, companyId, userId);
+      return { message: updated === 1 ? '1 notification marked as read' : `${updated} notifications marked as read`, data: { updated } };
+    });
 
-    api.put(
-      '/notification/count',
-      {
-        schema: {
-          summary: 'Mark one of your notifications as read',
-          tags: TAGS,
-          body: markOneBody,
-          response: { 200: sent(answer(notificationRow)) },
-        },
-      },
-      async (request) => {
-        const { companyId, userId } = requireAuth(request);
-        const row = await markOneRead(db, companyId, userId, request.body.notificationId);
-        if (!row) throw notFound('Notification');
-        return { message: 'Notification marked as read', data: row };
-      },
-    );
+    actionRoute(app, signedIn, actions.markRead, async ({ auth: { companyId, userId }, body }) => {
+      const row = await markOneRead(db, companyId, userId, body.notificationId);
+      if (!row) throw notFound('Notification');
+      return { message: 'Notification marked as read', data: row };
+    });
   },
 };

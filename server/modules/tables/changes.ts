@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { eq, inArray } from 'drizzle-orm';
 import { connectionTypeOf } from '../../../common/connections';
-import { tableAnswer, tableColumnsRefreshAnswer } from '../../../common/contract/tables';
+import { tableAnswer, tablesContract } from '../../../common/contract/tables';
 import { registerTableBody, updateTableBody } from '../../../common/schemas/tables';
 import { recordAudit } from '../../audit';
 import { connectionConfig } from '../../connections/records';
@@ -9,6 +9,7 @@ import { within as withinTime } from '../../connectors/registry';
 import { isTableSource, type ColumnInfo, type ConnectionConfig } from '../../connectors/types';
 import { dataTables, tableColumns } from '../../db/schema';
 import { badRequest, HttpError } from '../../http/errors';
+import { actionRoute } from '../../platform/action-route';
 import { answerRoute } from '../../platform/answer-route';
 import { auditedCreate, fieldChanges, unlessTaken } from '../../platform/audited';
 import { applyDictionaryEdits } from '../../tables/dictionary';
@@ -33,7 +34,8 @@ const columnRows = (companyId: string, tableId: string, columns: ColumnInfo[]) =
 
 /**
  * The changes that read the table's source: registering a table from a connection's endpoint (its
- * columns are read then), editing it with its dictionary entries, reading its columns again.
+ * columns are read then), editing it with its dictionary entries, reading its columns again (the
+ * contract's action `/table/configure/{id}`).
  */
 export function registerTableChanges(app: FastifyInstance): void {
   const { db, secrets, connectors } = app.ctx;
@@ -145,64 +147,53 @@ export function registerTableChanges(app: FastifyInstance): void {
     },
   );
 
-  answerRoute(
-    app,
-    updating,
-    {
-      method: 'POST',
-      path: '/table/configure/:id',
-      summary: "Read a table's columns from the source again",
-      params: idParams,
-      answer: tableColumnsRefreshAnswer,
-    },
-    async ({ auth: { companyId }, params: { id }, request }) => {
-      const table = await findTable(db, companyId, id);
-      const config = await connectionConfig(db, secrets, companyId, table.connectionId);
-      if (!config.isActive) throw badRequest(`The connection "${table.connectionName}" is deactivated; activate it first`);
-      const columns = await discover(config, table.endpoint);
-      const stored = await wholeDictionary(db, companyId, id);
-      const storedByName = new Map(stored.map((entry) => [entry.name, entry]));
-      const found = new Set(columns.map((c) => c.name));
-      const added = columns.filter((c) => !storedByName.has(c.name));
-      const removed = stored.filter((entry) => entry.present && !found.has(entry.name)).map((entry) => entry.name);
-      const changed = columns.filter((c) => {
-        const entry = storedByName.get(c.name);
-        return entry && (entry.dataType !== c.dataType || entry.nullable !== c.nullable || entry.position !== c.position || !entry.present);
-      });
-      const summary = { added: added.map((c) => c.name), removed, changed: changed.map((c) => c.name) };
-      await db.transaction(async (tx) => {
-        if (added.length > 0) await tx.insert(tableColumns).values(columnRows(companyId, id, added));
-        for (const c of changed) {
-          await tx
-            .update(tableColumns)
-            .set({ dataType: c.dataType, nullable: c.nullable, position: c.position, present: true, updatedAt: new Date() })
-            .where(dictionaryOf(companyId, id, eq(tableColumns.name, c.name)));
-        }
-        if (removed.length > 0) {
-          await tx
-            .update(tableColumns)
-            .set({ present: false, updatedAt: new Date() })
-            .where(dictionaryOf(companyId, id, inArray(tableColumns.name, removed)));
-        }
+  actionRoute(app, updating, tablesContract.actions.refreshColumns, async ({ auth: { companyId }, params: { id }, request }) => {
+    const table = await findTable(db, companyId, id);
+    const config = await connectionConfig(db, secrets, companyId, table.connectionId);
+    if (!config.isActive) throw badRequest(`The connection "${table.connectionName}" is deactivated; activate it first`);
+    const columns = await discover(config, table.endpoint);
+    const stored = await wholeDictionary(db, companyId, id);
+    const storedByName = new Map(stored.map((entry) => [entry.name, entry]));
+    const found = new Set(columns.map((c) => c.name));
+    const added = columns.filter((c) => !storedByName.has(c.name));
+    const removed = stored.filter((entry) => entry.present && !found.has(entry.name)).map((entry) => entry.name);
+    const changed = columns.filter((c) => {
+      const entry = storedByName.get(c.name);
+      return entry && (entry.dataType !== c.dataType || entry.nullable !== c.nullable || entry.position !== c.position || !entry.present);
+    });
+    const summary = { added: added.map((c) => c.name), removed, changed: changed.map((c) => c.name) };
+    await db.transaction(async (tx) => {
+      if (added.length > 0) await tx.insert(tableColumns).values(columnRows(companyId, id, added));
+      for (const c of changed) {
         await tx
-          .update(dataTables)
-          .set({ discoveredAt: new Date() })
-          .where(companyTables(companyId, eq(dataTables.id, id)));
-        if (added.length + changed.length + removed.length > 0) {
-          await recordAudit(tx, request, {
-            companyId,
-            model: 'table',
-            operation: 'refresh_columns',
-            recordId: id,
-            changes: { after: summary },
-          });
-        }
-      });
-      const message =
-        added.length + removed.length + changed.length === 0
-          ? `The columns of "${table.name}" are as the source has them`
-          : `Columns of "${table.name}": ${added.length} added, ${removed.length} gone, ${changed.length} changed`;
-      return { message, data: summary };
-    },
-  );
+          .update(tableColumns)
+          .set({ dataType: c.dataType, nullable: c.nullable, position: c.position, present: true, updatedAt: new Date() })
+          .where(dictionaryOf(companyId, id, eq(tableColumns.name, c.name)));
+      }
+      if (removed.length > 0) {
+        await tx
+          .update(tableColumns)
+          .set({ present: false, updatedAt: new Date() })
+          .where(dictionaryOf(companyId, id, inArray(tableColumns.name, removed)));
+      }
+      await tx
+        .update(dataTables)
+        .set({ discoveredAt: new Date() })
+        .where(companyTables(companyId, eq(dataTables.id, id)));
+      if (added.length + changed.length + removed.length > 0) {
+        await recordAudit(tx, request, {
+          companyId,
+          model: 'table',
+          operation: 'refresh_columns',
+          recordId: id,
+          changes: { after: summary },
+        });
+      }
+    });
+    const message =
+      added.length + removed.length + changed.length === 0
+        ? `The columns of "${table.name}" are as the source has them`
+        : `Columns of "${table.name}": ${added.length} added, ${removed.length} gone, ${changed.length} changed`;
+    return { message, data: summary };
+  });
 }

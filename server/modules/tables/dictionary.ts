@@ -1,20 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { asc } from 'drizzle-orm';
-import { dictionaryCsvFile, dictionaryListAnswer, dictionaryUploadAnswer } from '../../../common/contract/answers/dictionary';
+import { answer } from '../../../common/contract/answers';
+import { dictionaryCsvFile, dictionaryListAnswer } from '../../../common/contract/answers/dictionary';
+import { tablesContract } from '../../../common/contract/tables';
 import { recordAudit } from '../../audit';
 import { requireAuth } from '../../auth/guard';
 import { tableColumns } from '../../db/schema';
 import { badRequest, HttpError } from '../../http/errors';
 import { orderedPage, searching } from '../../http/lists';
+import { routeTemplate } from '../../platform/entity-routes';
 import { registerListRoutes } from '../../platform/list-routes';
 import { applyDictionaryEdits, dictionaryCsv, DICTIONARY_UPLOAD_MAX_BYTES, readDictionaryUpload } from '../../tables/dictionary';
 import { dictionaryOf, findTable, selectDictionary, wholeDictionary } from '../../tables/records';
 import { allowed, idParams, tablePageParams } from './routing';
 
 const byPosition = [asc(tableColumns.position), asc(tableColumns.name)];
+const { dictionaryCsv: csvAction, uploadDictionary: uploadAction } = tablesContract.actions;
 
-/** A table's data dictionary: its pages and search, and its download and upload as CSV. */
+/**
+ * A table's data dictionary: its pages and search, and its download and upload as CSV, the
+ * contract's actions `/table/dictionary/{id}` and `/tables/dictionary/upload/{id}` (a file answered,
+ * a file taken: registered here from their declarations).
+ */
 export function registerDictionaryRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = api.ctx;
@@ -44,11 +52,11 @@ export function registerDictionaryRoutes(app: FastifyInstance): void {
   });
 
   api.get(
-    '/table/dictionary/:id',
+    routeTemplate(csvAction.path).url,
     {
       config: reading.config,
       schema: {
-        summary: "A table's data dictionary as CSV (also the upload template)",
+        summary: csvAction.summary,
         tags: reading.tags,
         params: idParams,
         response: { 200: dictionaryCsvFile },
@@ -68,15 +76,15 @@ export function registerDictionaryRoutes(app: FastifyInstance): void {
   );
 
   api.post(
-    '/tables/dictionary/upload/:id',
+    routeTemplate(uploadAction.path).url,
     {
       config: updating.config,
       schema: {
-        summary: 'Describe columns from a CSV file (all or nothing)',
+        summary: uploadAction.summary,
         tags: updating.tags,
         params: idParams,
         consumes: ['multipart/form-data'],
-        response: { 200: dictionaryUploadAnswer },
+        response: { 200: answer(uploadAction.data) },
       },
     },
     async (request) => {

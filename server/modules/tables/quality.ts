@@ -2,19 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { messageAnswer } from '../../../common/contract/answers';
-import { qualityRuleAnswer, qualityRuleListAnswer, qualityRunAnswer, type QualityRule } from '../../../common/contract/answers/quality';
-import { FUNCTION_TYPE_OF, PARAMS_OF, qualityRuleBody } from '../../../common/schemas/quality';
+import { answer } from '../../../common/contract/answers';
+import { qualityRuleListAnswer, type QualityRule } from '../../../common/contract/answers/quality';
+import { tablesContract } from '../../../common/contract/tables';
+import { FUNCTION_TYPE_OF, PARAMS_OF } from '../../../common/schemas/quality';
 import { recordAudit } from '../../audit';
 import { requireAuth } from '../../auth/guard';
 import { ConnectorError } from '../../connectors/types';
 import { qualityRules, tableColumns } from '../../db/schema';
 import { badRequest, notFound } from '../../http/errors';
 import { anyOf, filterBody, orderedPage, searchFilter, searching, textChoiceFilter, type ListAnswer } from '../../http/lists';
-import { uuidParam } from '../../http/schemas';
-import { answerRoute } from '../../platform/answer-route';
+import { actionRoute } from '../../platform/action-route';
 import { built, type Sent } from '../../platform/answers';
 import { audited } from '../../platform/audited';
+import { routeTemplate } from '../../platform/entity-routes';
 import { registerListRoutes } from '../../platform/list-routes';
 import { checkCompanySql, companySqlDialectOf } from '../../sql/company-sql';
 import { newestRulesFirst, rulesOf, selectRules, type RuleRow } from '../../tables/quality';
@@ -31,6 +32,9 @@ const ruleFilter = filterBody({
   searchText: searchFilter,
   tableId: z.string().optional(),
 });
+
+const { saveRule, deleteRule, runChecks } = tablesContract.actions;
+const ruleAnswer = answer(saveRule.data);
 
 const ruleSearch = (text: string) => searching([qualityRules.name, qualityRules.functionName, qualityRules.columnName], text);
 
@@ -50,7 +54,11 @@ async function checkCustomSql(query: string, connectionType: string | null | und
   }
 }
 
-/** A table's data-quality rules (listed, searched, filtered, saved, deleted) and its manual check runs. */
+/**
+ * A table's data-quality rules (listed, searched, filtered, saved, deleted) and its manual check
+ * runs. The contract's actions: the save and the delete `/table/dataQuality/{id}` (the save
+ * registered here from its declaration, as it answers 200 or 201), and the run `/table/{id}/configure`.
+ */
 export function registerQualityRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db, secrets, connectors } = api.ctx;
@@ -87,15 +95,15 @@ export function registerQualityRoutes(app: FastifyInstance): void {
   });
 
   api.post(
-    '/table/dataQuality/:id',
+    routeTemplate(saveRule.path).url,
     {
       config: updating.config,
       schema: {
-        summary: 'Add a data-quality rule to a table, or change one (with its id)',
+        summary: saveRule.summary,
         tags: updating.tags,
         params: idParams,
-        body: qualityRuleBody,
-        response: { 200: qualityRuleAnswer, 201: qualityRuleAnswer },
+        body: saveRule.body,
+        response: { 200: ruleAnswer, 201: ruleAnswer },
       },
     },
     async (request, reply) => {
@@ -152,72 +160,49 @@ export function registerQualityRoutes(app: FastifyInstance): void {
       const [rule] = (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId)))) as RuleWithResult[];
       return reply
         .code(existing ? 200 : 201)
-        .send(built(qualityRuleAnswer, { message: `Rule "${rule.name}" ${existing ? 'saved' : 'added'}`, data: rule }));
+        .send(built(ruleAnswer, { message: `Rule "${rule.name}" ${existing ? 'saved' : 'added'}`, data: rule }));
     },
   );
 
-  answerRoute(
-    app,
-    allowed('delete'),
-    {
-      method: 'DELETE',
-      path: '/table/dataQuality/:id',
-      summary: 'Delete a data-quality rule (its past results stay)',
-      params: idParams,
-      answer: messageAnswer,
-    },
-    async ({ auth, params, request }) => {
-      const [rule] = await selectRules(db).where(and(eq(qualityRules.companyId, auth.companyId), eq(qualityRules.id, params.id)));
-      if (!rule) throw notFound('Data-quality rule');
-      const { tableId, name, functionName, columnName } = rule;
-      await audited(
-        db,
-        request,
-        (tx) => tx.delete(qualityRules).where(and(eq(qualityRules.companyId, auth.companyId), eq(qualityRules.id, rule.id))),
-        {
-          companyId: auth.companyId,
-          model: 'quality_rule',
-          operation: 'delete',
-          recordId: rule.id,
-          changes: { before: { tableId, name, functionName, columnName } },
-        },
-      );
-      return { message: `Rule "${rule.name}" deleted` };
-    },
-  );
+  actionRoute(app, allowed('delete'), deleteRule, async ({ auth, params, request }) => {
+    const [rule] = await selectRules(db).where(and(eq(qualityRules.companyId, auth.companyId), eq(qualityRules.id, params.id)));
+    if (!rule) throw notFound('Data-quality rule');
+    const { tableId, name, functionName, columnName } = rule;
+    await audited(
+      db,
+      request,
+      (tx) => tx.delete(qualityRules).where(and(eq(qualityRules.companyId, auth.companyId), eq(qualityRules.id, rule.id))),
+      {
+        companyId: auth.companyId,
+        model: 'quality_rule',
+        operation: 'delete',
+        recordId: rule.id,
+        changes: { before: { tableId, name, functionName, columnName } },
+      },
+    );
+    return { message: `Rule "${rule.name}" deleted` };
+  });
 
   // ---- Runs --------------------------------------------------------------------------------------
 
-  answerRoute(
-    app,
-    updating,
-    {
-      method: 'POST',
-      path: '/table/:id/configure',
-      summary: "Run a table's data-quality rules now",
-      params: idParams,
-      body: z.preprocess((body) => body ?? {}, z.object({ ruleIds: z.array(uuidParam).max(500).optional() }).strict()),
-      answer: qualityRunAnswer,
-    },
-    async ({ auth, params: { id }, body, request }) => {
-      const { run, outcome, tableName } = await runTableChecks(
-        { db, secrets, connectors },
-        { companyId: auth.companyId, tableId: id, ruleIds: body.ruleIds, trigger: 'manual', userId: auth.userId },
-        (tx, runId, result, rules) =>
-          recordAudit(tx, request, {
-            companyId: auth.companyId,
-            model: 'table',
-            operation: 'run_checks',
-            recordId: id,
-            changes: { after: { runId, status: result.status, rules } },
-          }),
-      );
-      const failed = outcome.results.filter((r) => r.status !== 'passed').length;
-      const message =
-        outcome.status === 'error'
-          ? `The checks of "${tableName}" could not run: ${outcome.error}`
-          : `Checks of "${tableName}": ${outcome.results.length - failed} passed, ${failed} did not`;
-      return { message, data: run };
-    },
-  );
+  actionRoute(app, updating, runChecks, async ({ auth, params: { id }, body, request }) => {
+    const { run, outcome, tableName } = await runTableChecks(
+      { db, secrets, connectors },
+      { companyId: auth.companyId, tableId: id, ruleIds: body.ruleIds, trigger: 'manual', userId: auth.userId },
+      (tx, runId, result, rules) =>
+        recordAudit(tx, request, {
+          companyId: auth.companyId,
+          model: 'table',
+          operation: 'run_checks',
+          recordId: id,
+          changes: { after: { runId, status: result.status, rules } },
+        }),
+    );
+    const failed = outcome.results.filter((r) => r.status !== 'passed').length;
+    const message =
+      outcome.status === 'error'
+        ? `The checks of "${tableName}" could not run: ${outcome.error}`
+        : `Checks of "${tableName}": ${outcome.results.length - failed} passed, ${failed} did not`;
+    return { message, data: run };
+  });
 }

@@ -1,20 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { messageAnswer } from '../../../common/contract/answers';
-import { duplicateUsernameAnswer, userAnswer, userListAnswer, usernameAvailableAnswer } from '../../../common/contract/users';
-import { adminUserEditSchema, demoUserSchema, username as usernameRule } from '../../../common/schemas/users';
+import { userAnswer, userListAnswer, usersContract } from '../../../common/contract/users';
+import { adminUserEditSchema } from '../../../common/schemas/users';
 import { limitParam, offsetParam, uuidParam } from '../../http/schemas';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import { sent } from '../../platform/answers';
 import { createDemoUser, deleteUser, editUser } from '../../users/admin';
 import { DEFAULT_USER_SORT, findUserRow } from '../../users/rows';
 import { usernameTaken } from '../../users/rules';
+import { actionRoute } from '../../platform/action-route';
 import { userRepository } from './repository';
 
 /** `GET /users/0/null` lists every user (for pickers), up to this many. */
 const ALL_USERS_LIMIT = 10_000;
 
 const TAGS = ['Users'];
+const { actions } = usersContract;
 const may = (action: 'read' | 'create' | 'update' | 'delete'): RouteBase => ({ config: { policy: ['users', action] }, tags: TAGS });
 const signedIn: RouteBase = { config: {}, tags: TAGS };
 const idParams = z.object({ id: uuidParam });
@@ -23,15 +25,16 @@ const listParams = z.object({
   // `null` is how the console asks for all of them.
   limit: z.preprocess((value) => (value === 'null' ? undefined : value), limitParam.optional()),
 });
-const nameParams = z.object({ name: usernameRule });
-const usernameCheckQuery = z.object({ userId: uuidParam.optional() });
 const oneUser = sent(userAnswer);
 
 /**
  * An admin's calls on the company's accounts that are not the standard ones: the list, whose
  * limit may be `null` (every user); the change and the delete, whose rules (who may change whom,
  * the last admin, one's own account) are in server/users/admin.ts and whose answers name the
- * user by email; demo accounts; and the username checks of the forms.
+ * user by email; demo accounts; and the username checks of the forms. The last three are the
+ * contract's actions, served with their own checks: the demo account `/client/createUser` (201),
+ * the username checks `/client/checkDuplicateUserName/{name}` and `/users/username/check/{name}`
+ * (the name held to the username rule, the account as `?userId=`).
  */
 export function registerAccountRoutes(app: FastifyInstance): void {
   const ctx = app.ctx;
@@ -75,55 +78,20 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     },
   );
 
-  answerRoute(
-    app,
-    may('create'),
-    {
-      method: 'POST',
-      path: '/client/createUser',
-      summary: 'Create a demo user who can sign in at once (no invitation)',
-      body: demoUserSchema,
-      answer: oneUser,
-      status: 201,
-    },
-    async ({ auth, body, request }) => {
-      const id = await createDemoUser(db, request, auth, ctx.config.plans, body);
-      const row = await findUserRow(db, auth.companyId, id);
-      return { message: `${body.email} has been created and can sign in now`, data: row };
-    },
-  );
+  actionRoute(app, may('create'), actions.demoUser, async ({ auth, body, request }) => {
+    const id = await createDemoUser(db, request, auth, ctx.config.plans, body);
+    const row = await findUserRow(db, auth.companyId, id);
+    return { message: `${body.email} has been created and can sign in now`, data: row };
+  });
 
-  answerRoute(
-    app,
-    signedIn,
-    {
-      method: 'GET',
-      path: '/client/checkDuplicateUserName/:name',
-      summary: 'Check whether a username is taken',
-      params: nameParams,
-      answer: duplicateUsernameAnswer,
-    },
-    async ({ auth, params }) => {
-      const duplicate = await usernameTaken(db, auth.companyId, params.name);
-      return { message: duplicate ? 'This username is taken' : 'This username is free', data: { duplicate } };
-    },
-  );
+  actionRoute(app, signedIn, actions.usernameTaken, async ({ auth, params }) => {
+    const duplicate = await usernameTaken(db, auth.companyId, params.name);
+    return { message: duplicate ? 'This username is taken' : 'This username is free', data: { duplicate } };
+  });
 
-  answerRoute(
-    app,
-    signedIn,
-    {
-      method: 'GET',
-      path: '/users/username/check/:name',
-      summary: 'Check whether a username is free for a user',
-      params: nameParams,
-      querystring: usernameCheckQuery,
-      answer: usernameAvailableAnswer,
-    },
-    async ({ auth, params, query }) => {
-      // The name the account already has counts as available to it.
-      const available = !(await usernameTaken(db, auth.companyId, params.name, query.userId ?? auth.userId));
-      return { message: available ? 'This username is available' : 'This username is taken', data: { available } };
-    },
-  );
+  actionRoute(app, signedIn, actions.usernameFree, async ({ auth, params, query }) => {
+    // The name the account already has counts as available to it.
+    const available = !(await usernameTaken(db, auth.companyId, params.name, query.userId ?? auth.userId));
+    return { message: available ? 'This username is available' : 'This username is taken', data: { available } };
+  });
 }

@@ -2,16 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
-import { messageAnswer } from '../../../common/contract/answers';
-import {
-  activeUsersAnswer,
-  aiNotificationAnswer,
-  avatarAnswer,
-  ownProfileAnswer,
-  userAnswer,
-  userCardsAnswer,
-} from '../../../common/contract/users';
-import { aiNotificationSchema, mpinSchema } from '../../../common/schemas/users';
+import { activeUsersAnswer, avatarAnswer, ownProfileAnswer, usersContract } from '../../../common/contract/users';
 import { requireAuth } from '../../auth/guard';
 import { refuseWhileImpersonating } from '../../auth/impersonation';
 import { hashPassword } from '../../auth/passwords';
@@ -20,6 +11,7 @@ import { findImpersonator } from '../../auth/session-user';
 import { companies, roles, users } from '../../db/schema';
 import { forbidden, notFound, unauthorized } from '../../http/errors';
 import { uuidParam } from '../../http/schemas';
+import { actionRoute } from '../../platform/action-route';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import { sent } from '../../platform/answers';
 import { audited } from '../../platform/audited';
@@ -29,22 +21,18 @@ import { findUserRow } from '../../users/rows';
 import { ownRow } from './repository';
 
 const TAGS = ['Users'];
+const { actions } = usersContract;
 const signedIn: RouteBase = { config: {}, tags: TAGS };
 const idParams = z.object({ id: uuidParam });
-const profileCardParams = z.object({
-  userId: uuidParam,
-  days: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(365, 'must be at most 365'),
-});
 /** The picture is sent as a Buffer, not the string the document names its bytes with. */
 const avatarBytes = { ...avatarAnswer, content: avatarAnswer.content as Record<string, { schema: ZodType<unknown> }> };
 
 /**
  * The signed-in user's own account (profile, picture, MPIN, notifications), what any user may see
  * of the others (pictures, the active users, one's own activity), and an admin's MPIN for anyone.
+ * Served from the contract's actions: the profile's change `/user/profile`, the activity cards
+ * `/user/profile/cards/{userId}/{days}`, the MPIN `/user/mpin/create/{id}` and the AI
+ * notifications `/user/notification`.
  */
 export function registerProfileRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -81,20 +69,11 @@ export function registerProfileRoutes(app: FastifyInstance): void {
     },
   );
 
-  answerRoute(
-    app,
-    signedIn,
-    {
-      method: 'PUT',
-      path: '/user/profile',
-      summary: 'Edit your own profile (a multipart form may carry a picture)',
-      answer: sent(userAnswer),
-    },
-    async ({ auth, request }) => {
-      await updateOwnProfile(db, request, auth);
-      return { message: 'Your profile has been saved', data: await findUserRow(db, auth.companyId, auth.userId) };
-    },
-  );
+  // The body is the multipart form, read by updateOwnProfile.
+  actionRoute(app, signedIn, actions.saveProfile, async ({ auth, request }) => {
+    await updateOwnProfile(db, request, auth);
+    return { message: 'Your profile has been saved', data: await findUserRow(db, auth.companyId, auth.userId) };
+  });
 
   api.get(
     '/user/avatar/:id',
@@ -110,93 +89,59 @@ export function registerProfileRoutes(app: FastifyInstance): void {
     },
   );
 
-  answerRoute(
-    app,
-    signedIn,
-    {
-      method: 'GET',
-      path: '/user/profile/cards/:userId/:days',
-      summary: "Counts of a user's activity over the last days",
-      params: profileCardParams,
-      answer: userCardsAnswer,
-    },
-    async ({ auth, params: { userId, days } }) => {
-      if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
-      const [target] = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
-      if (!target) throw notFound('User');
-      return { message: 'Profile cards', data: { cards: await profileCards(db, auth.companyId, userId, days) } };
-    },
-  );
+  actionRoute(app, signedIn, actions.activityCards, async ({ auth, params: { userId, days } }) => {
+    if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
+    const [target] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
+    if (!target) throw notFound('User');
+    return { message: 'Profile cards', data: { cards: await profileCards(db, auth.companyId, userId, Number(days)) } };
+  });
 
   /** An MPIN: one's own, or anyone's for an admin. A credential, so never through an API key or an impersonation. */
-  answerRoute(
-    app,
-    { config: { apiKeys: false }, tags: TAGS },
-    {
-      method: 'PUT',
-      path: '/user/mpin/create/:id',
-      summary: "Set a user's MPIN (your own, or anyone's as an admin)",
-      params: idParams,
-      body: mpinSchema,
-      answer: messageAnswer,
-    },
-    async ({ auth, params: { id }, body, request }) => {
-      refuseWhileImpersonating(auth);
-      if (id !== auth.userId && !auth.isAdmin) throw forbidden();
-      const [target] = await db
-        .select({ id: users.id, email: users.email, hasMpin: sql<boolean>`${users.mpinHash} is not null` })
-        .from(users)
-        .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
-      if (!target) throw notFound('User');
-      const mpinHash = await hashPassword(body.mpin);
-      await audited(
-        db,
-        request,
-        (tx) =>
-          tx
-            .update(users)
-            .set({ mpinHash, updatedAt: new Date() })
-            .where(and(eq(users.companyId, auth.companyId), eq(users.id, id))),
-        {
-          companyId: auth.companyId,
-          model: 'user',
-          operation: 'set_mpin',
-          recordId: id,
-          changes: { before: { mpin: target.hasMpin ? 'set' : 'none' }, after: { mpin: 'set' } },
-        },
-      );
-      return { message: id === auth.userId ? 'Your MPIN has been saved' : `The MPIN of ${target.email} has been saved` };
-    },
-  );
+  actionRoute(app, { config: { apiKeys: false }, tags: TAGS }, actions.setMpin, async ({ auth, params: { id }, body, request }) => {
+    refuseWhileImpersonating(auth);
+    if (id !== auth.userId && !auth.isAdmin) throw forbidden();
+    const [target] = await db
+      .select({ id: users.id, email: users.email, hasMpin: sql<boolean>`${users.mpinHash} is not null` })
+      .from(users)
+      .where(and(eq(users.companyId, auth.companyId), eq(users.id, id)));
+    if (!target) throw notFound('User');
+    const mpinHash = await hashPassword(body.mpin);
+    await audited(
+      db,
+      request,
+      (tx) =>
+        tx
+          .update(users)
+          .set({ mpinHash, updatedAt: new Date() })
+          .where(and(eq(users.companyId, auth.companyId), eq(users.id, id))),
+      {
+        companyId: auth.companyId,
+        model: 'user',
+        operation: 'set_mpin',
+        recordId: id,
+        changes: { before: { mpin: target.hasMpin ? 'set' : 'none' }, after: { mpin: 'set' } },
+      },
+    );
+    return { message: id === auth.userId ? 'Your MPIN has been saved' : `The MPIN of ${target.email} has been saved` };
+  });
 
-  answerRoute(
-    app,
-    signedIn,
-    {
-      method: 'PUT',
-      path: '/user/notification',
-      summary: 'Turn your AI notifications on or off',
-      body: aiNotificationSchema,
-      answer: aiNotificationAnswer,
-    },
-    async ({ auth, body: { aiNotification }, request }) => {
-      const [current] = await db.select({ aiNotification: users.aiNotification }).from(users).where(ownRow(auth));
-      if (!current) throw unauthorized();
-      if (current.aiNotification !== aiNotification) {
-        await audited(db, request, (tx) => tx.update(users).set({ aiNotification, updatedAt: new Date() }).where(ownRow(auth)), {
-          companyId: auth.companyId,
-          model: 'user',
-          operation: 'update_notification',
-          recordId: auth.userId,
-          changes: { before: { aiNotification: current.aiNotification }, after: { aiNotification } },
-        });
-      }
-      return { message: aiNotification ? 'AI notifications are on' : 'AI notifications are off', data: { aiNotification } };
-    },
-  );
+  actionRoute(app, signedIn, actions.aiNotification, async ({ auth, body: { aiNotification }, request }) => {
+    const [current] = await db.select({ aiNotification: users.aiNotification }).from(users).where(ownRow(auth));
+    if (!current) throw unauthorized();
+    if (current.aiNotification !== aiNotification) {
+      await audited(db, request, (tx) => tx.update(users).set({ aiNotification, updatedAt: new Date() }).where(ownRow(auth)), {
+        companyId: auth.companyId,
+        model: 'user',
+        operation: 'update_notification',
+        recordId: auth.userId,
+        changes: { before: { aiNotification: current.aiNotification }, after: { aiNotification } },
+      });
+    }
+    return { message: aiNotification ? 'AI notifications are on' : 'AI notifications are off', data: { aiNotification } };
+  });
 
   answerRoute(
     app,

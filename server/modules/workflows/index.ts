@@ -1,20 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { z, type ZodType } from 'zod';
-import { answer } from '../../../common/contract/answers';
-import { databricksRunState, jobRunDetail } from '../../../common/contract/job-runs';
+import { jobRunsContract } from '../../../common/contract/job-runs';
 import type { PolicyAction } from '../../../common/contract/define';
-import {
-  gitRepositoryListing,
-  workflowCardsAnswer,
-  workflowCheck,
-  workflowFilterPropsAnswer,
-  workflowsContract,
-} from '../../../common/contract/workflows';
+import { workflowCardsAnswer, workflowFilterPropsAnswer, workflowsContract } from '../../../common/contract/workflows';
 import { recordAudit } from '../../audit';
 import { badRequest } from '../../http/errors';
-import { uuidParam } from '../../http/schemas';
 import { databricksRunStatus } from '../../jobs/databricks-engine';
-import { answerRoute, type RouteBase } from '../../platform/answer-route';
+import { actionRoute } from '../../platform/action-route';
+import type { RouteBase } from '../../platform/answer-route';
 import type { EntityModule } from '../../platform/entity-routes';
 import { repositoryListing, workflowProblems } from '../../workflows/checks';
 import { findRun, type WorkflowRow } from '../../workflows/records';
@@ -23,7 +15,8 @@ import { readWorkflow, workflowFilterBody, workflowRepository } from './reposito
 import { registerRunRoutes } from './runs';
 
 const TAGS = ['Workflows'];
-const idParams = z.object({ id: uuidParam });
+const { actions } = workflowsContract;
+const runActions = jobRunsContract.actions;
 
 /** The calls the module serves itself are guarded by the workflows policy too. */
 const allowed = (action: PolicyAction): RouteBase => ({ config: { policy: [workflowsContract.policy.resource, action] }, tags: TAGS });
@@ -35,8 +28,10 @@ const allowed = (action: PolicyAction): RouteBase => ({ config: { policy: [workf
  * `/filters/workflow`, the cards `/workflow/topCards`, one `/workflow/{id}` and the search
  * `/workflow/search/{offset}/{limit}`, whose text may be blank (all of them). The module's own:
  * the create, edit and (de)activation, which
- * check what the workflow names, audit the body given and reschedule it; the check, the run now,
- * a repository's files, a Databricks run's state, and the runs with their quality results.
+ * check what the workflow names, audit the body given and reschedule it; and the runs with their
+ * quality results. Served from the contracts' actions: the check `/workflow/configure/{id}`, the
+ * run now `/workflow/run/{jobId}`, a repository's files `/workflow/connection/gitRepo/{id}` and a
+ * Databricks run's state `/workflow/databricks/job/status/{id}`.
  */
 export const workflowsModule: EntityModule<WorkflowRow> = {
   contract: workflowsContract,
@@ -53,89 +48,44 @@ export const workflowsModule: EntityModule<WorkflowRow> = {
 
     registerWorkflowChanges(app, allowed);
 
-    answerRoute(
-      app,
-      allowed('update'),
-      {
-        method: 'POST',
-        path: '/workflow/configure/:id',
-        summary: 'Check a workflow against what it names, without running it',
-        params: idParams,
-        answer: answer(workflowCheck),
-      },
-      async ({ auth: { companyId }, params }) => {
-        const workflow = await readWorkflow(db, companyId, params.id);
-        const problems = await workflowProblems(app.ctx, companyId, workflow);
-        const found = problems.length === 0 ? 'is ready to run' : `has ${problems.length} problem${problems.length === 1 ? '' : 's'}`;
-        return { message: `Workflow "${workflow.name}" ${found}`, data: { ok: problems.length === 0, problems } };
-      },
+    actionRoute(app, allowed('update'), actions.check, async ({ auth: { companyId }, params }) => {
+      const workflow = await readWorkflow(db, companyId, params.id);
+      const problems = await workflowProblems(app.ctx, companyId, workflow);
+      const found = problems.length === 0 ? 'is ready to run' : `has ${problems.length} problem${problems.length === 1 ? '' : 's'}`;
+      return { message: `Workflow "${workflow.name}" ${found}`, data: { ok: problems.length === 0, problems } };
+    });
+
+    actionRoute(app, allowed('update'), runActions.start, async ({ auth, params, request }) => {
+      const workflow = await readWorkflow(db, auth.companyId, params.jobId);
+      if (!workflow.isActive) throw badRequest(`The workflow "${workflow.name}" is deactivated; activate it first`);
+      const runId = await runner.enqueue({
+        companyId: auth.companyId,
+        workflowId: workflow.id,
+        trigger: auth.apiKeyId ? 'api_key' : 'manual',
+        userId: auth.userId,
+        apiKeyId: auth.apiKeyId ?? null,
+      });
+      await recordAudit(db, request, {
+        companyId: auth.companyId,
+        model: 'workflow',
+        operation: 'run',
+        recordId: workflow.id,
+        changes: { after: { runId } },
+      });
+      return { message: `Workflow "${workflow.name}" queued`, data: await findRun(db, auth.companyId, runId) };
+    });
+
+    actionRoute(app, allowed('read'), actions.gitRepository, ({ auth, params, query }) =>
+      repositoryListing(app.ctx, auth.companyId, params.id, query),
     );
 
-    answerRoute(
-      app,
-      allowed('update'),
-      {
-        method: 'POST',
-        path: '/workflow/run/:jobId',
-        summary: 'Run a workflow now',
-        params: z.object({ jobId: uuidParam }),
-        body: z.preprocess((body) => body ?? {}, z.object({ jobId: uuidParam.optional() }).strict()),
-        answer: answer(jobRunDetail) as ZodType<unknown>,
-        status: 202,
-      },
-      async ({ auth, params, request }) => {
-        const workflow = await readWorkflow(db, auth.companyId, params.jobId);
-        if (!workflow.isActive) throw badRequest(`The workflow "${workflow.name}" is deactivated; activate it first`);
-        const runId = await runner.enqueue({
-          companyId: auth.companyId,
-          workflowId: workflow.id,
-          trigger: auth.apiKeyId ? 'api_key' : 'manual',
-          userId: auth.userId,
-          apiKeyId: auth.apiKeyId ?? null,
-        });
-        await recordAudit(db, request, {
-          companyId: auth.companyId,
-          model: 'workflow',
-          operation: 'run',
-          recordId: workflow.id,
-          changes: { after: { runId } },
-        });
-        return { message: `Workflow "${workflow.name}" queued`, data: await findRun(db, auth.companyId, runId) };
-      },
-    );
-
-    answerRoute(
-      app,
-      allowed('read'),
-      {
-        method: 'GET',
-        path: '/workflow/connection/gitRepo/:id',
-        summary: "The branches and files of a connection's repository",
-        params: idParams,
-        querystring: z.object({ ref: z.string().max(200).optional(), path: z.string().max(500).optional() }),
-        answer: answer(gitRepositoryListing),
-      },
-      ({ auth, params, query }) => repositoryListing(app.ctx, auth.companyId, params.id, query),
-    );
-
-    answerRoute(
-      app,
-      allowed('read'),
-      {
-        method: 'GET',
-        path: '/workflow/databricks/job/status/:id',
-        summary: 'The Databricks state of a run',
-        params: idParams,
-        answer: answer(databricksRunState),
-      },
-      async ({ auth: { companyId }, params: { id } }) => {
-        await findRun(db, companyId, id);
-        return {
-          message: 'Databricks run',
-          data: await databricksRunStatus({ db, secrets, http: { reach: connectors.context.reach } }, companyId, id),
-        };
-      },
-    );
+    actionRoute(app, allowed('read'), runActions.databricksState, async ({ auth: { companyId }, params: { id } }) => {
+      await findRun(db, companyId, id);
+      return {
+        message: 'Databricks run',
+        data: await databricksRunStatus({ db, secrets, http: { reach: connectors.context.reach } }, companyId, id),
+      };
+    });
 
     registerRunRoutes(app, allowed);
   },

@@ -2,19 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
 import { answer, listAnswer } from '../../../common/contract/answers';
-import {
-  jobRunDetail,
-  jobRunFilterPropsAnswer,
-  jobRunRow,
-  runQualityFilterPropsAnswer,
-  runQualityResult,
-} from '../../../common/contract/job-runs';
+import { jobRunDetail, jobRunFilterPropsAnswer, jobRunRow, jobRunsContract, runQualityResult } from '../../../common/contract/job-runs';
 import { RUN_STATUSES } from '../../../common/schemas/workflows';
 import { recordAudit } from '../../audit';
 import { jobRuns, qualityResults, workflows } from '../../db/schema';
 import { badRequest } from '../../http/errors';
 import { anyOf, bodyPage, endDateFilter, filterBody, idChoiceFilter, startDateFilter, textChoiceFilter, within } from '../../http/lists';
 import { limitParam, offsetParam, uuidParam } from '../../http/schemas';
+import { actionRoute } from '../../platform/action-route';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import { registerFindRoute, registerReadRoute } from '../../platform/list-routes';
 import { findRun, findWorkflowSelected } from '../../workflows/records';
@@ -22,6 +17,7 @@ import { resultsOfRun, runResultsPage, runsPage } from '../../workflows/run-page
 import { runStatusChoices } from '../../workflows/run-statuses';
 
 const RUN_TAGS = ['Job runs'];
+const { actions } = jobRunsContract;
 const idParams = z.object({ id: uuidParam });
 const statusFilter = textChoiceFilter.refine((values) => values.every((v) => (RUN_STATUSES as readonly string[]).includes(v)), {
   message: `must be one of ${RUN_STATUSES.join(', ')}`,
@@ -40,6 +36,8 @@ const qualityResultList: ZodType<unknown> = listAnswer(runQualityResult);
 /**
  * The runs of the workflows (the job run tracker), newest first, and the data-quality results
  * their quality tasks kept. They are guarded by the workflows policy and listed as job runs.
+ * Served from the contract's actions: a run's cancel `/jobRunTracker/{id}/cancel` and the choices
+ * of its quality filter `GET /dataQuality/filters`.
  */
 export function registerRunRoutes(app: FastifyInstance, allowed: (action: 'read' | 'update') => RouteBase) {
   const { db, runner } = app.ctx;
@@ -108,24 +106,19 @@ export function registerRunRoutes(app: FastifyInstance, allowed: (action: 'read'
     find: (companyId, id) => findRun(db, companyId, id),
   });
 
-  answerRoute(
-    app,
-    { ...allowed('update'), tags: RUN_TAGS },
-    { method: 'PUT', path: '/jobRunTracker/:id/cancel', summary: 'Stop a queued or running run', params: idParams, answer: runAnswer },
-    async ({ auth, params, request }) => {
-      const run = await findRun(db, auth.companyId, params.id);
-      if (!['queued', 'running'].includes(run.status)) throw badRequest(`This run has already ended (${run.status.replace('_', ' ')})`);
-      await runner.cancel(auth.companyId, run.id);
-      await recordAudit(db, request, {
-        companyId: auth.companyId,
-        model: 'job_run',
-        operation: 'cancel',
-        recordId: run.id,
-        changes: { before: { status: run.status } },
-      });
-      return { message: `Run of "${run.workflowName}" is stopping`, data: await findRun(db, auth.companyId, run.id) };
-    },
-  );
+  actionRoute(app, { ...allowed('update'), tags: RUN_TAGS }, actions.cancel, async ({ auth, params, request }) => {
+    const run = await findRun(db, auth.companyId, params.id);
+    if (!['queued', 'running'].includes(run.status)) throw badRequest(`This run has already ended (${run.status.replace('_', ' ')})`);
+    await runner.cancel(auth.companyId, run.id);
+    await recordAudit(db, request, {
+      companyId: auth.companyId,
+      model: 'job_run',
+      operation: 'cancel',
+      recordId: run.id,
+      changes: { before: { status: run.status } },
+    });
+    return { message: `Run of "${run.workflowName}" is stopping`, data: await findRun(db, auth.companyId, run.id) };
+  });
 
   // ---- A run's data-quality results -------------------------------------------------------------------
 
@@ -146,37 +139,27 @@ export function registerRunRoutes(app: FastifyInstance, allowed: (action: 'read'
     }),
   );
 
-  answerRoute(
-    app,
-    read,
-    {
-      method: 'GET',
-      path: '/dataQuality/filters',
-      summary: "Choices of a run's data-quality filter",
-      querystring: runQuery,
-      answer: runQualityFilterPropsAnswer,
-    },
-    async ({ auth: { companyId }, query }) => {
-      const runId = query.jobRunTrackerId;
-      await findRun(db, companyId, runId);
-      const ofRun = resultsOfRun(companyId, runId);
-      const [names, columns] = await Promise.all([
-        db.selectDistinct({ name: qualityResults.ruleName }).from(qualityResults).where(ofRun).orderBy(asc(qualityResults.ruleName)),
-        db
-          .selectDistinct({ name: qualityResults.columnName })
-          .from(qualityResults)
-          .where(and(ofRun, sql`${qualityResults.columnName} is not null`))
-          .orderBy(asc(qualityResults.columnName)),
-      ]);
-      return {
-        message: 'Data-quality filters',
-        data: {
-          qualityName: names.map(({ name }) => ({ id: name, name })),
-          columnName: columns.map(({ name }) => ({ id: name!, name: name! })),
-        },
-      };
-    },
-  );
+  // The run is named in the query.
+  actionRoute(app, read, actions.qualityChoices, async ({ auth: { companyId }, query }) => {
+    const runId = query.jobRunTrackerId;
+    await findRun(db, companyId, runId);
+    const ofRun = resultsOfRun(companyId, runId);
+    const [names, columns] = await Promise.all([
+      db.selectDistinct({ name: qualityResults.ruleName }).from(qualityResults).where(ofRun).orderBy(asc(qualityResults.ruleName)),
+      db
+        .selectDistinct({ name: qualityResults.columnName })
+        .from(qualityResults)
+        .where(and(ofRun, sql`${qualityResults.columnName} is not null`))
+        .orderBy(asc(qualityResults.columnName)),
+    ]);
+    return {
+      message: 'Data-quality filters',
+      data: {
+        qualityName: names.map(({ name }) => ({ id: name, name })),
+        columnName: columns.map(({ name }) => ({ id: name!, name: name! })),
+      },
+    };
+  });
 
   answerRoute(
     app,
