@@ -3,12 +3,13 @@ import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { choice } from '../../common/contract/answers';
-import { defineContract } from '../../common/contract/define';
+import { defineAction, defineContract } from '../../common/contract/define';
 import { buildApp } from '../../server/app';
 import { selectRows } from '../../server/db/client';
 import { systemAudits } from '../../server/db/schema';
 import { conflict } from '../../server/http/errors';
 import { inlined, listPage } from '../../server/http/lists';
+import { actionRoute } from '../../server/platform/action-route';
 import type { EntityModule, EntityScope, PageRequest } from '../../server/platform/entity-routes';
 import { labelRow, labelsContract, type Label } from '../sample/labels-contract';
 import { createTestServer, type TestServer } from './harness';
@@ -376,6 +377,76 @@ describe('an entity declared by its contract and repository alone', () => {
         '/api/v1/tags/filter/{offset}/{limit} Filter the tags [Colour tags]',
         '/api/v1/tags/colours The colours tags come in [Colour tags]',
       ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves its actions from their declaration, a query search that may be blank, and the calls it keeps for itself', async () => {
+    // The labels again under other paths: one label is the module's own call, and a colour change is an action.
+    const recolour = defineAction({
+      path: '/marks/{id}/colour/{colour}',
+      method: 'PUT',
+      summary: 'Give a mark another colour',
+      params: { colour: z.enum(['red', 'blue', 'green'], { error: 'must be red, blue or green' }) },
+      data: labelRow,
+    });
+    const marks: EntityModule<Label> = {
+      contract: defineContract({
+        name: 'marks',
+        row: labelRow,
+        fields: labelsContract.fields,
+        routes: { list: '/marks/{offset}/{limit}', search: '/marks/search/{offset}/{limit}?q={search}', one: '/mark/{id}' },
+        policy: { resource: 'labels', label: 'Labels', actions: ['read', 'update'], order: 99 },
+        actions: { recolour },
+      }),
+      repository: {
+        list: labelsModule.repository.list,
+        search: (scope, text, request) => labelsModule.repository.filter!(scope, text ? { search: text } : {}, request),
+        one: labelsModule.repository.one,
+      },
+      own: ['one'],
+      apiKeys: false,
+      routes(app) {
+        app.get('/mark/:id', async () => ({ message: 'A mark, as the module answers it' }));
+        actionRoute(app, { config: { policy: ['labels', 'update'] }, tags: ['Marks'] }, recolour, async ({ auth, params }) => {
+          const scope = { db: app.ctx.db, auth } as EntityScope;
+          await labelsModule.repository.update!(scope, params.id, { colour: params.colour });
+          return { message: 'Recoloured', data: (await labelsModule.repository.one!(scope, params.id))! };
+        });
+      },
+    };
+    const app = await buildApp(server.app.ctx, { modules: [marks], checkAnswers: true });
+    try {
+      const on = { ...server, app };
+      const get = (path: string) => call(on, 'GET', path, { token: adminToken });
+      const names = (answer: { json(): { data: { rows: Label[] } } }) => answer.json().data.rows.map((row) => row.name);
+      const stored = (await server.db.select().from(labels).where(eq(labels.companyId, server.company.companyId))).map((row) => row.name);
+
+      // The text is the query's `q`: missing or blank, every row; else the rows it finds.
+      expect(names(await get('/marks/search/0/100'))).toHaveLength(stored.length);
+      expect(names(await get('/marks/search/0/100?q=%20'))).toHaveLength(stored.length);
+      const part = stored[0].slice(0, 3);
+      expect(names(await get(`/marks/search/0/100?q=${encodeURIComponent(part)}`))).toEqual(
+        expect.arrayContaining(stored.filter((name) => name.includes(part))),
+      );
+      // `one` is the module's own: the standard read is not registered beside it.
+      const [first] = (await get('/marks/0/1')).json().data.rows as Label[];
+      expect((await get(`/mark/${first.id}`)).json()).toEqual({ message: 'A mark, as the module answers it' });
+
+      // The action: its placeholder checked by its own rule, its answer by its data schema.
+      const wrong = await call(on, 'PUT', `/marks/${first.id}/colour/pink`, { token: adminToken });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().message).toBe('colour: must be red, blue or green');
+      const done = await call(on, 'PUT', `/marks/${first.id}/colour/green`, { token: adminToken });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(done.json()).toMatchObject({ message: 'Recoloured', data: { id: first.id, colour: 'green' } });
+
+      const document = app.swagger() as { paths: Record<string, Record<string, { summary?: string; 'x-api-keys'?: boolean }>> };
+      expect(document.paths['/api/v1/marks/{id}/colour/{colour}'].put.summary).toBe('Give a mark another colour');
+      // The standard calls are kept from API keys; the module's own routes say for themselves.
+      expect(document.paths['/api/v1/marks/{offset}/{limit}'].get['x-api-keys']).toBe(false);
+      expect(document.paths['/api/v1/marks/{id}/colour/{colour}'].put['x-api-keys']).toBeUndefined();
     } finally {
       await app.close();
     }
