@@ -1,4 +1,6 @@
-import { ApiError, apiRequest } from './http';
+import { usersContract } from '../common/contract/users';
+import { callAction } from './dataProvider';
+import { ApiError } from './http';
 import { getAccessToken } from './storage';
 
 /**
@@ -65,7 +67,7 @@ export function loadCallerPolicies(): Promise<CallerPolicies | null> {
   const token = getAccessToken();
   if (!token) return Promise.resolve(null);
   if (cache?.token === token) return cache.promise;
-  const promise = apiRequest('/authorization/user/policies').then(readPolicies, (error: unknown) => {
+  const promise = callAction(usersContract.actions.ownPolicies).then(readPolicies, (error: unknown) => {
     if (error instanceof ApiError && error.status === 404) return null;
     // Anything else is worth another try at the next check.
     if (cache?.promise === promise) cache = null;

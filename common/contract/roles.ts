@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { card, choice, timestamp } from './answers';
 import { assignPoliciesBody, rolePagesBody } from '../schemas/roles';
+import { policyCatalogue } from './answers/authorization';
 import { defineAction, defineContract, everyAction, PAGE_GROUPS, POLICY_ACTIONS, type PageGroup } from './define';
 
 /** `system` roles come with the company (Admin, Member); `custom` ones are made by it. */
@@ -101,6 +102,13 @@ export const rolesContract = defineContract({
   audit: { model: 'role' },
   activation: { field: 'isActive' },
   actions: {
+    /** The resources and actions a policy can speak of: every signed-in user may read it (to read their own policies by it). */
+    policyCatalogue: defineAction({
+      path: '/authorization/policies',
+      method: 'GET',
+      summary: 'The policy catalogue: resources and actions',
+      data: policyCatalogue,
+    }),
     /** The pickers' choices (invitation, user edit): every signed-in user may read them. */
     active: defineAction({ path: '/roles/active', method: 'GET', summary: 'List the active roles', data: z.array(activeRole) }),
     policies: defineAction({ path: '/policies/{id}', method: 'GET', summary: "Read a role's policies", data: rolePolicies }),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { aiNotificationSchema, AVATAR_TYPES, demoUserSchema, mpinSchema, recordId, USER_STATUSES, username } from '../schemas/users';
 import { answer, card, choice, idName, listAnswer, timestamp } from './answers';
 import { impersonator, passwordPolicyAnswer } from './answers/auth';
+import { ownPolicies, userPolicies } from './answers/authorization';
+import { assignPoliciesBody } from '../schemas/roles';
 import { defineAction, defineContract, everyAction } from './define';
 
 /**
@@ -147,6 +149,25 @@ export const usersContract = defineContract({
   audit: { model: 'user' },
   activation: { field: 'isActive' },
   actions: {
+    /** What the caller may do: every signed-in user, for the console to show only what they may use. */
+    ownPolicies: defineAction({ path: '/authorization/user/policies', method: 'GET', summary: 'Your own policies', data: ownPolicies }),
+    /** A user's role policies, own policies and what they add up to: one's own, or anyone's with users/read. */
+    policies: defineAction({
+      path: '/authorization/policies/{userId}',
+      method: 'GET',
+      summary: "Read a user's policies",
+      params: { userId: recordId },
+      data: userPolicies,
+    }),
+    /** Replaces the user's own policies (users/update); they apply from the user's next call. */
+    assignPolicies: defineAction({
+      path: '/authorization/policies/{userId}',
+      method: 'POST',
+      summary: "Replace a user's own policies",
+      params: { userId: recordId },
+      body: assignPoliciesBody,
+      data: userPolicies,
+    }),
     /** A demo or test account, active at once with the password given (no invitation). */
     demoUser: defineAction({
       path: '/client/createUser',

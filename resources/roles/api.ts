@@ -24,9 +24,9 @@ export const policyCatalogueKey = ['roles-catalogue', 'policies'];
 export const pageCatalogueKey = ['roles-catalogue', 'pages'];
 export const roleHoldersKey = (roleId: string | number) => ['roles', 'holders', String(roleId)];
 
-/** The resources and actions a policy can speak of (`GET /authorization/policies`). */
+/** The resources and actions a policy can speak of. */
 export async function getPolicyCatalogue(signal?: AbortSignal): Promise<PolicyCatalogue> {
-  return (await apiRequest<Answer<PolicyCatalogue>>('/authorization/policies', { signal })).data;
+  return (await callAction(actions.policyCatalogue, { signal })).data;
 }
 
 /** Every console page a role can be given, in menu order. */

@@ -3,7 +3,7 @@ import type { DemoUserInput } from '../../common/schemas/users';
 import { callAction, type ActionAnswer } from '../../providers/dataProvider';
 import { API_BASE, apiRequest, type Answer, type Saved } from '../../providers/http';
 import { getAccessToken } from '../../providers/storage';
-import type { ActivityCard, PolicyCatalogue, PolicyEntry, User, UserPolicies } from './types';
+import type { ActivityCard, PolicyEntry, User, UserPolicies } from './types';
 
 /**
  * The users area's calls beyond the declared CRUD routes (docs/api/users.md): the contract's
@@ -37,20 +37,15 @@ export async function resendInvitation(email: string, companyHostname: string): 
   return answer?.message;
 }
 
-export async function getPolicyCatalogue(signal?: AbortSignal): Promise<PolicyCatalogue> {
-  return (await apiRequest<Answer<PolicyCatalogue>>('/authorization/policies', { signal })).data;
-}
+export { getPolicyCatalogue } from '../roles/api';
 
 export async function getUserPolicies(userId: string, signal?: AbortSignal): Promise<UserPolicies> {
-  return (await apiRequest<Answer<UserPolicies>>(`/authorization/policies/${encodeURIComponent(userId)}`, { signal })).data;
+  return (await callAction(actions.policies, { values: { userId }, signal })).data;
 }
 
 /** Replaces the user's own policies; an empty list gives the role's back. */
 export async function saveUserPolicies(userId: string, policies: PolicyEntry[]): Promise<Saved<UserPolicies>> {
-  const answer = await apiRequest<Answer<UserPolicies>>(`/authorization/policies/${encodeURIComponent(userId)}`, {
-    method: 'POST',
-    body: { policies },
-  });
+  const answer = await callAction(actions.assignPolicies, { values: { userId }, body: { policies } });
   return { message: answer.message, data: answer.data };
 }
 
