@@ -510,11 +510,10 @@ export function createDataProvider(resources: readonly ResourceCalls[]): Declare
   };
 }
 
-/** What an action answers: its message, and its data as its contract declares it. */
-export interface ActionAnswer<A extends ActionDeclaration> {
-  message?: string;
-  data: A['data'] extends ZodType ? z.output<A['data']> : undefined;
-}
+/** What an action answers: its message and its data as its contract declares them, or its whole declared answer. */
+export type ActionAnswer<A extends ActionDeclaration> = A['answer'] extends ZodType
+  ? z.output<A['answer']>
+  : { message?: string; data: A['data'] extends ZodType ? z.output<A['data']> : undefined };
 
 /** What a call of an action gives: its path's values (`{ id }`), its body, and a signal to cancel it. */
 export interface ActionCall<A extends ActionDeclaration> {

@@ -110,8 +110,10 @@ export interface ActionDeclaration {
   query?: ZodType;
   /** The check of a path placeholder other than `{id}` (a username, a number of days); a non-empty text unless given. */
   params?: Readonly<Record<string, ZodType>>;
-  /** The schema of its answer's `data`; without it, it answers `{ message }` alone. */
+  /** The schema of its answer's `data`; without it (and without `answer`), it answers `{ message }` alone. */
   data?: ZodType;
+  /** The whole answer, where it holds more than `{ message, data }` (the own profile's `user` beside `data`). */
+  answer?: ZodType;
   /** Its success status: 200 unless given (201 for a call that creates). */
   status?: number;
 }

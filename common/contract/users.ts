@@ -149,6 +149,8 @@ export const usersContract = defineContract({
   audit: { model: 'user' },
   activation: { field: 'isActive' },
   actions: {
+    /** The caller's own profile: `user` as the session shows it, `data` the full record. */
+    ownProfile: defineAction({ path: '/user/profile', method: 'GET', summary: 'Read your own profile', answer: ownProfileAnswer }),
     /** What the caller may do: every signed-in user, for the console to show only what they may use. */
     ownPolicies: defineAction({ path: '/authorization/user/policies', method: 'GET', summary: 'Your own policies', data: ownPolicies }),
     /** A user's role policies, own policies and what they add up to: one's own, or anyone's with users/read. */

@@ -70,8 +70,8 @@ export interface OwnProfile {
 }
 
 export async function getOwnProfile(signal?: AbortSignal): Promise<OwnProfile> {
-  const answer = await apiRequest<OwnProfile>('/user/profile', { signal });
-  return { user: answer.user, data: answer.data };
+  const answer = await callAction(actions.ownProfile, { signal });
+  return { user: answer.user, data: answer.data } as OwnProfile;
 }
 
 /** `PUT /user/profile` as multipart, the way a browser's form sends it (the picture travels as a file). */

@@ -6,8 +6,12 @@ import { uuidParam } from '../http/schemas';
 import { answerRoute, type AnswerCall, type AnswerOf, type RouteBase } from './answer-route';
 import { routeTemplate } from './entity-routes';
 
-/** The answer an action declares: `{ message, data }` with its data, else `{ message }`. */
-type ActionAnswer<A extends ActionDeclaration> = A['data'] extends ZodType ? ReturnType<typeof answer<A['data']>> : typeof messageAnswer;
+/** The answer an action declares: its whole answer, else `{ message, data }` with its data, else `{ message }`. */
+type ActionAnswer<A extends ActionDeclaration> = A['answer'] extends ZodType
+  ? A['answer']
+  : A['data'] extends ZodType
+    ? ReturnType<typeof answer<A['data']>>
+    : typeof messageAnswer;
 type ActionBody<A extends ActionDeclaration> = A['body'] extends ZodType ? z.output<A['body']> : unknown;
 type ActionQuery<A extends ActionDeclaration> = A['query'] extends ZodType ? z.output<A['query']> : unknown;
 
@@ -30,7 +34,7 @@ export function actionRoute<A extends ActionDeclaration>(
           Object.fromEntries(pathNames.map((name) => [name, action.params?.[name] ?? (name === 'id' ? uuidParam : z.string().min(1))])),
         )
       : undefined;
-  const reply: ZodType = action.data ? answer(action.data) : messageAnswer;
+  const reply: ZodType = action.answer ?? (action.data ? answer(action.data) : messageAnswer);
   // The handler's types come from the action's own schemas (above); the route checks with the same ones.
   answerRoute<ZodType, Record<string, string>, ActionQuery<A>, ActionBody<A>>(
     app,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z, type ZodType } from 'zod';
-import { activeUsersAnswer, avatarAnswer, ownProfileAnswer, usersContract } from '../../../common/contract/users';
+import { activeUsersAnswer, avatarAnswer, usersContract } from '../../../common/contract/users';
 import { requireAuth } from '../../auth/guard';
 import { refuseWhileImpersonating } from '../../auth/impersonation';
 import { hashPassword } from '../../auth/passwords';
@@ -13,7 +13,6 @@ import { forbidden, notFound, unauthorized } from '../../http/errors';
 import { uuidParam } from '../../http/schemas';
 import { actionRoute } from '../../platform/action-route';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
-import { sent } from '../../platform/answers';
 import { audited } from '../../platform/audited';
 import { profileCards } from '../../users/cards';
 import { avatarOf, updateOwnProfile } from '../../users/profile';
@@ -38,36 +37,31 @@ export function registerProfileRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = api.ctx;
 
-  answerRoute(
-    app,
-    signedIn,
-    { method: 'GET', path: '/user/profile', summary: 'Read your own profile', answer: sent(ownProfileAnswer) },
-    async ({ auth }) => {
-      const [row] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          username: users.username,
-          roleId: users.roleId,
-          roleName: roles.name,
-          isAdmin: roles.isAdmin,
-          otpEnabled: users.otpEnabled,
-          companyName: companies.name,
-          companyHostname: companies.hostname,
-        })
-        .from(users)
-        .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
-        .innerJoin(companies, eq(companies.id, users.companyId))
-        .where(ownRow(auth));
-      if (!row) throw unauthorized();
-      // The admin behind an impersonation, so a reloaded console can still show who is acting.
-      const impersonator = auth.impersonatorUserId ? await findImpersonator(db, auth.companyId, auth.impersonatorUserId) : null;
-      // `data` is the full record, as the users list shows it (phone, picture, preferences of notice...).
-      return { message: 'Profile', user: { ...row, impersonator }, data: await findUserRow(db, auth.companyId, auth.userId) };
-    },
-  );
+  actionRoute(app, signedIn, actions.ownProfile, async ({ auth }) => {
+    const [row] = await db
+      .select({
+        id: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        username: users.username,
+        roleId: users.roleId,
+        roleName: roles.name,
+        isAdmin: roles.isAdmin,
+        otpEnabled: users.otpEnabled,
+        companyName: companies.name,
+        companyHostname: companies.hostname,
+      })
+      .from(users)
+      .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.id, users.roleId)))
+      .innerJoin(companies, eq(companies.id, users.companyId))
+      .where(ownRow(auth));
+    if (!row) throw unauthorized();
+    // The admin behind an impersonation, so a reloaded console can still show who is acting.
+    const impersonator = auth.impersonatorUserId ? await findImpersonator(db, auth.companyId, auth.impersonatorUserId) : null;
+    // `data` is the full record, as the users list shows it (phone, picture, preferences of notice...).
+    return { message: 'Profile', user: { ...row, impersonator }, data: await findUserRow(db, auth.companyId, auth.userId) };
+  });
 
   // The body is the multipart form, read by updateOwnProfile.
   actionRoute(app, signedIn, actions.saveProfile, async ({ auth, request }) => {
