@@ -1,15 +1,12 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { apiKeys, users } from '../db/schema';
 import { notFound } from '../http/errors';
+import { userNameSql } from '../users/display-name';
 
 const accessUsers = alias(users, 'key_access_users');
 const creators = alias(users, 'key_creators');
-
-/** A user's name as lists show it: first and last name, or the email when both are empty. */
-const nameOf = (u: typeof accessUsers | typeof creators) =>
-  sql<string | null>`coalesce(nullif(trim(${u.firstName} || ' ' || ${u.lastName}), ''), ${u.email})`;
 
 /** What any answer shows of a key: never the key itself nor its hash. */
 export const apiKeyColumns = {
@@ -17,9 +14,9 @@ export const apiKeyColumns = {
   name: apiKeys.name,
   prefix: apiKeys.prefix,
   accessUserId: apiKeys.accessUserId,
-  accessUserName: nameOf(accessUsers),
+  accessUserName: userNameSql(accessUsers),
   createdBy: apiKeys.createdBy,
-  createdByName: nameOf(creators),
+  createdByName: userNameSql(creators),
   isActive: apiKeys.isActive,
   isDeleted: apiKeys.isDeleted,
   expiresAt: apiKeys.expiresAt,

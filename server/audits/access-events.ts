@@ -4,30 +4,15 @@ import { ACCESS_EVENT_STATUSES } from '../../common/contract/access-events';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from './enum-filter';
 import { accessEvents } from '../db/schema';
-import {
-  choicesOf,
-  endDateFilter,
-  filterBody,
-  idChoiceFilter,
-  orEmpty,
-  searchFilter,
-  searchText,
-  startDateFilter,
-  type Card,
-  type Choice,
-  type ListAnswer,
-} from '../http/lists';
+import { choicesOf, idChoiceFilter, orEmpty, searchText, type Card, type Choice, type ListAnswer } from '../http/lists';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
-import { listLog, type Log } from './log-list';
+import { listLog, logFilterBody, type Log } from './log-list';
 import { namesOf, usersWho } from './people';
 import type { SearchedList } from '../http/search';
 
-export const accessEventFilterBody = filterBody({
+export const accessEventFilterBody = logFilterBody({
   user: idChoiceFilter,
   status: enumChoiceFilter(ACCESS_EVENT_STATUSES),
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
 });
 export type AccessEventFilter = Partial<z.output<typeof accessEventFilterBody>>;
 
@@ -118,15 +103,11 @@ export function listAccessEvents(
     db,
     accessEventLog,
     companyId,
-    {
-      choices: [
-        { column: accessEvents.userId, values: filter.user ?? [], indexed: true },
-        { column: accessEvents.status, values: filter.status ?? [], indexed: true },
-      ],
-      startDate: filter.startDate,
-      endDate: filter.endDate,
-      search: filter.search,
-    },
+    [
+      { column: accessEvents.userId, values: filter.user ?? [], indexed: true },
+      { column: accessEvents.status, values: filter.status ?? [], indexed: true },
+    ],
+    filter,
     offset,
     limit,
   );

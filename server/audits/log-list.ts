@@ -1,7 +1,8 @@
 import { and, desc, eq, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { anyOf, listPage, within, type ListAnswer } from '../http/lists';
+import { anyOf, filterBody, listPage, periodAndSearchFilters, within, type ListAnswer } from '../http/lists';
 import { searchCondition, type SearchedList } from '../http/search';
 import { readPage } from './merge';
 
@@ -18,10 +19,16 @@ export interface Log<Stored, Row> {
   named(db: Db, companyId: string, rows: Stored[]): Promise<Row[]>;
 }
 
-/** A filter of a log's list. */
+/** Columns of a log with the values they may hold (none: any); the `indexed` ones have a (company_id, column, created_at) index. */
+export type LogChoices = ReadonlyArray<{ column: AnyColumn; values: readonly string[]; indexed?: boolean }>;
+
+/** A log's filter body: its own choice filters, then the period and search that `listLog` reads. */
+export function logFilterBody<Shape extends z.ZodRawShape>(choices: Shape) {
+  return filterBody({ ...choices, ...periodAndSearchFilters });
+}
+
+/** The period and search of a log's filter. */
 export interface LogFilter {
-  /** Columns with the values they may hold (none: any); the `indexed` ones have a (company_id, column, created_at) index. */
-  choices: ReadonlyArray<{ column: AnyColumn; values: readonly string[]; indexed?: boolean }>;
   startDate?: Date | null;
   endDate?: Date | null;
   search?: string;
@@ -38,6 +45,7 @@ export async function listLog<Stored, Row>(
   db: Db,
   log: Log<Stored, Row>,
   companyId: string,
+  choices: LogChoices,
   filter: LogFilter,
   offset: number,
   limit: number,
@@ -45,12 +53,12 @@ export async function listLog<Stored, Row>(
   const { table, companyColumn, newestColumn, idColumn } = log.search;
   const where = and(
     eq(companyColumn, companyId),
-    ...filter.choices.map(({ column, values }) => anyOf(column, values)),
+    ...choices.map(({ column, values }) => anyOf(column, values)),
     within(newestColumn, filter.startDate ?? null, filter.endDate ?? null),
     await searchCondition(db, log.search, companyId, filter.search ?? ''),
   )!;
   const newestFirst = [desc(newestColumn), desc(idColumn)];
-  const indexed = filter.choices.filter((choice) => choice.indexed).map(({ column, values }) => [column, values] as const);
+  const indexed = choices.filter((choice) => choice.indexed).map(({ column, values }) => [column, values] as const);
   return listPage(
     db,
     {

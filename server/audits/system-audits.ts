@@ -2,34 +2,18 @@ import { and, eq, gte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { systemAudits } from '../db/schema';
-import {
-  choicesOf,
-  endDateFilter,
-  filterBody,
-  idChoiceFilter,
-  orEmpty,
-  searchFilter,
-  searchText,
-  startDateFilter,
-  textChoiceFilter,
-  type Card,
-  type Choice,
-  type ListAnswer,
-} from '../http/lists';
+import { choicesOf, idChoiceFilter, orEmpty, searchText, textChoiceFilter, type Card, type Choice, type ListAnswer } from '../http/lists';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
 import { distinctByLooseScan } from './distinct';
-import { listLog, type Log } from './log-list';
+import { listLog, logFilterBody, type Log } from './log-list';
 import { namesOf, usersWho } from './people';
 import { apiKeyNamesOf } from '../apikeys/records';
 import type { SearchedList } from '../http/search';
 
-export const auditFilterBody = filterBody({
+export const auditFilterBody = logFilterBody({
   model: textChoiceFilter,
   operation: textChoiceFilter,
   user: idChoiceFilter,
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
 });
 export type AuditFilter = Partial<z.output<typeof auditFilterBody>>;
 
@@ -125,16 +109,12 @@ export function listAudits(db: Db, companyId: string, filter: AuditFilter, offse
     db,
     auditLog,
     companyId,
-    {
-      choices: [
-        { column: systemAudits.model, values: filter.model ?? [], indexed: true },
-        { column: systemAudits.operation, values: filter.operation ?? [] },
-        { column: systemAudits.userId, values: filter.user ?? [], indexed: true },
-      ],
-      startDate: filter.startDate,
-      endDate: filter.endDate,
-      search: filter.search,
-    },
+    [
+      { column: systemAudits.model, values: filter.model ?? [], indexed: true },
+      { column: systemAudits.operation, values: filter.operation ?? [] },
+      { column: systemAudits.userId, values: filter.user ?? [], indexed: true },
+    ],
+    filter,
     offset,
     limit,
   );

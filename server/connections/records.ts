@@ -6,6 +6,7 @@ import type { ConnectionConfig } from '../connectors/types';
 import type { Db } from '../db/client';
 import { connections, dataTables, sourceDestinations, users, workspaces } from '../db/schema';
 import { notFound } from '../http/errors';
+import { userNameSql } from '../users/display-name';
 
 /**
  * How connections are read and answered. The secret settings stay encrypted in `secrets_enc`;
@@ -39,7 +40,7 @@ const selectedColumns = {
       Number,
     ),
   createdBy: connections.createdBy,
-  createdByName: sql<string | null>`coalesce(nullif(trim(${creators.firstName} || ' ' || ${creators.lastName}), ''), ${creators.email})`,
+  createdByName: userNameSql(creators),
   createdAt: connections.createdAt,
   updatedAt: connections.updatedAt,
 };

@@ -175,6 +175,9 @@ export const searchFilter = z
   .optional()
   .transform((value) => (value ?? '').trim());
 
+/** The filters most lists end with: when their rows were made, and a search text. */
+export const periodAndSearchFilters = { startDate: startDateFilter, endDate: endDateFilter, search: searchFilter };
+
 /** A filter body: known fields only, so a misspelt field is a 400 that names it rather than a silently ignored filter. */
 export function filterBody<Shape extends z.ZodRawShape>(shape: Shape) {
   // No body at all is "no filter": the fields' own defaults (empty lists, no dates) still apply.

@@ -2,7 +2,7 @@ import { and, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { usersWho } from '../audits/people';
 import type { Db } from '../db/client';
-import { anyOf, endDateFilter, idChoiceFilter, searchFilter, startDateFilter, within, type Choice } from '../http/lists';
+import { anyOf, idChoiceFilter, periodAndSearchFilters, within, type Choice } from '../http/lists';
 import { workspaceChoices } from '../workspaces/records';
 
 /**
@@ -12,9 +12,7 @@ import { workspaceChoices } from '../workspaces/records';
 export const ownedFilterFields = {
   user: idChoiceFilter,
   workspace: idChoiceFilter,
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
+  ...periodAndSearchFilters,
 };
 
 /** The columns those filters read. */

@@ -7,21 +7,20 @@ import {
   anyOf,
   choiceFilter,
   choicesOf,
-  endDateFilter,
   filterBody,
   idChoiceFilter,
-  listPage,
   orderBy,
+  orderedPage,
+  periodAndSearchFilters,
   searchFilter,
   searching,
-  startDateFilter,
   within,
   type Card,
   type Choice,
   type ListAnswer,
-  inlined,
 } from '../http/lists';
 import { selectRoles, withUserCounts, type RoleRow } from './records';
+import { userNameSql } from '../users/display-name';
 
 export const ROLE_SORT_FIELDS = ['name', 'createdAt', 'updatedAt', 'type'] as const;
 
@@ -35,9 +34,7 @@ export const roleFilterBody = filterBody({
   type: choiceFilter(oneOf(ROLE_TYPES)),
   user: idChoiceFilter,
   status: choiceFilter(oneOf(ROLE_STATUSES)),
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
+  ...periodAndSearchFilters,
 });
 export type RoleFilter = Partial<z.output<typeof roleFilterBody>>;
 
@@ -77,21 +74,7 @@ export async function listRoles(
   const where = roleConditions(companyId, filter);
   // The id breaks ties, so paging through rows of equal sort value neither repeats nor skips one.
   const order = [orderBy(sortColumns[sort.field], sort.order), sort.order === 'ASC' ? asc(roles.id) : desc(roles.id)];
-  const answer = await listPage(
-    db,
-    {
-      page: (o, l) =>
-        selectRoles(db)
-          .where(where)
-          .orderBy(...order)
-          .offset(inlined(o))
-          .limit(inlined(l)),
-      countFrom: roles,
-      where,
-    },
-    offset,
-    limit,
-  );
+  const answer = await orderedPage(db, { select: () => selectRoles(db).$dynamic(), where, order, countFrom: roles }, offset, limit);
   return { ...answer, rows: await withUserCounts(db, companyId, answer.rows) };
 }
 
@@ -119,7 +102,7 @@ export async function roleFilterProps(db: Db, companyId: string): Promise<{ type
   const creators = await db
     .selectDistinct({
       id: users.id,
-      name: sql<string>`coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email})`,
+      name: userNameSql<string>(users),
     })
     .from(users)
     .innerJoin(roles, and(eq(roles.companyId, users.companyId), eq(roles.createdBy, users.id)))

@@ -1,16 +1,17 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { roles, users } from '../db/schema';
 import { notFound } from '../http/errors';
 import { allPolicies, rolePolicyList, type Policy } from '../auth/policies';
 import { cataloguePages, rolePageIds } from '../auth/pages-catalogue';
+import { userNameSql } from '../users/display-name';
 
 /** Whoever created a role; system roles have none. */
 const creators = alias(users, 'creators');
 
 /** A user's name as lists show it: first and last name, or the email when both are empty. */
-const creatorName = sql<string | null>`coalesce(nullif(trim(${creators.firstName} || ' ' || ${creators.lastName}), ''), ${creators.email})`;
+const creatorName = userNameSql(creators);
 
 const roleColumns = {
   id: roles.id,

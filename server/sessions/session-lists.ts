@@ -12,14 +12,12 @@ import { namesOf, usersWho } from '../audits/people';
 import {
   anyOf,
   choicesOf,
-  endDateFilter,
   filterBody,
   idChoiceFilter,
   likePattern,
   listPage,
   orderBy,
-  searchFilter,
-  startDateFilter,
+  periodAndSearchFilters,
   within,
   type Card,
   type Choice,
@@ -30,9 +28,7 @@ import {
 export const sessionFilterBody = filterBody({
   user: idChoiceFilter,
   status: enumChoiceFilter(SESSION_STATUSES),
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
+  ...periodAndSearchFilters,
 });
 export type SessionFilter = Partial<z.output<typeof sessionFilterBody>>;
 

@@ -15,6 +15,7 @@ import type { Secrets } from '../auth/secrets';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { companies, companySettings, users } from '../db/schema';
+import { userNameSql } from '../users/display-name';
 
 /**
  * How a company's settings are read: one row per group in company_settings (values as JSON, the
@@ -38,7 +39,7 @@ export async function readSettingsRow(db: Db, companyId: string, key: SettingsGr
       secretsEnc: companySettings.secretsEnc,
       updatedAt: companySettings.updatedAt,
       updatedBy: companySettings.updatedBy,
-      updatedByName: sql<string | null>`coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email})`,
+      updatedByName: userNameSql(users),
     })
     .from(companySettings)
     .leftJoin(users, and(eq(users.companyId, companySettings.companyId), eq(users.id, companySettings.updatedBy)))

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { connections, dataTables, qualityRuns, qualityRules, tableColumns, users, workspaces } from '../db/schema';
 import { notFound } from '../http/errors';
+import { userNameSql } from '../users/display-name';
 
 /** How registered tables and their dictionaries are read and answered (docs/api/tables.md). */
 
@@ -42,7 +43,7 @@ const tableColumnsSelected = {
   lastRun,
   discoveredAt: dataTables.discoveredAt,
   createdBy: dataTables.createdBy,
-  createdByName: sql<string | null>`coalesce(nullif(trim(${creators.firstName} || ' ' || ${creators.lastName}), ''), ${creators.email})`,
+  createdByName: userNameSql(creators),
   createdAt: dataTables.createdAt,
   updatedAt: dataTables.updatedAt,
 };
@@ -85,7 +86,7 @@ export function selectDictionary(db: Db) {
       owner: tableColumns.owner,
       present: tableColumns.present,
       updatedAt: tableColumns.updatedAt,
-      updatedByName: sql<string | null>`coalesce(nullif(trim(${editors.firstName} || ' ' || ${editors.lastName}), ''), ${editors.email})`,
+      updatedByName: userNameSql(editors),
     })
     .from(tableColumns)
     .leftJoin(editors, and(eq(editors.companyId, tableColumns.companyId), eq(editors.id, tableColumns.updatedBy)))

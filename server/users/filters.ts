@@ -3,18 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { roles, users } from '../db/schema';
 import { workspaceChoices } from '../workspaces/records';
-import {
-  anyOf,
-  choicesOf,
-  endDateFilter,
-  filterBody,
-  idChoiceFilter,
-  searchFilter,
-  startDateFilter,
-  textChoiceFilter,
-  within,
-  type Choice,
-} from '../http/lists';
+import { anyOf, choicesOf, filterBody, idChoiceFilter, periodAndSearchFilters, textChoiceFilter, within, type Choice } from '../http/lists';
 import { USER_STATUSES, type UserStatus } from '../../common/schemas/users';
 import { statusIs, usersSearch, type UserSelection } from './rows';
 import { searchCondition } from '../http/search';
@@ -28,9 +17,7 @@ export const userFilterBody = filterBody({
   workspace: idChoiceFilter,
   role: idChoiceFilter,
   status: statusFilter,
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
+  ...periodAndSearchFilters,
 });
 export type UserFilter = z.output<typeof userFilterBody>;
 

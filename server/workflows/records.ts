@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { connections, jobRunSteps, jobRuns, sourceDestinations, users, workflows, workspaces } from '../db/schema';
 import { notFound } from '../http/errors';
 import { stepColumns } from '../jobs/run-store';
+import { userNameSql } from '../users/display-name';
 
 /** How workflows and their runs are read and answered (docs/api/workflows.md). */
 
@@ -46,7 +47,7 @@ const workflowColumns = {
   isActive: workflows.isActive,
   lastRun,
   createdBy: workflows.createdBy,
-  createdByName: sql<string | null>`coalesce(nullif(trim(${creators.firstName} || ' ' || ${creators.lastName}), ''), ${creators.email})`,
+  createdByName: userNameSql(creators),
   createdAt: workflows.createdAt,
   updatedAt: workflows.updatedAt,
 };
@@ -103,7 +104,7 @@ export const runColumns = {
   status: jobRuns.status,
   trigger: jobRuns.trigger,
   triggeredBy: jobRuns.triggeredBy,
-  triggeredByName: sql<string | null>`coalesce(nullif(trim(${starters.firstName} || ' ' || ${starters.lastName}), ''), ${starters.email})`,
+  triggeredByName: userNameSql(starters),
   apiKeyId: jobRuns.apiKeyId,
   attempt: jobRuns.attempt,
   engine: jobRuns.engine,

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { users, workspaceMembers, workspaces } from '../db/schema';
 import { badRequest } from '../http/errors';
+import { userNameSql } from '../users/display-name';
 
 const creators = alias(users, 'workspace_creators');
 
@@ -19,7 +20,7 @@ export const workspaceColumns = {
   createdAt: workspaces.createdAt,
   updatedAt: workspaces.updatedAt,
   createdBy: workspaces.createdBy,
-  createdByName: sql<string | null>`coalesce(nullif(trim(${creators.firstName} || ' ' || ${creators.lastName}), ''), ${creators.email})`,
+  createdByName: userNameSql(creators),
 };
 
 export type WorkspaceRow = {

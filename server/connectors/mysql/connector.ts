@@ -3,7 +3,7 @@ import { connectingError, mysqlError } from '../sql-errors';
 import type { ConnectionConfig, RowReading, StatementRunning, TableSource, TableWriting } from '../types';
 import { mysqlColumns, mysqlEndpoints } from './catalog';
 import { mysqlConnections, type MysqlOptions } from './connection';
-import { readMysqlRows } from './read-rows';
+import { mysqlRowReader } from './read-rows';
 import { quoteMysql, tableName } from './session';
 import { runMysqlStatements } from './statements';
 import { mysqlTableWriter } from './writer';
@@ -46,7 +46,7 @@ export function openMysqlConnector(
     columns: (endpoint) => mysqlColumns(query, endpoint),
     close,
 
-    readRows: (sql, params, options, sink) => readMysqlRows(withOwnConnection, sql, params, options, sink),
+    readRows: mysqlRowReader(withOwnConnection),
 
     withTableWriter(work) {
       return withOwnConnection((connection) => work(mysqlTableWriter(connection, tableName)));

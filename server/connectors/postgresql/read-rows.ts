@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { abortReason, type CellValue, type ColumnInfo, type ReadRowsOptions, type RowSink } from '../types';
+import { abortReason, type CellValue, type ColumnInfo, type ReadRowsOptions, type RowReading, type RowSink } from '../types';
 import { LONG_WORK_MS, type PostgresAccess, type PostgresSession, type TextRows } from './session';
 
 /** Reading a query's rows in batches through a cursor (a copy's read, in workflow tasks). */
@@ -52,62 +52,58 @@ async function pumpBatches(
  * session (the embedded database) cannot be held from one batch to the next: the cursor is
  * declared WITH HOLD, which keeps its rows past the transaction, and each batch is a turn.
  */
-export async function readPostgresRows(
-  access: PostgresAccess,
-  sql: string,
-  params: readonly unknown[],
-  options: ReadRowsOptions,
-  sink: RowSink,
-): Promise<void> {
-  const { batchSize, signal } = options;
-  if (signal?.aborted) throw abortReason(signal);
-  if (!access.sharedSession) {
-    await access.withSession(async (session) => {
-      await session.exec('begin isolation level repeatable read read only');
-      try {
-        await readInTransaction(session, sql, params, options, sink);
-        await session.exec('commit');
-      } catch (error) {
-        await session.exec('rollback').catch(() => {});
-        throw error;
-      }
-    }, LONG_WORK_MS);
-    return;
-  }
-  const cursor = `batch_read_${randomBytes(6).toString('hex')}`;
-  // The query runs whole here (a cursor WITH HOLD keeps its rows at commit): a cancel stops it. Each batch after is a short read of
-  // those rows, and the cancel is seen between batches.
-  const { columns, typeIds } = await access.withSession(
-    async (session) => {
-      await session.exec(`begin read only; ${PORTABLE_TEXT_SETTINGS}`);
-      try {
-        await session.query(`declare ${cursor} no scroll cursor with hold for ${sql}`, params);
-        await session.exec('commit');
-      } catch (error) {
-        await session.exec('rollback').catch(() => {});
-        throw error;
-      }
-      const head = await session.queryText(`fetch forward 0 from ${cursor}`, []);
-      return { columns: await describeColumns(session, head.fields), typeIds: head.fields.map((field) => field.typeId) };
-    },
-    LONG_WORK_MS,
-    { signal },
-  );
-  try {
-    await sink.start(columns);
-    const fetchTurn = () =>
-      access.withSession(async (session) => {
-        await session.exec(`begin; ${PORTABLE_TEXT_SETTINGS}`);
+export function postgresRowReader(access: PostgresAccess): RowReading['readRows'] {
+  return async (sql, params, options, sink) => {
+    const { batchSize, signal } = options;
+    if (signal?.aborted) throw abortReason(signal);
+    if (!access.sharedSession) {
+      await access.withSession(async (session) => {
+        await session.exec('begin isolation level repeatable read read only');
         try {
-          return (await session.queryText(`fetch forward ${batchSize} from ${cursor}`, [], typeIds)).rows;
-        } finally {
+          await readInTransaction(session, sql, params, options, sink);
           await session.exec('commit');
+        } catch (error) {
+          await session.exec('rollback').catch(() => {});
+          throw error;
         }
       }, LONG_WORK_MS);
-    await pumpBatches(fetchTurn, batchSize, sink, signal);
-  } finally {
-    await access.withSession((session) => session.exec(`close ${cursor}`), LONG_WORK_MS).catch(() => {});
-  }
+      return;
+    }
+    const cursor = `batch_read_${randomBytes(6).toString('hex')}`;
+    // The query runs whole here (a cursor WITH HOLD keeps its rows at commit): a cancel stops it. Each batch after is a short read of
+    // those rows, and the cancel is seen between batches.
+    const { columns, typeIds } = await access.withSession(
+      async (session) => {
+        await session.exec(`begin read only; ${PORTABLE_TEXT_SETTINGS}`);
+        try {
+          await session.query(`declare ${cursor} no scroll cursor with hold for ${sql}`, params);
+          await session.exec('commit');
+        } catch (error) {
+          await session.exec('rollback').catch(() => {});
+          throw error;
+        }
+        const head = await session.queryText(`fetch forward 0 from ${cursor}`, []);
+        return { columns: await describeColumns(session, head.fields), typeIds: head.fields.map((field) => field.typeId) };
+      },
+      LONG_WORK_MS,
+      { signal },
+    );
+    try {
+      await sink.start(columns);
+      const fetchTurn = () =>
+        access.withSession(async (session) => {
+          await session.exec(`begin; ${PORTABLE_TEXT_SETTINGS}`);
+          try {
+            return (await session.queryText(`fetch forward ${batchSize} from ${cursor}`, [], typeIds)).rows;
+          } finally {
+            await session.exec('commit');
+          }
+        }, LONG_WORK_MS);
+      await pumpBatches(fetchTurn, batchSize, sink, signal);
+    } finally {
+      await access.withSession((session) => session.exec(`close ${cursor}`), LONG_WORK_MS).catch(() => {});
+    }
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type TableWriting,
 } from '../types';
 import { CATALOG_TIME_LIMIT_MS, COLUMNS_SQL, endpointOf, ENDPOINTS_SQL } from './catalog';
-import { readPostgresRows } from './read-rows';
+import { postgresRowReader } from './read-rows';
 import { quotePostgres, timeLimitError, type PostgresAccess, type PostgresSession } from './session';
 import { runPostgresStatements } from './statements';
 import { withPostgresWriter } from './writer';
@@ -82,7 +82,7 @@ export function postgresTableSource(access: PostgresAccess): Omit<TableSource, '
         position: Number(row.position),
       }));
     },
-    readRows: (sql, params, options, sink) => readPostgresRows(access, sql, params, options, sink),
+    readRows: postgresRowReader(access),
     withTableWriter: (work) => withPostgresWriter(access, tableName, work),
     runStatements: (statements, options) => runPostgresStatements(access, statements, options),
   };

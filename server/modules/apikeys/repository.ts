@@ -10,18 +10,17 @@ import {
   booleanFilter,
   booleanIs,
   counted,
-  endDateFilter,
   filterBody,
   idChoiceFilter,
   labelledChoices,
   orderedPage,
-  searchFilter,
+  periodAndSearchFilters,
   searching,
-  startDateFilter,
   within,
   type Choice,
 } from '../../http/lists';
 import type { EntityRepository } from '../../platform/entity-routes';
+import { userNameSql } from '../../users/display-name';
 
 const RECENT_USE_DAYS = 7;
 
@@ -30,9 +29,7 @@ export const apiKeyFilterBody = filterBody({
   createduser: idChoiceFilter,
   isActive: booleanFilter,
   isDeleted: booleanFilter,
-  startDate: startDateFilter,
-  endDate: endDateFilter,
-  search: searchFilter,
+  ...periodAndSearchFilters,
 });
 
 /** The filled fields of a filter body. */
@@ -81,7 +78,7 @@ const page = (db: Db, companyId: string, where: SQL | undefined, offset: number,
     limit,
   );
 
-const userName = sql<string>`coalesce(nullif(trim(${users.firstName} || ' ' || ${users.lastName}), ''), ${users.email})`;
+const userName = userNameSql<string>(users);
 
 /** The users that `column` of the company's keys points at, as filter choices. */
 async function userChoices(db: Db, companyId: string, column: typeof apiKeys.accessUserId | typeof apiKeys.createdBy): Promise<Choice[]> {
