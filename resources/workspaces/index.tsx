@@ -1,4 +1,4 @@
-import { createWorkspaceBody, updateWorkspaceBody, workspaceDescription, workspaceName } from '../../common/schemas/workspaces';
+import { updateWorkspaceBody, workspaceDescription, workspaceName } from '../../common/schemas/workspaces';
 import { defineResource } from '../../src/framework/types';
 import { workspacesContract } from '../../common/contract/workspaces';
 
@@ -54,5 +54,5 @@ export const workspaces = defineResource<Workspace>({
   ],
   // The spec has no workspace filter; the search box filters the loaded list here.
   filters: [{ source: 'search', type: 'search' }],
-  forms: { create: { schema: createWorkspaceBody }, edit: { schema: workspaceEditForm } },
+  forms: { edit: { schema: workspaceEditForm } },
 });

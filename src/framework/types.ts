@@ -113,7 +113,7 @@ export interface Capabilities {
 }
 
 export interface FormDeclaration {
-  /** Validates the form client-side (and is typically shared with the server: common/schemas/<area>.ts). */
+  /** Validates the form client-side: the contract's create or update body unless it says (a form shaped otherwise than the body). */
   schema?: ZodType;
   /** Where to go after a save (default: the list). */
   redirect?: 'list' | 'show' | 'edit' | false;

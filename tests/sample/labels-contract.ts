@@ -3,8 +3,8 @@ import { defineContract, everyAction } from '../../common/contract/define';
 
 /**
  * A sample entity, declared only for the tests: labels a company's users make, each with a
- * colour, listed by their owner too. The server's tests serve it from this contract and a
- * repository (tests/server/sample-entity.test.ts); the console's declare it over the same
+ * colour, listed by their owner too. The server serves it from this contract and its module
+ * (labels-module.ts; tests/server/sample-entity.test.ts); the console declares it over the same
  * contract against a fake made from it (tests/web/framework/sampleEntity.test.tsx).
  */
 

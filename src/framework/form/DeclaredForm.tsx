@@ -21,13 +21,13 @@ import type { AnyResourceDeclaration, FieldDeclaration } from '../types';
 import { zodResolver } from '../zodResolver';
 import { useDeclaredSave } from './useDeclaredSave';
 
-/** The form's schema: the declaration's, else one made of the fields' own rules. */
+/** The form's schema: the declaration's, else the contract's create or update body, else one made of the fields' own rules. */
 export function formSchema(
   declaration: AnyResourceDeclaration,
   mode: 'create' | 'edit',
   fields: readonly FieldDeclaration[],
 ): ZodType | undefined {
-  const declared = declaration.forms?.[mode]?.schema;
+  const declared = declaration.forms?.[mode]?.schema ?? declaration.contract?.bodies?.[mode === 'create' ? 'create' : 'update'];
   if (declared) return declared;
   const rules = fields.filter((field) => field.validate);
   if (rules.length === 0) return undefined;

@@ -11,34 +11,20 @@ import {
 } from '../../../src/framework/columns/columnChoices';
 import { COLUMN_SAVE_DELAY_MS } from '../../../src/framework/columns/useColumnChoices';
 import { server } from '../msw';
-import { API, FRAMEWORK_TIMEOUT_MS, plainUser, mockPolicies, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
+import {
+  API,
+  columnsServer,
+  type ColumnsServer,
+  FRAMEWORK_TIMEOUT_MS,
+  plainUser,
+  mockPolicies,
+  renderDeclared,
+  signIn,
+  widget,
+  widgetApi,
+  widgets,
+} from './harness';
 import { listToolbarShown } from '../listPage';
-
-interface ColumnsServer {
-  puts: unknown[];
-  deletes: string[];
-}
-
-/** The column-choice routes, answering `choices` for GET and recording the changes. */
-function columnsServer(choices: Record<string, unknown>): ColumnsServer {
-  const record: ColumnsServer = { puts: [], deletes: [] };
-  server.use(
-    http.get(`${API}/lists/columns`, () => HttpResponse.json({ message: 'Column choices', data: choices })),
-    http.put(`${API}/lists/:listKey/columns`, async ({ request, params }) => {
-      const body = (await request.json()) as { scope: string };
-      record.puts.push({ listKey: params.listKey, ...body });
-      return HttpResponse.json({
-        message: body.scope === 'tenant' ? 'Saved as the default columns for everyone' : 'Columns saved',
-        data: body,
-      });
-    }),
-    http.delete(`${API}/lists/:listKey/columns`, ({ request, params }) => {
-      record.deletes.push(`${params.listKey}?${new URL(request.url).searchParams}`);
-      return HttpResponse.json({ message: 'Columns are back to the default' });
-    }),
-  );
-  return record;
-}
 
 async function headers(): Promise<string[]> {
   const table = (await screen.findByText('Widget 0001', { selector: 'td, td *' })).closest('table')!;

@@ -349,3 +349,29 @@ export function renderDeclared(
     },
   };
 }
+
+export interface ColumnsServer {
+  puts: unknown[];
+  deletes: string[];
+}
+
+/** The column-choice routes, answering `choices` for GET and recording the changes. */
+export function columnsServer(choices: Record<string, unknown> = {}): ColumnsServer {
+  const record: ColumnsServer = { puts: [], deletes: [] };
+  server.use(
+    http.get(`${API}/lists/columns`, () => HttpResponse.json({ message: 'Column choices', data: choices })),
+    http.put(`${API}/lists/:listKey/columns`, async ({ request, params }) => {
+      const body = (await request.json()) as { scope: string };
+      record.puts.push({ listKey: params.listKey, ...body });
+      return HttpResponse.json({
+        message: body.scope === 'tenant' ? 'Saved as the default columns for everyone' : 'Columns saved',
+        data: body,
+      });
+    }),
+    http.delete(`${API}/lists/:listKey/columns`, ({ request, params }) => {
+      record.deletes.push(`${params.listKey}?${new URL(request.url).searchParams}`);
+      return HttpResponse.json({ message: 'Columns are back to the default' });
+    }),
+  );
+  return record;
+}

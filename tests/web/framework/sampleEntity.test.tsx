@@ -1,6 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { AdminContext, localStorageStore, memoryStore, TestMemoryRouter } from 'react-admin';
 import { consoleMethods } from '../../../providers/dataProvider';
 import { loadColumnChoices } from '../../../src/framework/columns/columnChoices';
@@ -11,15 +10,12 @@ import { defineResource } from '../../../src/framework/types';
 import { labelsContract, type Label } from '../../sample/labels-contract';
 import { contractFake } from '../contractFake';
 import { bodyRows, headers, loadedTable } from '../listPage';
-import { server } from '../msw';
-import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn } from './harness';
+import { columnsServer, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn } from './harness';
 
 /**
- * "Adding a resource by declaration", proven: a sample entity declared only in the tests (its
- * contract in tests/sample, its declaration here), against an API made from that contract alone
- * (tests/web/contractFake.ts), gets its list with columns and paging, its filters, its create and
- * edit forms checked by the contract's bodies, a related list, and column choices. The server's
- * half is tests/server/sample-entity.test.ts.
+ * "Adding a resource by declaration", proven: a sample entity (contract in tests/sample, declaration
+ * here), against an API made from its contract (tests/web/contractFake.ts), gets its list, paging,
+ * filters, forms checked by the contract's bodies, a related list and column choices.
  */
 
 const COLOURS = ['red', 'blue', 'green'].map((colour) => ({ id: colour, name: `resources.labels.colours.${colour}` }));
@@ -37,7 +33,7 @@ const labels = defineResource<Label>({
       none: 'No labels.',
     },
   },
-  // Types and sortability come from the contract; the declaration says where fields show and how.
+  // Types, sortability and the forms' checks come from the contract; the declaration says where fields show and how.
   fields: [
     { source: 'name', create: true, edit: true },
     { source: 'colour', type: 'select', choices: COLOURS, create: true, edit: true },
@@ -48,7 +44,6 @@ const labels = defineResource<Label>({
     { source: 'colour', type: 'multiselect', choices: COLOURS },
     { source: 'search', type: 'search' },
   ],
-  forms: { create: { schema: labelsContract.bodies.create }, edit: { schema: labelsContract.bodies.update } },
 });
 
 const OWNER = '11111111-1111-4111-8111-111111111111';
@@ -74,23 +69,10 @@ function labelsApi(count: number) {
   );
 }
 
-/** The column-choice calls: none saved yet; a change is recorded. */
-function columnChoices() {
-  const puts: unknown[] = [];
-  server.use(
-    http.get(`${API}/lists/columns`, () => HttpResponse.json({ message: 'Column choices', data: {} })),
-    http.put(`${API}/lists/:listKey/columns`, async ({ request, params }) => {
-      puts.push({ listKey: params.listKey, ...((await request.json()) as object) });
-      return HttpResponse.json({ message: 'Columns saved', data: {} });
-    }),
-  );
-  return puts;
-}
-
 describe('a sample entity declared over its contract', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
   beforeEach(() => {
     signIn();
-    columnChoices();
+    columnsServer();
   });
 
   it('lists its rows with the declared columns, pages them, and sorts a column the contract makes sortable', async () => {
@@ -181,7 +163,7 @@ describe('a sample entity declared over its contract', { timeout: FRAMEWORK_TIME
 
   it('offers its hidden columns in the Columns menu and keeps the choice on the server', async () => {
     labelsApi(3);
-    const puts = columnChoices();
+    const { puts } = columnsServer();
     const store = localStorageStore();
     await loadColumnChoices(store, [labels], consoleMethods);
     renderDeclared([labels], { path: '/labels', store });
