@@ -11,8 +11,8 @@ import {
 } from '../common/contract/routes';
 import { ACTIVE_USERS_PATH, DASHBOARD_CARD_PATHS, type DashboardCardScope } from './dashboardPaths';
 import type { z, ZodType } from 'zod';
-import type { ActionDeclaration } from '../common/contract/define';
-import { ApiError, apiRequest, startAhead, type RequestOptions } from './http';
+import { isFileAnswer, type ActionDeclaration, type FileAnswer, type MultipartBody } from '../common/contract/define';
+import { ApiError, apiRequest, apiResponse, startAhead, type RequestOptions } from './http';
 
 /**
  * react-admin's dataProvider over the spec's REST routes. It knows the contract's conventions
@@ -510,32 +510,44 @@ export function createDataProvider(resources: readonly ResourceCalls[]): Declare
   };
 }
 
-/** What an action answers: its message and its data as its contract declares them, or its whole declared answer. */
-export type ActionAnswer<A extends ActionDeclaration> = A['answer'] extends ZodType
-  ? z.output<A['answer']>
-  : { message?: string; data: A['data'] extends ZodType ? z.output<A['data']> : undefined };
+/**
+ * What an action answers: its message and its data as its contract declares them, or its whole
+ * declared answer; a file answer is the response itself, to read as a Blob or as text.
+ */
+export type ActionAnswer<A extends ActionDeclaration> = A['answer'] extends FileAnswer
+  ? Response
+  : A['answer'] extends ZodType
+    ? z.output<A['answer']>
+    : { message?: string; data: A['data'] extends ZodType ? z.output<A['data']> : undefined };
 
-/** What a call of an action gives: its path's values (`{ id }`), its body, and a signal to cancel it. */
+/** What a call of an action gives: its path's values (`{ id }`), its body (a FormData for a form), and a signal to cancel it. */
 export interface ActionCall<A extends ActionDeclaration> {
   values?: Readonly<Record<string, string | number>>;
   /** Its query (`{ userId }`); empty values are left out. */
   query?: A['query'] extends ZodType ? z.input<A['query']> : never;
-  body?: A['body'] extends ZodType ? z.input<A['body']> : never;
+  body?: A['body'] extends MultipartBody ? FormData : A['body'] extends ZodType ? z.input<A['body']> : never;
   signal?: AbortSignal;
 }
 
 /**
- * Calls one of a contract's actions at its path and method. The dataProvider offers it as `call`;
- * a query outside a component (a react-query function) may call it directly.
+ * Calls one of a contract's actions at its path and method: a public one without the session's
+ * token, a file answer asked for by its media types and given back unread. The dataProvider
+ * offers it as `call`; a query outside a component (a react-query function) may call it directly.
  */
 export async function callAction<A extends ActionDeclaration>(action: A, call: ActionCall<A> = {}): Promise<ActionAnswer<A>> {
   const path = fillPath(action.path, call.values ?? {});
-  return apiRequest<ActionAnswer<A>>(path, {
+  const options: RequestOptions = {
     method: action.method,
     body: call.body,
     signal: call.signal,
+    ...(action.access === 'public' ? { public: true } : {}),
     ...(call.query ? { query: call.query as RequestOptions['query'] } : {}),
-  });
+  };
+  if (isFileAnswer(action.answer)) {
+    const accept = Object.keys(action.answer.content).join(', ');
+    return apiResponse(path, { ...options, headers: { accept } }) as Promise<ActionAnswer<A>>;
+  }
+  return apiRequest<ActionAnswer<A>>(path, options);
 }
 
 export type { DashboardCardScope };

@@ -140,6 +140,14 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     const started = token ? takeHeadStart(buildUrl(path, options.query), token) : null;
     if (started) return claim<T>(started, options.signal);
   }
+  return (await readBody(await apiResponse(path, options))) as T;
+}
+
+/**
+ * Calls the API and returns its response unread (a file: a picture, a CSV download); rejects with
+ * ApiError on any non-2xx answer, which meets the error catalogue like every other call.
+ */
+export async function apiResponse(path: string, options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = options.public ? null : getAccessToken();
   if (token) headers['x-access-token'] = token;
@@ -156,9 +164,9 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     body,
     signal: options.signal,
   });
-  const payload = await readBody(response);
-  if (response.ok) return payload as T;
+  if (response.ok) return response;
 
+  const payload = await readBody(response);
   const serverMessage =
     payload && typeof payload === 'object' && typeof (payload as { message?: unknown }).message === 'string'
       ? (payload as { message: string }).message

@@ -7,6 +7,9 @@ import { z, type ZodType } from 'zod';
  * (server/platform/answers.ts), so the document cannot drift from what is sent.
  */
 
+/** A file's bytes, as the document names them (a form's file part, a file answer). */
+export const fileBytes = z.string().meta({ format: 'binary' });
+
 /** `{ message }`: a change that has nothing to give back. */
 export const messageAnswer = z.object({ message: z.string() });
 

@@ -94,6 +94,27 @@ export interface EntityContract {
 }
 
 /**
+ * A body sent as a multipart/form-data form (a file, and the fields beside it): the server's
+ * handler reads the form itself, the console sends a FormData; `parts` describes the form in the
+ * OpenAPI document (a file part as `z.string().meta({ format: 'binary' })`).
+ */
+export interface MultipartBody {
+  kind: 'multipart';
+  parts: ZodObject;
+}
+
+/**
+ * An answer that is a file, not JSON (a picture, a CSV download): the server's handler gives its
+ * bytes and media type, the console gets the response to read as a Blob or text. `content` names
+ * its media types for the OpenAPI document.
+ */
+export interface FileAnswer {
+  kind: 'file';
+  description: string;
+  content: Readonly<Record<string, { schema: ZodType }>>;
+}
+
+/**
  * A call of an entity beyond the standard ones: where it is, what it takes and what it answers.
  * The server registers it from this (server/platform/action-route.ts), the console calls it
  * through its dataProvider (`callAction`), and both are typed by its schemas.
@@ -104,18 +125,33 @@ export interface ActionDeclaration {
   method: HttpMethod;
   /** Its summary in the OpenAPI document. */
   summary: string;
-  /** The body it takes. */
-  body?: ZodType;
+  /** `'public'`: anyone may call it, signed in or not (the console sends no token); else a signed-in caller. */
+  access?: 'public';
+  /** The body it takes: a JSON body's schema, or a multipart form. */
+  body?: ZodType | MultipartBody;
   /** The query it takes (`?userId=`), as an object schema. */
   query?: ZodType;
-  /** The check of a path placeholder other than `{id}` (a username, a number of days); a non-empty text unless given. */
+  /** The check of each path placeholder other than `{id}` (a username, a number of days): the server refuses to start without it. */
   params?: Readonly<Record<string, ZodType>>;
   /** The schema of its answer's `data`; without it (and without `answer`), it answers `{ message }` alone. */
   data?: ZodType;
-  /** The whole answer, where it holds more than `{ message, data }` (the own profile's `user` beside `data`). */
-  answer?: ZodType;
-  /** Its success status: 200 unless given (201 for a call that creates). */
-  status?: number;
+  /** The whole answer, where it holds more than `{ message, data }` (the own profile's `user` beside `data`), or a file. */
+  answer?: ZodType | FileAnswer;
+  /**
+   * Its success status: 200 unless given (201 for a call that creates). Several (`[201, 200]`):
+   * the handler says which with its answer (created, or changed).
+   */
+  status?: number | readonly [number, ...number[]];
+}
+
+/** Whether an action's body is a multipart form. */
+export function isMultipartBody(body: ActionDeclaration['body']): body is MultipartBody {
+  return (body as Partial<MultipartBody> | undefined)?.kind === 'multipart';
+}
+
+/** Whether an action answers a file. */
+export function isFileAnswer(answer: ActionDeclaration['answer']): answer is FileAnswer {
+  return (answer as Partial<FileAnswer> | undefined)?.kind === 'file';
 }
 
 /** Declares one action (typed, and kept as written). */

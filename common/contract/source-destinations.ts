@@ -53,6 +53,7 @@ export const sourceDestinationsContract = defineContract({
       summary: 'Create (at this id) or change a source/destination pair',
       body: pairBody,
       data: sourceDestinationRow,
+      status: [201, 200],
     }),
     delete: defineAction({ path: '/source/destination/{id}', method: 'DELETE', summary: 'Delete a source/destination pair' }),
   },

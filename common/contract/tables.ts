@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONNECTION_TYPES } from '../connections';
 import { answer, card, choice, listAnswer, timestamp } from './answers';
 import { qualityRuleBody } from '../schemas/quality';
-import { dictionaryUploadAnswer } from './answers/dictionary';
+import { dictionaryCsvFile, dictionaryUploadAnswer, dictionaryUploadForm } from './answers/dictionary';
 import { QUALITY_STATUSES, qualityRuleRow, qualityRun } from './answers/quality';
 import { defineAction, defineContract, everyAction } from './define';
 
@@ -115,12 +115,14 @@ export const tablesContract = defineContract({
       path: '/table/dictionary/{id}',
       method: 'GET',
       summary: "A table's data dictionary as CSV (also the upload template)",
+      answer: dictionaryCsvFile,
     }),
     /** Takes a multipart/form-data body holding one CSV file. */
     uploadDictionary: defineAction({
       path: '/tables/dictionary/upload/{id}',
       method: 'POST',
       summary: 'Describe columns from a CSV file (all or nothing)',
+      body: { kind: 'multipart', parts: dictionaryUploadForm },
       data: dictionaryUploadAnswer.shape.data,
     }),
     /** Adds a rule to table `{id}` (201), or changes the one the body's `id` names (200). */
@@ -130,6 +132,7 @@ export const tablesContract = defineContract({
       summary: 'Add a data-quality rule to a table, or change one (with its id)',
       body: qualityRuleBody,
       data: qualityRuleRow,
+      status: [201, 200],
     }),
     /** `{id}` is the rule's. */
     deleteRule: defineAction({

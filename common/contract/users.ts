@@ -1,6 +1,16 @@
 import { z } from 'zod';
-import { aiNotificationSchema, AVATAR_TYPES, demoUserSchema, mpinSchema, recordId, USER_STATUSES, username } from '../schemas/users';
-import { answer, card, choice, idName, listAnswer, timestamp } from './answers';
+import {
+  accountLookupSchema,
+  aiNotificationSchema,
+  AVATAR_TYPES,
+  demoUserSchema,
+  mpinSchema,
+  ownProfileSchema,
+  recordId,
+  USER_STATUSES,
+  username,
+} from '../schemas/users';
+import { answer, card, choice, fileBytes, idName, listAnswer, timestamp } from './answers';
 import { impersonator, passwordPolicyAnswer } from './answers/auth';
 import { ownPolicies, userPolicies } from './answers/authorization';
 import { assignPoliciesBody } from '../schemas/roles';
@@ -111,8 +121,9 @@ export const activeUsersAnswer = z.object({
 
 /** `GET /user/avatar/{id}`: the picture's bytes, under the type read from them (not JSON: declared per media type). */
 export const avatarAnswer = {
+  kind: 'file' as const,
   description: "The picture's bytes (PNG, JPEG or WebP, at most 1 MB)",
-  content: Object.fromEntries(AVATAR_TYPES.map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }])),
+  content: Object.fromEntries(AVATAR_TYPES.map((type) => [type, { schema: fileBytes }])),
 };
 
 /** The console's preferences, `{ <key>: <value> }`: values are free-form JSON the console keeps (a missing key reads as null). */
@@ -211,19 +222,30 @@ export const usersContract = defineContract({
       },
       data: userCards,
     }),
-    /** The caller's own profile, as a multipart form that may carry a picture (read by the server, not a declared body). */
+    /** The caller's own profile, as a multipart form that may carry a picture (JSON is taken too, without one). */
     saveProfile: defineAction({
       path: '/user/profile',
       method: 'PUT',
       summary: 'Edit your own profile (a multipart form may carry a picture)',
+      body: { kind: 'multipart', parts: ownProfileSchema.extend({ avatar: fileBytes.optional() }) },
       data: userRow,
     }),
+    /** A user's picture: 404 when they have none. */
+    avatar: defineAction({ path: '/user/avatar/{id}', method: 'GET', summary: "A user's profile picture", answer: avatarAnswer }),
     aiNotification: defineAction({
       path: '/user/notification',
       method: 'PUT',
       summary: 'Turn your AI notifications on or off',
       body: aiNotificationSchema,
       data: aiNotificationState,
+    }),
+    /** A new temporary password and activation link for an account waiting to be activated; the same answer whatever the address. */
+    resendActivation: defineAction({
+      path: '/user/token/resend',
+      method: 'POST',
+      summary: 'Mail a new activation link',
+      access: 'public',
+      body: accountLookupSchema,
     }),
     /** One's own MPIN, or anyone's for an admin. */
     setMpin: defineAction({

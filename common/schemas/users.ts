@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostnameProblem, normaliseHostname } from '../hostname';
 
 /**
  * Rules for the bodies of the users area. The server validates with them and the console's
@@ -25,6 +26,19 @@ export const userEmail = z
   .pipe(z.email({ error: 'must be a valid email address' }));
 
 export const recordId = z.uuid({ error: 'must be a valid id' });
+
+/** A company's host name, the one users type to sign in: normalised, then checked. */
+export const companyHostname = z
+  .string({ error: 'is required' })
+  .max(253, 'is too long')
+  .transform(normaliseHostname)
+  .superRefine((value, ctx) => {
+    const problem = hostnameProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** POST /user/token/resend: the account waiting to be activated, by its email and its company's host name. */
+export const accountLookupSchema = z.object({ email: userEmail, companyHostname });
 
 /** Usernames: 3–40 of a-z, 0-9, dot, underscore, hyphen. Typed in any case, kept in lower case, unique per company. */
 export const USERNAME_MIN = 3;

@@ -2,8 +2,7 @@ import { tablesContract } from '../../common/contract/tables';
 import { routeSpec } from '../../common/contract/routes';
 import type { QualityRuleBody } from '../../common/schemas/quality';
 import { callAction, fillPath, readList } from '../../providers/dataProvider';
-import { API_BASE, ApiError, apiRequest, type Answer, type Saved } from '../../providers/http';
-import { getAccessToken } from '../../providers/storage';
+import { apiRequest, type Saved } from '../../providers/http';
 import { DICTIONARY_PAGE } from './related';
 import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRun, UploadResult } from './types';
 
@@ -47,26 +46,11 @@ function attachmentName(disposition: string | null): string | null {
 
 /**
  * The whole dictionary as CSV (`GET /table/dictionary/{id}`). The call needs the token header
- * like every other, so it cannot be a plain link; the HTTP client reads answers as JSON, hence
- * a fetch of its own here that reads the text as it is.
+ * like every other, so it cannot be a plain link: the action's file answer is read as text here.
  */
 export async function downloadDictionary(tableId: string): Promise<{ text: string; filename: string | null }> {
-  const token = getAccessToken();
-  const response = await fetch(`${API_BASE}${fillPath(actions.dictionaryCsv.path, { id: tableId })}`, {
-    headers: { accept: 'text/csv', ...(token ? { 'x-access-token': token } : {}) },
-  });
-  const text = await response.text();
-  if (!response.ok) {
-    let message = response.statusText || `Request failed with status ${response.status}`;
-    try {
-      const body = JSON.parse(text) as { message?: unknown };
-      if (typeof body?.message === 'string' && body.message) message = body.message;
-    } catch {
-      // Not JSON: the status says what happened.
-    }
-    throw new ApiError(message, response.status, text);
-  }
-  return { text, filename: attachmentName(response.headers.get('content-disposition')) };
+  const response = await callAction(actions.dictionaryCsv, { values: { id: tableId } });
+  return { text: await response.text(), filename: attachmentName(response.headers.get('content-disposition')) };
 }
 
 /** The upload's body: one file part. */
@@ -76,13 +60,9 @@ export function uploadForm(file: File): FormData {
   return form;
 }
 
-/**
- * Describes columns from a CSV file; the server checks the whole file before writing anything.
- * Its body is a form, which the action's call does not send: the HTTP client does.
- */
+/** Describes columns from a CSV file; the server checks the whole file before writing anything. */
 export async function uploadDictionary(tableId: string, file: File): Promise<Saved<UploadResult>> {
-  const { path, method } = actions.uploadDictionary;
-  const answer = await apiRequest<Answer<UploadResult>>(fillPath(path, { id: tableId }), { method, body: uploadForm(file) });
+  const answer = await callAction(actions.uploadDictionary, { values: { id: tableId }, body: uploadForm(file) });
   return { message: answer.message, data: answer.data };
 }
 

@@ -1,14 +1,13 @@
 import { usersContract } from '../../common/contract/users';
 import type { DemoUserInput } from '../../common/schemas/users';
 import { callAction, type ActionAnswer } from '../../providers/dataProvider';
-import { API_BASE, apiRequest, type Answer, type Saved } from '../../providers/http';
-import { getAccessToken } from '../../providers/storage';
+import { ApiError, type Saved } from '../../providers/http';
 import type { ActivityCard, PolicyEntry, User, UserPolicies } from './types';
 
 /**
  * The users area's calls beyond the declared CRUD routes (docs/api/users.md): the contract's
- * actions (common/contract/users.ts), and the calls no action declares yet. Every answer is
- * `{ message, … }`; the message is what the console shows as the alert.
+ * actions (common/contract/users.ts). Every answer is `{ message, … }`; the message is what the
+ * console shows as the alert.
  */
 
 const { actions } = usersContract;
@@ -33,7 +32,7 @@ export function usernameCheckKey(name: string, check: UsernameCheck): unknown[] 
 
 /** A new temporary password and activation link for an invited user (the answer is the same whatever the address). */
 export async function resendInvitation(email: string, companyHostname: string): Promise<string | undefined> {
-  const answer = await apiRequest<{ message?: string }>('/user/token/resend', { method: 'POST', body: { email, companyHostname } });
+  const answer = await callAction(actions.resendActivation, { body: { email, companyHostname } });
   return answer?.message;
 }
 
@@ -76,10 +75,9 @@ export async function getOwnProfile(signal?: AbortSignal): Promise<OwnProfile> {
 
 /** `PUT /user/profile` as multipart, the way a browser's form sends it (the picture travels as a file). */
 export async function saveOwnProfile(form: FormData): Promise<Saved<User>> {
-  // A form is no declared body: sent as it is, at the action's path and method.
-  const { path, method } = actions.saveProfile;
-  const answer = await apiRequest<Answer<User>>(path, { method, body: form });
-  return { message: answer.message, data: answer.data };
+  const answer = await callAction(actions.saveProfile, { body: form });
+  // The row as the contract writes it; the console's User reads a role's name as always there.
+  return { message: answer.message, data: answer.data as User };
 }
 
 export async function setAiNotification(aiNotification: boolean): Promise<Saved<{ aiNotification: boolean }>> {
@@ -94,16 +92,13 @@ export async function createMpin(userId: string, mpin: string): Promise<string |
 
 /**
  * A user's picture as bytes, or null when they have none. The call needs the token header like
- * every other, so the picture cannot be an `<img src>`; apiRequest reads answers as text, hence
- * a fetch of its own here.
+ * every other, so the picture cannot be an `<img src>`: the action's file answer is read here.
  */
 export async function fetchAvatar(userId: string, signal?: AbortSignal): Promise<Blob | null> {
-  const token = getAccessToken();
-  const response = await fetch(`${API_BASE}/user/avatar/${encodeURIComponent(userId)}`, {
-    headers: token ? { 'x-access-token': token } : {},
-    signal,
-  });
-  if (response.status === 404) return null;
-  if (!response.ok) throw new Error(response.statusText || `Request failed with status ${response.status}`);
-  return response.blob();
+  try {
+    return await (await callAction(actions.avatar, { values: { id: userId }, signal })).blob();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { passwordProblem } from '../../common/password-policy';
-import { hostnameProblem, normaliseHostname } from '../../common/hostname';
 
 /** Field schemas shared by the routes, with messages that name the problem. */
 export const emailField = z
@@ -24,14 +23,7 @@ export const newPasswordField = z.string({ error: 'is required' }).min(1, 'is re
 /** A password typed to prove who one is: checked for presence and size only. */
 export const currentPasswordField = z.string({ error: 'is required' }).min(1, 'is required').max(1024, 'is too long');
 
-export const hostnameField = z
-  .string({ error: 'is required' })
-  .max(253, 'is too long')
-  .transform(normaliseHostname)
-  .superRefine((value, ctx) => {
-    const problem = hostnameProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+export { companyHostname as hostnameField } from '../../common/schemas/users';
 
 export const nameField = (max = 100) =>
   z.string({ error: 'is required' }).trim().min(1, 'is required').max(max, `must be at most ${max} characters`);

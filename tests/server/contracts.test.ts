@@ -80,6 +80,15 @@ describe('every call of every contract', () => {
     }
   });
 
+  it('each action is public on the server exactly when it declares public access', () => {
+    const declared = CONTRACTS.flatMap((contract) => Object.values(contract.actions ?? {}));
+    expect(declared.some((action) => action.access === 'public')).toBe(true);
+    for (const action of declared) {
+      const route = serverRouteOf(action.method, action.path);
+      expect(route?.config.public === true, `${action.method} ${action.path}`).toBe(action.access === 'public');
+    }
+  });
+
   it('finds a call the server does not answer (the check can fail)', () => {
     const made = defineContract({
       name: 'labels',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SENSITIVITIES } from '../../schemas/tables';
-import { answer, listAnswer, timestamp } from '../answers';
+import { answer, fileBytes, listAnswer, timestamp } from '../answers';
 
 /** A table's data dictionary as the tables area answers it (docs/api/tables.md, "Data dictionary"). */
 
@@ -28,6 +28,9 @@ export type DictionaryEntry = z.infer<typeof dictionaryEntry>;
 /** `GET /tables/dataDictionary/…`: a page of entries, by position. */
 export const dictionaryListAnswer = listAnswer(dictionaryEntry);
 
+/** `POST /tables/dictionary/upload/{id}`: its form, one CSV file. */
+export const dictionaryUploadForm = z.object({ file: fileBytes });
+
 /** `POST /tables/dictionary/upload/{id}`: how many entries the file changed, and how many it left as they were. */
 export const dictionaryUploadAnswer = answer(z.object({ updated: z.number().int(), unchanged: z.number().int() }));
 
@@ -37,6 +40,7 @@ export const dictionaryUploadAnswer = answer(z.object({ updated: z.number().int(
  * `business_name`, `sensitivity`, `owner`, `present`.
  */
 export const dictionaryCsvFile = {
+  kind: 'file' as const,
   description: 'The data dictionary as CSV (`Content-Disposition: attachment`)',
   content: { 'text/csv': { schema: z.string() } },
 };

@@ -5,7 +5,6 @@ import { z, type ZodType } from 'zod';
 import { answer } from '../../../common/contract/answers';
 import type { PolicyAction } from '../../../common/contract/define';
 import { sourceDestinationRow, sourceDestinationsContract } from '../../../common/contract/source-destinations';
-import { requireAuth } from '../../auth/guard';
 import { companyPairs, connectionsByIds, findConnection, findPair, pairsOfConnection, selectPairs } from '../../connections/records';
 import type { Db } from '../../db/client';
 import { sourceDestinations } from '../../db/schema';
@@ -15,14 +14,12 @@ import { uuidParam } from '../../http/schemas';
 import { actionRoute } from '../../platform/action-route';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import { audited } from '../../platform/audited';
-import { routeTemplate } from '../../platform/entity-routes';
 import { registerReadRoute } from '../../platform/list-routes';
 
 const { actions } = sourceDestinationsContract;
 const idParams = z.object({ id: uuidParam });
 const MODEL = sourceDestinationsContract.audit.model;
 /** The rows hold Dates and their types as plain strings, so the handlers' values are not typed by the schemas. */
-const pairAnswer: ZodType<unknown> = answer(sourceDestinationRow);
 const pairsAnswer: ZodType<unknown> = answer(z.array(sourceDestinationRow));
 
 /**
@@ -70,23 +67,12 @@ export function registerPairRoutes(app: FastifyInstance, allowed: (action: Polic
     },
   );
 
-  // Answered 201 when it makes the pair and 200 when it changes it, so it is registered here from its declaration.
-  api.put(
-    routeTemplate(actions.save.path).url,
-    {
-      config: updating.config,
-      schema: {
-        summary: actions.save.summary,
-        tags: updating.tags,
-        params: idParams,
-        body: actions.save.body,
-        response: { 200: pairAnswer, 201: pairAnswer },
-      },
-    },
-    async (request, reply) => {
-      const { companyId, userId } = requireAuth(request);
-      const { id } = request.params;
-      const { sourceId, destinationId, ...body } = request.body;
+  // Answered 201 when it makes the pair and 200 when it changes it.
+  actionRoute(
+    app,
+    updating,
+    actions.save,
+    async ({ auth: { companyId, userId }, params: { id }, body: { sourceId, destinationId, ...body }, request }) => {
       if (sourceId === destinationId) throw badRequest('destinationId: must differ from the source');
       const found = await connectionsByIds(db, companyId, [sourceId, destinationId]);
       const source = found.get(sourceId);
@@ -127,7 +113,11 @@ export function registerPairRoutes(app: FastifyInstance, allowed: (action: Polic
         throw err;
       }
       const pair = await findPair(db, companyId, id);
-      return reply.code(existing ? 200 : 201).send({ message: existing ? `Pair "${name}" saved` : `Pair "${name}" created`, data: pair });
+      if (!pair) throw notFound('Source/destination pair');
+      return {
+        status: existing ? 200 : 201,
+        answer: { message: existing ? `Pair "${name}" saved` : `Pair "${name}" created`, data: pair },
+      };
     },
   );
 

@@ -7,7 +7,6 @@ import { qualityRuleListAnswer, type QualityRule } from '../../../common/contrac
 import { tablesContract } from '../../../common/contract/tables';
 import { FUNCTION_TYPE_OF, PARAMS_OF } from '../../../common/schemas/quality';
 import { recordAudit } from '../../audit';
-import { requireAuth } from '../../auth/guard';
 import { ConnectorError } from '../../connectors/types';
 import { qualityRules, tableColumns } from '../../db/schema';
 import { badRequest, notFound } from '../../http/errors';
@@ -15,13 +14,12 @@ import { anyOf, filterBody, orderedPage, searchFilter, searching, textChoiceFilt
 import { actionRoute } from '../../platform/action-route';
 import { built, type Sent } from '../../platform/answers';
 import { audited } from '../../platform/audited';
-import { routeTemplate } from '../../platform/entity-routes';
 import { registerListRoutes } from '../../platform/list-routes';
 import { checkCompanySql, companySqlDialectOf } from '../../sql/company-sql';
 import { newestRulesFirst, rulesOf, selectRules, type RuleRow } from '../../tables/quality';
 import { dictionaryOf, findTable } from '../../tables/records';
 import { runTableChecks } from '../../tables/run-checks';
-import { allowed, idParams, tablePageParams } from './routing';
+import { allowed, tablePageParams } from './routing';
 
 /** A rule as its query reads it; the query types its newest result (read with json_build_object) as any object. */
 type RuleWithResult = Omit<RuleRow, 'lastResult'> & { lastResult: Sent<QualityRule['lastResult']> };
@@ -56,8 +54,8 @@ async function checkCustomSql(query: string, connectionType: string | null | und
 
 /**
  * A table's data-quality rules (listed, searched, filtered, saved, deleted) and its manual check
- * runs. The contract's actions: the save and the delete `/table/dataQuality/{id}` (the save
- * registered here from its declaration, as it answers 200 or 201), and the run `/table/{id}/configure`.
+ * runs. The contract's actions: the save (201 when it adds a rule, 200 when it changes one) and
+ * the delete `/table/dataQuality/{id}`, and the run `/table/{id}/configure`.
  */
 export function registerQualityRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -94,75 +92,61 @@ export function registerQualityRoutes(app: FastifyInstance): void {
     },
   });
 
-  api.post(
-    routeTemplate(saveRule.path).url,
-    {
-      config: updating.config,
-      schema: {
-        summary: saveRule.summary,
-        tags: updating.tags,
-        params: idParams,
-        body: saveRule.body,
-        response: { 200: ruleAnswer, 201: ruleAnswer },
+  actionRoute(app, updating, saveRule, async ({ auth, params, body, request }) => {
+    const table = await findTable(db, auth.companyId, params.id);
+    if (body.columnName) {
+      const [column] = await db
+        .select({ name: tableColumns.name })
+        .from(tableColumns)
+        .where(dictionaryOf(auth.companyId, table.id, and(eq(tableColumns.name, body.columnName), eq(tableColumns.present, true))));
+      if (!column) throw badRequest(`columnName: "${body.columnName}" is not a column of this table`);
+    }
+    const values = {
+      name: body.name,
+      functionType: FUNCTION_TYPE_OF[body.functionName],
+      functionName: body.functionName,
+      columnName: body.columnName || null,
+      params: PARAMS_OF[body.functionName].parse(body.params ?? {}) as Record<string, unknown>,
+      severity: body.severity,
+      tolerance: body.tolerance,
+      isActive: body.isActive ?? true,
+    };
+    if (values.functionName === 'custom_sql') await checkCustomSql(String(values.params.sql ?? ''), table.connectionType);
+    const existing = body.id
+      ? (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, body.id))))[0]
+      : undefined;
+    if (body.id && !existing) throw notFound('Data-quality rule');
+    const ruleId = await audited(
+      db,
+      request,
+      async (tx) => {
+        if (existing) {
+          await tx
+            .update(qualityRules)
+            .set({ ...values, updatedAt: new Date() })
+            .where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, existing.id)));
+          return existing.id;
+        }
+        const [created] = await tx
+          .insert(qualityRules)
+          .values({ companyId: auth.companyId, tableId: table.id, ...values, createdBy: auth.userId })
+          .returning({ id: qualityRules.id });
+        return created.id;
       },
-    },
-    async (request, reply) => {
-      const auth = requireAuth(request);
-      const table = await findTable(db, auth.companyId, request.params.id);
-      const body = request.body;
-      if (body.columnName) {
-        const [column] = await db
-          .select({ name: tableColumns.name })
-          .from(tableColumns)
-          .where(dictionaryOf(auth.companyId, table.id, and(eq(tableColumns.name, body.columnName), eq(tableColumns.present, true))));
-        if (!column) throw badRequest(`columnName: "${body.columnName}" is not a column of this table`);
-      }
-      const values = {
-        name: body.name,
-        functionType: FUNCTION_TYPE_OF[body.functionName],
-        functionName: body.functionName,
-        columnName: body.columnName || null,
-        params: PARAMS_OF[body.functionName].parse(body.params ?? {}) as Record<string, unknown>,
-        severity: body.severity,
-        tolerance: body.tolerance,
-        isActive: body.isActive ?? true,
-      };
-      if (values.functionName === 'custom_sql') await checkCustomSql(String(values.params.sql ?? ''), table.connectionType);
-      const existing = body.id
-        ? (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, body.id))))[0]
-        : undefined;
-      if (body.id && !existing) throw notFound('Data-quality rule');
-      const ruleId = await audited(
-        db,
-        request,
-        async (tx) => {
-          if (existing) {
-            await tx
-              .update(qualityRules)
-              .set({ ...values, updatedAt: new Date() })
-              .where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, existing.id)));
-            return existing.id;
-          }
-          const [created] = await tx
-            .insert(qualityRules)
-            .values({ companyId: auth.companyId, tableId: table.id, ...values, createdBy: auth.userId })
-            .returning({ id: qualityRules.id });
-          return created.id;
-        },
-        (recordId) => {
-          const entry = { companyId: auth.companyId, model: 'quality_rule', recordId };
-          if (!existing) return { ...entry, operation: 'create', changes: { after: { tableId: table.id, ...values } } };
-          const { name, functionName, columnName, params, severity, tolerance, isActive } = existing;
-          const before = { name, functionName, columnName, params, severity, tolerance, isActive };
-          return { ...entry, operation: 'update', changes: { before, after: values } };
-        },
-      );
-      const [rule] = (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId)))) as RuleWithResult[];
-      return reply
-        .code(existing ? 200 : 201)
-        .send(built(ruleAnswer, { message: `Rule "${rule.name}" ${existing ? 'saved' : 'added'}`, data: rule }));
-    },
-  );
+      (recordId) => {
+        const entry = { companyId: auth.companyId, model: 'quality_rule', recordId };
+        if (!existing) return { ...entry, operation: 'create', changes: { after: { tableId: table.id, ...values } } };
+        const { name, functionName, columnName, params, severity, tolerance, isActive } = existing;
+        const before = { name, functionName, columnName, params, severity, tolerance, isActive };
+        return { ...entry, operation: 'update', changes: { before, after: values } };
+      },
+    );
+    const [rule] = (await selectRules(db).where(rulesOf(auth.companyId, table.id, eq(qualityRules.id, ruleId)))) as RuleWithResult[];
+    return {
+      status: existing ? 200 : 201,
+      answer: built(ruleAnswer, { message: `Rule "${rule.name}" ${existing ? 'saved' : 'added'}`, data: rule }),
+    };
+  });
 
   actionRoute(app, allowed('delete'), deleteRule, async ({ auth, params, request }) => {
     const [rule] = await selectRules(db).where(and(eq(qualityRules.companyId, auth.companyId), eq(qualityRules.id, params.id)));

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { messageAnswer } from '../../../common/contract/answers';
-import { activationLinkAnswer, invitationAnswer } from '../../../common/contract/users';
+import { activationLinkAnswer, invitationAnswer, usersContract } from '../../../common/contract/users';
 import { TEMPORARY_PASSWORD_MISMATCH } from '../../../common/messages';
 import { inviteUserSchema } from '../../../common/schemas/users';
 import { recordAccessEvent, recordAudit } from '../../audit';
@@ -16,9 +16,10 @@ import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { clearFailures, consumeRate } from '../../auth/throttle';
 import { companies, users } from '../../db/schema';
 import { badRequest } from '../../http/errors';
-import { currentPasswordField, emailField, hostnameField, newPasswordField } from '../../http/schemas';
+import { currentPasswordField, newPasswordField } from '../../http/schemas';
 import { notify } from '../../notify';
-import { answerRoute } from '../../platform/answer-route';
+import { actionRoute } from '../../platform/action-route';
+import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import { assertNewUserAllowed, assertPasswordAllowed } from '../../settings/enforce';
 import { passwordPolicyOf } from '../../settings/store';
 import { assertWithinPlan } from '../../subscription/limits';
@@ -38,7 +39,6 @@ const createPasswordBody = z.object({
   oldPassword: currentPasswordField,
   newPassword: newPasswordField,
 });
-const accountBody = z.object({ email: emailField, companyHostname: hostnameField });
 
 /** An activation link is good while unused, unexpired, and its account still waits to be activated. */
 function isPendingActivation(holder: TokenHolder | null): holder is TokenHolder {
@@ -47,7 +47,8 @@ function isPendingActivation(holder: TokenHolder | null): holder is TokenHolder 
 
 /**
  * Invitations (the contract's create, `POST /user`): the user is kept as invited and mailed a
- * temporary password and an activation link; following it sets their first password.
+ * temporary password and an activation link; following it sets their first password. The
+ * contract's public action `/user/token/resend` mails a new pair to an account still waiting.
  */
 export function registerInvitationRoutes(app: FastifyInstance): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -184,41 +185,35 @@ export function registerInvitationRoutes(app: FastifyInstance): void {
     },
   );
 
-  api.post(
-    '/user/token/resend',
-    {
-      config: { public: true, acrossCompanies: 'the account is found by its company host name' },
-      schema: { summary: 'Mail a new activation link', tags: TAGS, body: accountBody, response: { 200: messageAnswer } },
-    },
-    async (request) => {
-      await consumeRate(
-        db,
-        `resend:ip:${request.ip}`,
-        RESEND_REQUESTS_PER_ADDRESS_PER_HOUR,
-        3600,
-        'activation mail requests from this address',
-      );
-      // Hashed before the lookup, whatever is found, so the answer takes as long for every address.
-      const temporary = await newTemporaryPassword();
-      const { email, companyHostname } = request.body;
-      const { company, user } = await findAccount(db, companyHostname, email);
-      const waiting = company?.isActive && user?.status === 'invited' && user.isActive;
-      if (!company || !user || !waiting || !(await withinQuietRate(db, `resend:acct:${user.id}`, ACTIVATION_MAILS_PER_HOUR, 3600))) {
-        return { message: RESEND_MESSAGE };
-      }
-      const token = await db.transaction(async (tx) => {
-        const issued = await renewInvitation(tx, ctx.secrets, user, temporary);
-        await recordAudit(tx, request, {
-          companyId: company.id,
-          userId: user.id,
-          model: 'user',
-          operation: 'resend_invitation',
-          recordId: user.id,
-        });
-        return issued;
-      });
-      await mailInvitation(ctx, request, { user, company, temporaryPassword: temporary.password, token });
+  const acrossCompanies: RouteBase = { config: { acrossCompanies: 'the account is found by its company host name' }, tags: TAGS };
+  actionRoute(app, acrossCompanies, usersContract.actions.resendActivation, async ({ body, request }) => {
+    await consumeRate(
+      db,
+      `resend:ip:${request.ip}`,
+      RESEND_REQUESTS_PER_ADDRESS_PER_HOUR,
+      3600,
+      'activation mail requests from this address',
+    );
+    // Hashed before the lookup, whatever is found, so the answer takes as long for every address.
+    const temporary = await newTemporaryPassword();
+    const { email, companyHostname } = body;
+    const { company, user } = await findAccount(db, companyHostname, email);
+    const waiting = company?.isActive && user?.status === 'invited' && user.isActive;
+    if (!company || !user || !waiting || !(await withinQuietRate(db, `resend:acct:${user.id}`, ACTIVATION_MAILS_PER_HOUR, 3600))) {
       return { message: RESEND_MESSAGE };
-    },
-  );
+    }
+    const token = await db.transaction(async (tx) => {
+      const issued = await renewInvitation(tx, ctx.secrets, user, temporary);
+      await recordAudit(tx, request, {
+        companyId: company.id,
+        userId: user.id,
+        model: 'user',
+        operation: 'resend_invitation',
+        recordId: user.id,
+      });
+      return issued;
+    });
+    await mailInvitation(ctx, request, { user, company, temporaryPassword: temporary.password, token });
+    return { message: RESEND_MESSAGE };
+  });
 }

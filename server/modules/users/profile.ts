@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { z, type ZodType } from 'zod';
-import { activeUsersAnswer, avatarAnswer, usersContract } from '../../../common/contract/users';
-import { requireAuth } from '../../auth/guard';
+import { activeUsersAnswer, usersContract } from '../../../common/contract/users';
 import { refuseWhileImpersonating } from '../../auth/impersonation';
 import { hashPassword } from '../../auth/passwords';
 import { isAllowed } from '../../auth/policies';
 import { findImpersonator } from '../../auth/session-user';
 import { companies, roles, users } from '../../db/schema';
 import { forbidden, notFound, unauthorized } from '../../http/errors';
-import { uuidParam } from '../../http/schemas';
 import { actionRoute } from '../../platform/action-route';
 import { answerRoute, type RouteBase } from '../../platform/answer-route';
 import { audited } from '../../platform/audited';
@@ -22,14 +19,12 @@ import { ownRow } from './repository';
 const TAGS = ['Users'];
 const { actions } = usersContract;
 const signedIn: RouteBase = { config: {}, tags: TAGS };
-const idParams = z.object({ id: uuidParam });
-/** The picture is sent as a Buffer, not the string the document names its bytes with. */
-const avatarBytes = { ...avatarAnswer, content: avatarAnswer.content as Record<string, { schema: ZodType<unknown> }> };
 
 /**
  * The signed-in user's own account (profile, picture, MPIN, notifications), what any user may see
  * of the others (pictures, the active users, one's own activity), and an admin's MPIN for anyone.
- * Served from the contract's actions: the profile's change `/user/profile`, the activity cards
+ * Served from the contract's actions: the profile's change `/user/profile`, the picture
+ * `/user/avatar/{id}`, the activity cards
  * `/user/profile/cards/{userId}/{days}`, the MPIN `/user/mpin/create/{id}` and the AI
  * notifications `/user/notification`.
  */
@@ -63,25 +58,20 @@ export function registerProfileRoutes(app: FastifyInstance): void {
     return { message: 'Profile', user: { ...row, impersonator }, data: await findUserRow(db, auth.companyId, auth.userId) };
   });
 
-  // The body is the multipart form, read by updateOwnProfile.
+  // The form (or a JSON body) is read by updateOwnProfile.
   actionRoute(app, signedIn, actions.saveProfile, async ({ auth, request }) => {
     await updateOwnProfile(db, request, auth);
     return { message: 'Your profile has been saved', data: await findUserRow(db, auth.companyId, auth.userId) };
   });
 
-  api.get(
-    '/user/avatar/:id',
-    { schema: { summary: "A user's profile picture", tags: TAGS, params: idParams, response: { 200: avatarBytes } } },
-    async (request, reply) => {
-      const auth = requireAuth(request);
-      const avatar = await avatarOf(db, auth.companyId, request.params.id);
-      return reply
-        .header('content-type', avatar.type)
-        .header('cache-control', 'private, max-age=300')
-        .header('x-content-type-options', 'nosniff')
-        .send(avatar.bytes);
-    },
-  );
+  actionRoute(app, signedIn, actions.avatar, async ({ auth, params: { id } }) => {
+    const avatar = await avatarOf(db, auth.companyId, id);
+    return {
+      body: avatar.bytes,
+      type: avatar.type,
+      headers: { 'cache-control': 'private, max-age=300', 'x-content-type-options': 'nosniff' },
+    };
+  });
 
   actionRoute(app, signedIn, actions.activityCards, async ({ auth, params: { userId, days } }) => {
     if (userId !== auth.userId && !(await isAllowed(db, auth, 'users', 'read'))) throw forbidden();
