@@ -1,5 +1,4 @@
-import { usersContract } from '../common/contract/users';
-import { callAction } from './dataProvider';
+import { callAction } from './actions';
 import { ApiError } from './http';
 import { getAccessToken } from './storage';
 
@@ -67,12 +66,15 @@ export function loadCallerPolicies(): Promise<CallerPolicies | null> {
   const token = getAccessToken();
   if (!token) return Promise.resolve(null);
   if (cache?.token === token) return cache.promise;
-  const promise = callAction(usersContract.actions.ownPolicies).then(readPolicies, (error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) return null;
-    // Anything else is worth another try at the next check.
-    if (cache?.promise === promise) cache = null;
-    throw error;
-  });
+  // The users contract (and zod with it) comes with the console, not with the sign-in screens that also ask.
+  const promise = import('../common/contract/users')
+    .then(({ usersContract }) => callAction(usersContract.actions.ownPolicies))
+    .then(readPolicies, (error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return null;
+      // Anything else is worth another try at the next check.
+      if (cache?.promise === promise) cache = null;
+      throw error;
+    });
   cache = { token, promise };
   return promise;
 }

@@ -3,11 +3,12 @@ import { dirname, resolve } from 'node:path';
 
 /**
  * The sign-in path has a 150 KB gzip budget, so the entry and the auth chunk must not reach
- * react-admin, MUI, emotion or react-hook-form. This walks their static imports (not the
- * lazy `import()` of other chunks, not `import type`) and fails on any of those packages.
+ * react-admin, MUI, emotion, react-hook-form or zod (the contracts' schemas, which come with the
+ * console). This walks their static imports (not the lazy `import()` of other chunks, not
+ * `import type`) and fails on any of those packages.
  */
 const ROOT = resolve(__dirname, '../../..');
-const FORBIDDEN = /^(react-admin|ra-[a-z-]+|@mui\/|@emotion\/|react-hook-form)/;
+const FORBIDDEN = /^(react-admin|ra-[a-z-]+|@mui\/|@emotion\/|react-hook-form|zod)/;
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
 
 function isFile(path: string): boolean {
@@ -46,7 +47,7 @@ function reachablePackages(entry: string): Map<string, string> {
 }
 
 describe('the sign-in path stays light', () => {
-  it.each(['src/main.tsx', 'src/auth/AuthApp.tsx'])('%s imports no react-admin, MUI, emotion or react-hook-form', (entry) => {
+  it.each(['src/main.tsx', 'src/auth/AuthApp.tsx'])('%s imports no react-admin, MUI, emotion, react-hook-form or zod', (entry) => {
     const packages = reachablePackages(entry);
     expect(packages.has('react')).toBe(true);
     const offenders = [...packages].filter(([name]) => FORBIDDEN.test(name)).map(([name, file]) => `${name} (from ${file})`);
@@ -56,6 +57,7 @@ describe('the sign-in path stays light', () => {
   it('would notice an offender', () => {
     expect(FORBIDDEN.test('@mui/material')).toBe(true);
     expect(FORBIDDEN.test('react-admin')).toBe(true);
+    expect(FORBIDDEN.test('zod')).toBe(true);
     expect("import { Admin } from 'react-admin';".match(new RegExp(STATIC_IMPORT.source, 'm'))?.[1]).toBe('react-admin');
     expect("import type { AuthProvider } from 'react-admin';".match(new RegExp(STATIC_IMPORT.source, 'm'))).toBeNull();
   });
