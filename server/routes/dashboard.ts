@@ -7,7 +7,6 @@ import {
   jobRuns,
   mailOutbox,
   qualityResults,
-  qualityRuns,
   roles,
   sessions,
   users,
@@ -24,6 +23,7 @@ import {
 import { RUN_STATUSES } from '../../common/schemas/workflows';
 import { z } from 'zod';
 import { badRequest } from '../http/errors';
+import { failingTables } from '../tables/records';
 import { requireAuth } from '../auth/guard';
 
 export interface DashboardCard {
@@ -66,7 +66,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
       ]);
       const today = new Date(now);
       today.setUTCHours(0, 0, 0, 0);
-      const [[runs], [tables], [connectionCount]] = await Promise.all([
+      const [[runs], [tables], [failing], [connectionCount]] = await Promise.all([
         db
           .select({
             workflows: sql<number>`(select count(*) from ${workflows} w where w.company_id = ${companyId})`.mapWith(Number),
@@ -78,16 +78,8 @@ export async function dashboardRoutes(app: FastifyInstance) {
           })
           .from(jobRuns)
           .where(eq(jobRuns.companyId, companyId)),
-        db
-          .select({
-            total: count(),
-            failing:
-              sql<number>`count(*) filter (where (select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc limit 1) in ('failed', 'error'))`.mapWith(
-                Number,
-              ),
-          })
-          .from(dataTables)
-          .where(eq(dataTables.companyId, companyId)),
+        db.select({ total: count() }).from(dataTables).where(eq(dataTables.companyId, companyId)),
+        db.select({ n: count() }).from(dataTables).where(failingTables(companyId)),
         db.select({ n: count() }).from(connections).where(eq(connections.companyId, companyId)),
       ]);
       const cards: DashboardCard[] = [
@@ -95,7 +87,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
         { key: 'runsToday', label: 'Job runs today', value: runs.today, link: '/job-runs' },
         { key: 'failedToday', label: 'Failed runs today', value: runs.failedToday, link: '/job-runs' },
         { key: 'tables', label: 'Tables', value: tables.total, link: '/tables' },
-        { key: 'failingTables', label: 'Tables failing their checks', value: tables.failing, link: '/tables' },
+        { key: 'failingTables', label: 'Tables failing their checks', value: failing.n, link: '/tables' },
         { key: 'connections', label: 'Connections', value: connectionCount.n, link: '/connections' },
         { key: 'users', label: 'Users', value: userCounts.total },
         { key: 'activeUsers', label: 'Active users', value: userCounts.active },

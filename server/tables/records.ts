@@ -66,6 +66,18 @@ export type TableRow = Awaited<ReturnType<ReturnType<typeof selectTables>['execu
 
 export const companyTables = (companyId: string, extra?: SQL) => and(eq(dataTables.companyId, companyId), extra)!;
 
+/**
+ * The company's tables whose newest data-quality run failed (or could not run): the tables page's
+ * and the dashboard's "failing" cards. A condition for the WHERE of a statement on data_tables
+ * alone, where Drizzle names the outer table's columns in full; in a select list it would leave
+ * them bare, and `id` would then be the inner run's.
+ */
+export const failingTables = (companyId: string) =>
+  companyTables(
+    companyId,
+    sql`(select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc, r.id desc limit 1) in ('failed', 'error')`,
+  );
+
 export async function findTable(db: Db, companyId: string, id: string): Promise<TableRow> {
   const [row] = await selectTables(db).where(companyTables(companyId, eq(dataTables.id, id)));
   if (!row) throw notFound('Table');

@@ -416,6 +416,13 @@ describe('data-quality rules and runs', () => {
       id: run.id,
       status: 'failed',
     });
+    // The table now fails its checks: the tables page's card and the dashboard's count it alike.
+    const cardValue = async (path: string, key: string) =>
+      ((await call(server, 'GET', path, { token: adminToken })).json().data.cards as Array<{ key: string; value: number }>).find(
+        (card) => card.key === key,
+      )?.value;
+    expect(await cardValue('/tables/topCards', 'failing')).toBe(1);
+    expect(await cardValue('/dashboard/topCards', 'failingTables')).toBe(1);
   });
 
   it('runs custom SQL read-only: a query that writes fails with the source’s message and changes nothing there', async () => {

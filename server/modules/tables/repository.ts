@@ -2,11 +2,11 @@ import { and, asc, desc, eq, exists, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { CONNECTION_TYPE_CATALOGUE } from '../../../common/connections';
 import type { Db } from '../../db/client';
-import { connections, dataTables, qualityRules, qualityRuns, tableColumns } from '../../db/schema';
+import { connections, dataTables, qualityRules, tableColumns } from '../../db/schema';
 import { anyOf, counted, filterBody, idChoiceFilter, orderedPage, searching, textChoiceFilter } from '../../http/lists';
 import type { EntityRepository } from '../../platform/entity-routes';
 import { ownedChoices, ownedConditions, ownedFilterFields } from '../../platform/owned-records';
-import { companyTables, findTable, selectTables, type TableRow } from '../../tables/records';
+import { companyTables, failingTables, findTable, selectTables, type TableRow } from '../../tables/records';
 
 export const tableFilterBody = filterBody({
   connection: idChoiceFilter,
@@ -106,15 +106,7 @@ export const tableRepository: EntityRepository<TableRow> = {
         .from(tableColumns)
         .where(and(eq(tableColumns.companyId, companyId), eq(tableColumns.present, true))),
       db.select({ total: counted() }).from(qualityRules).where(eq(qualityRules.companyId, companyId)),
-      db
-        .select({ total: counted() })
-        .from(dataTables)
-        .where(
-          and(
-            eq(dataTables.companyId, companyId),
-            sql`(select r.status from ${qualityRuns} r where r.company_id = ${dataTables.companyId} and r.table_id = ${dataTables.id} order by r.started_at desc limit 1) in ('failed', 'error')`,
-          ),
-        ),
+      db.select({ total: counted() }).from(dataTables).where(failingTables(companyId)),
     ]);
     return {
       cards: [
