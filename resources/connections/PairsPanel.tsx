@@ -6,10 +6,6 @@ import {
   Button,
   Card,
   CardContent,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControlLabel,
   MenuItem,
   Radio,
@@ -18,20 +14,118 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useCanAccess, useRecordContext, useTranslate } from 'react-admin';
+import { useController, useFormContext } from 'react-hook-form';
+import { z } from 'zod';
 import { connectionTypeOf } from '../../common/connections';
 import { failureText } from '../../src/framework/feedback';
+import { FormDialog } from '../../src/framework/form/FormDialog';
 import { RelatedTable, type RelatedColumn, type RelatedRowAction } from '../../src/framework/related/RelatedTable';
 import { useRelatedList, WHOLE_LIST } from '../../src/framework/related/useRelatedList';
 import { useConnectionChoices } from './api';
 import { ConnectionLink } from './cells';
 import { usePairActions } from './hooks';
-import { pairCandidates, pairName, pairNameProblem, rolesOf, type PairRole } from './pairs';
+import { pairCandidates, pairName, pairNameRule, rolesOf, type PairRole } from './pairs';
 import { pairsList } from './related';
 import type { Connection, Pair } from './types';
 
 type Actions = ReturnType<typeof usePairActions>;
+
+interface PairValues {
+  role: PairRole;
+  otherId: string;
+  name: string;
+}
+
+/** A pair's name, checked by the server's rule; typing in it is told (it then stops following a suggestion). */
+function PairNameInput({ onTyped }: { onTyped?: () => void }) {
+  const translate = useTranslate();
+  const { field, fieldState } = useController<PairValues, 'name'>({ name: 'name' });
+  return (
+    <TextField
+      required
+      fullWidth
+      label={translate('resources.connections.pairs.name')}
+      name={field.name}
+      inputRef={field.ref}
+      value={field.value}
+      onBlur={field.onBlur}
+      onChange={(event) => {
+        onTyped?.();
+        field.onChange(event.target.value);
+      }}
+      error={Boolean(fieldState.error)}
+      helperText={fieldState.error?.message}
+    />
+  );
+}
+
+/** The new pair's part, the other connection, and its name, which follows the chosen pair until someone types another. */
+function AddPairInputs({ connection, pairs }: { connection: Connection; pairs: readonly Pair[] }) {
+  const translate = useTranslate();
+  const roles = rolesOf(connection);
+  const { watch, setValue } = useFormContext<PairValues>();
+  const { field: other, fieldState: otherState } = useController<PairValues, 'otherId'>({ name: 'otherId' });
+  const [named, setNamed] = useState(false);
+  const role = watch('role');
+  const all = useConnectionChoices();
+  const candidates = pairCandidates(connection, role, all.data ?? [], pairs);
+  const suggest = (chosen: Connection | undefined) => {
+    if (named) return;
+    const suggested = chosen ? (role === 'source' ? pairName(connection.name, chosen.name) : pairName(chosen.name, connection.name)) : '';
+    setValue('name', suggested);
+  };
+
+  return (
+    <>
+      {roles.length > 1 && (
+        <RadioGroup
+          row
+          aria-label={translate('resources.connections.pairs.role')}
+          value={role}
+          onChange={(event) => {
+            setValue('role', event.target.value as PairRole);
+            setValue('otherId', '');
+            suggest(undefined);
+          }}
+        >
+          <FormControlLabel value="source" control={<Radio />} label={translate('resources.connections.pairs.as_source')} />
+          <FormControlLabel value="destination" control={<Radio />} label={translate('resources.connections.pairs.as_destination')} />
+        </RadioGroup>
+      )}
+      <TextField
+        select
+        required
+        label={translate(role === 'source' ? 'resources.connections.pairs.destination' : 'resources.connections.pairs.source')}
+        name={other.name}
+        inputRef={other.ref}
+        value={other.value}
+        onBlur={other.onBlur}
+        onChange={(event) => {
+          other.onChange(event.target.value);
+          suggest(candidates.find((candidate) => candidate.id === event.target.value));
+        }}
+        error={Boolean(otherState.error)}
+        helperText={
+          otherState.error?.message ??
+          (all.isError
+            ? failureText(all.error)
+            : candidates.length === 0 && !all.isPending
+              ? translate('resources.connections.pairs.no_candidates')
+              : undefined)
+        }
+      >
+        {candidates.map((candidate) => (
+          <MenuItem key={candidate.id} value={candidate.id}>
+            {candidate.name} ({candidate.typeLabel})
+          </MenuItem>
+        ))}
+      </TextField>
+      <PairNameInput onTyped={() => setNamed(true)} />
+    </>
+  );
+}
 
 function AddPairDialog({
   connection,
@@ -45,126 +139,56 @@ function AddPairDialog({
   onClose: () => void;
 }) {
   const translate = useTranslate();
-  const roles = rolesOf(connection);
-  const [role, setRole] = useState<PairRole>(roles[0]);
-  const [otherId, setOtherId] = useState('');
-  const [name, setName] = useState('');
-  const [named, setNamed] = useState(false);
-  const [problems, setProblems] = useState<{ other?: string; name?: string }>({});
-  const all = useConnectionChoices();
-  const candidates = pairCandidates(connection, role, all.data ?? [], pairs);
-  const other = candidates.find((candidate) => candidate.id === otherId);
-  const suggested = other ? (role === 'source' ? pairName(connection.name, other.name) : pairName(other.name, connection.name)) : '';
-  const shownName = named ? name : suggested;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const wanted = { other: other ? undefined : translate('resources.connections.pairs.choose_other'), name: pairNameProblem(shownName) };
-    setProblems(wanted);
-    if (!other || wanted.name) return;
+  const defaults = useMemo<PairValues>(() => ({ role: rolesOf(connection)[0], otherId: '', name: '' }), [connection]);
+  const schema = useMemo(
+    () =>
+      z.object({
+        role: z.enum(['source', 'destination']),
+        otherId: z.string().min(1, translate('resources.connections.pairs.choose_other')),
+        name: pairNameRule,
+      }),
+    [translate],
+  );
+  const submit = async ({ role, otherId, name }: PairValues) => {
     const body =
-      role === 'source' ? { sourceId: connection.id, destinationId: other.id } : { sourceId: other.id, destinationId: connection.id };
-    if (await actions.add({ name: shownName.trim(), ...body })) onClose();
+      role === 'source' ? { sourceId: connection.id, destinationId: otherId } : { sourceId: otherId, destinationId: connection.id };
+    return (await actions.add({ name, ...body })) ? null : false;
   };
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby="pair-add-title" maxWidth="sm" fullWidth>
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id="pair-add-title">{translate('resources.connections.pairs.add_title')}</DialogTitle>
-        <DialogContent sx={{ display: 'grid', gap: 2, pt: '8px !important' }}>
-          {roles.length > 1 && (
-            <RadioGroup
-              row
-              aria-label={translate('resources.connections.pairs.role')}
-              value={role}
-              onChange={(event) => {
-                setRole(event.target.value as PairRole);
-                setOtherId('');
-              }}
-            >
-              <FormControlLabel value="source" control={<Radio />} label={translate('resources.connections.pairs.as_source')} />
-              <FormControlLabel value="destination" control={<Radio />} label={translate('resources.connections.pairs.as_destination')} />
-            </RadioGroup>
-          )}
-          <TextField
-            select
-            required
-            label={translate(role === 'source' ? 'resources.connections.pairs.destination' : 'resources.connections.pairs.source')}
-            value={otherId}
-            onChange={(event) => setOtherId(event.target.value)}
-            error={Boolean(problems.other)}
-            helperText={
-              problems.other ??
-              (all.isError
-                ? failureText(all.error)
-                : candidates.length === 0 && !all.isPending
-                  ? translate('resources.connections.pairs.no_candidates')
-                  : undefined)
-            }
-          >
-            {candidates.map((candidate) => (
-              <MenuItem key={candidate.id} value={candidate.id}>
-                {candidate.name} ({candidate.typeLabel})
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            required
-            label={translate('resources.connections.pairs.name')}
-            value={shownName}
-            onChange={(event) => {
-              setNamed(true);
-              setName(event.target.value);
-            }}
-            error={Boolean(problems.name)}
-            helperText={problems.name}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={actions.busy !== null}>
-            {translate('resources.connections.pairs.add')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={translate('resources.connections.pairs.add_title')}
+      defaultValues={defaults}
+      schema={schema}
+      onSubmit={submit}
+      onClose={onClose}
+      saveLabel="resources.connections.pairs.add"
+      busy={actions.busy !== null}
+      contentSx={{ display: 'grid', gap: 2, pt: '8px !important' }}
+    >
+      <AddPairInputs connection={connection} pairs={pairs} />
+    </FormDialog>
   );
 }
 
+const renameSchema = z.object({ name: pairNameRule });
+
 function RenamePairDialog({ pair, actions, onClose }: { pair: Pair; actions: Actions; onClose: () => void }) {
   const translate = useTranslate();
-  const [name, setName] = useState(pair.name);
-  const [problem, setProblem] = useState<string | undefined>();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const wrong = pairNameProblem(name);
-    setProblem(wrong);
-    if (wrong) return;
-    if (await actions.rename(pair, name.trim())) onClose();
-  };
+  const defaults = useMemo(() => ({ name: pair.name }), [pair]);
+  const submit = async ({ name }: { name: string }) => ((await actions.rename(pair, name)) ? null : false);
   return (
-    <Dialog open onClose={onClose} aria-labelledby="pair-rename-title" maxWidth="sm" fullWidth>
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id="pair-rename-title">{translate('resources.connections.pairs.rename_title', { name: pair.name })}</DialogTitle>
-        <DialogContent sx={{ pt: '8px !important' }}>
-          <TextField
-            required
-            fullWidth
-            label={translate('resources.connections.pairs.name')}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={Boolean(problem)}
-            helperText={problem}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={actions.busy !== null}>
-            {translate('ra.action.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={translate('resources.connections.pairs.rename_title', { name: pair.name })}
+      defaultValues={defaults}
+      schema={renameSchema}
+      onSubmit={submit}
+      onClose={onClose}
+      busy={actions.busy !== null}
+      contentSx={{ pt: '8px !important' }}
+    >
+      <PairNameInput />
+    </FormDialog>
   );
 }
 

@@ -35,9 +35,3 @@ export function pairName(sourceName: string, destinationName: string): string {
 
 /** A pair's name as the console asks for it: the server's rule, and not left empty. */
 export const pairNameRule = pairBody.shape.name.unwrap().min(1, 'is required');
-
-/** The problem with a typed pair name, if any. */
-export function pairNameProblem(name: string): string | undefined {
-  const checked = pairNameRule.safeParse(name);
-  return checked.success ? undefined : checked.error.issues[0]?.message;
-}

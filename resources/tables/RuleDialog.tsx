@@ -1,20 +1,21 @@
-import {
-  Autocomplete,
-  Box,
-  Button,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  TextField as MuiTextField,
-} from '@mui/material';
+import { Autocomplete, Box, Chip, TextField as MuiTextField } from '@mui/material';
 import { useMemo } from 'react';
 import { useWatch, type FieldValues, type Resolver } from 'react-hook-form';
-import { BooleanInput, Form, NumberInput, SelectInput, TextInput, useInput, useTranslate } from 'react-admin';
+import { BooleanInput, NumberInput, SelectInput, TextInput, useInput, useTranslate } from 'react-admin';
 import { FUNCTION_TYPE_OF, IN_SET_MAX, QUALITY_FUNCTIONS, QUALITY_SEVERITIES, type QualityRuleBody } from '../../common/schemas/quality';
+import { FormDialog } from '../../src/framework/form/FormDialog';
 import { namedProblem, useColumns } from './hooks';
-import { AGE_UNITS, checkRule, formFieldOf, hasTolerance, needsColumn, NEW_RULE, ruleFormValues, type RuleFormValues } from './ruleForm';
+import {
+  AGE_UNITS,
+  checkRule,
+  formFieldOf,
+  hasTolerance,
+  needsColumn,
+  NEW_RULE,
+  RULE_FORM_FIELDS,
+  ruleFormValues,
+  type RuleFormValues,
+} from './ruleForm';
 import type { QualityRule } from './types';
 
 const resolver: Resolver<FieldValues> = async (values) => {
@@ -189,41 +190,36 @@ export function RuleDialog({ tableId, rule, onSave, onClose }: RuleDialogProps) 
   }));
   const submit = async (body: FieldValues) => {
     const message = await onSave(body as QualityRuleBody);
-    if (message === null) {
-      onClose();
-      return undefined;
-    }
+    if (message === null) return null;
+    // A body field the server names (`params.min`) is said by the input that holds it (min).
     const named = namedProblem(message);
     const field = named ? formFieldOf(named.field) : undefined;
-    return field && named ? { [field]: named.message } : undefined;
+    return field && named ? `${field}: ${named.message}` : message;
   };
   const title = translate(rule ? 'resources.tables.quality.edit_title' : 'resources.tables.quality.add_title', { name: rule?.name ?? '' });
   return (
-    <Dialog open onClose={onClose} aria-labelledby="rule-dialog-title" maxWidth="sm" fullWidth>
-      {/* The rule's own values as the record: the table in context is not what this form edits. */}
-      <Form record={defaults} resolver={resolver} onSubmit={submit} noValidate>
-        <DialogTitle id="rule-dialog-title">{title}</DialogTitle>
-        <DialogContent sx={{ display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}>
-          <TextInput source="name" label="resources.tables.quality.name" isRequired helperText={false} />
-          <SelectInput source="functionName" label="resources.tables.quality.kind" choices={kinds} isRequired helperText={false} />
-          <ColumnInput tableId={tableId} />
-          <ParamsInputs />
-          <SelectInput
-            source="severity"
-            label="resources.tables.quality.severity"
-            helperText="resources.tables.quality.severity_help"
-            choices={QUALITY_SEVERITIES.map((severity) => ({ id: severity, name: translate(`resources.tables.severities.${severity}`) }))}
-          />
-          <ToleranceInput />
-          <BooleanInput source="isActive" label="resources.tables.quality.active" helperText={false} />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
-          <Button type="submit" variant="contained">
-            {translate('ra.action.save')}
-          </Button>
-        </DialogActions>
-      </Form>
-    </Dialog>
+    // The rule's own values as the record: the table in context is not what this form edits.
+    <FormDialog
+      title={title}
+      record={defaults}
+      resolver={resolver}
+      onSubmit={submit}
+      onClose={onClose}
+      problemFields={RULE_FORM_FIELDS}
+      contentSx={{ display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
+    >
+      <TextInput source="name" label="resources.tables.quality.name" isRequired helperText={false} />
+      <SelectInput source="functionName" label="resources.tables.quality.kind" choices={kinds} isRequired helperText={false} />
+      <ColumnInput tableId={tableId} />
+      <ParamsInputs />
+      <SelectInput
+        source="severity"
+        label="resources.tables.quality.severity"
+        helperText="resources.tables.quality.severity_help"
+        choices={QUALITY_SEVERITIES.map((severity) => ({ id: severity, name: translate(`resources.tables.severities.${severity}`) }))}
+      />
+      <ToleranceInput />
+      <BooleanInput source="isActive" label="resources.tables.quality.active" helperText={false} />
+    </FormDialog>
   );
 }

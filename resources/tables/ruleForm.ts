@@ -158,6 +158,9 @@ const FORM_FIELD_OF: Record<string, keyof RuleFormValues> = {
   'params.maxAgeMinutes': 'maxAge',
 };
 
+/** The inputs a server message may name, once said by the form's names. */
+export const RULE_FORM_FIELDS: readonly string[] = [...new Set(Object.values(FORM_FIELD_OF))];
+
 export function formFieldOf(bodyField: string): keyof RuleFormValues | undefined {
   return FORM_FIELD_OF[bodyField];
 }

@@ -25,6 +25,7 @@ export { DeclaredList, DeclaredDataTable, DeclaredListActions } from './list/Dec
 export { DeclaredShow } from './show/DeclaredShow';
 export { DeclaredCreate, DeclaredEdit } from './form/DeclaredEdit';
 export { DeclaredForm } from './form/DeclaredForm';
+export { FormDialog, type FormDialogAnswer, type FormDialogProps } from './form/FormDialog';
 export { FieldValue } from './FieldValue';
 export { FieldInput } from './FieldInput';
 export { ActivationToggle } from './list/ActivationToggle';

@@ -35,7 +35,7 @@ export function formSchema(
 }
 
 /** The record as the form starts from it: fields with `fromRecord` take their value from it. */
-function formRecord(record: RaRecord | undefined, fields: readonly FieldDeclaration[]): RaRecord | undefined {
+export function formRecord(record: RaRecord | undefined, fields: readonly FieldDeclaration[]): RaRecord | undefined {
   if (!record) return record;
   const derived = fields.filter((field) => field.fromRecord);
   if (derived.length === 0) return record;

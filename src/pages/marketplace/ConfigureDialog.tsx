@@ -1,10 +1,10 @@
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Link, Typography } from '@mui/material';
+import { Alert, Box, Button, DialogActions, DialogContent, Link, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { FieldValues } from 'react-hook-form';
-import { Form, LinkBase, ResourceContextProvider, SaveButton, useCreatePath, useTranslate } from 'react-admin';
+import { LinkBase, ResourceContextProvider, useCreatePath, useTranslate } from 'react-admin';
 import { alerts } from '../../../providers/alerts';
 import { connections } from '../../../resources/connections';
 import { ConnectionFields } from '../../../resources/connections/ConnectionForm';
@@ -13,7 +13,7 @@ import { connectionResolver, FORM_FIELDS, typeChanged } from '../../../resources
 import { useTypeTexts } from '../../../resources/connections/typeTexts';
 import { DeclarationProvider } from '../../framework/DeclarationContext';
 import { failureText } from '../../framework/feedback';
-import { fieldErrorsOf } from '../../framework/form/useDeclaredSave';
+import { FormDialog } from '../../framework/form/FormDialog';
 import { configureIntegration, MARKETPLACE_KEY, settingsFormOf, type Configured, type Integration } from './api';
 
 const NO_KEPT_SECRETS: ReadonlySet<string> = new Set();
@@ -65,9 +65,6 @@ export function ConfigureDialog({ integration, onClose }: { integration: Integra
   const defaultValues = useMemo(() => ({ type: integration.connectionType, name: '', ...typeChanged(form) }), [integration, form]);
   const fields = useMemo(() => fieldsOf(integration), [integration]);
   const [configured, setConfigured] = useState<Configured | null>(null);
-  // A new form (its own key) for "Configure another", so that nothing typed before carries over.
-  const [attempt, setAttempt] = useState(0);
-  const titleId = `configure-${integration.id}`;
   const name = texts.label({ type: integration.connectionType, label: integration.name });
 
   const submit = async (values: FieldValues) => {
@@ -90,68 +87,53 @@ export function ConfigureDialog({ integration, onClose }: { integration: Integra
         queryClient.invalidateQueries({ queryKey: MARKETPLACE_KEY }),
         queryClient.invalidateQueries({ queryKey: ['connections'] }),
       ]);
-      return undefined;
+      return null;
     } catch (error) {
       const message = failureText(error);
       alerts.error(message);
-      return fieldErrorsOf(message, fields);
+      return message;
     }
   };
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      aria-labelledby={titleId}
-      maxWidth="sm"
-      fullWidth
-      data-configure={integration.id}
-      // The form holds the content and the buttons: the content scrolls, the buttons stay in view.
-      slotProps={{ paper: { sx: { '& > form': { display: 'flex', flexDirection: 'column', minHeight: 0 } } } }}
-    >
-      <DialogTitle id={titleId}>{translate('resources.marketplace.configure.title', { name })}</DialogTitle>
-      {configured ? (
-        <ConfiguredResult
-          configured={configured}
+    <ResourceContextProvider value={connections.name}>
+      <DeclarationProvider declaration={connections}>
+        {/* After a save the result shows in its place; "Configure another" is a new form, so nothing typed before carries over. */}
+        <FormDialog
+          title={translate('resources.marketplace.configure.title', { name })}
+          defaultValues={defaultValues}
+          resolver={resolver}
+          onSubmit={submit}
           onClose={onClose}
-          onAnother={() => {
-            setConfigured(null);
-            setAttempt((n) => n + 1);
-          }}
-        />
-      ) : (
-        <ResourceContextProvider value={connections.name}>
-          <DeclarationProvider declaration={connections}>
-            <Form key={attempt} defaultValues={defaultValues} resolver={resolver} onSubmit={submit} noValidate>
-              <DialogContent sx={{ pt: 0 }}>
-                <Typography variant="body2" color="text.secondary">
-                  {translate(`resources.connections.types.${integration.connectionType}.description`, { _: integration.description })}
-                </Typography>
-                {integration.docsUrl && (
-                  <Link
-                    href={integration.docsUrl}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    variant="body2"
-                    sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}
-                  >
-                    {translate('resources.marketplace.configure.docs')}
-                    <OpenInNewIcon fontSize="inherit" />
-                  </Link>
-                )}
-                <Box sx={{ mt: 2 }}>
-                  <ConnectionFields keptSecrets={NO_KEPT_SECRETS} declaration={form} />
-                </Box>
-              </DialogContent>
-              <DialogActions>
-                <Button onClick={onClose}>{translate('resources.marketplace.configure.cancel')}</Button>
-                <SaveButton label="resources.marketplace.configure.submit" icon={<NetworkCheckIcon />} alwaysEnable />
-              </DialogActions>
-            </Form>
-          </DeclarationProvider>
-        </ResourceContextProvider>
-      )}
-    </Dialog>
+          onSaved={() => undefined}
+          problemFields={fields}
+          saveLabel="resources.marketplace.configure.submit"
+          saveIcon={<NetworkCheckIcon />}
+          cancelLabel="resources.marketplace.configure.cancel"
+          contentSx={{ pt: 0 }}
+          result={configured && <ConfiguredResult configured={configured} onClose={onClose} onAnother={() => setConfigured(null)} />}
+        >
+          <Typography variant="body2" color="text.secondary">
+            {translate(`resources.connections.types.${integration.connectionType}.description`, { _: integration.description })}
+          </Typography>
+          {integration.docsUrl && (
+            <Link
+              href={integration.docsUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              variant="body2"
+              sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}
+            >
+              {translate('resources.marketplace.configure.docs')}
+              <OpenInNewIcon fontSize="inherit" />
+            </Link>
+          )}
+          <Box sx={{ mt: 2 }}>
+            <ConnectionFields keptSecrets={NO_KEPT_SECRETS} declaration={form} />
+          </Box>
+        </FormDialog>
+      </DeclarationProvider>
+    </ResourceContextProvider>
   );
 }
 

@@ -153,6 +153,35 @@ describe("a connection's pairs", { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     expect(await within(panel).findByText('Exports → Warehouse')).toBeInTheDocument();
   });
 
+  it('a new pair asks for the other connection and a name; a typed name no longer follows the chosen connection', async () => {
+    const user = userEvent.setup();
+    const api = connectionsApi(undefined, []);
+    api.rows.push({ ...api.rows[1], id: BACKUP, name: 'Backup', isDestination: true });
+    renderConnections(`/connections/${PG}/show`);
+    const panel = await screen.findByRole('region', { name: 'Source/destination pairs' });
+    await within(panel).findByText('This connection is in no pair yet.');
+    await user.click(within(panel).getByRole('button', { name: 'Add pair' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New source/destination pair' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add pair' }));
+    expect(await within(dialog).findByText('Choose the other connection')).toBeInTheDocument();
+    expect(within(dialog).getByText('is required')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('combobox', { name: /^Destination/ }));
+    await user.click(await screen.findByRole('option', { name: 'Lake (S3-compatible storage)' }));
+    const name = within(dialog).getByRole('textbox', { name: /^Name/ });
+    expect(name).toHaveValue('Warehouse → Lake');
+    await user.clear(name);
+    await user.type(name, 'Nightly backup');
+    await user.click(within(dialog).getByRole('combobox', { name: /^Destination/ }));
+    await user.click(await screen.findByRole('option', { name: 'Backup (S3-compatible storage)' }));
+    expect(name).toHaveValue('Nightly backup');
+    expect(api.seen(/^PUT/)).toEqual([]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Add pair' }));
+    await waitFor(() => expect(api.bodiesOf(/^PUT/)).toEqual([{ name: 'Nightly backup', sourceId: PG, destinationId: BACKUP }]));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it('renames a pair and switches it off with PUT /source/destination/{id}', async () => {
     const user = userEvent.setup();
     const api = connectionsApi();
