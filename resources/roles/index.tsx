@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { defineResource } from '../../src/framework/types';
-import { RoleRowDelete, RoleStatusSwitch } from './RoleActions';
+import { ActivationToggle } from '../../src/framework/list/ActivationToggle';
+import { deactivationRefusal, deletionRefusal } from './RoleActions';
 import { roleCreateSchema, roleEditSchema } from './schemas';
 import type { Role } from './types';
 import { rolesContract } from '../../common/contract/roles';
@@ -89,10 +90,10 @@ export const roles = defineResource<Role>({
     },
     { source: 'isAdmin', type: 'boolean' },
     {
-      // The activation switch of the row, unless the server would refuse it (see RoleStatusSwitch).
+      // The activation switch of the row; disabled, saying why, where the server would refuse it (`refusals`).
       source: 'status',
       type: 'status',
-      render: () => <RoleStatusSwitch />,
+      render: () => <ActivationToggle field="isActive" />,
       exportValue: (role) => (role.isActive ? 'Active' : 'Inactive'),
     },
     { source: 'userCount', type: 'number' },
@@ -107,9 +108,8 @@ export const roles = defineResource<Role>({
     { source: 'dates', type: 'dateRange' },
     { source: 'search', type: 'search' },
   ],
-  // Delete is the row's own button (RoleRowDelete): disabled, with the reason, where the server refuses.
-  can: { delete: false },
-  actions: { record: [RoleRowDelete] },
+  // What the server refuses is said on the row's controls, which stay in place disabled.
+  refusals: { delete: deletionRefusal, activation: deactivationRefusal },
   forms: { create: { schema: roleCreateSchema }, edit: { schema: roleEditSchema } },
   list: { rowClick: 'show' },
   views: {

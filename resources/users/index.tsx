@@ -41,6 +41,10 @@ export const users = defineResource<User>({
       },
       statuses: { active: 'Active', invited: 'Invited', inactive: 'Inactive' },
       cards: { total: 'Users', active: 'Active', invited: 'Invited', inactive: 'Inactive', twoFactor: 'Two-factor on' },
+      refusals: {
+        self_delete: 'You cannot delete your own account',
+        self_deactivate: 'You cannot deactivate your own account',
+      },
       helpers: {
         otpRequired: 'The user sets up two-factor authentication at their next sign-in',
       },
@@ -161,6 +165,11 @@ export const users = defineResource<User>({
     edit: { schema: adminUserEditSchema, redirect: 'show' },
   },
   list: { rowClick: 'show' },
+  // The server keeps a user from deleting or deactivating their own account: the controls say so first.
+  refusals: {
+    delete: (user, caller) => (user.id === caller.id ? { key: 'resources.users.refusals.self_delete' } : null),
+    activation: (user, caller) => (user.id === caller.id && user.isActive ? { key: 'resources.users.refusals.self_deactivate' } : null),
+  },
   actions: { record: [UserRecordActions], list: [DemoAccountButton] },
   views: {
     show: lazy(() => import('./UserShow')),

@@ -13,3 +13,8 @@ export function useDeclaration(): AnyResourceDeclaration {
   if (!declaration) throw new Error('useDeclaration must be used inside a declared resource view');
   return declaration;
 }
+
+/** The declaration of the resource view around, if any (a control that may also stand outside one). */
+export function useDeclarationIfAny(): AnyResourceDeclaration | null {
+  return useContext(DeclarationContext);
+}

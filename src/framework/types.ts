@@ -112,6 +112,29 @@ export interface Capabilities {
   bulkActivate: boolean;
 }
 
+/** Why the console refuses an action on a record before the server is asked: a text key and its values. */
+export interface Refusal {
+  key: string;
+  /** The `smart_count` of a text with plurals (the users holding a role). */
+  count?: number;
+}
+
+/** The signed-in user, as a refusal rule sees them. */
+export interface RefusalCaller {
+  id: string | null;
+}
+
+/**
+ * What the server would refuse of a record, said before anyone tries: the control stays in its
+ * place, disabled, with the reason as its tooltip (your own account cannot be deleted; a role
+ * users hold cannot be deactivated).
+ */
+export interface RefusalRules<R extends RaRecord = RaRecord> {
+  delete?: (record: R, caller: RefusalCaller) => Refusal | null;
+  /** Flipping the activation switch, from the state the record is in. */
+  activation?: (record: R, caller: RefusalCaller) => Refusal | null;
+}
+
 export interface FormDeclaration {
   /** Validates the form client-side: the contract's create or update body unless it says (a form shaped otherwise than the body). */
   schema?: ZodType;
@@ -153,6 +176,7 @@ export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
   activation?: { field: Source<R> };
   /** What the views offer; each defaults to whether its route is declared (bulk ones to false, export to true). */
   can?: Partial<Capabilities>;
+  refusals?: RefusalRules<R>;
   forms?: { create?: FormDeclaration; edit?: FormDeclaration };
   list?: { perPage?: number; rowClick?: 'edit' | 'show' | false };
   /** Extra buttons: in each row (record context), in the list toolbar, with the selection. */

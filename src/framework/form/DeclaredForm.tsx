@@ -20,6 +20,7 @@ import { FieldInput } from '../FieldInput';
 import type { AnyResourceDeclaration, FieldDeclaration } from '../types';
 import { zodResolver } from '../zodResolver';
 import { useDeclaredSave } from './useDeclaredSave';
+import { Refused, useRefusal } from '../list/refusals';
 
 /** The form's schema: the declaration's, else the contract's create or update body, else one made of the fields' own rules. */
 export function formSchema(
@@ -54,16 +55,18 @@ export function FormProblem() {
   );
 }
 
-/** Save, the form's problem, and on an edit the delete the declaration allows (a failed delete says why). */
+/** Save, the form's problem, and on an edit the delete the declaration allows (a failed delete says why; a refused one, why not). */
 export function FormToolbar({ mode }: { mode: 'create' | 'edit' }) {
   const declaration = useDeclaration();
   const refresh = useRefresh();
+  const refusal = useRefusal('delete', useRecordContext());
   const canDelete = mode === 'edit' && capabilitiesOf(declaration).delete;
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <SaveButton />
       <FormProblem />
-      {canDelete && (
+      {canDelete && refusal && <Refused refusal={refusal} control={(reason) => <DeleteButton disabled aria-description={reason} />} />}
+      {canDelete && !refusal && (
         <DeleteButton
           mutationMode="pessimistic"
           mutationOptions={{

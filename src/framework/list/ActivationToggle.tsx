@@ -12,10 +12,12 @@ import {
 import { alerts } from '../../../providers/alerts';
 import type { DeclaredDataProvider } from '../../../providers/dataProvider';
 import { failureText, stopRowClick } from '../feedback';
+import { Refused, useRefusal } from './refusals';
 
 /**
  * The activation switch of spec section 4: disabled while the call runs (loading), then the
- * list reloads whether it succeeded or not, and the server's message is the alert.
+ * list reloads whether it succeeded or not, and the server's message is the alert. Disabled
+ * with the reason where the declaration refuses the change (`refusals.activation`).
  */
 export interface ActivationToggleProps {
   field: string;
@@ -33,8 +35,20 @@ export function ActivationToggle({ field }: ActivationToggleProps) {
   const representation = useGetRecordRepresentation(resource);
   const { canAccess } = useCanAccess({ resource, action: 'activate', record });
   const [running, setRunning] = useState(false);
+  const refusal = useRefusal('activation', record);
   if (!record) return null;
   const active = Boolean(record[field]);
+  const label = translate('app.list.activation', { name: String(representation(record) ?? record.id) });
+  if (refusal) {
+    return (
+      <Refused
+        refusal={refusal}
+        control={(reason) => (
+          <Switch size="small" checked={active} disabled slotProps={{ input: { 'aria-label': label, 'aria-description': reason } }} />
+        )}
+      />
+    );
+  }
 
   const toggle = async () => {
     setRunning(true);
@@ -59,7 +73,7 @@ export function ActivationToggle({ field }: ActivationToggleProps) {
       onChange={toggle}
       slotProps={{
         input: {
-          'aria-label': translate('app.list.activation', { name: String(representation(record) ?? record.id) }),
+          'aria-label': label,
           'aria-busy': running,
         },
       }}

@@ -15,6 +15,7 @@ import {
 import { alerts } from '../../../providers/alerts';
 import { failureText, stopRowClick } from '../feedback';
 import { useRowStates } from './RowStates';
+import { Refused, useRefusal } from './refusals';
 
 /**
  * Deletes the row's record after a confirmation. While the call runs the row is marked
@@ -34,10 +35,23 @@ export function DeleteRowButton() {
   // The dialog is mounted at its first opening (then kept, for its closing transition): a list
   // page need not build one per row before anyone asks to delete.
   const [asked, setAsked] = useState(false);
+  const refusal = useRefusal('delete', record);
   if (!record || !canAccess) return null;
 
   const state = rowStates.get(record.id);
   const name = String(representation(record) ?? record.id);
+  if (refusal) {
+    return (
+      <Refused
+        refusal={refusal}
+        control={(reason) => (
+          <IconButton size="small" disabled aria-label={translate('app.list.delete', { name })} aria-description={reason}>
+            <DeleteIcon fontSize="small" />
+          </IconButton>
+        )}
+      />
+    );
+  }
 
   const run = async () => {
     setConfirming(false);

@@ -2,7 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { server } from '../msw';
-import { API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, widgets } from './harness';
+import { adminUser, API, FRAMEWORK_TIMEOUT_MS, renderDeclared, signIn, widget, widgetApi, widgets, type Widget } from './harness';
+import type { ResourceDeclaration } from '../../../src/framework/types';
 import { rowOf } from '../listPage';
 
 async function loaded(text: string) {
@@ -154,5 +155,34 @@ describe('row actions of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, ()
     await waitFor(() => expect(api.seen(/DELETE/).sort()).toEqual(['DELETE /widget/w-2', 'DELETE /widget/w-5']));
     await waitFor(() => expect(screen.queryByText('Widget 0005', { selector: 'td, td *' })).toBeNull());
     expect(api.rows.map((row) => row.id)).toEqual(['w-1', 'w-3']);
+  });
+
+  it('keeps the controls the declaration refuses in place, disabled, saying why, and sends nothing', async () => {
+    signIn();
+    // The signed-in user's own record may not be deleted; a broken widget may not be switched.
+    const refusing: ResourceDeclaration<Widget> = {
+      ...(widgets as unknown as ResourceDeclaration<Widget>),
+      messages: { en: { ...widgets.messages.en, refusals: { mine: 'Not your own', broken: 'Broken widgets stay as they are' } } },
+      refusals: {
+        delete: (record, caller) => (record.id === caller.id ? { key: 'resources.widgets.refusals.mine' } : null),
+        activation: (record) => (record.status === 'broken' ? { key: 'resources.widgets.refusals.broken' } : null),
+      },
+    };
+    const api = widgetApi([widget(1, { id: adminUser.id! }), widget(2), widget(3)]);
+    renderDeclared([refusing as never], { path: '/widgets' });
+    await loaded('Widget 0001');
+
+    const own = await within(rowOf('Widget 0001')).findByRole('button', { name: 'Delete Widget 0001' });
+    expect(own).toBeDisabled();
+    expect(own).toHaveAccessibleDescription('Not your own');
+    expect(within(rowOf('Widget 0002')).getByRole('button', { name: 'Delete Widget 0002' })).toBeEnabled();
+
+    const broken = await within(rowOf('Widget 0003')).findByRole('switch', { name: 'Active: Widget 0003' });
+    expect(broken).toBeDisabled();
+    expect(broken).toHaveAccessibleDescription('Broken widgets stay as they are');
+    expect(within(rowOf('Widget 0002')).getByRole('switch', { name: 'Active: Widget 0002' })).toBeEnabled();
+    await userEvent.hover(broken.closest('[data-refusal]')!);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('Broken widgets stay as they are');
+    expect(api.seen(/PUT|DELETE/)).toEqual([]);
   });
 });

@@ -133,16 +133,31 @@ describe('the users list', { timeout: USERS_TIMEOUT_MS }, () => {
 
   it("a refused delete keeps the row with the server's message (deleteError)", async () => {
     const api = usersApi();
-    api.failWith(/^DELETE \/users\/u-ada/, 400, 'id: you cannot delete your own account');
+    api.failWith(/^DELETE \/users\/u-bob/, 400, 'id: the last active admin cannot be deleted');
+    renderUsers('/users');
+    await loadedTable('bob@acme.test');
+    await userEvent.click(await within(rowOf('bob@acme.test')).findByRole('button', { name: 'Delete Bob Builder' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('id: the last active admin cannot be deleted');
+    const row = rowOf('bob@acme.test');
+    expect(within(row).getByText('Not deleted: id: the last active admin cannot be deleted')).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Delete Bob Builder' })).toBeEnabled();
+    expect(api.rows.map((candidate) => candidate.id)).toContain('u-bob');
+  });
+
+  it('does not offer to delete or deactivate your own account: the controls say why, and nothing is sent', async () => {
+    const api = usersApi();
     renderUsers('/users');
     await loadedTable('ada@acme.test');
-    await userEvent.click(await within(rowOf('ada@acme.test')).findByRole('button', { name: 'Delete Ada Admin' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('id: you cannot delete your own account');
-    const row = rowOf('ada@acme.test');
-    expect(within(row).getByText('Not deleted: id: you cannot delete your own account')).toBeInTheDocument();
-    expect(within(row).getByRole('button', { name: 'Delete Ada Admin' })).toBeEnabled();
-    expect(api.rows.map((candidate) => candidate.id)).toContain('u-ada');
+    const own = rowOf('ada@acme.test');
+    const remove = await within(own).findByRole('button', { name: 'Delete Ada Admin' });
+    expect(remove).toBeDisabled();
+    expect(remove).toHaveAccessibleDescription('You cannot delete your own account');
+    const active = within(own).getByRole('switch', { name: 'Active: Ada Admin' });
+    expect(active).toBeDisabled();
+    expect(active).toHaveAccessibleDescription('You cannot deactivate your own account');
+    expect(within(rowOf('bob@acme.test')).getByRole('button', { name: 'Delete Bob Builder' })).toBeEnabled();
+    expect(api.seen(/^(PUT|DELETE)/)).toEqual([]);
   });
 
   it('the activation switch sends PUT /user/profile/{id} { isActive }', async () => {
