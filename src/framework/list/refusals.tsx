@@ -8,8 +8,9 @@ import type { Refusal } from '../types';
 /** What the resource's declaration refuses of this record for the signed-in user (`refusals`), or null. */
 export function useRefusal(kind: 'delete' | 'activation', record: RaRecord | undefined): Refusal | null {
   const declaration = useDeclarationIfAny();
-  const { identity } = useGetIdentity();
   const rule = declaration?.refusals?.[kind];
+  // Only a resource with refusal rules asks who is signed in (one cached query for every row).
+  const { identity } = useGetIdentity({ enabled: Boolean(rule) });
   if (!rule || !record) return null;
   return rule(record, { id: identity?.id == null ? null : String(identity.id) });
 }
