@@ -115,6 +115,8 @@ export const appMessages = {
       deleting: 'Deleting…',
       deleted: 'Deleted',
       delete_error: 'Not deleted: %{message}',
+      load_error: 'The list could not be loaded: %{message}',
+      retry: 'Retry',
       columns_reset: 'Reset to the company default',
       columns_save_tenant: 'Save as default for everyone',
       columns_saved_tenant: 'Saved as the default columns for everyone',

@@ -24,6 +24,7 @@ import {
   useRowControlsShown,
 } from './ListToolbar';
 import { visuallyHidden } from '../visuallyHidden';
+import { ListLoadError } from './ListLoadError';
 
 function hasRowActions(declaration: AnyResourceDeclaration): boolean {
   return capabilitiesOf(declaration).delete || (declaration.actions?.record?.length ?? 0) > 0;
@@ -115,7 +116,8 @@ export function DeclaredDataTable() {
 
 export { DeclaredListActions } from './ListToolbar';
 
-const LIST_QUERY_OPTIONS = { staleTime: firstPageFreshness };
+// A failed page is said in the list (ListLoadError), not raised as a toast as react-admin would.
+const LIST_QUERY_OPTIONS = { staleTime: firstPageFreshness, onError: () => undefined };
 
 /**
  * A declared resource's list: summary cards, then react-admin's List with the filter bar,
@@ -153,6 +155,7 @@ export function DeclaredList({ children }: { children?: ReactNode }) {
           exporter={false}
           empty={false}
           queryOptions={LIST_QUERY_OPTIONS}
+          error={<ListLoadError shown={shown} />}
         >
           {content}
         </List>

@@ -94,6 +94,27 @@ describe('a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     expect(api.seen(/filter\/props/)).toHaveLength(1);
   });
 
+  it('a failed search or filter is said in the list with a retry, not raised as a toast; the filter bar stays', async () => {
+    signIn();
+    widgetApi(Array.from({ length: 12 }, (_, index) => widget(index + 1)));
+    renderDeclared([widgets], { path: '/widgets' });
+    await loadedTable('Widget 0001');
+    server.use(
+      http.post(`${API}/widgets/filter/*`, () => HttpResponse.json({ message: 'The search is busy' }, { status: 503 }), { once: true }),
+    );
+    await userEvent.type(screen.getByPlaceholderText('Search widgets'), '0011');
+    const failed = await screen.findByText('The list could not be loaded: The search is busy');
+    // The only alert on the page is the list's own: no toast.
+    expect(screen.getAllByRole('alert')).toEqual([failed.closest('[role="alert"]')]);
+    expect(screen.getByPlaceholderText('Search widgets')).toHaveValue('0011');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() =>
+      expect(bodyRows(screen.getByRole('table')).map((row) => within(row).getAllByRole('cell')[1].textContent)).toEqual(['Widget 0011']),
+    );
+    expect(screen.queryByText(/could not be loaded/)).toBeNull();
+  });
+
   it('a date range filter sends startDate and endDate', async () => {
     signIn();
     const api = widgetApi([widget(1)]);
