@@ -111,6 +111,8 @@ export function FieldValue({ field, compact }: FieldValueProps) {
   if (field.render) return <Rendered field={field} />;
   switch (field.type) {
     case 'email':
+      // In a list the row opens the record: a mailto link there would open the mail program instead.
+      if (compact) return <TextField source={source} emptyText="—" />;
       return <EmailField source={source} emptyText="—" onClick={(event) => event.stopPropagation()} />;
     case 'url':
       return <UrlField source={source} emptyText="—" onClick={(event) => event.stopPropagation()} />;
