@@ -27,6 +27,9 @@ export const userEmail = z
 
 export const recordId = z.uuid({ error: 'must be a valid id' });
 
+/** A role picked from the list: none picked reads as words ("Choose a role"); anything else must be an id. */
+const chosenRole = z.string({ error: 'Choose a role' }).min(1, 'Choose a role').pipe(recordId);
+
 /** A company's host name, the one users type to sign in: normalised, then checked. */
 export const companyHostname = z
   .string({ error: 'is required' })
@@ -86,7 +89,7 @@ export const inviteUserSchema = z.object({
   email: userEmail,
   firstName: requiredPersonName,
   lastName: personName.default(''),
-  roleId: recordId,
+  roleId: chosenRole,
   workspaceIds: workspaceIds.optional(),
 });
 export type InviteUserInput = z.input<typeof inviteUserSchema>;
@@ -149,7 +152,7 @@ export const demoUserSchema = z.object({
   firstName: requiredPersonName,
   lastName: personName.default(''),
   password: z.string({ error: 'is required' }).min(1, 'is required'),
-  roleId: recordId,
+  roleId: chosenRole,
 });
 export type DemoUserInput = z.input<typeof demoUserSchema>;
 

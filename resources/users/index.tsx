@@ -46,6 +46,7 @@ export const users = defineResource<User>({
         self_deactivate: 'You cannot deactivate your own account',
       },
       helpers: {
+        email: 'An invitation to choose a password is sent to this address.',
         otpRequired: 'The user sets up two-factor authentication at their next sign-in',
       },
       username: {
@@ -114,7 +115,7 @@ export const users = defineResource<User>({
     },
   },
   fields: [
-    { source: 'email', type: 'email', sortable: true, create: true },
+    { source: 'email', type: 'email', sortable: true, create: true, helperText: 'resources.users.helpers.email' },
     { source: 'name', type: 'text', render: (user) => fullName(user) || '—', exportValue: (user) => fullName(user) },
     { source: 'username', type: 'text', edit: true },
     { source: 'firstName', type: 'text', list: 'hidden', sortable: true, show: false, create: true, edit: true },

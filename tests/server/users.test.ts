@@ -148,6 +148,8 @@ describe('POST /user (invitation)', () => {
       [{ ...good, firstName: '   ' }, 400, /^firstName: is required$/],
       [{ ...good, firstName: 'x'.repeat(101) }, 400, /^firstName: must be at most 100 characters/],
       [{ ...good, roleId: HOSTILE.sql }, 400, /^roleId: must be a valid id$/],
+      [{ ...good, roleId: undefined }, 400, /^roleId: Choose a role$/],
+      [{ ...good, roleId: '' }, 400, /^roleId: Choose a role$/],
       [{ ...good, roleId: 12 }, 400, /^roleId: /],
       [{ ...good, firstName: HOSTILE.huge }, 413, /too large/],
     ];

@@ -13,14 +13,16 @@ describe('the users forms', { timeout: USERS_TIMEOUT_MS }, () => {
     const api = usersApi();
     const view = renderUsers('/users/create');
     const email = await screen.findByLabelText('Email');
+    // The form says what saving does.
+    expect(screen.getByText('An invitation to choose a password is sent to this address.')).toBeInTheDocument();
     await userEvent.type(email, 'not-an-email');
     await userEvent.type(screen.getByLabelText('First name'), 'Dee');
     await userEvent.type(screen.getByLabelText('Last name'), 'D4ta');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('must be a valid email address')).toBeInTheDocument();
     expect(screen.getByText('may only contain letters, spaces, apostrophes, hyphens and periods')).toBeInTheDocument();
-    // No role chosen: the role is required by the same schema.
-    expect(screen.getByText('must be a valid id')).toBeInTheDocument();
+    // No role chosen: the role is required by the same schema, in words.
+    expect(screen.getByText('Choose a role')).toBeInTheDocument();
     expect(api.seen(/^POST/)).toEqual([]);
 
     await userEvent.clear(email);
