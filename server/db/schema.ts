@@ -185,6 +185,22 @@ export const sessions = pgTable(
   (t) => [index('sessions_company_user_idx').on(t.companyId, t.userId), index('sessions_company_created_idx').on(t.companyId, t.createdAt)],
 );
 
+/**
+ * Two-factor recovery codes: single-use, stored as keyed hashes only (server/auth/recovery-codes.ts).
+ * A used code keeps its row, with the time it was used, until the codes are regenerated.
+ */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    companyId: companyId(),
+    userId: uuid('user_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.userId, t.codeHash] })],
+);
+
 /** The catalogue of console pages (the same for every tenant); roles are given pages. */
 export const pages = pgTable('pages', {
   id: text('id').primaryKey(),
@@ -655,6 +671,22 @@ export const qualityResults = pgTable(
 );
 
 /**
+ * The failing rows one rule of one run kept, masked as its result's sample is (migration 0014):
+ * up to the company's `qualitySampleRows`, numbered from 0 in the order the source answered them.
+ */
+export const qualityFailingRows = pgTable(
+  'quality_failing_rows',
+  {
+    companyId: companyId(),
+    runId: uuid('run_id').notNull(),
+    ruleId: uuid('rule_id').notNull(),
+    position: integer('position').notNull(),
+    row: jsonb('row').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.runId, t.ruleId, t.position] })],
+);
+
+/**
  * A workflow: tasks run in order as one job run, on the local runner or as a Databricks job
  * (docs/api/workflows.md). `tasks` holds the task list as the API takes it.
  */
@@ -861,3 +893,25 @@ export const stripeEvents = pgTable('stripe_events', {
   type: text('type').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A user's saved view of a list (react-admin's saved queries): its filters, sort and columns
+ * under a name, one set per user and list (migration 0015).
+ */
+export const listSavedViews = pgTable(
+  'list_saved_views',
+  {
+    id: id(),
+    companyId: companyId(),
+    userId: uuid('user_id').notNull(),
+    listKey: text('list_key').notNull(),
+    name: text('name').notNull(),
+    filter: jsonb('filter').$type<Record<string, unknown>>().notNull().default({}),
+    sort: jsonb('sort').$type<{ field: string; order: 'ASC' | 'DESC' } | null>(),
+    /** The columns hidden, and their order, when the view keeps them. */
+    hidden: text('hidden').array(),
+    order: text('column_order').array(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('list_saved_views_name_key').on(t.companyId, t.userId, t.listKey, sql`lower(${t.name})`)],
+);
