@@ -14,6 +14,7 @@ import { ENTITY_MODULES } from './modules';
 import { registerAuthGuard } from './auth/guard';
 import { registerRequestScope } from './http/request-scope';
 import { registerStorableTextCheck } from './http/storable-text';
+import { closeQuietConnectionsOnStop } from './http/quiet-connections';
 import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
 import { consoleContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers';
@@ -43,6 +44,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(answerSerializer(options.checkAnswers ?? false));
   app.decorate('ctx', ctx);
   app.setErrorHandler(errorHandler);
+  closeQuietConnectionsOnStop(app);
   // First, on the root: every answer (API, console files, not-found and errors) carries them.
   registerSecurityHeaders(app, {
     corsOrigins: ctx.config.corsOrigins,

@@ -4,6 +4,7 @@ import { migrateDatabase, missingExtras, openDatabase } from './db/client';
 import { buildApp } from './app';
 import { createSecrets, loadInstanceSecret } from './auth/secrets';
 import { syncPageCatalogue } from './auth/pages-catalogue';
+import { upgradeDefaultRoles } from './roles/defaults';
 import { bootstrapFirstCompany } from './tenancy/bootstrap';
 import { processServices, stopOnSignals } from './process';
 import { moveLegacyEmbeddedDatabasesOf } from './connectors/embedded-legacy';
@@ -52,6 +53,7 @@ async function main() {
       );
     }
     await asSystem("the page catalogue is matched with every company's roles", () => syncPageCatalogue(database.db));
+    await asSystem('companies made before the default roles are given them', () => upgradeDefaultRoles(database.db));
     // Before anything opens an embedded database: the shared ones of older versions go to the companies that name them.
     await moveLegacyEmbeddedDatabasesOf(database.db, config.dataDir, (message) => console.warn(message));
     const secrets = createSecrets(loadInstanceSecret(config.dataDir, config.appSecret));

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from './db/client';
 import { notifications, roles, users } from './db/schema';
+import { announce } from './live/signals';
 
 export interface NewNotification {
   companyId: string;
@@ -46,4 +47,6 @@ export async function notify(db: Db, event: NewNotification): Promise<void> {
       createdBy: event.createdBy ?? null,
     })),
   );
+  // The recipients' bells ring at the commit (server/live).
+  await announce(db, { kind: 'notification', companyId: event.companyId, userIds: recipients });
 }

@@ -1,7 +1,8 @@
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { Alert, Box, Button, Card, CardContent, Skeleton, Typography } from '@mui/material';
+import { Alert, Box, Card, CardContent, Skeleton, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { failureText } from '../../src/framework/feedback';
+import { OutboundButton } from '../../src/framework/OutboundLink';
 import { useDatabricksState } from './hooks';
 import type { JobRun } from './types';
 
@@ -40,9 +41,9 @@ export function DatabricksPanel({ run }: { run: JobRun }) {
           {line('message', data.stateMessage)}
         </Box>
         {isWebAddress(data.runPageUrl) && (
-          <Button href={data.runPageUrl} target="_blank" rel="noopener noreferrer" endIcon={<OpenInNewIcon />} sx={{ mt: 1 }}>
+          <OutboundButton href={data.runPageUrl} endIcon={<OpenInNewIcon />} sx={{ mt: 1 }}>
             {translate('resources.job-runs.databricks.open')}
-          </Button>
+          </OutboundButton>
         )}
       </>
     );

@@ -1,8 +1,9 @@
-import { Alert, Box, Typography } from '@mui/material';
+import { Alert, Box } from '@mui/material';
 import { useTranslate, WithRecord } from 'react-admin';
 import { RelatedTable, type RelatedColumn } from '../../src/framework/related/RelatedTable';
 import { failedRowsText, formatObserved, RunStatusChip as ResultStatusChip } from '../tables/cells';
-import { RuleName, SampleTable } from '../tables/RunResults';
+import { FailingRows } from '../tables/FailingRows';
+import { RuleName } from '../tables/RunResults';
 import { MultiSelect } from './FilterInputs';
 import { useRunQuality } from './hooks';
 import type { JobRun, RunQualityResult } from './types';
@@ -14,9 +15,11 @@ const COLUMNS: readonly RelatedColumn<RunQualityResult>[] = [
   { label: 'resources.job-runs.quality.rows_failed', render: (result) => failedRowsText(result) },
 ];
 
-/** Under a result: the server's message and the failing-row sample, when it has them. */
+/** The data-quality run that kept a result, where the server names it. */
+const qualityRunOf = (result: RunQualityResult) => (result as RunQualityResult & { qualityRunId?: string }).qualityRunId;
+
+/** Under a result: the server's message and the failing rows the run kept, when it has them. */
 function ResultDetail({ result }: { result: RunQualityResult }) {
-  const translate = useTranslate();
   const sample = result.sample ?? [];
   return (
     <>
@@ -25,14 +28,7 @@ function ResultDetail({ result }: { result: RunQualityResult }) {
           {result.message}
         </Alert>
       )}
-      {sample.length > 0 && (
-        <>
-          <Typography variant="caption" color="text.secondary">
-            {translate('resources.job-runs.quality.sample')}
-          </Typography>
-          <SampleTable result={result} />
-        </>
-      )}
+      {sample.length > 0 && <FailingRows runId={qualityRunOf(result)} result={result} />}
     </>
   );
 }
@@ -73,7 +69,7 @@ function QualityBody({ run }: { run: JobRun }) {
 
 /**
  * What the run's quality tasks measured: each check's status, observed value, failed rows and
- * the failing-row sample (masked by the server), filtered by check name and column.
+ * the failing rows the run kept (masked by the server; paged, and as CSV), filtered by check name and column.
  */
 export function QualityResultsTab(_: { label?: false }) {
   return <WithRecord<JobRun> render={(run) => <QualityBody run={run} />} />;

@@ -1,6 +1,7 @@
 import { Alert, Box, Card, CardContent, CircularProgress, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
+import { useLiveStatus } from '../../src/app/live/liveState';
 import { formatWhen } from '../tables/cells';
 import { durationText, isLive, RunStatusChip, runDuration, StartedBy, TriggerText, WorkflowLink } from './cells';
 import type { JobRun } from './types';
@@ -25,6 +26,7 @@ const field = (name: string) => `resources.job-runs.fields.${name}`;
 export function RunSummary({ run }: { run: JobRun }) {
   const translate = useTranslate();
   const live = isLive(run.status);
+  const streaming = useLiveStatus() === 'open';
   return (
     <Card variant="outlined" component="section" aria-label={translate('resources.job-runs.summary')} sx={{ mb: 2 }}>
       <CardContent>
@@ -33,7 +35,7 @@ export function RunSummary({ run }: { run: JobRun }) {
           {live && (
             <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.secondary' }}>
               <CircularProgress size={14} />
-              <Typography variant="body2">{translate('resources.job-runs.live')}</Typography>
+              <Typography variant="body2">{translate(streaming ? 'resources.job-runs.live_stream' : 'resources.job-runs.live')}</Typography>
             </Box>
           )}
         </Box>

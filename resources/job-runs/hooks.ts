@@ -2,6 +2,7 @@ import { useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate, type RaRecord } from 'react-admin';
 import { alerts } from '../../providers/alerts';
+import { pollUnlessLive } from '../../src/app/live/liveState';
 import { failureText } from '../../src/framework/feedback';
 import { relatedListKey } from '../../src/framework/related/declaration';
 import { useRelatedList } from '../../src/framework/related/useRelatedList';
@@ -13,12 +14,17 @@ import type { JobRun, QualityFilter, RunQualityResult } from './types';
 /** How often a live run is read again: often enough to follow it, no more. */
 export const LIVE_REFRESH_MS = 1500;
 
+/** How often a live run is read: every LIVE_REFRESH_MS, or only as a safety net while the live stream brings its changes (src/app/live). */
+export function liveRefreshMs(): number {
+  return pollUnlessLive(LIVE_REFRESH_MS);
+}
+
 /**
- * react-query's refetchInterval for a run's record: every LIVE_REFRESH_MS while it is queued or
- * running, and no more once it has ended (the last answer says so).
+ * react-query's refetchInterval for a run's record: while it is queued or running, every
+ * LIVE_REFRESH_MS when the live stream is not open; and no more once it has ended (the last answer says so).
  */
 export function refetchWhileLive(query: Query<RaRecord, Error, RaRecord, readonly unknown[]>): number | false {
-  return isLive((query.state.data as JobRun | undefined)?.status) ? LIVE_REFRESH_MS : false;
+  return isLive((query.state.data as JobRun | undefined)?.status) ? liveRefreshMs() : false;
 }
 
 /** Cancelling a queued or running run; the run (and the lists) are read again after. */
@@ -53,7 +59,7 @@ export function useDatabricksState(run: JobRun) {
     queryKey: [...databricksKey(String(run.id)), live],
     queryFn: ({ signal }) => getDatabricksState(String(run.id), signal),
     enabled: run.engine === 'databricks',
-    refetchInterval: live ? LIVE_REFRESH_MS : false,
+    refetchInterval: live ? liveRefreshMs() : false,
     retry: false,
   });
 }
@@ -63,7 +69,7 @@ export function useWorkflowRuns(workflowId: string) {
   const [filter, setFilter] = useState<RunsFilter>(NO_RUNS_FILTER);
   const list = useRelatedList<JobRun>(workflowRunsList, workflowId, {
     filter,
-    refetchInterval: (rows) => (rows.some((run) => isLive(run.status)) ? LIVE_REFRESH_MS : false),
+    refetchInterval: (rows) => (rows.some((run) => isLive(run.status)) ? liveRefreshMs() : false),
   });
   const change = (changes: Partial<RunsFilter>) => setFilter((current) => ({ ...current, ...changes }));
   return { filter, change, list };
@@ -81,7 +87,7 @@ export function useRunQuality(run: JobRun) {
   const [filter, setFilter] = useState<QualityFilter>(NO_QUALITY_FILTER);
   const list = useRelatedList<RunQualityResult>(runQualityList, runId, {
     filter,
-    refetchInterval: live ? LIVE_REFRESH_MS : false,
+    refetchInterval: live ? liveRefreshMs() : false,
   });
   const choices = useQuery({
     queryKey: [...qualityChoicesKey(runId), live],

@@ -50,6 +50,7 @@ export const jobRuns = defineResource<JobRun>({
       title: 'Run of %{name}',
       summary: 'Run',
       live: 'Following the run: it is read again every few seconds until it ends',
+      live_stream: 'Following the run: its changes show as they happen',
       attempt_of: 'Attempt %{attempt}',
       tabs: { steps: 'Steps', quality: 'Data quality' },
       steps: {
@@ -60,6 +61,8 @@ export const jobRuns = defineResource<JobRun>({
         rows_written: 'Rows written',
         log_of: 'Log of %{name}',
         no_log: 'No log yet.',
+        percent: 'About %{percent}% of about %{total} rows',
+        progress_of: 'Progress of %{name}',
       },
       cancel: {
         button: 'Cancel run',

@@ -3,8 +3,10 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { notificationsContract, type Notification as ContractNotification } from '../../common/contract/notifications';
 import { alerts } from '../../providers/alerts';
+import { followOutboundLink } from '../../providers/analytics';
 import { callAction } from '../../providers/dataProvider';
 import { getStoredUser } from '../../providers/storage';
+import { pollUnlessLive } from '../../src/app/live/liveState';
 import { failureText } from '../../src/framework/feedback';
 
 /** A notification (docs/api/notifications.md): one row per recipient. */
@@ -65,7 +67,8 @@ export function useUnreadCount() {
   return useQuery({
     queryKey: unreadCountKey,
     queryFn: ({ signal }) => getNotificationCount(signal),
-    refetchInterval: BELL_POLL_MS,
+    // The live stream rings the bell at once (src/app/live); polling is its stand-in while it is not open.
+    refetchInterval: () => pollUnlessLive(BELL_POLL_MS),
     refetchIntervalInBackground: false,
     refetchOnWindowFocus: 'always',
     staleTime: 5_000,
@@ -118,9 +121,9 @@ async function markAndRefresh(queryClient: QueryClient, mark: () => Promise<void
   }
 }
 
-/** A link of the console is followed in place; a full address opens as a page of its own. */
+/** A link of the console is followed in place; a full address is reported to analytics as an outbound link, then opened. */
 function follow(link: string, navigate: (to: string) => void) {
-  if (/^https?:\/\//i.test(link)) window.location.assign(link);
+  if (/^https?:\/\//i.test(link)) followOutboundLink(link);
   else navigate(link.startsWith('/') ? link : `/${link}`);
 }
 

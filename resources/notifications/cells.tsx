@@ -2,12 +2,35 @@ import { IconButton, Link, Tooltip, Typography } from '@mui/material';
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import { useRecordContext, useTranslate } from 'react-admin';
 import { stopRowClick } from '../../src/framework/feedback';
+import { OutboundLink } from '../../src/framework/OutboundLink';
 import { isOwnUnread, useMarkRead, useOpenNotification, type Notification } from './api';
+
+const isOutbound = (link: string) => /^https?:\/\//i.test(link);
 
 /** The title: bold while unread; a click marks it read and follows its link. */
 export function NotificationTitle({ notification }: { notification: Notification }) {
   const open = useOpenNotification();
+  const markRead = useMarkRead();
   const unread = notification.status === 'unread';
+  const sx = { font: 'inherit', fontWeight: unread ? 700 : 400, textAlign: 'left' } as const;
+  if (notification.link && isOutbound(notification.link)) {
+    // An address outside the console: a real link, reported to analytics as it is followed.
+    return (
+      <OutboundLink
+        href={notification.link}
+        underline="hover"
+        color="inherit"
+        onClick={(event) => {
+          stopRowClick(event);
+          if (isOwnUnread(notification)) void markRead(notification.id, { quiet: true });
+        }}
+        sx={sx}
+        data-unread={unread || undefined}
+      >
+        {notification.title}
+      </OutboundLink>
+    );
+  }
   return (
     <Link
       component="button"
@@ -18,7 +41,7 @@ export function NotificationTitle({ notification }: { notification: Notification
         stopRowClick(event);
         void open(notification);
       }}
-      sx={{ font: 'inherit', fontWeight: unread ? 700 : 400, textAlign: 'left' }}
+      sx={sx}
       data-unread={unread || undefined}
     >
       {notification.title}

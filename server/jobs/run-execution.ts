@@ -1,5 +1,6 @@
 import type { TaskType } from '../../common/schemas/workflows';
 import type { Db } from '../db/client';
+import { announceQuietly, type StepSignal } from '../live/signals';
 import { DatabricksRunEndedError } from './databricks-runs';
 import type { RunnerLimits } from './limits';
 import {
@@ -136,12 +137,29 @@ async function executeStep(
   control: RunControl,
 ): Promise<ExecutionResult | undefined> {
   const { db } = deps;
+  // What the open run pages hear of this step as it goes (server/live).
+  const told = (signal: StepSignal) =>
+    announceQuietly(db, { kind: 'run', companyId: run.companyId, runId: run.id, workflowId: workflow.id, step: signal });
   await startStep(db, run.companyId, step.id);
+  await told({ id: step.id, status: 'running' });
   const context = new StepContext(db, run, workflow, step, control.signal);
   const settled = await settle(() => runTask(deps, workflow, step, context.api), control.signal, deps.limits.abortGraceMs);
   await context.close();
+  try {
+    return await endOfStep(deps, run, step, settled, control.reason);
+  } finally {
+    await told({ id: step.id });
+  }
+}
 
-  const stop = control.reason;
+/** Writes how a step ended; answers the run's result when the run ends with it. */
+async function endOfStep(
+  { db }: ExecutionDeps,
+  run: RunRecord,
+  step: StepRecord,
+  settled: Settled,
+  stop: RunStop | undefined,
+): Promise<ExecutionResult | undefined> {
   if (settled.kind === 'done') {
     await endStep(db, run.companyId, step.id, {
       status: 'succeeded',
@@ -224,6 +242,8 @@ class StepContext {
 
   constructor(db: Db, run: RunRecord, workflow: WorkflowForRun, step: StepRecord, signal: AbortSignal) {
     const companyId = run.companyId;
+    const tell = (counts: Omit<StepSignal, 'id'> = {}) =>
+      announceQuietly(db, { kind: 'run', companyId, runId: run.id, workflowId: workflow.id, step: { id: step.id, ...counts } });
     this.api = {
       companyId,
       runId: run.id,
@@ -231,15 +251,20 @@ class StepContext {
       workflowName: workflow.name,
       userId: run.triggeredBy,
       signal,
-      log: (line) => this.write(() => appendStepLog(db, companyId, step.id, line)),
-      progress: (counts) => this.write(() => recordStepRows(db, companyId, step.id, counts)),
-      setGitCommit: (commit) => this.write(() => setGitCommit(db, companyId, run.id, commit)),
+      log: (line) => this.write(() => appendStepLog(db, companyId, step.id, line), tell),
+      progress: (counts) =>
+        this.write(
+          () => recordStepRows(db, companyId, step.id, counts),
+          () => tell(counts),
+        ),
+      setGitCommit: (commit) => this.write(() => setGitCommit(db, companyId, run.id, commit), tell),
     };
   }
 
-  private write(action: () => Promise<void>): Promise<void> {
+  /** Queues a write, and after it what the live streams are told of it. */
+  private write(action: () => Promise<void>, told: () => Promise<void>): Promise<void> {
     if (!this.open) return Promise.resolve();
-    const written = this.writes.then(action);
+    const written = this.writes.then(action).then(told);
     // A failed write must not block the ones after it; the task still hears of it.
     this.writes = written.catch(() => undefined);
     return written;

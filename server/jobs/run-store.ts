@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobRunSteps, jobRuns, workflows } from '../db/schema';
+import { announce } from '../live/signals';
 import type { RunStatus, RunTrigger, StepStatus, TaskDefinition } from './types';
 
 /**
@@ -160,6 +161,7 @@ export async function insertQueuedRun(db: Db, run: NewRun): Promise<RunRecord> {
       })),
     );
   }
+  await announce(db, { kind: 'run', companyId: workflow.companyId, runId: row.id, workflowId: workflow.id, status: 'queued' });
   return row;
 }
 
@@ -200,7 +202,9 @@ export async function claimRun(db: Db, companyId: string, runId: string, workerI
       .set({ status: 'running', startedAt: sql`statement_timestamp()`, worker: workerId, heartbeatAt: sql`statement_timestamp()` })
       .where(and(runKey(companyId, runId), eq(jobRuns.status, 'queued')))
       .returning(runColumns);
-    return claimed ? { outcome: 'claimed', run: claimed, workflow } : { outcome: 'not_queued' };
+    if (!claimed) return { outcome: 'not_queued' };
+    await announce(tx, { kind: 'run', companyId, runId, workflowId: workflow.id, status: 'running' });
+    return { outcome: 'claimed', run: claimed, workflow };
   });
 }
 
@@ -334,7 +338,7 @@ export async function closeRun(db: Db, companyId: string, runId: string, guard: 
     .update(jobRuns)
     .set({ status: ending.status, error: ending.error, endedAt: sql`now()` })
     .where(and(runKey(companyId, runId), guardCondition(guard)))
-    .returning({ id: jobRuns.id });
+    .returning({ id: jobRuns.id, workflowId: jobRuns.workflowId });
   if (ended.length === 0) return false;
   const leftover = leftoverSteps(ending.status);
   await db
@@ -345,6 +349,7 @@ export async function closeRun(db: Db, companyId: string, runId: string, guard: 
     .update(jobRunSteps)
     .set({ status: leftover.pending })
     .where(and(stepsOfRun(companyId, runId), eq(jobRunSteps.status, 'pending')));
+  await announce(db, { kind: 'run', companyId, runId, workflowId: ended[0].workflowId, status: ending.status });
   return true;
 }
 
@@ -354,8 +359,10 @@ export async function requestCancel(db: Db, companyId: string, runId: string): P
     .update(jobRuns)
     .set({ cancelRequestedAt: sql`coalesce(${jobRuns.cancelRequestedAt}, now())` })
     .where(and(runKey(companyId, runId), eq(jobRuns.status, 'running')))
-    .returning({ id: jobRuns.id });
-  return rows.length > 0;
+    .returning({ id: jobRuns.id, workflowId: jobRuns.workflowId });
+  if (rows.length === 0) return false;
+  await announce(db, { kind: 'run', companyId, runId, workflowId: rows[0].workflowId });
+  return true;
 }
 
 /** Marks a queued run as asked to stop, in the same statement that ends it. */

@@ -54,8 +54,8 @@ export interface TaskContext {
   signal: AbortSignal;
   /** Adds a line to the step's log (kept with the step, shown live). */
   log(line: string): Promise<void>;
-  /** Counts the rows read and written so far (shown live). */
-  progress(counts: { rowsRead?: number; rowsWritten?: number }): Promise<void>;
+  /** Counts the rows read and written so far (shown live), and how many are expected where the source keeps a count (shown live as a percentage, not kept). */
+  progress(counts: { rowsRead?: number; rowsWritten?: number; rowsTotal?: number }): Promise<void>;
   /** Keeps the commit a task ran SQL from on the run. */
   setGitCommit(commit: string): Promise<void>;
 }

@@ -12,6 +12,7 @@ import { marketplaceRoutes } from './marketplace';
 import { settingsRoutes } from './settings';
 import { subscriptionRoutes } from './subscription';
 import { reportRoutes } from './reports';
+import { liveRoutes } from './live';
 
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
@@ -28,4 +29,5 @@ export async function apiRoutes(api: FastifyInstance) {
   await api.register(settingsRoutes);
   await api.register(subscriptionRoutes);
   await api.register(reportRoutes);
+  await api.register(liveRoutes);
 }

@@ -16,6 +16,8 @@ import { authProvider, dataProvider, i18nProvider } from './providers';
 import { loadCallerPolicies } from '../../providers/policies';
 import { DEFAULT_LAYOUT_PREFERENCES, readLocalPreferences } from '../../providers/preferences';
 import { isSignedIn } from '../../providers/storage';
+import { AccessDeniedPage } from '../framework/AccessDeniedPage';
+import { consoleRouterProvider } from '../framework/form/routerProvider';
 import { loadColumnChoices } from '../framework/columns/columnChoices';
 import { resourceProps } from '../framework/resourceProps';
 import { pages } from '../pages';
@@ -23,6 +25,7 @@ import { useNavigationPacer } from '../shell/ConsoleRouter';
 import { ConsoleQueryClient } from './consoleQueryClient';
 import { Dashboard } from './dashboard/Dashboard';
 import { ConsoleLayout } from './layout/ConsoleLayout';
+import { LiveUpdates } from './live/LiveUpdates';
 import { listPagePacer } from './menu/listPagePace';
 import { LayoutPreferencesProvider } from './preferences/LayoutPreferencesContext';
 import { useSessionUser } from './session';
@@ -119,6 +122,7 @@ export default function MainApp() {
         {/* react-admin's <Admin>, with the resources' definitions known from the start (above). */}
         <AdminContext
           store={store}
+          routerProvider={consoleRouterProvider}
           queryClient={queryClient}
           authProvider={authProvider}
           dataProvider={dataProvider}
@@ -127,11 +131,13 @@ export default function MainApp() {
           darkTheme={darkTheme}
           defaultTheme={initialTheme}
         >
+          <LiveUpdates sessionKey={isSignedIn(user) ? (user?.accessToken ?? user?.token ?? null) : null} />
           <ResourceDefinitionContextProvider definitions={resourceDefinitions}>
             <AdminUI
               disableTelemetry
               requireAuth
               loginPage={false}
+              accessDenied={AccessDeniedPage}
               dashboard={Dashboard}
               layout={ConsoleLayout}
               title={i18nProvider.translate('app.name')}

@@ -204,9 +204,14 @@ export function NotificationBell() {
           aria-expanded={anchor !== null}
           onClick={(event) => setAnchor(event.currentTarget)}
         >
-          <Badge badgeContent={unread} max={99} color="error" data-testid="notification-badge">
-            {unread > 0 ? <NotificationsIcon /> : <NotificationsNoneIcon />}
-          </Badge>
+          {/* No badge at all without unread ones: a hidden badge keeps its last count as text. */}
+          {unread > 0 ? (
+            <Badge badgeContent={unread} max={99} color="error" data-testid="notification-badge">
+              <NotificationsIcon />
+            </Badge>
+          ) : (
+            <NotificationsNoneIcon />
+          )}
         </IconButton>
       </Tooltip>
       <Popover
