@@ -26,6 +26,8 @@ export interface SignInResult {
   user: SessionUser | null;
   message: string;
   next: string;
+  /** Turning two-factor on: the new recovery codes, shown this once (absent when the server makes none). */
+  recoveryCodes?: string[];
 }
 
 export interface OtpSetup {
@@ -39,6 +41,7 @@ interface MessageAnswer {
 }
 interface UserAnswer extends MessageAnswer {
   user?: SessionUser | null;
+  recoveryCodes?: string[];
 }
 interface DataAnswer<T> extends MessageAnswer {
   data?: T;
@@ -107,6 +110,12 @@ export async function verifyOtp(otp: string): Promise<SignInResult> {
   return storeSessionUser(answer);
 }
 
+/** The sign-in's second step with one of the recovery codes instead of the app's code. */
+export async function verifyRecoveryCode(recoveryCode: string): Promise<SignInResult> {
+  const answer = await apiRequest<UserAnswer>('/user/otp/verify', { method: 'POST', body: { recoveryCode } });
+  return storeSessionUser(answer);
+}
+
 export async function getOtpSetup(): Promise<OtpSetup> {
   const answer = await apiRequest<DataAnswer<OtpSetup>>('/user/otp/setup');
   if (!answer.data?.secret) throw new Error('The server did not return a two-factor key');
@@ -115,7 +124,8 @@ export async function getOtpSetup(): Promise<OtpSetup> {
 
 export async function registerOtp(otp: string): Promise<SignInResult> {
   const answer = await apiRequest<UserAnswer>('/user/otp/register', { method: 'POST', body: { otp } });
-  return storeSessionUser(answer);
+  const result = storeSessionUser(answer);
+  return Array.isArray(answer.recoveryCodes) ? { ...result, recoveryCodes: answer.recoveryCodes } : result;
 }
 
 export async function forgotPassword(lookup: AccountLookup): Promise<MessageAnswer> {
@@ -144,14 +154,20 @@ export async function resetPassword(body: { email: string; newPassword: string; 
 }
 
 /** The activation-token check: `verified` is false unless the server accepted the token; the company's password rules come with it. */
-export async function verifyActivationToken(token: string): Promise<{ email: string; verified: boolean; passwordPolicy: PasswordPolicy }> {
-  const answer = await apiRequest<DataAnswer<{ email?: string; verified?: boolean; passwordPolicy?: unknown }>>('/user/verify', {
-    method: 'POST',
-    body: { token },
-    public: true,
-  });
+export async function verifyActivationToken(
+  token: string,
+): Promise<{ email: string; companyHostname: string; verified: boolean; passwordPolicy: PasswordPolicy }> {
+  const answer = await apiRequest<DataAnswer<{ email?: string; companyHostname?: string; verified?: boolean; passwordPolicy?: unknown }>>(
+    '/user/verify',
+    {
+      method: 'POST',
+      body: { token },
+      public: true,
+    },
+  );
   return {
     email: answer.data?.email ?? '',
+    companyHostname: answer.data?.companyHostname ?? '',
     verified: answer.data?.verified !== false,
     passwordPolicy: readPasswordPolicy(answer.data?.passwordPolicy),
   };

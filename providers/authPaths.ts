@@ -9,6 +9,7 @@ export const AUTH_PATHS = {
   resetUserAccount: '/auth/reset-user-account',
   logout: '/logout',
   contactAdmin: '/contact-admin',
+  createCompany: '/auth/create-company',
 } as const;
 
 export type AuthPath = (typeof AUTH_PATHS)[keyof typeof AUTH_PATHS];

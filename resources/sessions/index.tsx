@@ -41,7 +41,7 @@ export const sessions = defineResource<Session>({
       },
       end: {
         button: 'End session',
-        label: 'End the session of %{name}',
+        label: 'End session of %{name}',
         title: 'End this session of %{name}?',
         content: 'They are signed out of that device at their next action.',
         done: 'Session ended',

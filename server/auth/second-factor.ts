@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { otpCode } from '../../common/schemas/security';
 import type { AppContext } from '../platform/context';
 import { recordAccessEvent } from '../audit';
 import { users } from '../db/schema';
@@ -12,10 +12,8 @@ import { matchTotp } from './totp';
 export const CODE_NOT_VALID_MESSAGE = 'The code is not valid';
 export const CODE_ALREADY_USED_MESSAGE = 'This code has already been used';
 
-export const otpCodeField = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string of 6 digits') })
-  .trim()
-  .regex(/^\d{6}$/, 'must be the 6 digits shown by the authenticator app');
+/** The 6-digit code field (common/schemas/security.ts). */
+export const otpCodeField = otpCode;
 
 export interface CodeCheck {
   companyId: string;

@@ -13,6 +13,9 @@ test('two-factor enrolment, then sign-in with a code; a reused code is refused',
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   const enrolmentCode = totp(secret);
   await page.getByLabel('Six-digit code').fill(enrolmentCode);
+  // The recovery codes are shown once, then the console opens.
+  await expect(page.getByRole('heading', { name: 'Save your recovery codes' })).toBeVisible();
+  await page.getByRole('button', { name: 'I have saved them, continue' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await storedUser(page)).toMatchObject({ auth: true, otpEnabled: true });
 

@@ -113,7 +113,7 @@ describe('two-factor enrolment from a full session', () => {
     });
     const token = full.json().user.token;
     const again = await call(server, 'GET', '/user/otp/setup', { token });
-    expect(again.statusCode).toBe(400);
+    expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/already on/);
 
     const fresh = await createActiveUser(server, adminToken, { email: 'tf.nosetup@acme.test' });
@@ -233,7 +233,7 @@ describe('signing in with two-factor on', () => {
     const token = (await signIn(server, member)).json().user.token;
     const before = await snapshot(server.db);
     const cases: [unknown, RegExp][] = [
-      [{}, /^otp: is required$/],
+      [{}, /^otp: is required \(or a recoveryCode\)$/],
       [{ otp: 123456 }, /^otp: must be a string of 6 digits$/],
       [{ otp: '12345' }, /^otp: must be the 6 digits/],
       [{ otp: HOSTILE.sql }, /^otp: must be the 6 digits/],
@@ -286,7 +286,10 @@ describe('two-factor required by the company or by an admin', () => {
     expect((await call(server, 'GET', '/user/otp/setup', { token: half.token })).statusCode).toBe(401);
 
     // The company's rule keeps it on.
-    const off = await call(server, 'POST', '/user/otp/disable', { token: full.token, body: { password: 'Strict-pass-12' } });
+    const off = await call(server, 'POST', '/user/otp/disable', {
+      token: full.token,
+      body: { password: 'Strict-pass-12', otp: await totpAt(secret, currentStep() + 1) },
+    });
     expect(off.statusCode).toBe(400);
     expect(off.json().message).toMatch(/company requires two-factor/);
     expect((await userRow(server.db, strict.adminUserId)).otpEnabled).toBe(true);
@@ -302,23 +305,34 @@ describe('two-factor required by the company or by an admin', () => {
 });
 
 describe('POST /user/otp/disable', () => {
-  it('needs the password, then turns two-factor off', async () => {
-    const member = await enrolledMember('tf.off@acme.test');
-    const half = (await signIn(server, member)).json().user.token;
-    const token = (
-      await call(server, 'POST', '/user/otp/verify', { token: half, body: { otp: await totpAt(member.secret, member.step + 1) } })
-    ).json().user.token;
+  it('needs the password and a current code, then turns two-factor off', async () => {
+    const member = await createActiveUser(server, adminToken, { email: 'tf.off@acme.test' });
+    const { token } = await signInFully(server, member);
+    const { secret } = (await call(server, 'GET', '/user/otp/setup', { token })).json().data;
+    // Enrolled with the previous step's code, so that the current one is still unspent.
+    const step = currentStep();
+    expect((await call(server, 'POST', '/user/otp/register', { token, body: { otp: await totpAt(secret, step - 1) } })).statusCode).toBe(
+      200,
+    );
+    const code = await totpAt(secret, step);
 
-    const wrong = await call(server, 'POST', '/user/otp/disable', { token, body: { password: 'Not-my-password-1' } });
+    const wrong = await call(server, 'POST', '/user/otp/disable', { token, body: { password: 'Not-my-password-1', otp: code } });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe('password: is not correct');
     expect((await userRow(server.db, member.id)).otpEnabled).toBe(true);
-    const missing = await call(server, 'POST', '/user/otp/disable', { token, body: {} });
+    const missing = await call(server, 'POST', '/user/otp/disable', { token, body: { otp: code } });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe('password: is required');
+    const noCode = await call(server, 'POST', '/user/otp/disable', { token, body: { password: member.password } });
+    expect(noCode.statusCode).toBe(400);
+    expect(noCode.json().message).toBe('otp: is required (or a recoveryCode)');
+    const badCode = await call(server, 'POST', '/user/otp/disable', { token, body: { password: member.password, otp: otherCode(code) } });
+    expect(badCode.statusCode).toBe(400);
+    expect(badCode.json().message).toBe('The code is not valid');
+    expect((await userRow(server.db, member.id)).otpEnabled).toBe(true);
 
-    const ok = await call(server, 'POST', '/user/otp/disable', { token, body: { password: member.password } });
-    expect(ok.statusCode).toBe(200);
+    const ok = await call(server, 'POST', '/user/otp/disable', { token, body: { password: member.password, otp: code } });
+    expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().message).toBe('Two-factor authentication is off');
     const row = await userRow(server.db, member.id);
     expect(row).toMatchObject({ otpEnabled: false, otpSecretEnc: null, otpPendingSecretEnc: null });
@@ -327,10 +341,15 @@ describe('POST /user/otp/disable', () => {
       .from(systemAudits)
       .where(and(eq(systemAudits.recordId, member.id), eq(systemAudits.operation, 'disable_two_factor')));
     expect(audit).toBeDefined();
+    const events = await accessEventsOf(server.db, member.email);
+    expect(events.some((e) => e.event === 'otp_setup' && e.status === 'success' && e.reason === 'disabled')).toBe(true);
 
     // Sign-in is one step again.
     expect((await signIn(server, member)).json().user.auth).toBe(true);
-    const again = await call(server, 'POST', '/user/otp/disable', { token, body: { password: member.password } });
+    const again = await call(server, 'POST', '/user/otp/disable', {
+      token,
+      body: { password: member.password, otp: await totpAt(secret, step + 1) },
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe('Two-factor authentication is not on');
   });

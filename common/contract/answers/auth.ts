@@ -64,6 +64,12 @@ export type SessionUser = z.infer<typeof sessionUser>;
 /** `{ message, user }`: a session opened or moved on a step. */
 export const sessionUserAnswer = z.object({ message: z.string(), user: sessionUser });
 
+/**
+ * `POST /user/otp/register`: the session user, and the ten recovery codes made as two-factor was
+ * turned on (shown this once; a server without recovery codes leaves them out).
+ */
+export const otpRegisterAnswer = sessionUserAnswer.extend({ recoveryCodes: z.array(z.string()).optional() });
+
 /** A company's password rules, as the forms that choose a password check them (common/password-policy.ts). */
 export const passwordPolicyAnswer = z.object({
   minLength: z.number().int(),

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { firstNavigationUrl } from '../../../providers/firstNavigationUrl';
+import { PROFILE_SECURITY } from '../../pages/profile/securityLink';
 import { AnotherAccountLink } from '../components/AnotherAccountLink';
 import { AuthLayout } from '../components/AuthLayout';
 import { OtpField } from '../components/OtpField';
@@ -19,9 +20,50 @@ export function RegisterTwoFactorScreen() {
   );
 }
 
+/** The recovery codes made as two-factor was turned on: shown this once, to copy, download or print. */
+export function NewRecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const text = codes.join('\n');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <AuthLayout title={t('auth.recovery.title')} subtitle={t('auth.recovery.subtitle')}>
+      <ul className="auth-recovery-codes" aria-label={t('auth.recovery.listLabel')}>
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+      <p className="auth-hint">{t('auth.recovery.hint')}</p>
+      <div className="auth-secret">
+        <button type="button" className="auth-secondary" onClick={copy}>
+          {copied ? t('auth.recovery.copied') : t('auth.recovery.copy')}
+        </button>
+        <a
+          className="auth-secondary"
+          download="recovery-codes.txt"
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text + '\n')}`}
+        >
+          {t('auth.recovery.download')}
+        </a>
+      </div>
+      <button type="button" className="auth-submit" onClick={onDone}>
+        {t('auth.recovery.continue')}
+      </button>
+    </AuthLayout>
+  );
+}
+
 function RegisterTwoFactor() {
-  const { state, otp, setup, loadSetup, groupedSecret, copied, copySecret } = useRegisterTwoFactor();
+  const { state, otp, setup, loadSetup, groupedSecret, copied, copySecret, alreadyOn, recoveryCodes, proceed } = useRegisterTwoFactor();
   const [signedIn] = useState(() => sessionStage() === 'signedIn');
+  if (alreadyOn) return <Navigate to={PROFILE_SECURITY} replace />;
+  if (recoveryCodes) return <NewRecoveryCodes codes={recoveryCodes} onDone={proceed} />;
   return (
     <AuthLayout title={t('auth.register2fa.title')} subtitle={t('auth.register2fa.subtitle')}>
       {setup ? (

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { alerts } from '../../../providers/alerts';
 import { lastCompanyHostname, signIn } from '../../../providers/authActions';
 import { AUTH_PATHS } from '../../../providers/authPaths';
@@ -10,6 +10,7 @@ import { startLandingCalls } from '../../shell/landingCalls';
 import { useForm } from '../hooks/useForm';
 import { t } from '../i18n';
 import { collectErrors, emailProblem, hostnameProblem, requiredPasswordProblem } from '../validation';
+import { readSignInPrefill } from './signInPrefill';
 
 type SignInValues = {
   email: string;
@@ -32,7 +33,13 @@ export function useSignIn() {
   const navigate = useNavigate();
   const { state, run } = useAuthState();
   const prefetchConsole = usePrefetchConsole();
-  const form = useForm<SignInValues>(() => ({ email: '', password: '', companyHostname: lastCompanyHostname() }), validate);
+  // A link from activation or onboarding names the account: the form opens filled with it.
+  const [search] = useSearchParams();
+  const [prefill] = useState(() => readSignInPrefill(search));
+  const form = useForm<SignInValues>(
+    () => ({ email: prefill.email, password: '', companyHostname: prefill.companyHostname || lastCompanyHostname() }),
+    validate,
+  );
   // A refused account (403: deactivated or not activated yet) is offered its administrator.
   const [blocked, setBlocked] = useState(false);
 
@@ -69,5 +76,5 @@ export function useSignIn() {
     return () => cancelIdleCallback(id);
   }, [prefetchConsole]);
 
-  return { form, submit, loading: state.loading, blocked, startLoadingConsole: prefetchConsole };
+  return { form, submit, loading: state.loading, blocked, startLoadingConsole: prefetchConsole, prefilled: prefill.email !== '' };
 }

@@ -81,7 +81,7 @@ export function ProfileDetails({ user, onSaved }: { user: User; onSaved: (saved:
           {heading}
         </Typography>
         {/* Keyed by the saved record: a save starts the form afresh from the server's answer. */}
-        <Form key={user.updatedAt} record={record} resolver={resolver} onSubmit={submit} noValidate>
+        <Form key={user.updatedAt} record={record} resolver={resolver} onSubmit={submit} noValidate warnWhenUnsavedChanges>
           <AvatarPicker user={user} version={avatarVersion} />
           <TextInput source="firstName" label="resources.users.fields.firstName" />
           <TextInput source="lastName" label="resources.users.fields.lastName" />

@@ -2,13 +2,16 @@ import { Alert, Box, CircularProgress, Stack, Typography } from '@mui/material';
 import { Title, useTranslate } from 'react-admin';
 import { ProfileActivity } from '../../../resources/users/ProfileActivity';
 import { failureText } from '../../framework/feedback';
+import { LanguageCard } from './LanguageCard';
 import { ProfileDetails } from './ProfileDetails';
-import { AiNotificationSwitch, ProfileSecurity } from './ProfileSecurity';
+import { ProfileSecurity } from './ProfileSecurity';
 import { useOwnProfile } from './useOwnProfile';
 
 /**
- * The signed-in user's own profile (`/profile`): details and picture, the AI-notification
- * preference, MPIN and password, and their own recent activity.
+ * The signed-in user's own profile (`/profile`): details and picture, language, security
+ * (two-factor, sessions, password) and their own recent activity. The MPIN and AI-notification
+ * settings of the API (`POST /user/mpin`, `PUT /user/ainotification`) are not offered: nothing in
+ * the product reads them, and a setting that changes nothing would mislead.
  */
 export default function ProfilePage() {
   const translate = useTranslate();
@@ -31,7 +34,7 @@ export default function ProfilePage() {
             {user.email} · {translate('resources.users.profile.role')}: {user.roleName}
           </Typography>
           <ProfileDetails user={user} onSaved={profile.replace} />
-          <AiNotificationSwitch user={user} onSaved={(aiNotification) => profile.replace({ aiNotification })} />
+          <LanguageCard />
           <ProfileSecurity user={user} />
           <ProfileActivity userId={String(user.id)} />
         </Stack>

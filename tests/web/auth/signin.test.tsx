@@ -74,7 +74,7 @@ describe('sign-in screen', () => {
     answerSignIn(() => HttpResponse.json({ message: 'ok', user: sessionUser({ auth: false, requireOTP: true }) }));
     const { location } = renderConsole('/auth/signin');
     await fillAndSubmit();
-    expect(await screen.findByRole('heading', { name: 'Two-step verification' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Two-factor authentication' })).toBeInTheDocument();
     expect(location()).toBe('/auth/verify-otp');
   });
 
@@ -90,7 +90,7 @@ describe('sign-in screen', () => {
     );
     const { location } = renderConsole('/auth/signin');
     await fillAndSubmit();
-    expect(await screen.findByRole('heading', { name: 'Set up two-step verification' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Set up two-factor authentication' })).toBeInTheDocument();
     expect(location()).toBe('/auth/register-2fa');
   });
 

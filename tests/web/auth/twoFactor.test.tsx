@@ -162,3 +162,80 @@ describe('register-2fa screen', () => {
     expect(location()).toBe('/auth/signin');
   });
 });
+
+describe('recovery codes and the two-factor dead end', () => {
+  const CODES = Array.from({ length: 10 }, (_, i) => `abcde-fg${'hjkmnpqrst'[i]}${'uvwxyz2345'[i]}k`.slice(0, 11));
+
+  it('"Use a recovery code" signs in with one of the saved codes', async () => {
+    pendingOtp();
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('/api/v1/user/otp/verify', async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json({ message: 'Signed in', user: sessionUser() });
+      }),
+    );
+    const { location } = renderConsole('/auth/verify-otp');
+    await userEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+    expect(screen.queryByLabelText('Six-digit code')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(screen.getByText('Enter a recovery code like abcde-fghjk')).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+    await userEvent.type(field('Recovery code'), 'ABCDE-FGHJK');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByTestId('main-app')).toBeInTheDocument();
+    expect(location()).toBe('/tables');
+    expect(bodies).toEqual([{ recoveryCode: 'ABCDE-FGHJK' }]);
+  });
+
+  it('shows a refused recovery code and stays', async () => {
+    pendingOtp();
+    server.use(
+      http.post('/api/v1/user/otp/verify', () =>
+        HttpResponse.json({ message: 'The recovery code is not valid or has already been used' }, { status: 400 }),
+      ),
+    );
+    const { location } = renderConsole('/auth/verify-otp');
+    await userEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+    await userEvent.type(field('Recovery code'), 'abcde-fghjk');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The recovery code is not valid or has already been used');
+    expect(location()).toBe('/auth/verify-otp');
+    expect(storedUser()).toMatchObject({ requireOTP: true, auth: false });
+  });
+
+  it('shows the new recovery codes once two-factor is on, and goes on when the user has saved them', async () => {
+    pendingSetup();
+    server.use(
+      http.get('/api/v1/user/otp/setup', () => HttpResponse.json({ message: 'ok', data: SETUP })),
+      http.post('/api/v1/user/otp/register', () =>
+        HttpResponse.json({ message: 'Two-factor is on', user: sessionUser({ otpEnabled: true }), recoveryCodes: CODES }),
+      ),
+    );
+    const { location } = renderConsole('/auth/register-2fa');
+    await userEvent.type(await screen.findByLabelText('Six-digit code'), '654321');
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(screen.getByRole('heading', { name: 'Save your recovery codes' })).toBeInTheDocument();
+    expect(list.querySelectorAll('li')).toHaveLength(10);
+    expect(list).toHaveTextContent(CODES[9]);
+    expect(location()).toBe('/auth/register-2fa');
+    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'recovery-codes.txt');
+    await userEvent.click(screen.getByRole('button', { name: 'I have saved them, continue' }));
+    expect(await screen.findByTestId('main-app')).toBeInTheDocument();
+    expect(location()).toBe('/tables');
+  });
+
+  it('sends a signed-in user who has two-factor on to the Security section instead of an error', async () => {
+    storeUser(sessionUser({ otpEnabled: true }));
+    server.use(
+      http.get('/api/v1/user/otp/setup', () =>
+        HttpResponse.json({ message: 'Two-factor authentication is already on; turn it off before setting it up again' }, { status: 409 }),
+      ),
+      http.all('/api/v1/*', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+    );
+    const { location } = renderConsole('/auth/register-2fa');
+    await waitFor(() => expect(location()).toBe('/profile'));
+    expect(await screen.findByTestId('main-app')).toBeInTheDocument();
+    expect(screen.queryByText(/already on; turn it off/)).not.toBeInTheDocument();
+  });
+});

@@ -116,7 +116,19 @@ describe('two-factor and password calls', () => {
 
   it('verifyActivationToken is verified only on an accepted token', async () => {
     server.use(http.post('/api/v1/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test' } })));
-    expect(await verifyActivationToken('tok')).toEqual({ email: 'new@acme.test', verified: true, passwordPolicy: DEFAULT_PASSWORD_POLICY });
+    // A server that does not name the company leaves the host name to the person.
+    expect(await verifyActivationToken('tok')).toEqual({
+      email: 'new@acme.test',
+      companyHostname: '',
+      verified: true,
+      passwordPolicy: DEFAULT_PASSWORD_POLICY,
+    });
+    server.use(
+      http.post('/api/v1/user/verify', () =>
+        HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test', companyHostname: 'acme' } }),
+      ),
+    );
+    expect((await verifyActivationToken('tok')).companyHostname).toBe('acme');
     server.use(
       http.post('/api/v1/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test', verified: false } })),
     );

@@ -241,50 +241,14 @@ describe('the own profile screen', { timeout: TIMEOUT_MS }, () => {
     expect(api.stored().username).toBe('bob');
   });
 
-  it('the AI-notification switch sends PUT /user/notification; a refusal puts it back', async () => {
+  it('offers no MPIN and no AI-notification setting: nothing in the product reads them', async () => {
     const api = profileApi();
     renderProfile();
-    const toggle = await screen.findByRole('switch', { name: 'AI notifications' });
-    expect(toggle).not.toBeChecked();
-    await userEvent.click(toggle);
-    expect(await screen.findByText('AI notifications are on')).toBeInTheDocument();
-    expect(toggle).toBeChecked();
-    expect(api.bodiesOf(/notification/)).toEqual([{ aiNotification: true }]);
-
-    api.failWith(/^PUT \/user\/notification/, 503, 'The database is unavailable');
-    await userEvent.click(toggle);
-    expect(await screen.findByRole('alert')).toHaveTextContent('The database is unavailable');
-    await waitFor(() => expect(toggle).toBeChecked());
-    expect(api.bodiesOf(/notification/)).toEqual([{ aiNotification: true }, { aiNotification: false }]);
-  });
-
-  it('MPIN: a short one or two that differ are blocked; a good one is sent to PUT /user/mpin/create/{id}', async () => {
-    const api = profileApi();
-    renderProfile();
-    const mpin = await screen.findByLabelText('New MPIN');
-    const again = screen.getByLabelText('New MPIN again');
-    const save = screen.getByRole('button', { name: 'Save MPIN' });
-
-    await userEvent.type(mpin, '12');
-    await userEvent.type(again, '12');
-    await userEvent.click(save);
-    expect(await screen.findByText('must be 4 to 6 digits')).toBeInTheDocument();
-
-    await userEvent.type(mpin, '34');
-    await userEvent.type(again, '43');
-    await userEvent.click(save);
-    expect(await screen.findByText('The two MPINs do not match')).toBeInTheDocument();
-    expect(api.seen(/mpin/)).toEqual([]);
-
-    // Only digits are typed in.
-    await userEvent.clear(again);
-    await userEvent.type(again, '12a34');
-    expect(again).toHaveValue('1234');
-    await userEvent.click(save);
-    expect(await screen.findByText('Your MPIN has been saved')).toBeInTheDocument();
-    expect(api.seen(/mpin/)).toEqual(['PUT /user/mpin/create/u-bob']);
-    expect(api.bodiesOf(/mpin/)).toEqual([{ mpin: '1234' }]);
-    expect(mpin).toHaveValue('');
+    expect(await screen.findByRole('heading', { name: 'Security' })).toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: /AI notifications/ })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/MPIN/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/MPIN|AI notification/)).not.toBeInTheDocument();
+    expect(api.seen(/mpin|notification/)).toEqual([]);
   });
 });
 

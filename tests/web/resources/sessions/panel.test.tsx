@@ -54,9 +54,9 @@ describe('the sessions panel of a user', { timeout: RESOURCE_TIMEOUT_MS }, () =>
       `/sessions?filter=${encodeURIComponent(JSON.stringify({ user: LEO.id }))}`,
     );
 
-    await waitFor(() => expect(within(panelRows()[0]).queryByRole('button', { name: 'End the session of Leo Park' })).not.toBeNull());
-    expect(within(panelRows()[2]).queryByRole('button', { name: /End the session/ })).toBeNull();
-    await userEvent.click(within(panelRows()[0]).getByRole('button', { name: 'End the session of Leo Park' }));
+    await waitFor(() => expect(within(panelRows()[0]).queryByRole('button', { name: 'End session of Leo Park' })).not.toBeNull());
+    expect(within(panelRows()[2]).queryByRole('button', { name: /End session of/ })).toBeNull();
+    await userEvent.click(within(panelRows()[0]).getByRole('button', { name: 'End session of Leo Park' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'End session' }));
     await waitFor(() =>
       expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([
@@ -80,7 +80,7 @@ describe('the sessions panel of a user', { timeout: RESOURCE_TIMEOUT_MS }, () =>
     await waitFor(() => expect(panelRows()).toHaveLength(3));
     expect(api.seen(/\/session\/user/)).toEqual([`GET /session/user/${BOB.id}?offset=0&limit=20`]);
     expect(within(panelRows()[0]).getByText('This session')).toBeInTheDocument();
-    expect(screen.queryAllByRole('button', { name: /End the session/ })).toEqual([]);
+    expect(screen.queryAllByRole('button', { name: /End session of/ })).toEqual([]);
     expect(screen.queryByRole('link', { name: 'All sessions of this user' })).toBeNull();
   });
 
