@@ -71,7 +71,14 @@ export const userCardsAnswer = answer(userCards);
 export const invitationAnswer = answer(z.object({ id: z.string(), email: z.string(), status: z.literal('invited') }));
 
 /** `POST /user/verify`: the activation link is valid; the password to choose must follow the company's rules. */
-export const activationLinkAnswer = answer(z.object({ email: z.string(), passwordPolicy: passwordPolicyAnswer }));
+export const activationLinkAnswer = answer(
+  z.object({
+    email: z.string(),
+    /** The company host name the user signs in with (the sign-in form is filled with it after activation). */
+    companyHostname: z.string().optional(),
+    passwordPolicy: passwordPolicyAnswer,
+  }),
+);
 
 /** `GET /client/checkDuplicateUserName/{name}` */
 export const duplicateUsername = z.object({ duplicate: z.boolean() });

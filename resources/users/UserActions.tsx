@@ -2,6 +2,7 @@ import LoginIcon from '@mui/icons-material/Login';
 import MailIcon from '@mui/icons-material/MailOutlined';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import ShieldIcon from '@mui/icons-material/Shield';
+import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase';
 import { IconButton, Menu, Tooltip } from '@mui/material';
 import { useState, type MouseEvent } from 'react';
 import { useCanAccess, useCreatePath, useNavigate, useRecordContext, useTranslate } from 'react-admin';
@@ -11,6 +12,7 @@ import { useSignInAs } from '../../src/app/useImpersonation';
 import { failureText } from '../../src/framework/feedback';
 import { MenuAction } from '../../src/framework/MenuAction';
 import { getOwnProfile, resendInvitation } from './api';
+import { useResetTwoFactor } from './ResetTwoFactor';
 import { ACCESS_CONTROL_ANCHOR, fullName, type User } from './types';
 
 /** Resends the invitation mail of an invited user; the host name is the signed-in user's company. */
@@ -39,6 +41,7 @@ export function UserRecordActions() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [resending, setResending] = useState(false);
   const { canAccess: mayInvite } = useCanAccess({ resource: 'users', action: 'create', enabled: record?.status === 'invited' });
+  const resetTwoFactor = useResetTwoFactor(record);
   if (!record) return null;
 
   const name = fullName(record) || record.email;
@@ -92,8 +95,17 @@ export function UserRecordActions() {
             onAct={() => void resend()}
           />
         )}
+        {resetTwoFactor.available && (
+          <MenuAction
+            icon={PhonelinkEraseIcon}
+            label={translate('resources.users.reset_two_factor.action')}
+            close={close}
+            onAct={resetTwoFactor.ask}
+          />
+        )}
         <MenuAction icon={ShieldIcon} label={translate('resources.users.actions.access_control')} close={close} onAct={showAccess} />
       </Menu>
+      {resetTwoFactor.dialog}
     </>
   );
 }

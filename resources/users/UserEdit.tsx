@@ -38,7 +38,14 @@ function UserEditForm() {
   );
   if (!record) return null;
   return (
-    <SimpleForm record={initial} resolver={resolver} onSubmit={save} toolbar={<FormToolbar mode="edit" />} noValidate>
+    <SimpleForm
+      record={initial}
+      resolver={resolver}
+      onSubmit={save}
+      toolbar={<FormToolbar mode="edit" />}
+      noValidate
+      warnWhenUnsavedChanges
+    >
       {fields.map((field) =>
         field.source === 'username' ? (
           <UsernameInput key={field.source} check={{ kind: 'account', userId: record.id }} current={record.username} />

@@ -1,3 +1,4 @@
+import { securityActions } from '../../common/contract/security';
 import { usersContract } from '../../common/contract/users';
 import type { DemoUserInput } from '../../common/schemas/users';
 import { callAction, type ActionAnswer } from '../../providers/dataProvider';
@@ -61,6 +62,11 @@ export async function createDemoUser(body: DemoUserInput): Promise<ActionAnswer<
   return { message: answer.message, data: answer.data };
 }
 
+/** Resets the user's two-factor (their app and recovery codes stop working; they are told by mail). */
+export async function resetUserOtp(userId: string): Promise<string | undefined> {
+  return (await callAction(securityActions.resetUserOtp, { values: { userId } })).message;
+}
+
 // ---- The signed-in user's own profile ------------------------------------------------------------
 
 export interface OwnProfile {
@@ -78,16 +84,6 @@ export async function saveOwnProfile(form: FormData): Promise<Saved<User>> {
   const answer = await callAction(actions.saveProfile, { body: form });
   // The row as the contract writes it; the console's User reads a role's name as always there.
   return { message: answer.message, data: answer.data as User };
-}
-
-export async function setAiNotification(aiNotification: boolean): Promise<Saved<{ aiNotification: boolean }>> {
-  const answer = await callAction(actions.aiNotification, { body: { aiNotification } });
-  return { message: answer.message, data: answer.data };
-}
-
-export async function createMpin(userId: string, mpin: string): Promise<string | undefined> {
-  const answer = await callAction(actions.setMpin, { values: { id: userId }, body: { mpin } });
-  return answer?.message;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/context';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
+import type { MailResult } from '../mail/mailer';
 import { activationMail, mailLinkBase } from '../mail/templates';
 import { issueOneTimeToken, TOKEN_LIFETIME_MS } from './one-time-tokens';
 import { generatePassword, hashPassword } from './passwords';
@@ -47,7 +48,7 @@ export async function mailInvitation(
     temporaryPassword: string;
     token: string;
   },
-): Promise<void> {
+): Promise<MailResult> {
   const { user, company } = invitation;
   const link = `${mailLinkBase(ctx.config, request)}/auth/activate-user-account?token=${encodeURIComponent(invitation.token)}`;
   const mail = activationMail({
@@ -59,5 +60,5 @@ export async function mailInvitation(
     link,
     validDays: Math.round(TOKEN_LIFETIME_MS.activation / 86_400_000),
   });
-  await ctx.mailer.send({ companyId: user.companyId, to: user.email, kind: 'activation', ...mail });
+  return ctx.mailer.send({ companyId: user.companyId, to: user.email, kind: 'activation', ...mail });
 }

@@ -5,6 +5,7 @@ import { assignPages } from '../auth/pages-catalogue';
 import { hashPassword } from '../auth/passwords';
 import { conflict } from '../http/errors';
 import { recordAudit } from '../audit';
+import { createDefaultRole, MEMBER_ROLE, VIEWER_ROLE } from '../roles/defaults';
 
 export interface NewCompany {
   name: string;
@@ -17,12 +18,13 @@ export interface ProvisionedCompany {
   adminUserId: string;
   adminRoleId: string;
   memberRoleId: string;
+  viewerRoleId: string;
 }
 
 export const HOSTNAME_TAKEN_MESSAGE = 'That company host name is already in use; choose another one';
 
 /**
- * Creates a company with its two system roles (Admin: every page; Member: the dashboard and notifications) and its
+ * Creates a company with its system roles (Admin: every page; Member: reads the data work; Viewer: reads, changes nothing) and its
  * first admin, active at once. Everything happens in one transaction: a failure leaves nothing.
  */
 export async function provisionCompany(db: Db, input: NewCompany): Promise<ProvisionedCompany> {
@@ -36,12 +38,9 @@ export async function provisionCompany(db: Db, input: NewCompany): Promise<Provi
         .insert(roles)
         .values({ companyId: company.id, name: 'Admin', description: 'Full access to the console', type: 'system', isAdmin: true })
         .returning();
-      const [memberRole] = await tx
-        .insert(roles)
-        .values({ companyId: company.id, name: 'Member', description: 'Everyday users of the console', type: 'system' })
-        .returning();
       await assignPages(tx as unknown as Db, company.id, adminRole.id, 'all');
-      await assignPages(tx as unknown as Db, company.id, memberRole.id, ['dashboard', 'notifications']);
+      const memberRoleId = await createDefaultRole(tx as unknown as Db, company.id, MEMBER_ROLE);
+      const viewerRoleId = await createDefaultRole(tx as unknown as Db, company.id, VIEWER_ROLE);
       const [admin] = await tx
         .insert(users)
         .values({
@@ -63,7 +62,7 @@ export async function provisionCompany(db: Db, input: NewCompany): Promise<Provi
         recordId: company.id,
         changes: { name: input.name, hostname: input.hostname, adminEmail: input.admin.email },
       });
-      return { companyId: company.id, adminUserId: admin.id, adminRoleId: adminRole.id, memberRoleId: memberRole.id };
+      return { companyId: company.id, adminUserId: admin.id, adminRoleId: adminRole.id, memberRoleId, viewerRoleId };
     });
   } catch (err) {
     // Two onboardings racing for one host name: the unique index decides.

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { adminToken, api, lastMailTo, uniqueEmail } from './api';
+import { adminToken, api, createActiveUser, lastMailTo, uniqueEmail } from './api';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY } from './env';
 import { signIn, submitSignIn } from './fixtures';
 
@@ -149,4 +149,28 @@ test("an admin's default columns for the users list reach a user signing in from
   await api('/lists/users.datatable/columns?scope=tenant', { method: 'DELETE', token });
   await adminPage.context().close();
   await userPage.context().close();
+});
+
+test("a member reads the company's data work, and a page the role does not open names the admins to ask", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const member = await createActiveUser('member-reader', { firstName: 'Mara', roleName: 'Member' });
+  const page = await freshPage(browser);
+  await signIn(page, member);
+  const links = await menuLinks(page);
+  expect(links).toEqual(expect.arrayContaining(['Connections', 'Tables', 'Workflows', 'Job runs']));
+  expect(links).not.toContain('Users');
+
+  // The data work is readable, but offers nothing to change.
+  await page.getByRole('navigation').getByRole('link', { name: 'Connections' }).click();
+  await expect(page.getByText('Sample shop').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create' })).toHaveCount(0);
+
+  // A page the role does not open says so, and names whom to ask.
+  await page.goto('/users');
+  await expect(page.getByRole('heading', { name: 'You cannot open this page', level: 1 })).toBeVisible();
+  const admins = page.getByRole('list', { name: "Your company's admins" });
+  await expect(admins.getByRole('link', { name: E2E_ADMIN_EMAIL })).toHaveAttribute('href', `mailto:${E2E_ADMIN_EMAIL}`);
+  await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.context().close();
 });

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { inviteUser, uniqueEmail } from './api';
 import { E2E_COMPANY } from './env';
-import { signIn } from './fixtures';
 
 test('an invited user activates the account with the temporary password', async ({ page }) => {
   const email = uniqueEmail('invited');
@@ -24,8 +23,13 @@ test('an invited user activates the account with the temporary password', async 
   await page.getByLabel('Confirm new password').fill('Ivy-chosen-pass-3');
   await page.getByRole('button', { name: 'Activate account' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
-  await expect(page).toHaveURL(/\/auth\/signin$/, { timeout: 8_000 });
-
-  await signIn(page, { email, password: 'Ivy-chosen-pass-3', companyHostname: E2E_COMPANY });
+  // Sign-in opens filled with the account's email and its company's host name.
+  await expect(page).toHaveURL(/\/auth\/signin\?/, { timeout: 8_000 });
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await expect(page.getByLabel('Company host name')).toHaveValue(E2E_COMPANY);
+  await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+  await page.getByLabel('Password', { exact: true }).fill('Ivy-chosen-pass-3');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Welcome, Ivy' })).toBeVisible();
 });

@@ -3,7 +3,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
 import { notifications, systemAudits, userPolicies } from '../../server/db/schema';
 import { POLICY_ACTIONS, POLICY_RESOURCES } from '../../server/auth/policies';
-import { call, createActiveUser, createOtherCompany, signInAdmin, signInFully, userWithPolicies } from './helpers';
+import { call, createActiveUser, createOtherCompany, signInAdmin, userWithPolicies } from './helpers';
 
 const DENIED = 'Resource Access not provided';
 const EVERYTHING = POLICY_RESOURCES.map((r) => ({ resource: r.resource, actions: [...r.actions] }));
@@ -283,9 +283,9 @@ describe('GET /authorization/user/policies', () => {
   });
 
   it('answers nothing for a user whose role holds nothing', async () => {
-    const plain = await createActiveUser(server, adminToken, { email: 'plain@acme.test' });
-    const session = await signInFully(server, plain);
-    const res = await call(server, 'GET', '/authorization/user/policies', { token: session.token! });
+    // A role made with no policy (the default Member role reads the company's data work).
+    const plain = await userWithPolicies(server, adminToken, 'plain@acme.test', []);
+    const res = await call(server, 'GET', '/authorization/user/policies', { token: plain.token });
     expect(res.json().data).toEqual({ isAdmin: false, policies: [] });
   });
 });

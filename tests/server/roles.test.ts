@@ -294,7 +294,7 @@ describe('role lists', () => {
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data.rows.map((r: { name: string }) => r.name);
     };
-    expect((await names({ type: 'system' })).sort()).toEqual(['Admin', 'Member']);
+    expect((await names({ type: 'system' })).sort()).toEqual(['Admin', 'Member', 'Viewer']);
     expect(await names({ type: ['system', 'custom'] })).toHaveLength((await names({})).length);
 
     const sleepy = await newRole({ name: 'Sleepy role', description: 'Quarterly auditors' });
@@ -320,8 +320,8 @@ describe('role lists', () => {
     expect(await names({ startDate: '', endDate: null, type: [], search: null })).toHaveLength((await names({})).length);
 
     const byName = await names({ type: 'system' }, 'ASC/name');
-    expect(byName).toEqual(['Admin', 'Member']);
-    expect(await names({ type: 'system' }, 'desc/name')).toEqual(['Member', 'Admin']);
+    expect(byName).toEqual(['Admin', 'Member', 'Viewer']);
+    expect(await names({ type: 'system' }, 'desc/name')).toEqual(['Viewer', 'Member', 'Admin']);
   });
 
   it.each([
@@ -366,7 +366,7 @@ describe('role lists', () => {
     expect(value('inactive')).toBe(rows.filter((r) => !r.isActive).length);
     expect(value('inactive')).toBeGreaterThan(0);
     expect(value('custom')).toBe(rows.filter((r) => r.type === 'custom').length);
-    expect(value('system')).toBe(2);
+    expect(value('system')).toBe(3);
   });
 
   it('offers the filter choices, with a trailing slash too', async () => {

@@ -10,7 +10,7 @@ import { createTestServer, type TestServer } from './harness';
 import { call, createActiveUser, createOtherCompany, sessionIdOf, signInAdmin, userWithPolicies } from './helpers';
 import { POLICY_RESOURCES } from '../../server/auth/policies';
 import { collectRouteTable, fieldsOf, fillPath, type RouteEntry } from './route-table';
-import { checkoutSessions, mailOutbox, notifications, subscriptions, users } from '../../server/db/schema';
+import { checkoutSessions, mailOutbox, notifications, qualityRuns, subscriptions, users } from '../../server/db/schema';
 import { isTableSource } from '../../server/connectors/types';
 
 /**
@@ -43,6 +43,8 @@ const KINDS = [
   'session',
   'customer',
   'checkoutSession',
+  'qualityRun',
+  'savedView',
 ] as const;
 type Kind = (typeof KINDS)[number];
 type Records = Record<Kind, string>;
@@ -66,6 +68,8 @@ const PLAIN_PARAMS: Record<string, (route: RouteEntry) => string> = {
   order: () => 'desc',
   field: (route) => firstChoice(route, 'field'),
   days: () => '7',
+  // A list of the console, the same for every company: the views kept of it are the caller's own.
+  listKey: () => 'users',
 };
 
 interface RecordCase {
@@ -102,6 +106,15 @@ const RECORD_ROUTES: Record<string, RecordCase> = {
   'GET /session/user/:id': { params: { id: 'user' } },
   'GET /authorization/policies/:userId': { params: { userId: 'user' } },
   'POST /authorization/policies/:userId': { params: { userId: 'user' }, body: () => somePolicies },
+
+  'POST /user/:userId/otp/reset': { params: { userId: 'user' } },
+  'DELETE /user/sessions/:id': { params: { id: 'session' }, removes: true },
+  'DELETE /lists/:listKey/views/:id': { params: { id: 'savedView' }, removes: true },
+
+  'GET /table/quality/runs/:id/:offset/:limit': { params: { id: 'table' } },
+  'GET /table/quality/run/:id': { params: { id: 'qualityRun' } },
+  'GET /table/quality/run/:id/failingRows/:ruleId/:offset/:limit': { params: { id: 'qualityRun', ruleId: 'rule' } },
+  'GET /table/quality/run/:id/failingRows/:ruleId/csv': { params: { id: 'qualityRun', ruleId: 'rule' } },
 
   'GET /role/:id': { params: { id: 'role' } },
   'GET /roles/policy/:id': { params: { id: 'role' } },
@@ -616,6 +629,12 @@ async function seed(company: Omit<Company, 'records' | 'username'>, again = fals
   await ok(call(server, 'PUT', '/user/preferences/theme', { token, body: { value: `${tag} theme` } }), 200);
 
   const [mail] = await server.db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.companyId, company.companyId)).limit(1);
+  const view = (await ok(call(server, 'POST', '/lists/users/views', { token, body: { name: `${label} view` } }))).data.id;
+  const [qualityRun] = await server.db
+    .select({ id: qualityRuns.id })
+    .from(qualityRuns)
+    .where(eq(qualityRuns.companyId, company.companyId))
+    .limit(1);
   const [notification] = await server.db
     .select({ id: notifications.id })
     .from(notifications)
@@ -651,6 +670,8 @@ async function seed(company: Omit<Company, 'records' | 'username'>, again = fals
     session: sessionIdOf(token),
     customer,
     checkoutSession,
+    qualityRun: qualityRun?.id,
+    savedView: view,
   };
   for (const kind of KINDS) expect(records[kind], `${tag}'s ${kind}`).toBeTruthy();
   return { ...company, records, username };

@@ -173,7 +173,11 @@ describe('activation', () => {
     const invitation = await inviteUser(server, adminToken, { email: 'activate.me@acme.test' });
     const verify = await call(server, 'POST', '/user/verify', { body: { token: invitation.token } });
     expect(verify.statusCode).toBe(200);
-    expect(verify.json().data).toEqual({ email: 'activate.me@acme.test', passwordPolicy: DEFAULT_PASSWORD_POLICY });
+    expect(verify.json().data).toEqual({
+      email: 'activate.me@acme.test',
+      companyHostname: 'acme',
+      passwordPolicy: DEFAULT_PASSWORD_POLICY,
+    });
 
     const res = await call(server, 'POST', '/user/password/create', {
       body: { defaultPasswordToken: invitation.token, oldPassword: invitation.temporaryPassword, newPassword: 'My-own-pass-99' },

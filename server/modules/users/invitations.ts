@@ -10,6 +10,7 @@ import { recordAccessEvent, recordAudit } from '../../audit';
 import { findAccount } from '../../auth/accounts';
 import { countFailure, reauthLimit, refuseWhenBlocked, withinQuietRate } from '../../auth/attempts';
 import { mailInvitation, newTemporaryPassword, renewInvitation } from '../../auth/invitations';
+import type { MailResult } from '../../mail/mailer';
 import { findTokenHolder, issueOneTimeToken, oneTimeTokenField, spendToken, type TokenHolder } from '../../auth/one-time-tokens';
 import { storeNewPassword } from '../../auth/password-change';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
@@ -39,6 +40,15 @@ const createPasswordBody = z.object({
   oldPassword: currentPasswordField,
   newPassword: newPasswordField,
 });
+
+/** What the admin is told once a user is invited: where the invitation went, by how the mail left. */
+export function invitationMessage(email: string, status: MailResult['status']): string {
+  if (status === 'sent') return `An invitation has been mailed to ${email}`;
+  if (status === 'stored') {
+    return `${email} is invited. No mail server is set up, so the invitation is kept in the Mail outbox: pass its activation link on to them.`;
+  }
+  return `${email} is invited, but the invitation mail could not be sent; it is kept in the Mail outbox with the error.`;
+}
 
 /** An activation link is good while unused, unexpired, and its account still waits to be activated. */
 function isPendingActivation(holder: TokenHolder | null): holder is TokenHolder {
@@ -109,8 +119,13 @@ export function registerInvitationRoutes(app: FastifyInstance): void {
         // Two invitations racing for one address: the unique index decides.
         throw uniqueConflict(err) ?? err;
       }
-      await mailInvitation(ctx, request, { user: invited.user, company, temporaryPassword: temporary.password, token: invited.token });
-      return { message: `An invitation has been mailed to ${email}`, data: { id: invited.user.id, email, status: 'invited' } };
+      const mailed = await mailInvitation(ctx, request, {
+        user: invited.user,
+        company,
+        temporaryPassword: temporary.password,
+        token: invited.token,
+      });
+      return { message: invitationMessage(email, mailed.status), data: { id: invited.user.id, email, status: 'invited' } };
     },
   );
 
@@ -125,7 +140,11 @@ export function registerInvitationRoutes(app: FastifyInstance): void {
       if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
       return {
         message: 'The activation link is valid: choose your password',
-        data: { email: holder.user.email, passwordPolicy: await passwordPolicyOf(db, holder.company.id) },
+        data: {
+          email: holder.user.email,
+          companyHostname: holder.company.hostname,
+          passwordPolicy: await passwordPolicyOf(db, holder.company.id),
+        },
       };
     },
   );

@@ -8,6 +8,7 @@ import { StageGate } from '../components/StageGate';
 import { SubmitButton } from '../components/SubmitButton';
 import { TextField } from '../components/TextField';
 import { t } from '../i18n';
+import { useCompanySignup } from './useCompanySignup';
 import { useSignIn } from './useSignIn';
 
 export function SignInScreen() {
@@ -19,7 +20,8 @@ export function SignInScreen() {
 }
 
 function SignInForm() {
-  const { form, submit, loading, blocked, startLoadingConsole } = useSignIn();
+  const { form, submit, loading, blocked, startLoadingConsole, prefilled } = useSignIn();
+  const signupOpen = useCompanySignup();
   return (
     <AuthLayout
       title={t('auth.signin.title')}
@@ -27,8 +29,13 @@ function SignInForm() {
       companyMark={<CompanyLogo hostname={form.values.companyHostname} />}
     >
       <form className="auth-form" onSubmit={submit} onInput={startLoadingConsole} noValidate>
-        <TextField {...form.field('email')} label={t('auth.fields.email')} type="email" autoComplete="username" autoFocus />
-        <PasswordField {...form.field('password')} label={t('auth.fields.password')} autoComplete="current-password" />
+        <TextField {...form.field('email')} label={t('auth.fields.email')} type="email" autoComplete="username" autoFocus={!prefilled} />
+        <PasswordField
+          {...form.field('password')}
+          label={t('auth.fields.password')}
+          autoComplete="current-password"
+          autoFocus={prefilled}
+        />
         <TextField
           {...form.field('companyHostname')}
           label={t('auth.fields.companyHostname')}
@@ -49,6 +56,8 @@ function SignInForm() {
           { to: AUTH_PATHS.resetPassword, label: t('auth.links.forgotPassword') },
           { to: AUTH_PATHS.resetUserAccount, label: t('auth.links.activationExpired') },
           { to: AUTH_PATHS.contactAdmin, label: t('auth.links.troubleSigningIn') },
+          // Offered only when this server takes sign-ups (a server that does not say is taken as closed).
+          ...(signupOpen === true ? [{ to: AUTH_PATHS.createCompany, label: t('auth.links.createCompany') }] : []),
         ]}
       />
     </AuthLayout>

@@ -10,6 +10,7 @@ import { useDelayedRedirect } from '../hooks/useDelayedRedirect';
 import { useForm } from '../hooks/useForm';
 import { useTokenCheck } from '../hooks/useTokenCheck';
 import { collectErrors, passwordPairErrors, requiredPasswordProblem } from '../validation';
+import { signInLink } from './signInPrefill';
 
 type ActivationValues = {
   temporaryPassword: string;
@@ -32,6 +33,8 @@ export function useActivateAccount() {
   const { state, run } = useAuthState();
   const redirect = useDelayedRedirect();
   const [passwordPolicy, setPasswordPolicy] = useState<PasswordPolicy>(DEFAULT_PASSWORD_POLICY);
+  // The host name the account signs in with, as the activation link's check tells it.
+  const [companyHostname, setCompanyHostname] = useState('');
   const form = useForm<ActivationValues>({ temporaryPassword: '', newPassword: '', confirmPassword: '' }, (values) =>
     validate(values, passwordPolicy),
   );
@@ -41,7 +44,10 @@ export function useActivateAccount() {
       const outcome = await run(() => verifyActivationToken(value), {
         onSuccess: (result) => ({ type: 'activationTokenChecked', email: result.email, verified: result.verified }),
       });
-      if (outcome.ok) setPasswordPolicy(outcome.value.passwordPolicy);
+      if (outcome.ok) {
+        setPasswordPolicy(outcome.value.passwordPolicy);
+        setCompanyHostname(outcome.value.companyHostname);
+      }
       return outcome.ok && outcome.value.verified;
     },
     [run],
@@ -56,7 +62,10 @@ export function useActivateAccount() {
       successAlert: (answer) => answer.message,
     });
     // Spec section 8: a wrong temporary password also returns to sign-in after 5 s.
-    if (outcome.ok || outcome.message.includes(TEMPORARY_PASSWORD_MISMATCH)) {
+    if (outcome.ok) {
+      // The sign-in form opens filled with the account's email and host name: only the new password is left to type.
+      redirect.redirectAfter(signInLink({ email: state.email, companyHostname }), PASSWORD_REDIRECT_MS);
+    } else if (outcome.message.includes(TEMPORARY_PASSWORD_MISMATCH)) {
       redirect.redirectAfter(AUTH_PATHS.signIn, PASSWORD_REDIRECT_MS);
     }
   };

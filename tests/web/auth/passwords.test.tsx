@@ -10,11 +10,11 @@ import { field, fieldError, useFakeClock } from './helpers';
 afterEach(() => vi.useRealTimers());
 
 /** Checks the user is still here just before `delayMs`, and on sign-in right after it. */
-async function expectSignInAfter(delayMs: number, location: () => string | null) {
+async function expectSignInAfter(delayMs: number, location: () => string | null, target = '/auth/signin') {
   await act(() => vi.advanceTimersByTimeAsync(delayMs - 400));
-  expect(location()).not.toBe('/auth/signin');
+  expect(location()).not.toBe(target);
   await act(() => vi.advanceTimersByTimeAsync(500));
-  expect(location()).toBe('/auth/signin');
+  expect(location()).toBe(target);
   expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
 }
 
@@ -102,7 +102,8 @@ describe('password reset', () => {
 });
 
 describe('account activation', () => {
-  const activationOk = () => recordPost('/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test' } }));
+  const activationOk = () =>
+    recordPost('/user/verify', () => HttpResponse.json({ message: 'ok', data: { email: 'new@acme.test', companyHostname: 'acme' } }));
 
   async function fillActivation(user: ReturnType<typeof useFakeClock>, temporary = 'Temp-pass-123') {
     await user.type(await screen.findByLabelText('Temporary password', { selector: 'input' }), temporary);
@@ -141,7 +142,10 @@ describe('account activation', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Taking you to sign-in in 5 s');
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(screen.getByRole('status')).toHaveTextContent('Taking you to sign-in in 4 s');
-    await expectSignInAfter(4000, location);
+    // Sign-in opens filled with the account's email and host name.
+    await expectSignInAfter(4000, location, '/auth/signin?email=new%40acme.test&companyHostname=acme');
+    expect(field('Email')).toHaveValue('new@acme.test');
+    expect(field('Company host name')).toHaveValue('acme');
   });
 
   it('a wrong temporary password shows the error and returns to sign-in after 5 s', async () => {

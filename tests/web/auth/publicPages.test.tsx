@@ -8,7 +8,7 @@ import { field } from './helpers';
 
 describe('reset-user-account (resend the activation)', () => {
   async function resend(user = userEvent.setup()) {
-    await screen.findByRole('heading', { name: 'Get a new activation link' });
+    await screen.findByRole('heading', { name: 'Get a new activation link' }, { timeout: 10_000 });
     await user.type(field('Email'), 'new@acme.test');
     await user.type(field('Company host name'), 'acme');
     await user.click(screen.getByRole('button', { name: 'Send activation link' }));

@@ -102,7 +102,7 @@ describe('the users forms', { timeout: USERS_TIMEOUT_MS }, () => {
     await userEvent.click(workspaces);
     await userEvent.click(await screen.findByRole('option', { name: 'Analytics' }));
     await userEvent.keyboard('{Escape}');
-    await userEvent.click(screen.getByRole('switch', { name: 'Require 2FA' }));
+    await userEvent.click(screen.getByRole('switch', { name: 'Require two-factor' }));
     await userEvent.clear(screen.getByLabelText('Phone'));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.seen(/^PUT/)).toEqual(['PUT /user/profile/u-bob']));

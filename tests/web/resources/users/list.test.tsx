@@ -19,7 +19,7 @@ describe('the users list', { timeout: USERS_TIMEOUT_MS }, () => {
       'Status',
       'Active',
       'Workspaces',
-      '2FA',
+      'Two-factor',
       'Last sign-in',
       'Created',
     ]);
