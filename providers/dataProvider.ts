@@ -311,7 +311,9 @@ export function createDataProvider(resources: readonly ResourceCalls[]): Declare
     const sorted = !isDefaultSort(map, wanted);
     const sort = wanted ?? map.routes.filter?.sort;
     const paging = { offset, limit };
-    const sortValues = sort?.field ? { order: sort.order, field: sort.field } : {};
+    // The list's own order is asked for only where the path needs it: a sort in the query is sent when chosen.
+    const sortInPath = (map.routes.filter?.path ?? '').split('?')[0].includes('{field}');
+    const sortValues = sort?.field && (sorted || sortInPath) ? { order: sort.order, field: sort.field } : {};
     const onlySearch = filtering && Object.keys(body).every((name) => name === 'search');
 
     let call: Call;

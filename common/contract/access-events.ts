@@ -41,6 +41,8 @@ export const ACCESS_EVENT_REASONS = [
   'disabled',
   'user_deactivated',
   'user_deleted',
+  'recovery_code',
+  'reset_by_admin',
 ] as const;
 
 /** A security access event: a sign-in attempt, code check, password change, logout or impersonation (docs/api/audits.md). */
@@ -77,9 +79,15 @@ export const accessEventsContract = defineContract({
   name: 'access-events',
   noun: { one: 'access event', many: 'access events' },
   row: accessEventRow,
+  // What the filter orders by (`?sort=`; a refused one names them in this order).
+  fields: [
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'event', type: 'text', sortable: true },
+    { source: 'status', type: 'status', sortable: true },
+  ],
   routes: {
     list: '/access/events/{offset}/{limit}',
-    filter: { path: '/access/events/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
+    filter: { path: '/access/events/filter/{offset}/{limit}?sort={field}&order={order}', sort: { field: 'createdAt', order: 'DESC' } },
     filterProps: '/access/events/filter/props',
     cards: '/access/events/cards',
   },

@@ -53,9 +53,18 @@ export const apikeysContract = defineContract({
   name: 'apikeys',
   noun: { one: 'API key', many: 'API keys', title: 'name' },
   row: apikeyRow,
+  // What the filter orders by (`?sort=`; a refused one names them in this order).
+  fields: [
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'name', type: 'text', sortable: true },
+    { source: 'isActive', type: 'boolean', sortable: true },
+    { source: 'expiresAt', type: 'datetime', sortable: true },
+    { source: 'lastUsedAt', type: 'datetime', sortable: true },
+    { source: 'updatedAt', type: 'datetime', sortable: true },
+  ],
   routes: {
     list: '/apikeys/{offset}/{limit}',
-    filter: { path: '/apikey/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
+    filter: { path: '/apikey/filter/{offset}/{limit}?sort={field}&order={order}', sort: { field: 'createdAt', order: 'DESC' } },
     filterProps: '/apikey/filter/props',
     cards: '/apikey/cards',
     one: '/apikey/{id}',

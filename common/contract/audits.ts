@@ -39,9 +39,19 @@ export const auditsContract = defineContract({
   name: 'audits',
   noun: { one: 'system audit', many: 'system audits' },
   row: auditRow,
+  // What the filter orders by (`?sort=`; a refused one names them in this order).
+  fields: [
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'model', type: 'text', sortable: true },
+    { source: 'operation', type: 'text', sortable: true },
+  ],
   routes: {
     list: '/system/audits/{offset}/{limit}',
-    filter: { path: '/system/audits/filter/{offset}/{limit}', pagingInBody: true, sort: { field: 'createdAt', order: 'DESC' } },
+    filter: {
+      path: '/system/audits/filter/{offset}/{limit}?sort={field}&order={order}',
+      pagingInBody: true,
+      sort: { field: 'createdAt', order: 'DESC' },
+    },
     filterProps: '/system/audits/filter/props',
     cards: '/system/audits/cards',
   },

@@ -139,9 +139,18 @@ export const codeRepositoryIntegration = z.object({
 export const connectionsContract = defineContract({
   name: 'connections',
   row: connectionRow,
+  // What the filter orders by (`?sort=`; a refused one names them in this order).
+  fields: [
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'name', type: 'text', sortable: true },
+    { source: 'isSource', type: 'boolean', sortable: true },
+    { source: 'isDestination', type: 'boolean', sortable: true },
+    { source: 'isActive', type: 'boolean', sortable: true },
+    { source: 'lastTestedAt', type: 'datetime', sortable: true },
+  ],
   routes: {
     list: '/connections/{offset}/{limit}',
-    filter: { path: '/connections/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
+    filter: { path: '/connections/filter/{offset}/{limit}?sort={field}&order={order}', sort: { field: 'createdAt', order: 'DESC' } },
     filterProps: '/connections/filters',
     cards: '/connections/topCards',
     search: '/connections/search/{offset}/{limit}?searchText={search}',

@@ -94,7 +94,12 @@ export type DatabricksRunState = z.infer<typeof databricksRunState>;
  * A data-quality result a run's quality task kept (`GET /jobRunTracker/{id}/dataQuality`): a
  * table's rule result (common/contract/answers/quality.ts) by its own id and its table, without its quality run.
  */
-export const runQualityResult = qualityResult.omit({ runId: true }).extend({ id: z.string(), tableId: z.string() });
+export const runQualityResult = qualityResult.omit({ runId: true }).extend({
+  id: z.string(),
+  tableId: z.string(),
+  /** The data-quality run that kept it: its failing rows are read by it (`GET /table/quality/run/{id}/failingRows/…`). */
+  qualityRunId: z.string().optional(),
+});
 export type RunQualityResult = z.infer<typeof runQualityResult>;
 
 /** `GET /dataQuality/filters`: the rule names and the columns of a run's results. */
@@ -108,9 +113,21 @@ export const runWorkflowBody = z.preprocess((body) => body ?? {}, z.object({ job
 export const jobRunsContract = defineContract({
   name: 'job-runs',
   row: jobRunRow,
+  // What the filter orders by (`?sort=`; a refused one names them in this order).
+  fields: [
+    { source: 'queuedAt', type: 'datetime', sortable: true },
+    { source: 'status', type: 'status', sortable: true },
+    { source: 'trigger', type: 'text', sortable: true },
+    { source: 'startedAt', type: 'datetime', sortable: true },
+    { source: 'endedAt', type: 'datetime', sortable: true },
+    { source: 'attempt', type: 'number', sortable: true },
+  ],
   routes: {
     list: { path: '/jobRunTracker/filters?offset={offset}&limit={limit}', method: 'POST', body: {} },
-    filter: { path: '/jobRunTracker/filters?offset={offset}&limit={limit}', sort: { field: 'queuedAt', order: 'DESC' } },
+    filter: {
+      path: '/jobRunTracker/filters?offset={offset}&limit={limit}&sort={field}&order={order}',
+      sort: { field: 'queuedAt', order: 'DESC' },
+    },
     filterProps: '/jobRunTracker/filters/props',
     one: '/jobRunTracker/{id}',
   },

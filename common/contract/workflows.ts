@@ -133,9 +133,17 @@ export type GitRepositoryListing = z.infer<typeof gitRepositoryListing>;
 export const workflowsContract = defineContract({
   name: 'workflows',
   row: workflowRow,
+  // What the filter orders by (`?sort=`; a refused one names them in this order).
+  fields: [
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'name', type: 'text', sortable: true },
+    { source: 'engine', type: 'text', sortable: true },
+    { source: 'isActive', type: 'boolean', sortable: true },
+    { source: 'updatedAt', type: 'datetime', sortable: true },
+  ],
   routes: {
     list: '/workflow/{offset}/{limit}',
-    filter: { path: '/workflow/filter/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
+    filter: { path: '/workflow/filter/{offset}/{limit}?sort={field}&order={order}', sort: { field: 'createdAt', order: 'DESC' } },
     filterProps: '/filters/workflow',
     cards: '/workflow/topCards',
     search: '/workflow/search/{offset}/{limit}?searchText={search}',

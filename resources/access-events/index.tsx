@@ -56,6 +56,8 @@ export const accessEvents = defineResource<AccessEvent>({
         disabled: 'Disabled',
         user_deactivated: 'User deactivated',
         user_deleted: 'User removed',
+        recovery_code: 'Recovery code used',
+        reset_by_admin: 'Reset by an admin',
       },
     },
   },

@@ -22,7 +22,7 @@ export function ApiKeyForm({ mode, onSubmit }: { mode: 'create' | 'edit'; onSubm
   const field = (source: string) => declaration.fields.find((candidate) => candidate.source === source)!;
   return (
     // noValidate: the schema is the one judge, with its own messages.
-    <SimpleForm resolver={resolver} onSubmit={onSubmit} toolbar={<FormToolbar mode={mode} />} noValidate>
+    <SimpleForm resolver={resolver} onSubmit={onSubmit} toolbar={<FormToolbar mode={mode} />} noValidate warnWhenUnsavedChanges>
       <FieldInput field={field('name')} resource={declaration.name} />
       {user?.isAdmin && <AccessUserInput mode={mode} />}
       <FieldInput field={field('expiresAt')} resource={declaration.name} />

@@ -1,12 +1,13 @@
 import { defineResource } from '../../src/framework/types';
 import { ConnectionLink } from '../connections/cells';
+import { PairCreateButton } from '../connections/PairCreateButton';
 import { TYPE_CHOICES } from '../connections/typeTexts';
 import type { Pair } from '../connections/types';
 import { sourceDestinationsContract } from '../../common/contract/source-destinations';
 
 /**
  * The active source/destination pairs (`GET /active/source/destination`: active pairs whose
- * two connections are active), read-only: pairs are made and changed on a connection's page.
+ * two connections are active). Pairs are made here (Create) or on a connection's page, and changed there.
  * One unpaged list, so the console pages, sorts and searches it itself. Guarded by the
  * `connections` policy, as the pairs are.
  */
@@ -47,4 +48,5 @@ export const sourceDestinations = defineResource<Pair>({
   ],
   filters: [{ source: 'search', type: 'search' }],
   list: { rowClick: 'show' },
+  actions: { list: [PairCreateButton] },
 });

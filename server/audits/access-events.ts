@@ -1,5 +1,6 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { ListSort } from '../../common/contract/routes';
 import { ACCESS_EVENT_STATUSES } from '../../common/contract/access-events';
 import type { Db } from '../db/client';
 import { enumChoiceFilter } from './enum-filter';
@@ -32,7 +33,11 @@ export interface AccessEventRow {
 }
 type StoredAccessEvent = Omit<AccessEventRow, 'userName' | 'impersonatorEmail'>;
 
-/** What an access-event search matches: email, event, reason, address and user agent, read through access_events_search_trgm_idx (migration 0007). */
+/**
+ * What an access-event search matches: email, event, reason, address and user agent, read through
+ * access_events_search_trgm_idx (migration 0007); the events of the users whose email or name holds
+ * the text are found beside them (log-list.ts).
+ */
 export const accessEventSearchText = searchText(
   orEmpty(accessEvents.email),
   accessEvents.event,
@@ -86,6 +91,8 @@ const accessEventLog: Log<StoredAccessEvent, AccessEventRow> = {
       createdAt: r.createdAt,
     }));
   },
+  sortColumns: { createdAt: accessEvents.createdAt, event: accessEvents.event, status: accessEvents.status },
+  userColumn: accessEvents.userId,
 };
 
 /**
@@ -98,6 +105,7 @@ export function listAccessEvents(
   filter: AccessEventFilter,
   offset: number,
   limit: number,
+  sort?: ListSort,
 ): Promise<ListAnswer<AccessEventRow>> {
   return listLog(
     db,
@@ -110,6 +118,7 @@ export function listAccessEvents(
     filter,
     offset,
     limit,
+    sort,
   );
 }
 

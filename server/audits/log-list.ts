@@ -1,10 +1,13 @@
-import { and, desc, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
+import type { ListSort } from '../../common/contract/routes';
 import type { Db } from '../db/client';
 import { anyOf, filterBody, listPage, periodAndSearchFilters, within, type ListAnswer } from '../http/lists';
 import { searchCondition, type SearchedList } from '../http/search';
+import { sortedOrder, type SortColumns } from '../platform/list-sort';
 import { readPage } from './merge';
+import { usersMatching } from './people';
 
 /**
  * One of the logs that grow without bound (system audits, access events), as its lists read it:
@@ -17,6 +20,10 @@ export interface Log<Stored, Row> {
   /** The column of each field of a stored entry. */
   columns: Record<keyof Stored, PgColumn>;
   named(db: Db, companyId: string, rows: Stored[]): Promise<Row[]>;
+  /** The columns its lists sort by (the contract's sortable fields), each with a (company_id, column, …) index. */
+  sortColumns: SortColumns;
+  /** The user an entry is about: a search also finds the entries of the users whose email or name holds the text. */
+  userColumn: AnyColumn;
 }
 
 /** Columns of a log with the values they may hold (none: any); the `indexed` ones have a (company_id, column, created_at) index. */
@@ -49,15 +56,16 @@ export async function listLog<Stored, Row>(
   filter: LogFilter,
   offset: number,
   limit: number,
+  sort?: ListSort,
 ): Promise<ListAnswer<Row>> {
   const { table, companyColumn, newestColumn, idColumn } = log.search;
   const where = and(
     eq(companyColumn, companyId),
     ...choices.map(({ column, values }) => anyOf(column, values)),
     within(newestColumn, filter.startDate ?? null, filter.endDate ?? null),
-    await searchCondition(db, log.search, companyId, filter.search ?? ''),
+    await searchedEntries(db, log, companyId, filter.search ?? ''),
   )!;
-  const newestFirst = [desc(newestColumn), desc(idColumn)];
+  const newestFirst = sortedOrder(sort, log.sortColumns, idColumn, [desc(newestColumn), desc(idColumn)]);
   const indexed = choices.filter((choice) => choice.indexed).map(({ column, values }) => [column, values] as const);
   return listPage(
     db,
@@ -79,4 +87,15 @@ export async function listLog<Stored, Row>(
     offset,
     limit,
   );
+}
+
+/**
+ * A search of a log: its text (the trigram index), or the entries of the users whose email or name
+ * holds it, read through the log's (company_id, user_id, created_at) index. The users are looked
+ * up first, so a text that names nobody costs one small query more and nothing else.
+ */
+async function searchedEntries<Stored, Row>(db: Db, log: Log<Stored, Row>, companyId: string, search: string): Promise<SQL | undefined> {
+  if (!search) return undefined;
+  const [text, people] = await Promise.all([searchCondition(db, log.search, companyId, search), usersMatching(db, companyId, search)]);
+  return people.length > 0 ? or(text, inArray(log.userColumn, people)) : text;
 }

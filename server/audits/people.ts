@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { displayName } from '../auth/session-user';
-import type { Choice } from '../http/lists';
+import { searching, type Choice } from '../http/lists';
 
 export interface Person {
   email: string;
@@ -22,6 +22,24 @@ export async function namesOf(db: Db, companyId: string, ids: ReadonlyArray<stri
     .from(users)
     .where(and(eq(users.companyId, companyId), inArray(users.id, wanted)));
   return new Map(rows.map((u) => [u.id, { email: u.email, name: displayName(u) }]));
+}
+
+/** At most this many people are looked for by a log search's text. */
+const SEARCHED_PEOPLE_MAX = 200;
+
+/**
+ * The ids of the company's users whose email or name holds `text` (a log's search also finds the
+ * entries of the people it names). One query over the users table, which is small beside the logs.
+ */
+export async function usersMatching(db: Db, companyId: string, text: string): Promise<string[]> {
+  const matched = searching([users.email, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`], text);
+  if (!matched) return [];
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), matched))
+    .limit(SEARCHED_PEOPLE_MAX);
+  return rows.map((row) => row.id);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { ListSort } from '../../common/contract/routes';
 import type { Db } from '../db/client';
 import { systemAudits } from '../db/schema';
 import { choicesOf, idChoiceFilter, orEmpty, searchText, textChoiceFilter, type Card, type Choice, type ListAnswer } from '../http/lists';
@@ -36,7 +37,11 @@ export interface AuditRow {
 }
 type StoredAudit = Omit<AuditRow, 'userEmail' | 'userName' | 'impersonatorEmail' | 'apiKeyName'>;
 
-/** What an audit search matches: the record, model, operation and the changes' text, read through system_audits_search_trgm_idx (migration 0007). */
+/**
+ * What an audit search matches: the record, model, operation and the changes' text, read through
+ * system_audits_search_trgm_idx (migration 0007); the entries of the users whose email or name
+ * holds the text are found beside them (log-list.ts).
+ */
 export const auditSearchText = searchText(
   orEmpty(systemAudits.recordId),
   systemAudits.model,
@@ -101,10 +106,19 @@ const auditLog: Log<StoredAudit, AuditRow> = {
       };
     });
   },
+  sortColumns: { createdAt: systemAudits.createdAt, model: systemAudits.model, operation: systemAudits.operation },
+  userColumn: systemAudits.userId,
 };
 
 /** The company's entries, newest first; (company_id, model, created_at) and (company_id, user_id, created_at) serve their filters. */
-export function listAudits(db: Db, companyId: string, filter: AuditFilter, offset: number, limit: number): Promise<ListAnswer<AuditRow>> {
+export function listAudits(
+  db: Db,
+  companyId: string,
+  filter: AuditFilter,
+  offset: number,
+  limit: number,
+  sort?: ListSort,
+): Promise<ListAnswer<AuditRow>> {
   return listLog(
     db,
     auditLog,
@@ -117,6 +131,7 @@ export function listAudits(db: Db, companyId: string, filter: AuditFilter, offse
     filter,
     offset,
     limit,
+    sort,
   );
 }
 

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z, type ZodObject, type ZodType } from 'zod';
 import { answer, cardsAnswer, listAnswer as listAnswerOf, messageAnswer } from '../../common/contract/answers';
 import type { EntityContract, PolicyAction } from '../../common/contract/define';
-import { routeSpec, type HttpMethod, type ListSort, type Route, type RouteKind } from '../../common/contract/routes';
+import { hasPlaceholder, routeSpec, type HttpMethod, type ListSort, type Route, type RouteKind } from '../../common/contract/routes';
 import { recordAudit } from '../audit';
 import { requireAuth } from '../auth/guard';
 import type { Db } from '../db/client';
@@ -202,9 +202,15 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
   };
   /** The URL parameter a placeholder is served as. */
   const paramOf = (name: string) => module.params?.[name] ?? name;
-  /** A placeholder's check where it stands: a search text in the query may be missing or blank (every row). */
-  const checkOf = (name: string, where: 'path' | 'query'): ZodType =>
-    name === 'search' && where === 'query' ? searchFilter : placeholder(name);
+  /**
+   * A placeholder's check where it stands: a search text in the query may be missing or blank
+   * (every row), and a sort in the query may be left out (the filter route's default order).
+   */
+  const checkOf = (name: string, where: 'path' | 'query'): ZodType => {
+    if (where === 'query' && name === 'search') return searchFilter;
+    if (where === 'query' && (name === 'order' || name === 'field')) return placeholder(name).optional();
+    return placeholder(name);
+  };
   const schemaOf = (names: string[], where: 'path' | 'query', nameOf: (name: string) => string): ZodObject | undefined =>
     names.length > 0 ? z.object(Object.fromEntries(names.map((name) => [nameOf(name), checkOf(name, where)]))) : undefined;
 
@@ -322,7 +328,7 @@ export async function registerEntityRoutes(app: FastifyInstance, module: EntityM
     const filterCall: Call = {
       kind: 'filter',
       route: routes.filter,
-      summary: module.unsortedFilter ? `Filter and sort the ${many}` : `Filter the ${many}`,
+      summary: module.unsortedFilter || hasPlaceholder(routes.filter, 'field') ? `Filter and sort the ${many}` : `Filter the ${many}`,
       body: bodies.filter,
       answer: listAnswer,
       handle: (request, values, body) => listed(filter.call(repository, scoped(request), filledFields(body), pageOf(values))),

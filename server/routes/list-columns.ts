@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { messageAnswer } from '../../common/contract/answers';
 import { columnChoicesAnswer, savedColumnsAnswer } from '../../common/contract/answers/list-columns';
+import { savedViewAnswer, savedViewBody, savedViewsAnswer } from '../../common/contract/answers/list-views';
 import { sent } from '../platform/answers';
 import { recordAudit } from '../audit';
 import { requireAuth, type AuthContext } from '../auth/guard';
-import { listColumnChoices } from '../db/schema';
-import { forbidden } from '../http/errors';
+import { listColumnChoices, listSavedViews } from '../db/schema';
+import { isUniqueViolation } from '../http/database-errors';
+import { conflict, forbidden, notFound } from '../http/errors';
+import { uuidParam } from '../http/schemas';
 
 const TAGS = ['List columns'];
 const listKeyParams = z.object({
@@ -20,6 +23,11 @@ const columnNames = z
 const scopeField = z.enum(['user', 'tenant'], { error: 'must be "user" or "tenant"' });
 const choiceBody = z.object({ scope: scopeField.default('user'), hidden: columnNames, order: columnNames.nullish() }).strict();
 const scopeQuery = z.object({ scope: scopeField.default('user') });
+const viewParams = listKeyParams.extend({ id: uuidParam });
+
+/** A user keeps at most this many views of one list. */
+const VIEWS_PER_LIST_MAX = 50;
+const VIEW_NAME_TAKEN = 'name: you already have a view of this list with this name';
 
 type Scope = z.infer<typeof scopeField>;
 
@@ -137,6 +145,110 @@ export async function listColumnRoutes(app: FastifyInstance) {
         }
       });
       return { message: scope === 'tenant' ? 'The default columns are back to the standard ones' : 'Columns are back to the default' };
+    },
+  );
+  const viewColumns = {
+    id: listSavedViews.id,
+    name: listSavedViews.name,
+    filter: listSavedViews.filter,
+    sort: listSavedViews.sort,
+    hidden: listSavedViews.hidden,
+    order: listSavedViews.order,
+    createdAt: listSavedViews.createdAt,
+  };
+  const viewsOf = (auth: AuthContext, listKey: string) =>
+    and(eq(listSavedViews.companyId, auth.companyId), eq(listSavedViews.userId, auth.userId), eq(listSavedViews.listKey, listKey));
+
+  api.get(
+    '/lists/:listKey/views',
+    {
+      config: { apiKeys: false },
+      schema: { summary: 'Your saved views of a list', tags: TAGS, params: listKeyParams, response: { 200: sent(savedViewsAnswer) } },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const data = await db
+        .select(viewColumns)
+        .from(listSavedViews)
+        .where(viewsOf(auth, request.params.listKey))
+        .orderBy(asc(sql`lower(${listSavedViews.name})`));
+      return { message: 'Saved views', data };
+    },
+  );
+
+  api.post(
+    '/lists/:listKey/views',
+    {
+      config: { apiKeys: false },
+      schema: {
+        summary: 'Save a view of a list (its filters, sort and columns) under a name',
+        tags: TAGS,
+        params: listKeyParams,
+        body: savedViewBody,
+        response: { 201: sent(savedViewAnswer) },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const { listKey } = request.params;
+      const { name, filter, sort, hidden, order } = request.body;
+      const view = {
+        name,
+        filter,
+        sort: sort ?? null,
+        hidden: hidden ? [...new Set(hidden)] : null,
+        order: order ? [...new Set(order)] : null,
+      };
+      try {
+        const saved = await db.transaction(async (tx) => {
+          const [{ views }] = await tx.select({ views: count() }).from(listSavedViews).where(viewsOf(auth, listKey));
+          if (views >= VIEWS_PER_LIST_MAX) throw conflict(`You have ${VIEWS_PER_LIST_MAX} views of this list: delete one first`);
+          const [row] = await tx
+            .insert(listSavedViews)
+            .values({ companyId: auth.companyId, userId: auth.userId, listKey, ...view })
+            .returning(viewColumns);
+          await recordAudit(tx, request, {
+            companyId: auth.companyId,
+            model: 'list_view',
+            operation: 'create',
+            recordId: row.id,
+            changes: { after: { listKey, ...view } },
+          });
+          return row;
+        });
+        return reply.code(201).send({ message: `View "${name}" saved`, data: saved });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(VIEW_NAME_TAKEN);
+        throw err;
+      }
+    },
+  );
+
+  api.delete(
+    '/lists/:listKey/views/:id',
+    {
+      config: { apiKeys: false },
+      schema: { summary: 'Delete one of your saved views of a list', tags: TAGS, params: viewParams, response: { 200: messageAnswer } },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { listKey, id } = request.params;
+      const name = await db.transaction(async (tx) => {
+        const [gone] = await tx
+          .delete(listSavedViews)
+          .where(and(viewsOf(auth, listKey), eq(listSavedViews.id, id)))
+          .returning({ name: listSavedViews.name });
+        if (!gone) throw notFound('View');
+        await recordAudit(tx, request, {
+          companyId: auth.companyId,
+          model: 'list_view',
+          operation: 'delete',
+          recordId: id,
+          changes: { before: { listKey, name: gone.name } },
+        });
+        return gone.name;
+      });
+      return { message: `View "${name}" deleted` };
     },
   );
 }

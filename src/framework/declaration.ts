@@ -44,15 +44,16 @@ export function capabilitiesOf(declaration: AnyResourceDeclaration): Capabilitie
     bulkActivate: false,
   };
   const chosen = { ...derived, ...can };
-  // A capability without its route cannot work, whatever the declaration asks.
+  // A capability without its route cannot work, whatever the declaration asks. The bulk ones
+  // follow their row's (a list that deletes rows deletes a selection) unless the declaration says.
   return {
     ...chosen,
     create: chosen.create && derived.create,
     edit: chosen.edit && derived.edit,
     delete: chosen.delete && derived.delete,
     activate: chosen.activate && activation,
-    bulkDelete: chosen.bulkDelete && derived.delete,
-    bulkActivate: chosen.bulkActivate && activation,
+    bulkDelete: (can.bulkDelete ?? chosen.delete) && derived.delete,
+    bulkActivate: (can.bulkActivate ?? chosen.activate) && activation,
   };
 }
 

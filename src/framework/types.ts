@@ -174,7 +174,7 @@ export interface ResourceDeclaration<R extends RaRecord = RaRecord> {
   relatedLists?: readonly AnyRelatedList[];
   /** The activation switch: which boolean field it shows (routes activate/deactivate flip it). */
   activation?: { field: Source<R> };
-  /** What the views offer; each defaults to whether its route is declared (bulk ones to false, export to true). */
+  /** What the views offer; each defaults to whether its route is declared (bulk ones to their row's, export to true). */
   can?: Partial<Capabilities>;
   refusals?: RefusalRules<R>;
   forms?: { create?: FormDeclaration; edit?: FormDeclaration };

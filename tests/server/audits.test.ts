@@ -190,6 +190,28 @@ describe('POST /system/audits/filter/{o}/{l}', () => {
     expect(stored.filter((r) => r.model === 'apikey').length).toBeLessThan(stored.length);
   });
 
+  it('finds by search the entries of the people whose email or name holds the text', async () => {
+    const stored = await storedAudits();
+    // The member is "Mia Invitee", mia.member@acme.test; the entries made by them hold neither.
+    for (const search of ['mia invitee', 'MIA.MEMBER@', 'Mia Invitee']) {
+      const res = await filter({ search });
+      expect(res.statusCode, res.body).toBe(200);
+      const expected = stored.filter((r) => r.userId === member.id || auditHolds(search)(r));
+      expect(expected.length).toBeGreaterThan(0);
+      expect(ids(rowsOf(res)), search).toEqual(ids(expected));
+      expect(res.json().data.count).toBe(expected.length);
+    }
+    // A text that names somebody and some entries finds both, newest first.
+    const both = await filter({ search: 'zebra' });
+    expect(ids(rowsOf(both))).toEqual(ids(stored.filter(auditHolds('zebra'))));
+    // With the other filters: only that person's entries of the model.
+    const narrowed = await filter({ search: 'Mia Invitee', model: 'role' });
+    expect(ids(rowsOf(narrowed))).toEqual(ids(stored.filter((r) => r.userId === member.id && r.model === 'role')));
+    // Another company's people are not found.
+    const foreign = await filter({ search: other.adminEmail });
+    expect(rowsOf(foreign)).toEqual([]);
+  });
+
   it('pages a filter on several values in the same order as one on all of them', async () => {
     const stored = await storedAudits();
     const bodies: Array<{ model?: string[]; user?: string[]; operation?: string }> = [
@@ -486,6 +508,17 @@ describe('access events', () => {
       body: { search: 'unknown_company' },
     });
     expect(unknownCompany.json().data.rows).toEqual([]);
+  });
+
+  it('finds by search the events of the people whose name holds the text', async () => {
+    const stored = await storedEvents();
+    // The member's events hold their email, not their name.
+    expect(stored.filter(eventHolds('mia invitee')).length).toBe(0);
+    const res = await call(server, 'POST', '/access/events/filter/0/1000', { token: adminToken, body: { search: 'Mia Invitee' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const expected = stored.filter((r) => r.userId === member.id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids(rowsOf(res))).toEqual(ids(expected));
   });
 
   it('names bad filter fields', async () => {

@@ -20,6 +20,8 @@ import {
   type Choice,
 } from '../../http/lists';
 import type { EntityRepository } from '../../platform/entity-routes';
+import type { ListSort } from '../../../common/contract/routes';
+import { sortedOrder } from '../../platform/list-sort';
 import { userNameSql } from '../../users/display-name';
 
 const RECENT_USE_DAYS = 7;
@@ -64,14 +66,24 @@ function filtered(db: Db, f: ApiKeyFilter): SQL | undefined {
   );
 }
 
-/** The company's keys that `where` holds for, newest first. */
-const page = (db: Db, companyId: string, where: SQL | undefined, offset: number, limit: number) =>
+/** The columns the key lists sort by (the contract's sortable fields). */
+const sortColumns = {
+  createdAt: apiKeys.createdAt,
+  name: sql`lower(${apiKeys.name})`,
+  isActive: apiKeys.isActive,
+  expiresAt: apiKeys.expiresAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  updatedAt: apiKeys.updatedAt,
+};
+
+/** The company's keys that `where` holds for, newest first unless `sort` says. */
+const page = (db: Db, companyId: string, where: SQL | undefined, offset: number, limit: number, sort?: ListSort) =>
   orderedPage(
     db,
     {
       select: () => selectApiKeys(db).$dynamic(),
       where: companyKeys(companyId, where),
-      order: [desc(apiKeys.createdAt), desc(apiKeys.id)],
+      order: sortedOrder(sort, sortColumns, apiKeys.id, [desc(apiKeys.createdAt), desc(apiKeys.id)]),
       countFrom: apiKeys,
     },
     offset,
@@ -106,7 +118,8 @@ async function userChoices(db: Db, companyId: string, column: typeof apiKeys.acc
 export const apiKeyRepository: EntityRepository<ApiKeyRow> = {
   list: ({ db, auth }, { offset, limit }) => page(db, auth.companyId, eq(apiKeys.isDeleted, false), offset, limit),
 
-  filter: ({ db, auth }, body, { offset, limit }) => page(db, auth.companyId, filtered(db, body as ApiKeyFilter), offset, limit),
+  filter: ({ db, auth }, body, { offset, limit, sort }) =>
+    page(db, auth.companyId, filtered(db, body as ApiKeyFilter), offset, limit, sort),
 
   async filterProps({ db, auth: { companyId } }) {
     const [accessUser, createduser] = await Promise.all([

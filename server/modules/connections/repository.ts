@@ -16,7 +16,9 @@ import {
   searching,
   textChoiceFilter,
 } from '../../http/lists';
-import type { EntityRepository, EntityScope } from '../../platform/entity-routes';
+import type { EntityRepository, EntityScope, PageRequest } from '../../platform/entity-routes';
+import type { ListSort } from '../../../common/contract/routes';
+import { sortedOrder } from '../../platform/list-sort';
 import { ownedChoices, ownedConditions, ownedFilterFields } from '../../platform/owned-records';
 
 const CONNECTION_STATUSES = ['active', 'inactive', 'failing', 'untested'] as const;
@@ -57,14 +59,32 @@ function filterConditions(filter: ConnectionFilter): SQL | undefined {
   );
 }
 
-/** One page of the company's connections that `where` holds for, newest first; secrets only as the keys set. */
-export async function connectionPage(db: Db, secrets: Secrets, companyId: string, where: SQL | undefined, offset: number, limit: number) {
+/** The columns the connection lists sort by (the contract's sortable fields). */
+const sortColumns = {
+  createdAt: connections.createdAt,
+  name: sql`lower(${connections.name})`,
+  isSource: connections.isSource,
+  isDestination: connections.isDestination,
+  isActive: connections.isActive,
+  lastTestedAt: connections.lastTestedAt,
+};
+
+/** One page of the company's connections that `where` holds for, newest first unless `sort` says; secrets only as the keys set. */
+export async function connectionPage(
+  db: Db,
+  secrets: Secrets,
+  companyId: string,
+  where: SQL | undefined,
+  offset: number,
+  limit: number,
+  sort?: ListSort,
+) {
   const page = await orderedPage(
     db,
     {
       select: () => selectConnections(db),
       where: companyConnections(companyId, where),
-      order: [desc(connections.createdAt), desc(connections.id)],
+      order: sortedOrder(sort, sortColumns, connections.id, [desc(connections.createdAt), desc(connections.id)]),
       countFrom: connections,
     },
     offset,
@@ -74,8 +94,8 @@ export async function connectionPage(db: Db, secrets: Secrets, companyId: string
 }
 
 const secretsOf = (scope: EntityScope) => scope.request.server.ctx.secrets;
-const listed = (scope: EntityScope, where: SQL | undefined, page: { offset: number; limit: number }) =>
-  connectionPage(scope.db, secretsOf(scope), scope.auth.companyId, where, page.offset, page.limit);
+const listed = (scope: EntityScope, where: SQL | undefined, page: PageRequest) =>
+  connectionPage(scope.db, secretsOf(scope), scope.auth.companyId, where, page.offset, page.limit, page.sort);
 
 /**
  * How connections are read by the standard calls. Their changes check and seal settings and

@@ -5,6 +5,8 @@ import { connections, jobRuns, sourceDestinations, workflows } from '../../db/sc
 import { counted, filterBody, idChoiceFilter, orderedPage, searching, type Card } from '../../http/lists';
 import { nextRunAt } from '../../jobs/schedule';
 import type { EntityRepository } from '../../platform/entity-routes';
+import type { ListSort } from '../../../common/contract/routes';
+import { sortedOrder } from '../../platform/list-sort';
 import { ownedChoices, ownedConditions, ownedFilterFields } from '../../platform/owned-records';
 import { companyWorkflows, findWorkflowSelected, selectWorkflows, toWorkflowRow, type WorkflowRow } from '../../workflows/records';
 
@@ -28,14 +30,23 @@ function filterConditions(filter: WorkflowFilter): SQL | undefined {
   );
 }
 
-/** One page of the company's workflows that `where` holds for, newest first. */
-export async function workflowPage(db: Db, companyId: string, where: SQL | undefined, offset: number, limit: number) {
+/** The columns the workflow lists sort by (the contract's sortable fields). */
+const sortColumns = {
+  createdAt: workflows.createdAt,
+  name: sql`lower(${workflows.name})`,
+  engine: sql`case when ${workflows.databricksConnectionId} is null then 'local' else 'databricks' end`,
+  isActive: workflows.isActive,
+  updatedAt: workflows.updatedAt,
+};
+
+/** One page of the company's workflows that `where` holds for, newest first unless `sort` says. */
+export async function workflowPage(db: Db, companyId: string, where: SQL | undefined, offset: number, limit: number, sort?: ListSort) {
   const answer = await orderedPage(
     db,
     {
       select: () => selectWorkflows(db),
       where: companyWorkflows(companyId, where),
-      order: [desc(workflows.createdAt), desc(workflows.id)],
+      order: sortedOrder(sort, sortColumns, workflows.id, [desc(workflows.createdAt), desc(workflows.id)]),
       countFrom: workflows,
     },
     offset,
@@ -103,8 +114,8 @@ async function workflowCards(db: Db, companyId: string): Promise<Card[]> {
 export const workflowRepository: EntityRepository<WorkflowRow> = {
   list: ({ db, auth }, { offset, limit }) => workflowPage(db, auth.companyId, undefined, offset, limit),
   search: ({ db, auth }, text, { offset, limit }) => workflowPage(db, auth.companyId, workflowSearch(text), offset, limit),
-  filter: ({ db, auth }, body, { offset, limit }) =>
-    workflowPage(db, auth.companyId, filterConditions(body as WorkflowFilter), offset, limit),
+  filter: ({ db, auth }, body, { offset, limit, sort }) =>
+    workflowPage(db, auth.companyId, filterConditions(body as WorkflowFilter), offset, limit, sort),
   filterProps: ({ db, auth }) => filterChoices(db, auth.companyId),
   cards: async ({ db, auth }) => ({ cards: await workflowCards(db, auth.companyId) }),
   one: ({ db, auth }, id) => readWorkflow(db, auth.companyId, id),

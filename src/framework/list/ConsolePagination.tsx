@@ -1,6 +1,7 @@
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import { Box, IconButton, MenuItem, TextField, Typography } from '@mui/material';
+import { Box, IconButton, MenuItem, Select, Typography } from '@mui/material';
+import { useId } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
 import { pageRange } from './pageRange';
 
@@ -13,6 +14,7 @@ export const ROWS_PER_PAGE = [10, 25, 50, 100];
 export function ConsolePagination() {
   const { page, perPage, total, data, meta, hasNextPage, hasPreviousPage, setPage, setPerPage, isPending } = useListContext();
   const translate = useTranslate();
+  const labelId = useId();
   if (isPending) return null;
   const rows = data?.length ?? 0;
   const count = (meta as { count?: number } | undefined)?.count;
@@ -22,22 +24,27 @@ export function ConsolePagination() {
   const canGoOn = hasNextPage ?? (exact ? page * perPage < total! : rows >= perPage);
 
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, py: 1, px: 2, flexWrap: 'wrap' }}>
-      <TextField
-        select
-        size="small"
-        variant="standard"
-        label={translate('app.list.rows_per_page')}
-        value={perPage}
-        onChange={(event) => setPerPage(Number(event.target.value))}
-        sx={{ minWidth: 110 }}
-      >
-        {(ROWS_PER_PAGE.includes(perPage) ? ROWS_PER_PAGE : [...ROWS_PER_PAGE, perPage].sort((a, b) => a - b)).map((option) => (
-          <MenuItem key={option} value={option}>
-            {option}
-          </MenuItem>
-        ))}
-      </TextField>
+    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, py: 0.5, px: 2, flexWrap: 'wrap' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }} data-rows-per-page>
+        <Typography variant="body2" component="span" id={labelId} color="text.secondary">
+          {translate('app.list.rows_per_page')}
+        </Typography>
+        <Select
+          size="small"
+          variant="standard"
+          disableUnderline
+          value={perPage}
+          onChange={(event) => setPerPage(Number(event.target.value))}
+          labelId={labelId}
+          sx={{ fontSize: 'body2.fontSize', '& .MuiSelect-select': { py: 0.5 } }}
+        >
+          {(ROWS_PER_PAGE.includes(perPage) ? ROWS_PER_PAGE : [...ROWS_PER_PAGE, perPage].sort((a, b) => a - b)).map((option) => (
+            <MenuItem key={option} value={option}>
+              {option}
+            </MenuItem>
+          ))}
+        </Select>
+      </Box>
       <Typography variant="body2" aria-live="polite" data-range>
         {range}
       </Typography>

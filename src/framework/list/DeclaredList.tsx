@@ -25,6 +25,7 @@ import {
 } from './ListToolbar';
 import { visuallyHidden } from '../visuallyHidden';
 import { ListLoadError } from './ListLoadError';
+import { DeclaredEmptyPage, DeclaredNoResults } from './ListEmpty';
 
 function hasRowActions(declaration: AnyResourceDeclaration): boolean {
   return capabilitiesOf(declaration).delete || (declaration.actions?.record?.length ?? 0) > 0;
@@ -88,6 +89,7 @@ export function DeclaredDataTable() {
       rowSx={rowSx}
       isRowSelectable={isRowSelectable}
       bulkActionButtons={hasBulkActions(declaration) ? <DeclaredBulkActions /> : false}
+      empty={<DeclaredNoResults />}
     >
       {listFields(declaration).map((field) => (
         <DataTable.Col
@@ -153,7 +155,7 @@ export function DeclaredList({ children }: { children?: ReactNode }) {
           actions={<DeclaredListActions shown={shown} filters={filters} />}
           pagination={<ConsolePagination />}
           exporter={false}
-          empty={false}
+          empty={<DeclaredEmptyPage />}
           queryOptions={LIST_QUERY_OPTIONS}
           error={<ListLoadError shown={shown} />}
         >

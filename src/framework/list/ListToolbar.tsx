@@ -14,6 +14,7 @@ import { useDeclaration } from '../DeclarationContext';
 import { capabilitiesOf } from '../declaration';
 import { ShareViewButton } from '../share/ShareViewButton';
 import { ExportCsvButton } from './ExportCsvButton';
+import { SavedViewsButton } from './SavedViewsButton';
 import { rememberedToolbarHeight, rememberToolbarHeight } from './toolbarHeights';
 
 /**
@@ -138,6 +139,7 @@ export function DeclaredListActions({
     <TopToolbar ref={ref} sx={ready ? undefined : { visibility: 'hidden' }} aria-hidden={ready ? undefined : true}>
       {ready && hidesFilters && <FilterButton filters={filters} />}
       <ColumnsMenuButton />
+      {ready && <SavedViewsButton />}
       {ready && can.create && <CreateButton />}
       {ready && can.export && <ExportCsvButton />}
       {ready && can.export && <ShareViewButton />}

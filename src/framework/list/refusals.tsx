@@ -15,6 +15,17 @@ export function useRefusal(kind: 'delete' | 'activation', record: RaRecord | und
   return rule(record, { id: identity?.id == null ? null : String(identity.id) });
 }
 
+/**
+ * The same rules for many records at once (a selection): what the declaration refuses of each,
+ * for the signed-in user. Without refusal rules, nothing is refused.
+ */
+export function useRefusals(): (kind: 'delete' | 'activation', record: RaRecord) => Refusal | null {
+  const declaration = useDeclarationIfAny();
+  const rules = declaration?.refusals;
+  const { identity } = useGetIdentity({ enabled: Boolean(rules?.delete || rules?.activation) });
+  return (kind, record) => rules?.[kind]?.(record, { id: identity?.id == null ? null : String(identity.id) }) ?? null;
+}
+
 /** A refusal's text. */
 export function useRefusalText(): (refusal: Refusal) => string {
   const translate = useTranslate();

@@ -38,6 +38,17 @@ describe('what a declaration yields', () => {
       bulkDelete: false,
       bulkActivate: false,
     });
+    // Bulk actions follow their row's unless the declaration says otherwise.
+    const deletes = defineResource({
+      name: 'notes',
+      messages: { en: { name: 'Notes' } },
+      fields: [{ source: 'isActive', type: 'boolean' }],
+      activation: { field: 'isActive' },
+      routes: { list: '/notes/{offset}/{limit}', delete: '/note/{id}', activate: '/note/on/{id}', deactivate: '/note/off/{id}' },
+    });
+    expect(capabilitiesOf(deletes)).toMatchObject({ delete: true, bulkDelete: true, activate: true, bulkActivate: true });
+    const oneByOne = defineResource({ ...deletes, can: { bulkDelete: false, activate: false } });
+    expect(capabilitiesOf(oneByOne)).toMatchObject({ delete: true, bulkDelete: false, activate: false, bulkActivate: false });
     expect(canSort(readOnly)).toBe(false);
     expect(canSort(widgets)).toBe(true);
     expect(defaultSortOf(widgets)).toEqual({ field: 'createdAt', order: 'DESC' });

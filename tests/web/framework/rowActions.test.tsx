@@ -151,10 +151,80 @@ describe('row actions of a declared list', { timeout: FRAMEWORK_TIMEOUT_MS }, ()
     await userEvent.click(within(rowOf('Widget 0005')).getByRole('checkbox'));
     await userEvent.click(within(rowOf('Widget 0002')).getByRole('checkbox'));
     await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Delete 2 records?');
+    expect(api.seen(/DELETE/)).toEqual([]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(api.seen(/DELETE/).sort()).toEqual(['DELETE /widget/w-2', 'DELETE /widget/w-5']));
     await waitFor(() => expect(screen.queryByText('Widget 0005', { selector: 'td, td *' })).toBeNull());
     expect(api.rows.map((row) => row.id)).toEqual(['w-1', 'w-3']);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Deleted: 2 of 2.');
+  });
+
+  it('bulk: leaves out the rows the declaration refuses, goes on past a failure, and lists both with the counts', async () => {
+    signIn();
+    const refusing: ResourceDeclaration<Widget> = {
+      ...(widgets as unknown as ResourceDeclaration<Widget>),
+      messages: { en: { ...widgets.messages.en, refusals: { mine: 'your own', broken: 'broken widgets stay as they are' } } },
+      refusals: {
+        delete: (record, caller) => (record.id === caller.id ? { key: 'resources.widgets.refusals.mine' } : null),
+        activation: (record) => (record.status === 'broken' ? { key: 'resources.widgets.refusals.broken' } : null),
+      },
+    };
+    const api = widgetApi([widget(1, { id: adminUser.id! }), widget(2), widget(3), widget(4), widget(5), widget(7)]);
+    api.failWith(/DELETE \/widget\/w-5/, 409, 'Widget 0005 is still mounted');
+    renderDeclared([refusing as never], { path: '/widgets' });
+    await loaded('Widget 0001');
+    for (const name of ['Widget 0001', 'Widget 0002', 'Widget 0005', 'Widget 0007']) {
+      await userEvent.click(within(rowOf(name)).getByRole('checkbox'));
+    }
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    // The caller's own row is left out before anything is sent, and the dialog says so.
+    expect(dialog).toHaveTextContent('Delete 3 records?');
+    expect(dialog).toHaveTextContent('This one is left out:Widget 0001 (your own)');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(api.seen(/DELETE/).sort()).toEqual(['DELETE /widget/w-2', 'DELETE /widget/w-5', 'DELETE /widget/w-7']));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Deleted: 2 of 4. Not deleted: Widget 0001 (your own); Widget 0005 (Widget 0005 is still mounted)',
+    );
+    await waitFor(() => expect(screen.queryByText('Widget 0007', { selector: 'td, td *' })).toBeNull());
+    // The rows left stay selected.
+    expect(within(rowOf('Widget 0005')).getByRole('checkbox')).toBeChecked();
+    expect(within(rowOf('Widget 0001')).getByRole('checkbox')).toBeChecked();
+
+    // Activation: a broken one is refused, one already active is counted as done, the others are switched.
+    await userEvent.click(within(rowOf('Widget 0001')).getByRole('checkbox'));
+    for (const name of ['Widget 0003', 'Widget 0004']) {
+      await userEvent.click(within(rowOf(name)).getByRole('checkbox'));
+    }
+    await userEvent.click(screen.getByRole('button', { name: 'Activate' }));
+    await waitFor(() => expect(api.seen(/PUT/)).toEqual(['PUT /widget/activate/w-5']));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Activated: 2 of 3. Not activated: Widget 0003 (broken widgets stay as they are)',
+    );
+  });
+
+  it('bulk: exports the selected rows as CSV with the columns shown', async () => {
+    signIn();
+    widgetApi([widget(1), widget(2), widget(3)]);
+    const downloads: { name: string; text: string }[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      void (blob as Blob).text().then((text) => downloads.push({ name: '', text }));
+      return 'blob:selection';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    renderDeclared([widgets], { path: '/widgets' });
+    await loaded('Widget 0001');
+    await userEvent.click(within(rowOf('Widget 0001')).getByRole('checkbox'));
+    await userEvent.click(within(rowOf('Widget 0003')).getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Export selected' }));
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    const lines = downloads[0].text.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('Name,Email,Kind,Condition,Active,Created');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['Widget 0001', 'Widget 0003']);
+    expect(await screen.findByRole('alert')).toHaveTextContent('2 rows exported');
   });
 
   it('keeps the controls the declaration refuses in place, disabled, saying why, and sends nothing', async () => {
