@@ -3,7 +3,16 @@ import { CONNECTION_TYPES } from '../connections';
 import { answer, card, choice, listAnswer, timestamp } from './answers';
 import { qualityRuleBody } from '../schemas/quality';
 import { dictionaryCsvFile, dictionaryUploadAnswer, dictionaryUploadForm } from './answers/dictionary';
-import { QUALITY_STATUSES, qualityRuleRow, qualityRun } from './answers/quality';
+import {
+  failingRowsCsvFile,
+  failingRowsPage,
+  pageLimitParam,
+  pageOffsetParam,
+  QUALITY_STATUSES,
+  qualityRuleRow,
+  qualityRun,
+  qualityRunPage,
+} from './answers/quality';
 import { defineAction, defineContract, everyAction } from './define';
 
 /** A table as the lists and the one-table routes answer it (docs/api/tables.md). */
@@ -87,9 +96,18 @@ export const runChecksBody = z.preprocess(
 export const tablesContract = defineContract({
   name: 'tables',
   row: tableRow,
+  // What the filter orders by (`?sort=`; a refused one names them in this order).
+  fields: [
+    { source: 'createdAt', type: 'datetime', sortable: true },
+    { source: 'name', type: 'text', sortable: true },
+    { source: 'endpoint', type: 'text', sortable: true },
+    { source: 'isActive', type: 'boolean', sortable: true },
+    { source: 'discoveredAt', type: 'datetime', sortable: true },
+    { source: 'updatedAt', type: 'datetime', sortable: true },
+  ],
   routes: {
     list: '/tables/{offset}/{limit}',
-    filter: { path: '/tables/filters/{offset}/{limit}', sort: { field: 'createdAt', order: 'DESC' } },
+    filter: { path: '/tables/filters/{offset}/{limit}?sort={field}&order={order}', sort: { field: 'createdAt', order: 'DESC' } },
     filterProps: '/tables/filters',
     cards: '/tables/topCards',
     search: '/tables/search/{offset}/{limit}?searchText={search}',
@@ -146,6 +164,37 @@ export const tablesContract = defineContract({
       summary: "Run a table's data-quality rules now",
       body: runChecksBody,
       data: qualityRun,
+    }),
+    /** The table's runs, newest first, without their results. */
+    qualityRuns: defineAction({
+      path: '/table/quality/runs/{id}/{offset}/{limit}',
+      method: 'GET',
+      summary: "A page of a table's data-quality runs, newest first",
+      params: { offset: pageOffsetParam, limit: pageLimitParam },
+      data: qualityRunPage,
+    }),
+    /** `{id}` is the run's. */
+    qualityRun: defineAction({
+      path: '/table/quality/run/{id}',
+      method: 'GET',
+      summary: 'One data-quality run with its results',
+      data: qualityRun,
+    }),
+    /** `{id}` is the run's; the rows are those the rule kept (the company's `qualitySampleRows`). */
+    failingRows: defineAction({
+      path: '/table/quality/run/{id}/failingRows/{ruleId}/{offset}/{limit}',
+      method: 'GET',
+      summary: 'A page of the failing rows one rule kept in a run, pii masked',
+      params: { ruleId: z.uuid({ error: 'must be a valid id' }), offset: pageOffsetParam, limit: pageLimitParam },
+      data: failingRowsPage,
+    }),
+    /** Answers a CSV file (`Content-Disposition: attachment`), not JSON. */
+    failingRowsCsv: defineAction({
+      path: '/table/quality/run/{id}/failingRows/{ruleId}/csv',
+      method: 'GET',
+      summary: 'The failing rows one rule kept in a run, as CSV',
+      params: { ruleId: z.uuid({ error: 'must be a valid id' }) },
+      answer: failingRowsCsvFile,
     }),
   },
 });

@@ -39,7 +39,8 @@ export function useConnectionTest(connectionId: Identifier | undefined, { keepRe
         alerts.error(message);
       }
       if (keepRecord) {
-        await queryClient.invalidateQueries({ queryKey: ['connections', 'getList'] });
+        // The connections' lists and pages (their pair counts), and the choices the pair dialogs offer.
+        await queryClient.invalidateQueries({ queryKey: ['connections'] });
         await queryClient.invalidateQueries({ queryKey: ['connections', 'cards'] });
       } else {
         refresh();
@@ -74,7 +75,8 @@ export function usePairActions() {
       } finally {
         setBusy(null);
         await queryClient.invalidateQueries({ queryKey: relatedListKey(pairsList) });
-        await queryClient.invalidateQueries({ queryKey: ['connections', 'getList'] });
+        // The lists and the open record both show the connection's pair count.
+        await queryClient.invalidateQueries({ queryKey: ['connections'] });
         await queryClient.invalidateQueries({ queryKey: ['source-destinations'] });
       }
     },

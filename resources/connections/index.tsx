@@ -91,7 +91,7 @@ export const connections = defineResource<Connection>({
         size: 'Size',
         rows: 'Rows',
         register: 'Register table',
-        register_of: 'Register %{name} as a table',
+        register_of: 'Register table %{name}',
         kinds: { table: 'Table', file: 'File', channel: 'Channel', repository: 'Repository', branch: 'Branch' },
       },
       pairs: {
@@ -106,6 +106,9 @@ export const connections = defineResource<Connection>({
         source: 'Source',
         destination: 'Destination',
         choose_other: 'Choose the other connection',
+        choose_source: 'Choose the source',
+        choose_destination: 'Choose the destination',
+        same_connection: 'A connection cannot be paired with itself',
         no_candidates: 'No other connection can be paired this way round.',
         name: 'Name',
         active: 'Active',

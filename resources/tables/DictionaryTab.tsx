@@ -1,4 +1,5 @@
 import DownloadIcon from '@mui/icons-material/Download';
+import SaveIcon from '@mui/icons-material/Save';
 import SyncIcon from '@mui/icons-material/Sync';
 import UploadIcon from '@mui/icons-material/Upload';
 import { Alert, AlertTitle, Box, Button, CircularProgress, MenuItem, TableCell, TableRow, TextField, Typography } from '@mui/material';
@@ -6,7 +7,7 @@ import { useRef } from 'react';
 import { useCanAccess, useTranslate, WithRecord } from 'react-admin';
 import { RelatedTable, type RelatedColumn } from '../../src/framework/related/RelatedTable';
 import { SearchField } from '../../src/framework/related/SearchField';
-import { useDictionary, useDictionaryFiles, useEntryEditor, type FileResult, type RowSave } from './hooks';
+import { useDictionary, useDictionaryEdits, useDictionaryFiles, type DictionaryEdits, type FileResult, type RowSave } from './hooks';
 import { SENSITIVITIES, type ColumnsRefresh, type DataTable, type DictionaryEntry } from './types';
 
 function SaveState({ save }: { save: RowSave }) {
@@ -28,12 +29,12 @@ function SaveState({ save }: { save: RowSave }) {
 }
 
 /** One column of the dictionary, its description, business name, sensitivity and owner edited in place. */
-function EntryRow({ tableId, entry, editable }: { tableId: string; entry: DictionaryEntry; editable: boolean }) {
+function EntryRow({ edits, entry, editable }: { edits: DictionaryEdits; entry: DictionaryEntry; editable: boolean }) {
   const translate = useTranslate();
-  const editor = useEntryEditor(tableId, entry);
+  const editor = edits.rowOf(entry);
   const label = (field: string) =>
     translate('resources.tables.dictionary.field_of', { field: translate(`resources.tables.dictionary.${field}`), name: entry.name });
-  const disabled = !editable || editor.save.state === 'saving';
+  const disabled = !editable || editor.save.state === 'saving' || edits.savingAll;
   const text = (field: 'description' | 'businessName' | 'owner', multiline = false) => (
     <TextField
       size="small"
@@ -201,7 +202,8 @@ function DictionaryFiles({ editable, files }: { editable: boolean; files: Return
 }
 
 /**
- * The table's data dictionary: a page of columns at a time, searched, each row edited in place;
+ * The table's data dictionary: a page of columns at a time, searched, each row edited in place
+ * and saved on its own or with every other edited row ("Save all");
  * the whole dictionary as a CSV to download or upload, and the columns read again from the source.
  */
 export function DictionaryTab(_: { label?: false }) {
@@ -214,20 +216,35 @@ function DictionaryBody({ table }: { table: DataTable }) {
   const editable = canAccess === true;
   const dictionary = useDictionary(String(table.id));
   const files = useDictionaryFiles(String(table.id), table.name);
+  const edits = useDictionaryEdits(String(table.id));
   const title = translate('resources.tables.dictionary.title');
 
   return (
     <Box component="section" aria-label={title} sx={{ width: '100%' }}>
       <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 2, mb: 1, flexWrap: 'wrap' }}>
         <SearchField label={translate('resources.tables.dictionary.search')} value={dictionary.search} onChange={dictionary.setSearch} />
-        <DictionaryFiles editable={editable} files={files} />
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+          <DictionaryFiles editable={editable} files={files} />
+          {editable && (
+            <Button
+              size="small"
+              variant="contained"
+              startIcon={edits.savingAll ? <CircularProgress size={14} color="inherit" /> : <SaveIcon />}
+              disabled={edits.edited.length === 0 || edits.savingAll}
+              aria-busy={edits.savingAll}
+              onClick={() => void edits.saveAll()}
+            >
+              {translate('resources.tables.dictionary.save_all', { smart_count: edits.edited.length })}
+            </Button>
+          )}
+        </Box>
       </Box>
       <FileResultPanel result={files.result} onClose={files.dismiss} />
       <RelatedTable
         list={dictionary.list}
         label={title}
         columns={COLUMNS}
-        row={(entry) => <EntryRow tableId={String(table.id)} entry={entry} editable={editable} />}
+        row={(entry) => <EntryRow edits={edits} entry={entry} editable={editable} />}
         empty={dictionary.search ? 'resources.tables.dictionary.none_match' : 'resources.tables.dictionary.empty'}
         loadingHeight={160}
       />

@@ -11,6 +11,7 @@ import { SearchField, SelectFilter } from '../../src/framework/related/SearchFie
 import { failedRowsText, formatObserved, formatWhen, RunStatusChip } from './cells';
 import { useRuleActions, useRules, useRunChecks } from './hooks';
 import { RuleDialog } from './RuleDialog';
+import { RunHistory } from './RunHistory';
 import { RunResults } from './RunResults';
 import type { DataTable, QualityRule } from './types';
 
@@ -167,6 +168,7 @@ function QualityBody({ table }: { table: DataTable }) {
         rowProps={(rule) => ({ 'data-rule': rule.id, sx: rule.isActive ? undefined : { opacity: 0.6 } })}
         empty="resources.tables.quality.empty"
       />
+      <RunHistory tableId={tableId} onOpen={checks.show} />
       {editing && (
         <RuleDialog tableId={tableId} rule={editing === 'new' ? null : editing} onSave={actions.save} onClose={() => setEditing(null)} />
       )}

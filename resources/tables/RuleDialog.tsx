@@ -1,6 +1,6 @@
 import { Autocomplete, Box, Chip, TextField as MuiTextField } from '@mui/material';
-import { useMemo } from 'react';
-import { useWatch, type FieldValues, type Resolver } from 'react-hook-form';
+import { useEffect, useMemo, useRef } from 'react';
+import { useFormContext, useWatch, type FieldValues, type Resolver } from 'react-hook-form';
 import { BooleanInput, NumberInput, SelectInput, TextInput, useInput, useTranslate } from 'react-admin';
 import { FUNCTION_TYPE_OF, IN_SET_MAX, QUALITY_FUNCTIONS, QUALITY_SEVERITIES, type QualityRuleBody } from '../../common/schemas/quality';
 import { FormDialog } from '../../src/framework/form/FormDialog';
@@ -14,6 +14,7 @@ import {
   NEW_RULE,
   RULE_FORM_FIELDS,
   ruleFormValues,
+  suggestedNameOf,
   type RuleFormValues,
 } from './ruleForm';
 import type { QualityRule } from './types';
@@ -152,6 +153,27 @@ function ColumnInput({ tableId }: { tableId: string }) {
   );
 }
 
+/**
+ * The name input, filled with the name the check and column suggest ("amount not null") for as
+ * long as the name is blank or still the suggestion: a name the user typed is theirs and stays.
+ */
+function NameInput() {
+  const { setValue, getValues } = useFormContext();
+  const watched = useWatch({ name: ['functionName', 'columnName', 'min', 'max', 'pattern', 'values', 'maxAge', 'maxAgeUnit'] });
+  // The name the form would have suggested for the values it started with: an existing rule named so still follows.
+  const suggested = useRef<string | null>(null);
+  suggested.current ??= suggestedNameOf(getValues() as RuleFormValues);
+  useEffect(() => {
+    const next = suggestedNameOf(getValues() as RuleFormValues);
+    const name = String(getValues('name') ?? '').trim();
+    const ownName = name !== '' && name !== suggested.current;
+    suggested.current = next;
+    if (!ownName && next && next !== name) setValue('name', next, { shouldDirty: true, shouldValidate: false });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the watched values are what the suggestion follows
+  }, [JSON.stringify(watched), getValues, setValue]);
+  return <TextInput source="name" label="resources.tables.quality.name" isRequired helperText={false} />;
+}
+
 function ToleranceInput() {
   const fn = useWatch({ name: 'functionName' }) as RuleFormValues['functionName'];
   if (!hasTolerance(fn)) return null;
@@ -208,7 +230,7 @@ export function RuleDialog({ tableId, rule, onSave, onClose }: RuleDialogProps) 
       problemFields={RULE_FORM_FIELDS}
       contentSx={{ display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
     >
-      <TextInput source="name" label="resources.tables.quality.name" isRequired helperText={false} />
+      <NameInput />
       <SelectInput source="functionName" label="resources.tables.quality.kind" choices={kinds} isRequired helperText={false} />
       <ColumnInput tableId={tableId} />
       <ParamsInputs />

@@ -17,15 +17,11 @@ import {
   Typography,
 } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { failedRowsText, formatObserved, formatShare, formatWhen, RunStatusChip } from './cells';
+import { FailingRows } from './FailingRows';
 import type { QualityRun, RuleResult } from './types';
-
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '∅';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
 
 /** What a result's first cell shows: the rule's name, and under it the column it checks. */
 export function RuleName({ ruleName, columnName }: { ruleName: string; columnName?: string | null }) {
@@ -43,41 +39,7 @@ export function RuleName({ ruleName, columnName }: { ruleName: string; columnNam
   );
 }
 
-/** The failing rows a result kept, as the server sent them (pii columns already masked). */
-export function SampleTable({ result }: { result: RuleResult }) {
-  const translate = useTranslate();
-  const rows = result.sample ?? [];
-  if (rows.length === 0) return null;
-  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label={translate('resources.tables.quality.sample_of', { name: result.ruleName })}>
-        <TableHead>
-          <TableRow>
-            {columns.map((column) => (
-              <TableCell key={column} sx={{ fontFamily: 'monospace' }}>
-                {column}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row, index) => (
-            <TableRow key={index}>
-              {columns.map((column) => (
-                <TableCell key={column} sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
-                  {cell(row[column])}
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
-  );
-}
-
-function ResultDetails({ result }: { result: RuleResult }) {
+function ResultDetails({ runId, result }: { runId: string; result: RuleResult }) {
   const translate = useTranslate();
   const [showSql, setShowSql] = useState(false);
   const sqlId = `run-sql-${result.ruleId}`;
@@ -110,14 +72,7 @@ function ResultDetails({ result }: { result: RuleResult }) {
           </Collapse>
         </Box>
       )}
-      {(result.sample?.length ?? 0) > 0 && (
-        <Box>
-          <Typography variant="caption" color="text.secondary">
-            {translate('resources.tables.quality.sample', { smart_count: result.sample!.length })}
-          </Typography>
-          <SampleTable result={result} />
-        </Box>
-      )}
+      {(result.sample?.length ?? 0) > 0 && <FailingRows runId={runId} result={result} />}
     </Box>
   );
 }
@@ -126,8 +81,11 @@ function ResultDetails({ result }: { result: RuleResult }) {
 export function RunResults({ run, onClose }: { run: QualityRun; onClose: () => void }) {
   const translate = useTranslate();
   const title = translate('resources.tables.quality.run_title', { when: formatWhen(run.endedAt ?? run.startedAt) });
+  const card = useRef<HTMLElement>(null);
+  // A run opened from the history below is shown up here: bring it into view.
+  useEffect(() => card.current?.scrollIntoView?.({ block: 'nearest' }), [run.id]);
   return (
-    <Card variant="outlined" component="section" aria-label={translate('resources.tables.quality.run_results')} sx={{ mb: 2 }}>
+    <Card ref={card} variant="outlined" component="section" aria-label={translate('resources.tables.quality.run_results')} sx={{ mb: 2 }}>
       <CardContent>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
           <Typography variant="subtitle1" component="h3" sx={{ flex: 1 }}>
@@ -161,7 +119,7 @@ export function RunResults({ run, onClose }: { run: QualityRun; onClose: () => v
             </TableHead>
             <TableBody>
               {run.results.map((result) => (
-                <ResultRows key={result.ruleId} result={result} />
+                <ResultRows key={result.ruleId} runId={run.id} result={result} />
               ))}
             </TableBody>
           </Table>
@@ -171,7 +129,7 @@ export function RunResults({ run, onClose }: { run: QualityRun; onClose: () => v
   );
 }
 
-function ResultRows({ result }: { result: RuleResult }) {
+function ResultRows({ runId, result }: { runId: string; result: RuleResult }) {
   return (
     <>
       <TableRow data-result={result.ruleId} sx={{ '& > td': { borderBottom: 'none' } }}>
@@ -187,7 +145,7 @@ function ResultRows({ result }: { result: RuleResult }) {
       </TableRow>
       <TableRow>
         <TableCell colSpan={5} sx={{ pt: 0 }}>
-          <ResultDetails result={result} />
+          <ResultDetails runId={runId} result={result} />
         </TableCell>
       </TableRow>
     </>

@@ -9,7 +9,8 @@ import { useDeclaration } from '../../src/framework/DeclarationContext';
 import { useDeclaredSave } from '../../src/framework/form/useDeclaredSave';
 import { zodResolver } from '../../src/framework/zodResolver';
 import { connectionHoldsTables, holdsTables, useConnectionChoices, useEndpoints } from '../connections/api';
-import type { Endpoint } from '../connections/types';
+import { endpointText } from './cells';
+import { useFailureAlert } from './hooks';
 import { registerTableForm, REGISTER_FIELDS } from './schemas';
 
 /** The connections tables come from: databases, folders and buckets. */
@@ -40,16 +41,13 @@ function ConnectionPicker() {
   );
 }
 
-function endpointText(endpoint: Endpoint): string {
-  return endpoint.group ? `${endpoint.group} / ${endpoint.name}` : endpoint.name;
-}
-
 /** One endpoint of the chosen connection, searchable; choosing one names the table after it unless a name was typed. */
 function EndpointPicker() {
   const translate = useTranslate();
   const { getValues, setValue, getFieldState } = useFormContext();
   const connectionId = useWatch({ name: 'connectionId' }) as string | null;
   const endpoints = useEndpoints(connectionId);
+  useFailureAlert(endpoints.error);
   const registrable = useMemo(() => (endpoints.data ?? []).filter((endpoint) => holdsTables(endpoint.kind)), [endpoints.data]);
   const choices = useMemo(() => registrable.map((endpoint) => ({ id: endpoint.id, name: endpointText(endpoint) })), [registrable]);
   if (!connectionId) return null;

@@ -4,7 +4,7 @@ import type { QualityRuleBody } from '../../common/schemas/quality';
 import { callAction, fillPath, readList } from '../../providers/dataProvider';
 import { apiRequest, type Saved } from '../../providers/http';
 import { DICTIONARY_PAGE } from './related';
-import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRun, UploadResult } from './types';
+import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRun, QualityRunSummary, UploadResult } from './types';
 
 /**
  * The tables area's calls beyond the declared routes and lists (the pages of the dictionary and
@@ -101,3 +101,32 @@ export async function runChecks(tableId: string): Promise<Saved<QualityRun>> {
 }
 
 export const columnsKey = (tableId: string) => ['tables', 'columns', tableId];
+
+// ---- Kept runs and their failing rows ----------------------------------------------------------
+
+/** A page of the table's runs, newest first, without their results. */
+export async function getQualityRuns(tableId: string, offset: number, limit: number, signal?: AbortSignal) {
+  return (await callAction(actions.qualityRuns, { values: { id: tableId, offset, limit }, signal })).data as {
+    rows: QualityRunSummary[];
+    count: number;
+  };
+}
+
+/** One kept run with its results. */
+export async function getQualityRun(runId: string, signal?: AbortSignal): Promise<QualityRun> {
+  return (await callAction(actions.qualityRun, { values: { id: runId }, signal })).data as QualityRun;
+}
+
+/** A page of the failing rows one rule kept in a run, and how many it kept. */
+export async function getFailingRows(runId: string, ruleId: string, offset: number, limit: number, signal?: AbortSignal) {
+  return (await callAction(actions.failingRows, { values: { id: runId, ruleId, offset, limit }, signal })).data;
+}
+
+/** Every failing row one rule kept in a run, as the server's CSV file. */
+export async function downloadFailingRows(runId: string, ruleId: string): Promise<{ text: string; filename: string | null }> {
+  const response = await callAction(actions.failingRowsCsv, { values: { id: runId, ruleId } });
+  return { text: await response.text(), filename: attachmentName(response.headers.get('content-disposition')) };
+}
+
+export const qualityRunsKey = (tableId: string) => ['tables', 'qualityRuns', tableId];
+export const failingRowsKey = (runId: string, ruleId: string) => ['tables', 'failingRows', runId, ruleId];

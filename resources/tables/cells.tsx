@@ -1,6 +1,7 @@
 import { Box, Chip } from '@mui/material';
 import { Link, useCreatePath, useTranslate } from 'react-admin';
 import { stopRowClick } from '../../src/framework/feedback';
+import type { Endpoint } from '../connections/types';
 import type { DataTable, RuleResult, RunStatus } from './types';
 
 const COLOURS: Record<RunStatus, 'success' | 'warning' | 'error'> = {
@@ -77,4 +78,9 @@ export function failedRowsText(result: Pick<RuleResult, 'rowsFailed' | 'rowsScan
   if (result.rowsFailed === null || result.rowsFailed === undefined) return '—';
   const scanned = result.rowsScanned === null || result.rowsScanned === undefined ? '—' : result.rowsScanned.toLocaleString('en');
   return `${result.rowsFailed.toLocaleString('en')} / ${scanned} (${formatShare(result.failedShare)})`;
+}
+
+/** How a connection's endpoint reads in a picker: `sales / orders`, or its name alone. */
+export function endpointText(endpoint: Pick<Endpoint, 'name' | 'group'>): string {
+  return endpoint.group ? `${endpoint.group} / ${endpoint.name}` : endpoint.name;
 }

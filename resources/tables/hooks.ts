@@ -1,9 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { QualityRuleBody } from '../../common/schemas/quality';
 import { dictionaryEdit } from '../../common/schemas/tables';
 import { alerts } from '../../providers/alerts';
+import { ApiError } from '../../providers/http';
 import { downloadFile } from '../../src/framework/csv';
 import { failureText } from '../../src/framework/feedback';
 import { relatedListKey } from '../../src/framework/related/declaration';
@@ -14,6 +15,9 @@ import {
   deleteRule,
   downloadDictionary,
   getColumns,
+  getQualityRun,
+  getQualityRuns,
+  qualityRunsKey,
   refreshColumns,
   runChecks,
   saveEntry,
@@ -23,6 +27,17 @@ import {
 } from './api';
 import { dictionaryList, rulesList } from './related';
 import type { ColumnsRefresh, DictionaryEntry, EntryEdit, QualityRule, QualityRun, UploadResult } from './types';
+
+/**
+ * A failed read that an action of the page depends on (the endpoints a table or a copy task is
+ * picked from, a repository's files): besides saying so in place, it is the error alert of
+ * spec section 8, once per failure.
+ */
+export function useFailureAlert(error: unknown) {
+  useEffect(() => {
+    if (error) alerts.error(failureText(error));
+  }, [error]);
+}
 
 /** A search waits for the typing to pause: one call per pause, not per key. */
 export const SEARCH_DELAY_MS = 300;
@@ -70,52 +85,126 @@ export function changedEntryFields(entry: DictionaryEntry, draft: EntryEdit): En
 
 export type RowSave = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'error'; message: string };
 
+/** An entry being edited: the entry as it was read, and what the user changed of it. */
+interface EntryDraft {
+  entry: DictionaryEntry;
+  draft: EntryEdit;
+}
+
 /**
- * One entry edited in its row: a draft over the entry, checked by the server's own rules, saved
- * with `PUT /table/{id}` naming the column and only the fields that changed; the row says
- * whether it is saving, saved or failed.
+ * The dictionary's edits, row by row: a draft over each entry edited (kept across pages and
+ * searches until it is saved), checked by the server's own rules, saved with `PUT /table/{id}`
+ * naming the column and only the fields that changed; each row says whether it is saving, saved
+ * or failed. "Save all" saves every edited row, one call per row, and leaves the rows that failed
+ * with their edits and the server's message.
  */
-export function useEntryEditor(tableId: string, entry: DictionaryEntry) {
+export function useDictionaryEdits(tableId: string) {
   const translate = useTranslate();
   const changed = useTableChanged(tableId);
-  const [draft, setDraft] = useState<EntryEdit>({});
-  const [save, setSave] = useState<RowSave>({ state: 'idle' });
-  const changes = useMemo(() => changedEntryFields(entry, draft), [entry, draft]);
-  const dirty = Object.keys(changes).length > 0;
+  const [drafts, setDrafts] = useState<Record<string, EntryDraft>>({});
+  const [saves, setSaves] = useState<Record<string, RowSave>>({});
+  const [savingAll, setSavingAll] = useState(false);
 
-  // A reloaded entry (after this save or another) is the new starting point.
-  useEffect(() => setDraft({}), [entry]);
+  const changesOf = useCallback(
+    (name: string): EntryEdit => {
+      const held = drafts[name];
+      return held ? changedEntryFields(held.entry, held.draft) : {};
+    },
+    [drafts],
+  );
+  const edited = useMemo(() => Object.keys(drafts).filter((name) => Object.keys(changesOf(name)).length > 0), [drafts, changesOf]);
 
-  const edit = (field: EditableField, value: string) => {
-    setDraft((current) => ({ ...current, [field]: value }));
-    if (save.state !== 'saving') setSave({ state: 'idle' });
+  const setSave = (name: string, save: RowSave) => setSaves((current) => ({ ...current, [name]: save }));
+
+  const edit = (entry: DictionaryEntry, field: EditableField, value: string) => {
+    setDrafts((current) => ({
+      ...current,
+      [entry.name]: { entry: current[entry.name]?.entry ?? entry, draft: { ...current[entry.name]?.draft, [field]: value } },
+    }));
+    setSaves((current) => (current[entry.name]?.state === 'saving' ? current : { ...current, [entry.name]: { state: 'idle' } }));
   };
 
-  const submit = async () => {
-    if (!dirty) return;
-    const checked = dictionaryEdit.safeParse({ name: entry.name, ...changes });
+  const value = (entry: DictionaryEntry, field: EditableField): string => {
+    const draft = drafts[entry.name]?.draft;
+    return String((draft && field in draft ? draft[field] : entry[field]) ?? '');
+  };
+
+  /** Saves one row; the server's message when it was saved, else null (the row says why). */
+  const saveRow = async (name: string): Promise<{ ok: true; message?: string } | { ok: false; message: string }> => {
+    const checked = dictionaryEdit.safeParse({ name, ...changesOf(name) });
     if (!checked.success) {
       const [issue] = checked.error.issues;
-      setSave({ state: 'error', message: `${issue.path.join('.')}: ${issue.message}` });
-      return;
+      const message = `${issue.path.join('.')}: ${issue.message}`;
+      setSave(name, { state: 'error', message });
+      return { ok: false, message };
     }
-    const { name, ...checkedChanges } = checked.data;
-    setSave({ state: 'saving' });
-    alerts.loading();
+    const { name: column, ...checkedChanges } = checked.data;
+    setSave(name, { state: 'saving' });
     try {
-      alerts.success((await saveEntry(tableId, name, checkedChanges)) ?? translate('app.form.saved'));
-      setSave({ state: 'saved' });
-      await changed();
+      const message = await saveEntry(tableId, column, checkedChanges);
+      // What was saved is the row's new starting point (its inputs keep showing it while the page reloads).
+      setDrafts((current) =>
+        current[name] ? { ...current, [name]: { ...current[name], entry: { ...current[name].entry, ...checkedChanges } } } : current,
+      );
+      setSave(name, { state: 'saved' });
+      return { ok: true, message };
     } catch (error) {
       const message = failureText(error);
-      setSave({ state: 'error', message });
-      alerts.error(message);
+      setSave(name, { state: 'error', message });
+      return { ok: false, message };
     }
   };
 
-  const value = (field: EditableField): string => String((field in draft ? draft[field] : entry[field]) ?? '');
-  return { value, edit, submit, dirty, save };
+  /** The row's own Save. */
+  const submit = async (entry: DictionaryEntry) => {
+    if (Object.keys(changesOf(entry.name)).length === 0) return;
+    alerts.loading();
+    const saved = await saveRow(entry.name);
+    if (saved.ok) {
+      alerts.success(saved.message ?? translate('app.form.saved'));
+      await changed();
+    } else alerts.error(saved.message);
+  };
+
+  /** Every edited row, one after the other; a summary says which failed. */
+  const saveAll = async () => {
+    const names = [...edited];
+    if (names.length === 0) return;
+    setSavingAll(true);
+    alerts.loading();
+    const failed: string[] = [];
+    try {
+      for (const name of names) {
+        if (!(await saveRow(name)).ok) failed.push(name);
+      }
+    } finally {
+      setSavingAll(false);
+    }
+    if (failed.length === 0) alerts.success(translate('resources.tables.dictionary.saved_all', { smart_count: names.length }));
+    else
+      alerts.error(
+        translate('resources.tables.dictionary.save_all_failed', {
+          smart_count: failed.length,
+          total: names.length,
+          names: failed.join(', '),
+        }),
+      );
+    if (failed.length < names.length) await changed();
+  };
+
+  /** One row's editor, as its inputs use it. */
+  const rowOf = (entry: DictionaryEntry) => ({
+    value: (field: EditableField) => value(entry, field),
+    edit: (field: EditableField, text: string) => edit(entry, field, text),
+    submit: () => submit(entry),
+    dirty: Object.keys(changesOf(entry.name)).length > 0,
+    save: saves[entry.name] ?? ({ state: 'idle' } as RowSave),
+  });
+
+  return { rowOf, edited, saveAll, savingAll };
 }
+
+export type DictionaryEdits = ReturnType<typeof useDictionaryEdits>;
 
 export type FileResult =
   | { kind: 'uploaded'; result: UploadResult }
@@ -264,8 +353,39 @@ export function useRunChecks(tableId: string) {
       setRunning(false);
     }
     await queryClient.invalidateQueries({ queryKey: relatedListKey(rulesList) });
+    await queryClient.invalidateQueries({ queryKey: qualityRunsKey(tableId) });
     await changed();
   };
 
-  return { running, run, start, close: () => setRun(null) };
+  return { running, run, start, show: setRun, close: () => setRun(null) };
+}
+
+/** Runs shown a page at a time. */
+export const RUNS_PAGE = 5;
+
+/**
+ * The table's kept runs, newest first, a page at a time; opening one reads its results. A server
+ * without the call (404) has no history to show: `available` is then false.
+ */
+export function useRunHistory(tableId: string, onOpen: (run: QualityRun) => void) {
+  const [page, setPage] = useState(0);
+  const [opening, setOpening] = useState<string | null>(null);
+  const runs = useQuery({
+    queryKey: [...qualityRunsKey(tableId), page],
+    queryFn: ({ signal }) => getQualityRuns(tableId, page * RUNS_PAGE, RUNS_PAGE, signal),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const open = async (runId: string) => {
+    setOpening(runId);
+    try {
+      onOpen(await getQualityRun(runId));
+    } catch (error) {
+      alerts.error(failureText(error));
+    } finally {
+      setOpening(null);
+    }
+  };
+  const available = !(runs.error instanceof ApiError && runs.error.status === 404);
+  return { runs, page, setPage, open, opening, available };
 }

@@ -71,6 +71,10 @@ export const tables = defineResource<DataTable>({
       dictionary: {
         title: 'Data dictionary',
         search: 'Search columns',
+        save_all: 'Save all (%{smart_count})',
+        saved_all: 'The edited row was saved |||| The %{smart_count} edited rows were saved',
+        save_all_failed:
+          '%{smart_count} of %{total} edited rows could not be saved: %{names}. Their edits are kept. |||| %{smart_count} of %{total} edited rows could not be saved: %{names}. Their edits are kept.',
         empty: 'No columns were read from the source.',
         none_match: 'No column matches.',
         column: 'Column',
@@ -141,6 +145,17 @@ export const tables = defineResource<DataTable>({
         hide_sql: 'Hide SQL',
         sample: 'Failing rows (%{smart_count}) |||| Failing rows (%{smart_count})',
         sample_of: 'Failing rows of %{name}',
+        failing_rows_range: 'Rows %{from}–%{to} of %{total}',
+        download_failing_rows: 'Download CSV',
+        download_failing_rows_of: 'Download the failing rows of %{name} as CSV',
+        failing_rows_downloaded: 'Failing rows downloaded',
+        history: 'Past runs',
+        history_empty: 'The checks have not run yet.',
+        ended: 'Ended',
+        trigger: 'Started by',
+        triggers: { manual: 'Run checks now', workflow: 'A workflow' },
+        open_run: 'Show results',
+        open_run_of: 'Show the results of the run of %{when}',
         units: { minutes: 'minutes', hours: 'hours', days: 'days' },
         params: {
           min: 'Min',

@@ -8,6 +8,7 @@ import {
   type QualityRuleBody,
   type QualitySeverity,
 } from '../../common/schemas/quality';
+import { suggestRuleName } from '../../common/quality-names';
 import type { QualityRule } from './types';
 
 /**
@@ -124,6 +125,16 @@ export function paramsOf(values: RuleFormValues): Record<string, unknown> {
     default:
       return {};
   }
+}
+
+/** The name the form's check and column suggest (common/quality-names.ts). */
+export function suggestedNameOf(values: Partial<RuleFormValues>): string {
+  const fn = values.functionName ?? '';
+  return suggestRuleName({
+    functionName: fn,
+    columnName: needsColumn(fn) ? values.columnName : null,
+    params: paramsOf({ ...NEW_RULE, ...values, functionName: fn } as RuleFormValues),
+  });
 }
 
 /** The body of `POST /table/dataQuality/{tableId}`, before it is checked. */

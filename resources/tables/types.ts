@@ -50,6 +50,8 @@ export interface DictionaryEntry {
 export type EntryEdit = Partial<Pick<DictionaryEntry, 'description' | 'businessName' | 'sensitivity' | 'owner'>>;
 
 export interface RuleResult {
+  /** The run it belongs to (the server answers it; a rule's last result has it too). */
+  runId?: string;
   ruleId: string;
   ruleName: string;
   functionName: QualityFunction;
@@ -84,7 +86,7 @@ export interface QualityRule {
   updatedAt: string;
 }
 
-export interface QualityRun {
+export interface QualityRunSummary {
   id: string;
   tableId: string;
   trigger: string;
@@ -92,6 +94,9 @@ export interface QualityRun {
   startedAt: string;
   endedAt: string | null;
   error: string | null;
+}
+
+export interface QualityRun extends QualityRunSummary {
   results: RuleResult[];
 }
 

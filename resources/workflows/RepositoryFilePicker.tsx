@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 import { AutocompleteInput, SelectInput, useTranslate } from 'react-admin';
 import { failureText } from '../../src/framework/feedback';
+import { useFailureAlert } from '../tables/hooks';
 import { useGitRepository } from './api';
 
 const SQL_FILE = /\.sql$/i;
@@ -18,6 +19,7 @@ export function RepositoryFilePicker({ index }: { index: number }) {
   const ref = useWatch({ name: `tasks.${index}.ref` }) as string | null;
   const path = useWatch({ name: `tasks.${index}.path` }) as string | null;
   const repository = useGitRepository(repositoryId, ref);
+  useFailureAlert(repository.error);
   const data = repository.data;
 
   const branches = useMemo(() => {

@@ -1,23 +1,124 @@
-import { Box } from '@mui/material';
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
-import { AutocompleteArrayInput, NumberInput, RadioButtonGroupInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { Alert, Box, Button } from '@mui/material';
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  NumberInput,
+  RadioButtonGroupInput,
+  SelectInput,
+  TextInput,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 import { COPY_MODES, type TaskType } from '../../common/schemas/workflows';
 import { failureText } from '../../src/framework/feedback';
 import { ChipsInput } from '../../src/framework/form/ChipsInput';
-import { useTableChoices } from './api';
+import { holdsTables, useEndpoints } from '../connections/api';
+import { endpointText } from '../tables/cells';
+import { useFailureAlert } from '../tables/hooks';
+import { useActivePairs, useTableChoices } from './api';
 import { ConnectionSelect } from './FormParts';
 import { RepositoryFilePicker } from './RepositoryFilePicker';
+import type { Workflow } from './types';
 
 const MONOSPACE = { '& input, & textarea': { fontFamily: 'monospace' } };
 const label = (key: string) => `resources.workflows.tasks.${key}`;
 /** Addresses pasted at once: commas, semicolons, spaces. */
 export const ADDRESS_SEPARATOR = /[\s,;]+/;
 
+/** The connections of the workflow's pair: from the active pairs, else (an edited workflow whose pair is off) from the workflow. */
+function usePairConnections(): { pairId: string | null; sourceId: string | null; destinationId: string | null; isPending: boolean } {
+  const pairId = (useWatch({ name: 'pairId' }) as string | null) || null;
+  const record = useRecordContext<Workflow>();
+  const pairs = useActivePairs(pairId !== null);
+  const pair = pairs.data?.find((candidate) => candidate.id === pairId);
+  if (pair) return { pairId, sourceId: pair.sourceId, destinationId: pair.destinationId, isPending: false };
+  if (pairId && record?.pairId === pairId)
+    return { pairId, sourceId: record.sourceId ?? null, destinationId: record.destinationId ?? null, isPending: false };
+  return { pairId, sourceId: null, destinationId: null, isPending: pairId !== null && pairs.isPending };
+}
+
+/**
+ * A copy task's table, chosen among the tables the connection discovered (its endpoints), as
+ * table registration does: no typed names. A saved table the connection no longer lists stays
+ * chosen and says so; a connection that cannot list says why, with a retry; `extra` adds one
+ * choice that is not a discovered table (the new table a "create" copy makes).
+ */
+function EndpointTableInput({
+  source,
+  inputLabel,
+  connectionId,
+  pending,
+  extra,
+}: {
+  source: string;
+  inputLabel: string;
+  connectionId: string | null;
+  pending: boolean;
+  extra?: { id: string; name: string } | null;
+}) {
+  const translate = useTranslate();
+  const current = (useWatch({ name: source }) as string | null) || null;
+  const endpoints = useEndpoints(connectionId);
+  useFailureAlert(endpoints.error);
+  const choices = useMemo(() => {
+    const listed = (endpoints.data ?? [])
+      .filter((endpoint) => holdsTables(endpoint.kind))
+      .map((endpoint) => ({ id: endpoint.id, name: endpointText(endpoint) }));
+    if (extra && !listed.some((choice) => choice.id === extra.id)) listed.push(extra);
+    // The saved table stays shown; it is said to be gone only once the connection's list is read.
+    if (current && !listed.some((choice) => choice.id === current))
+      listed.unshift({ id: current, name: endpoints.data ? translate(label('not_listed'), { name: current }) : current });
+    return listed;
+  }, [endpoints.data, extra, current, translate]);
+  const helper = !connectionId ? (pending ? false : label('choose_pair_first')) : endpoints.isError ? false : label('table_help');
+  return (
+    <Box sx={{ flex: 1, minWidth: 240, width: '100%' }}>
+      {connectionId && endpoints.isError && (
+        <Alert
+          severity="error"
+          sx={{ mb: 1 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void endpoints.refetch()} disabled={endpoints.isFetching}>
+              {translate('resources.connections.endpoints.retry')}
+            </Button>
+          }
+        >
+          {translate(label('cannot_list'), { message: failureText(endpoints.error) })}
+        </Alert>
+      )}
+      <AutocompleteInput
+        // The input's text is taken from its choice once: a saved table's is drawn again when the connection's list arrives.
+        key={endpoints.data || !current ? 'settled' : 'waiting'}
+        source={source}
+        label={inputLabel}
+        choices={choices}
+        isPending={Boolean(connectionId) && endpoints.isPending}
+        disabled={!connectionId && !current}
+        isRequired
+        helperText={helper}
+        sx={MONOSPACE}
+      />
+    </Box>
+  );
+}
+
 function CopyTaskInputs({ index }: { index: number }) {
   const translate = useTranslate();
   const kind = useWatch({ name: `tasks.${index}.sourceKind` }) as string;
+  const mode = useWatch({ name: `tasks.${index}.to.mode` }) as string;
+  const sourceTable = (useWatch({ name: `tasks.${index}.from.table` }) as string | null) || null;
   const task = (field: string) => `tasks.${index}.${field}`;
+  const pair = usePairConnections();
+  // A "create" copy makes a new table: named after the source's, it is a choice beside the destination's tables.
+  const newTable = useMemo(
+    () =>
+      mode === 'create' && kind !== 'query' && sourceTable
+        ? { id: sourceTable, name: translate(label('new_table'), { name: sourceTable }) }
+        : null,
+    [mode, kind, sourceTable, translate],
+  );
   return (
     <>
       <RadioButtonGroupInput
@@ -41,15 +142,20 @@ function CopyTaskInputs({ index }: { index: number }) {
           sx={MONOSPACE}
         />
       ) : (
-        <TextInput source={task('from.table')} label={label('source_table')} helperText={label('table_help')} isRequired sx={MONOSPACE} />
+        <EndpointTableInput
+          source={task('from.table')}
+          inputLabel={label('source_table')}
+          connectionId={pair.sourceId}
+          pending={pair.isPending}
+        />
       )}
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-        <TextInput
+        <EndpointTableInput
           source={task('to.table')}
-          label={label('destination_table')}
-          helperText={false}
-          isRequired
-          sx={{ flex: 1, minWidth: 240, ...MONOSPACE }}
+          inputLabel={label('destination_table')}
+          connectionId={pair.destinationId}
+          pending={pair.isPending}
+          extra={newTable}
         />
         <SelectInput
           source={task('to.mode')}
@@ -91,6 +197,7 @@ function SqlTaskInputs({ index }: { index: number }) {
 
 function QualityTaskInputs({ index }: { index: number }) {
   const tables = useTableChoices();
+  useFailureAlert(tables.error);
   const choices = useMemo(
     () =>
       (tables.data ?? []).map((table) => ({

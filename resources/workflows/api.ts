@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { jobRunsContract } from '../../common/contract/job-runs';
 import { routeSpec } from '../../common/contract/routes';
+import { sourceDestinationsContract } from '../../common/contract/source-destinations';
 import { tablesContract } from '../../common/contract/tables';
 import { workflowsContract } from '../../common/contract/workflows';
 import { callAction, fillPath } from '../../providers/dataProvider';
@@ -67,6 +68,31 @@ export function useTableChoices(enabled = true) {
   return useQuery({
     queryKey: ['workflows', 'tableChoices'],
     queryFn: ({ signal }) => getTableChoices(signal),
+    enabled,
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+/** A pair as a copy task reads it: the connections it copies from and to. */
+export interface PairConnections {
+  id: string;
+  sourceId: string | null;
+  destinationId: string | null;
+}
+
+/** The active pairs (`GET /active/source/destination`), whose connections a copy task's tables come from. */
+export async function getActivePairs(signal?: AbortSignal): Promise<PairConnections[]> {
+  const path = routeSpec(sourceDestinationsContract.routes.list, 'list').path;
+  const answer = await apiRequest<Answer<PairConnections[] | { rows?: PairConnections[] }>>(path, { signal });
+  const rows = Array.isArray(answer?.data) ? answer.data : Array.isArray(answer?.data?.rows) ? answer.data.rows : [];
+  return rows.map((pair) => ({ id: pair.id, sourceId: pair.sourceId ?? null, destinationId: pair.destinationId ?? null }));
+}
+
+export function useActivePairs(enabled = true) {
+  return useQuery({
+    queryKey: ['workflows', 'activePairs'],
+    queryFn: ({ signal }) => getActivePairs(signal),
     enabled,
     staleTime: 60_000,
     retry: false,

@@ -14,7 +14,9 @@ export interface Workflow {
   workspaceName: string | null;
   pairId: string;
   pairName: string | null;
+  sourceId?: string | null;
   sourceName: string | null;
+  destinationId?: string | null;
   destinationName: string | null;
   repositoryConnectionId: string | null;
   databricksConnectionId: string | null;

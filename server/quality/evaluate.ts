@@ -33,6 +33,8 @@ export interface EvaluationInput {
   columns: DictionaryColumn[];
   /** The clock of startedAt and endedAt. */
   now?: () => Date;
+  /** How many failing rows each failed rule keeps (the company's `qualitySampleRows`); 20 when absent. */
+  sampleRows?: number;
 }
 
 /** The run as a whole could not be measured: the source or the table is gone. */
@@ -56,6 +58,7 @@ interface Run {
   table: string;
   columns: DictionaryColumn[];
   clock: () => Date;
+  sampleRows: number;
 }
 
 const isColumnKind = (name: QualityFunction): name is ColumnKind => FUNCTION_TYPE_OF[name] === 'column';
@@ -285,8 +288,8 @@ function judgeRowCount(prepared: PreparedRule, measurement: Measurement): Result
  */
 async function withSample(run: Run, result: ResultRow, statement: BuiltStatement): Promise<ResultRow> {
   try {
-    const rows = await run.source.query(statement.sql, statement.params, readOnly(SAMPLE_TIME_LIMIT_MS, SAMPLE_ROWS));
-    return { ...result, sample: sampleOf(rows, run.columns), endedAt: run.clock() };
+    const rows = await run.source.query(statement.sql, statement.params, readOnly(SAMPLE_TIME_LIMIT_MS, run.sampleRows));
+    return { ...result, sample: sampleOf(rows, run.columns, run.sampleRows), endedAt: run.clock() };
   } catch (err) {
     const error = sourceErrorOf(err);
     if (SOURCE_GONE.has(error.kind)) throw new RunNotMeasured(error.message);
@@ -316,11 +319,11 @@ async function runCustom(run: Run, prepared: PreparedRule, rowsScanned: number):
   }
   const statement = buildStatement(
     run.dialect,
-    () => `select q.*, count(*) over () as ${FAILING_ROWS_COLUMN} from (\n${query}\n) q limit ${SAMPLE_ROWS}`,
+    () => `select q.*, count(*) over () as ${FAILING_ROWS_COLUMN} from (\n${query}\n) q limit ${run.sampleRows}`,
   );
   let rows: Array<Record<string, unknown>>;
   try {
-    rows = await run.source.query(statement.sql, statement.params, readOnly(CUSTOM_SQL_TIME_LIMIT_MS, SAMPLE_ROWS));
+    rows = await run.source.query(statement.sql, statement.params, readOnly(CUSTOM_SQL_TIME_LIMIT_MS, run.sampleRows));
   } catch (err) {
     const error = sourceErrorOf(err);
     if (error.kind === 'unreachable' || error.kind === 'auth') throw new RunNotMeasured(error.message);
@@ -342,7 +345,7 @@ async function runCustom(run: Run, prepared: PreparedRule, rowsScanned: number):
   };
   if (!needsSample(result)) return result;
   const failingRows = rows.map(({ [FAILING_ROWS_COLUMN]: _count, ...row }) => row);
-  return { ...result, sample: sampleOf(failingRows, run.columns) };
+  return { ...result, sample: sampleOf(failingRows, run.columns, run.sampleRows) };
 }
 
 /** 'failed' if a fail rule failed or could not be measured, 'warned' if only warn rules did, else 'passed'. */
@@ -357,7 +360,14 @@ export async function evaluateRules(source: TableSource, input: EvaluationInput)
   const clock = input.now ?? (() => new Date());
   let run: Run;
   try {
-    run = { source, dialect: QUALITY_DIALECTS[source.dialect], table: source.tableName(input.endpoint), columns: input.columns, clock };
+    run = {
+      source,
+      dialect: QUALITY_DIALECTS[source.dialect],
+      table: source.tableName(input.endpoint),
+      columns: input.columns,
+      clock,
+      sampleRows: input.sampleRows ?? SAMPLE_ROWS,
+    };
   } catch (err) {
     return { status: 'error', error: sourceErrorOf(err).message, results: [] };
   }
@@ -375,7 +385,7 @@ export async function evaluateRules(source: TableSource, input: EvaluationInput)
           result = await withSample(
             run,
             result,
-            buildStatement(run.dialect, (value) => check.sample(contextOf(run, entry, value), SAMPLE_ROWS)),
+            buildStatement(run.dialect, (value) => check.sample(contextOf(run, entry, value), run.sampleRows)),
           );
         }
         results.set(entry.index, result);

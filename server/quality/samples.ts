@@ -1,3 +1,4 @@
+import { QUALITY_SAMPLE_ROWS_DEFAULT } from '../../common/settings';
 import type { DictionaryColumn } from './rules';
 
 /**
@@ -6,8 +7,12 @@ import type { DictionaryColumn } from './rules';
  * missing value is itself what the rule found).
  */
 
-/** Up to this many failing rows are read per rule. */
-export const SAMPLE_ROWS = 20;
+/**
+ * Up to this many failing rows are read per rule unless the company chose another number (its
+ * setting `qualitySampleRows`); a result answers at most this many beside it, and the run keeps
+ * all it read (server/quality/failing-rows.ts).
+ */
+export const SAMPLE_ROWS = QUALITY_SAMPLE_ROWS_DEFAULT;
 /** A sample is for recognising a row, not for copying data out: longer values are cut. */
 const VALUE_CHARS_MAX = 200;
 
@@ -31,14 +36,15 @@ export function maskValue(value: unknown): unknown {
   return `${Array.from(text)[0] ?? ''}***`;
 }
 
-/** The sample of a rule: rows made plain, `pii` columns masked. */
+/** The sample of a rule: its first `limit` rows made plain, `pii` columns masked. */
 export function sampleOf(
   rows: ReadonlyArray<Record<string, unknown>>,
   columns: readonly DictionaryColumn[],
+  limit = SAMPLE_ROWS,
 ): Array<Record<string, unknown>> {
   // The source may answer a name in another case than the dictionary keeps it (MySQL's case-insensitive identifiers).
   const personal = new Set(columns.filter((column) => column.sensitivity === 'pii').map((column) => column.name.toLowerCase()));
-  return rows.slice(0, SAMPLE_ROWS).map((row) =>
+  return rows.slice(0, limit).map((row) =>
     Object.fromEntries(
       Object.entries(row).map(([name, value]) => {
         const plain = plainValue(value);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { qualified, type Db } from '../db/client';
 import { qualityResults, qualityRules, qualityRuns } from '../db/schema';
 
@@ -93,4 +93,37 @@ export async function findRun(db: Db, companyId: string, runId: string): Promise
     .where(and(eq(qualityRuns.companyId, companyId), eq(qualityRuns.id, runId)));
   if (!run) return null;
   return { ...run, results: await readResults(db, companyId, [run.id]) };
+}
+
+const runSummaryColumns = {
+  id: qualityRuns.id,
+  tableId: qualityRuns.tableId,
+  trigger: qualityRuns.trigger,
+  status: qualityRuns.status,
+  startedAt: qualityRuns.startedAt,
+  endedAt: qualityRuns.endedAt,
+  error: qualityRuns.error,
+};
+
+/** A page of a table's runs, newest first, without their results; and how many it has. */
+export async function tableRunsPage(db: Db, companyId: string, tableId: string, offset: number, limit: number) {
+  const where = and(eq(qualityRuns.companyId, companyId), eq(qualityRuns.tableId, tableId));
+  const [total] = await db.select({ n: count() }).from(qualityRuns).where(where);
+  const rows = await db
+    .select(runSummaryColumns)
+    .from(qualityRuns)
+    .where(where)
+    .orderBy(desc(qualityRuns.startedAt), desc(qualityRuns.id))
+    .offset(offset)
+    .limit(limit);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** One rule's result in one run: the sample it answers, or null when the run (of this company) has no result of that rule. */
+export async function findResult(db: Db, companyId: string, runId: string, ruleId: string) {
+  const [result] = await db
+    .select({ ruleName: qualityResults.ruleName, sample: qualityResults.sample })
+    .from(qualityResults)
+    .where(and(eq(qualityResults.companyId, companyId), eq(qualityResults.runId, runId), eq(qualityResults.ruleId, ruleId)));
+  return result ?? null;
 }

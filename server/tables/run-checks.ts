@@ -9,6 +9,8 @@ import type { Db } from '../db/client';
 import { qualityResults, qualityRules, qualityRuns } from '../db/schema';
 import { badRequest } from '../http/errors';
 import { evaluateRules } from '../quality/evaluate';
+import { keepFailingRows, sampleRowsOf } from '../quality/failing-rows';
+import { SAMPLE_ROWS } from '../quality/samples';
 import type { RunOutcome } from '../quality/rules';
 import { findRun, rulesOf, selectRules, type RunAnswer } from './quality';
 import { findTable, wholeDictionary } from './records';
@@ -33,7 +35,7 @@ export interface CheckOutcome {
 
 /**
  * Runs a table's data-quality rules against its source and stores the run whole when it ends:
- * one run row and a result per rule, in one transaction (a run that could not be measured keeps
+ * one run row, a result per rule and the failing rows each rule read, in one transaction (a run that could not be measured keeps
  * its error and no partial results). `audit` writes the caller's audit entry in that transaction.
  */
 export async function runTableChecks(
@@ -53,6 +55,7 @@ export async function runTableChecks(
   const config = await connectionConfig(db, secrets, companyId, table.connectionId);
   if (!config.isActive) throw badRequest(`The connection "${table.connectionName}" is deactivated; activate it first`);
   const dictionary = await wholeDictionary(db, companyId, table.id);
+  const sampleRows = await sampleRowsOf(db, companyId);
   const startedAt = new Date();
   let outcome: RunOutcome;
   try {
@@ -71,6 +74,7 @@ export async function runTableChecks(
           tolerance: r.tolerance,
         })),
         columns: dictionary.filter((c) => c.present).map((c) => ({ name: c.name, sensitivity: c.sensitivity })),
+        sampleRows,
       });
     });
   } catch (err) {
@@ -112,7 +116,8 @@ export async function runTableChecks(
             rowsScanned: result.rowsScanned,
             rowsFailed: result.rowsFailed,
             failedShare: result.failedShare,
-            sample: result.sample,
+            // The result answers the first rows; the run keeps all it read, below.
+            sample: result.sample.slice(0, SAMPLE_ROWS),
             query: result.query,
             message: result.message,
             startedAt: result.startedAt,
@@ -120,6 +125,7 @@ export async function runTableChecks(
           };
         }),
       );
+      await keepFailingRows(tx, companyId, run.id, outcome.results);
     }
     await audit?.(tx, run.id, outcome, rules.length);
     return run.id;

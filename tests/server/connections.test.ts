@@ -238,7 +238,7 @@ describe('POST /connection/{id}/configure (test) and GET /connection/{id}/endpoi
     const res = await call(server, 'POST', `/connection/${id}/configure`, { token: adminToken });
     expect(res.statusCode, res.body).toBe(200);
     const outcome = res.json().data;
-    expect(outcome).toMatchObject({ ok: true, detail: expect.stringMatching(/PostgreSQL/i) });
+    expect(outcome, outcome.message).toMatchObject({ ok: true, detail: expect.stringMatching(/PostgreSQL/i) });
     expect(outcome.latencyMs).toBeGreaterThanOrEqual(0);
     const row = (await call(server, 'GET', `/connection/${id}`, { token: adminToken })).json().data;
     expect(row).toMatchObject({ lastTestOk: true, lastTestLatencyMs: outcome.latencyMs, lastTestMessage: outcome.message });

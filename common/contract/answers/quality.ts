@@ -101,3 +101,35 @@ export type QualityRun = z.infer<typeof qualityRun>;
 
 /** `GET /table/dataQuality/{id}/{offset}/{limit}`, the search and the filter: a page of rules, newest first. */
 export const qualityRuleListAnswer = listAnswer(qualityRuleRow);
+
+/** A run as a table's list of runs shows it: without its results. */
+export const qualityRunSummary = qualityRun.omit({ results: true });
+export type QualityRunSummary = z.infer<typeof qualityRunSummary>;
+
+/** `GET /table/quality/runs/{id}/{offset}/{limit}`: a page of a table's runs, newest first, and how many it has. */
+export const qualityRunPage = z.object({ rows: z.array(qualityRunSummary), count: z.number().int() });
+
+/** One failing row as the run kept it: column → value, `pii` columns masked. */
+export const failingRow = z.record(z.string(), z.unknown());
+
+/** `GET /table/quality/run/{id}/failingRows/{ruleId}/{offset}/{limit}`: a page of one rule's failing rows, and how many the run kept. */
+export const failingRowsPage = z.object({ rows: z.array(failingRow), count: z.number().int() });
+
+/** `{offset}` and `{limit}` of the pages above, as the path writes them. */
+export const pageOffsetParam = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be 0 or more')
+  .max(10_000_000, 'is too large');
+export const pageLimitParam = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(1000, 'must be at most 1000');
+
+/** `GET /table/quality/run/{id}/failingRows/{ruleId}/csv`: every failing row the rule kept in the run. */
+export const failingRowsCsvFile = {
+  kind: 'file' as const,
+  description: "One rule's failing rows of one run as CSV (`Content-Disposition: attachment`), `pii` columns masked",
+  content: { 'text/csv': { schema: z.string() } },
+};

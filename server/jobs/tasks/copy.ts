@@ -76,8 +76,9 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
   const batchSize = task.batchSize ?? DEFAULT_BATCH_SIZE;
   const { table, mode } = task.to;
   const read = await readPlan(reader, task.from);
+  const rowsTotal = 'table' in task.from ? await rowEstimate(reader, task.from.table) : undefined;
   await context.log(
-    `Copying ${read.what} of "${source.name}" into ${table} of "${destination.name}" (mode ${mode}, batches of ${count(batchSize)} rows)`,
+    `Copying ${read.what}${rowsTotal === undefined ? '' : ` (about ${count(rowsTotal)} rows)`} of "${source.name}" into ${table} of "${destination.name}" (mode ${mode}, batches of ${count(batchSize)} rows)`,
   );
 
   const started = performance.now();
@@ -118,7 +119,7 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
       async write(batch) {
         rowsRead += batch.format === 'values' ? batch.rows.length : batch.rowCount;
         rowsWritten += await writer.append(writeTo, columnNames, convert(batch));
-        await context.progress({ rowsRead, rowsWritten });
+        await context.progress({ rowsRead, rowsWritten, ...(rowsTotal === undefined ? {} : { rowsTotal }) });
         const now = performance.now();
         if (lastLine === 0 || now - lastLine >= LOG_EVERY_MS) {
           lastLine = now;
@@ -161,6 +162,16 @@ interface ReadPlan {
   /** A table's columns as its source's catalog describes them (lengths, precisions, nullability), which a query's result does not tell. */
   columns?: ColumnInfo[];
   what: string;
+}
+
+/** The source's own row estimate of a table, where it keeps one (what the run page's percentage is of); none when it cannot say. */
+async function rowEstimate(reader: TableSource, table: string): Promise<number | undefined> {
+  try {
+    const endpoint = (await reader.endpoints()).find((candidate) => candidate.id === table || candidate.name === table);
+    return endpoint?.rows !== undefined && endpoint.rows > 0 ? endpoint.rows : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readPlan(reader: TableSource & RowReading, from: CopyTask['from']): Promise<ReadPlan> {

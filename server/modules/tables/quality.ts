@@ -16,7 +16,8 @@ import { built, type Sent } from '../../platform/answers';
 import { audited } from '../../platform/audited';
 import { registerListRoutes } from '../../platform/list-routes';
 import { checkCompanySql, companySqlDialectOf } from '../../sql/company-sql';
-import { newestRulesFirst, rulesOf, selectRules, type RuleRow } from '../../tables/quality';
+import { findResult, findRun, newestRulesFirst, rulesOf, selectRules, tableRunsPage, type RuleRow } from '../../tables/quality';
+import { allFailingRows, failingRowsCsv as csvOf, failingRowsPage } from '../../quality/failing-rows';
 import { dictionaryOf, findTable } from '../../tables/records';
 import { runTableChecks } from '../../tables/run-checks';
 import { allowed, tablePageParams } from './routing';
@@ -31,7 +32,7 @@ const ruleFilter = filterBody({
   tableId: z.string().optional(),
 });
 
-const { saveRule, deleteRule, runChecks } = tablesContract.actions;
+const { saveRule, deleteRule, runChecks, qualityRuns, qualityRun, failingRows, failingRowsCsv } = tablesContract.actions;
 const ruleAnswer = answer(saveRule.data);
 
 const ruleSearch = (text: string) => searching([qualityRules.name, qualityRules.functionName, qualityRules.columnName], text);
@@ -188,5 +189,50 @@ export function registerQualityRoutes(app: FastifyInstance): void {
         ? `The checks of "${tableName}" could not run: ${outcome.error}`
         : `Checks of "${tableName}": ${outcome.results.length - failed} passed, ${failed} did not`;
     return { message, data: run };
+  });
+
+  actionRoute(app, reading, qualityRuns, async ({ auth, params }) => {
+    const table = await findTable(db, auth.companyId, params.id);
+    const page = await tableRunsPage(db, auth.companyId, table.id, Number(params.offset), Number(params.limit));
+    return { message: `Data-quality runs of "${table.name}"`, data: page };
+  });
+
+  actionRoute(app, reading, qualityRun, async ({ auth, params }) => {
+    const run = await findRun(db, auth.companyId, params.id);
+    if (!run) throw notFound('Data-quality run');
+    return { message: 'Data-quality run', data: run };
+  });
+
+  /** The result of `ruleId` in run `id` of the caller's company, or a 404 naming what is missing. */
+  const resultOf = async (companyId: string, runId: string, ruleId: string) => {
+    if (!(await findRun(db, companyId, runId))) throw notFound('Data-quality run');
+    const result = await findResult(db, companyId, runId, ruleId);
+    if (!result) throw notFound('Data-quality result');
+    return result;
+  };
+
+  // Runs kept before failing rows were stored apart answer the sample of their result.
+  actionRoute(app, reading, failingRows, async ({ auth, params }) => {
+    const result = await resultOf(auth.companyId, params.id, params.ruleId);
+    const offset = Number(params.offset);
+    const limit = Number(params.limit);
+    const kept = await failingRowsPage(db, auth.companyId, params.id, params.ruleId, offset, limit);
+    const page =
+      kept.count === 0 && (result.sample?.length ?? 0) > 0
+        ? { rows: result.sample!.slice(offset, offset + limit), count: result.sample!.length }
+        : kept;
+    return { message: `Failing rows of "${result.ruleName}"`, data: page };
+  });
+
+  actionRoute(app, reading, failingRowsCsv, async ({ auth, params }) => {
+    const result = await resultOf(auth.companyId, params.id, params.ruleId);
+    const kept = await allFailingRows(db, auth.companyId, params.id, params.ruleId);
+    const rows = kept.length === 0 ? (result.sample ?? []) : kept;
+    const file = `${result.ruleName.replace(/[^\w.-]+/g, '_') || 'rule'}-failing-rows.csv`;
+    return {
+      body: `\uFEFF${csvOf(rows)}\r\n`,
+      type: 'text/csv; charset=utf-8',
+      headers: { 'content-disposition': `attachment; filename="${file}"`, 'cache-control': 'no-store' },
+    };
   });
 }

@@ -5,6 +5,8 @@ import type { Db } from '../../db/client';
 import { connections, dataTables, qualityRules, tableColumns } from '../../db/schema';
 import { anyOf, counted, filterBody, idChoiceFilter, orderedPage, searching, textChoiceFilter } from '../../http/lists';
 import type { EntityRepository } from '../../platform/entity-routes';
+import type { ListSort } from '../../../common/contract/routes';
+import { sortedOrder } from '../../platform/list-sort';
 import { ownedChoices, ownedConditions, ownedFilterFields } from '../../platform/owned-records';
 import { companyTables, failingTables, findTable, selectTables, type TableRow } from '../../tables/records';
 
@@ -29,14 +31,24 @@ function tableConditions(filter: TableFilter): SQL | undefined {
   );
 }
 
-/** One page of the company's tables that `where` holds for, newest first. */
-export function tablePage(db: Db, companyId: string, where: SQL | undefined, offset: number, limit: number) {
+/** The columns the table lists sort by (the contract's sortable fields). */
+const sortColumns = {
+  createdAt: dataTables.createdAt,
+  name: sql`lower(${dataTables.name})`,
+  endpoint: dataTables.endpoint,
+  isActive: dataTables.isActive,
+  discoveredAt: dataTables.discoveredAt,
+  updatedAt: dataTables.updatedAt,
+};
+
+/** One page of the company's tables that `where` holds for, newest first unless `sort` says. */
+export function tablePage(db: Db, companyId: string, where: SQL | undefined, offset: number, limit: number, sort?: ListSort) {
   return orderedPage(
     db,
     {
       select: () => selectTables(db),
       where: companyTables(companyId, where),
-      order: [desc(dataTables.createdAt), desc(dataTables.id)],
+      order: sortedOrder(sort, sortColumns, dataTables.id, [desc(dataTables.createdAt), desc(dataTables.id)]),
       countFrom: dataTables,
       // The count reads data_tables alone: a condition on the connection's type goes through EXISTS.
       countWhere: companyTables(
@@ -56,7 +68,8 @@ export function tablePage(db: Db, companyId: string, where: SQL | undefined, off
  */
 export const tableRepository: EntityRepository<TableRow> = {
   list: ({ db, auth }, page) => tablePage(db, auth.companyId, undefined, page.offset, page.limit),
-  filter: ({ db, auth }, body, page) => tablePage(db, auth.companyId, tableConditions(body as TableFilter), page.offset, page.limit),
+  filter: ({ db, auth }, body, page) =>
+    tablePage(db, auth.companyId, tableConditions(body as TableFilter), page.offset, page.limit, page.sort),
   search: ({ db, auth }, text, page) => tablePage(db, auth.companyId, tableSearch(text), page.offset, page.limit),
 
   // A missing table is findTable's 404, worded as every other call on a table words it.

@@ -23,7 +23,21 @@ const statusFilter = textChoiceFilter.refine((values) => values.every((v) => (RU
   message: `must be one of ${RUN_STATUSES.join(', ')}`,
 });
 const runFilter = filterBody({ status: statusFilter, startDate: startDateFilter, endDate: endDateFilter, workflow: idChoiceFilter });
-const runFilterQuery = z.object({ workflowId: uuidParam.optional(), offset: offsetParam.default(0), limit: limitParam.default(10) });
+const runSortFields = (jobRunsContract.fields ?? []).filter((field) => field.sortable).map((field) => field.source) as [
+  string,
+  ...string[],
+];
+const runFilterQuery = z.object({
+  workflowId: uuidParam.optional(),
+  offset: offsetParam.default(0),
+  limit: limitParam.default(10),
+  // The order asked for (the contract's sortable fields); newest first without it.
+  sort: z.enum(runSortFields, { error: `must be one of ${runSortFields.join(', ')}` }).optional(),
+  order: z.preprocess(
+    (value) => (typeof value === 'string' ? value.toUpperCase() : value),
+    z.enum(['ASC', 'DESC'], { error: 'must be ASC or DESC' }).optional(),
+  ),
+});
 const qualityFilter = filterBody({ qualityName: textChoiceFilter, columnName: textChoiceFilter });
 const runQuery = z.object({ jobRunTrackerId: uuidParam });
 const pagedQuery = z.object({ offset: offsetParam.default(0), limit: limitParam.default(10) });
@@ -65,7 +79,7 @@ export function registerRunRoutes(app: FastifyInstance, allowed: (action: 'read'
     {
       method: 'POST',
       path: '/jobRunTracker/filters',
-      summary: 'Filter the runs of a workflow, or of every workflow',
+      summary: 'Filter and sort the runs of a workflow, or of every workflow',
       querystring: runFilterQuery,
       body: runFilter,
       answer: runList,
@@ -79,7 +93,8 @@ export function registerRunRoutes(app: FastifyInstance, allowed: (action: 'read'
         anyOf(jobRuns.status, f.status ?? []),
         within(jobRuns.queuedAt, f.startDate ?? null, f.endDate ?? null),
       );
-      return { message: 'Job runs', data: await runsPage(db, companyId, where, offset, limit) };
+      const sort = query.sort ? { field: query.sort, order: query.order ?? 'DESC' } : undefined;
+      return { message: 'Job runs', data: await runsPage(db, companyId, where, offset, limit, sort) };
     },
   );
 

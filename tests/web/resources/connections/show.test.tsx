@@ -99,7 +99,7 @@ describe("a connection's page", { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     );
     const view = renderConnections(`/connections/${PG}/show`);
     const panel = await endpointsPanel();
-    await user.click(await within(panel).findByRole('link', { name: 'Register orders as a table' }));
+    await user.click(await within(panel).findByRole('link', { name: 'Register table orders' }));
 
     await waitFor(() => expect(view.location().pathname).toBe('/tables/create'));
     const name = await screen.findByRole('textbox', { name: 'Name' });

@@ -215,6 +215,9 @@ export const RUN: QualityRun = {
   ],
 };
 
+/** Failing rows a run may have kept for "Email present": 45, more than a page (a test sets them). */
+export const KEPT_ROWS = Array.from({ length: 45 }, (_, index) => ({ id: 100 + index, email: null, full_name: 'A***' }));
+
 export const DICTIONARY_CSV = 'column,description,business_name,sensitivity,owner\r\nid,The id,,internal,\r\nemail,,,pii,crm-team\r\n';
 
 export interface TablesApi extends ContractFake<DataTable> {
@@ -227,6 +230,9 @@ export interface TablesApi extends ContractFake<DataTable> {
   uploads: Record<string, string>[];
   /** What the upload answers: counts, or a refusal. */
   uploadAnswer: { status: number; body: unknown };
+  /** The table's kept runs, newest first, and the failing rows each kept, by `runId/ruleId`. */
+  runs: QualityRun[];
+  failingRows: Record<string, Record<string, unknown>[]>;
 }
 
 const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
@@ -349,12 +355,41 @@ export function tablesApi(initial: DataTable[] = tables()): TablesApi {
           return answered(`Rule "${existing.name}" deleted`);
         },
         'POST /table/{id}/configure': () => answered('Checks ran: 1 failed', RUN),
+        // The kept runs and the failing rows they kept.
+        'GET /table/quality/runs/{id}/{offset}/{limit}': ({ offset, limit }) =>
+          answered('Data-quality runs', {
+            rows: api.runs.slice(Number(offset), Number(offset) + Number(limit)).map(({ results: _results, ...run }) => run),
+            count: api.runs.length,
+          }),
+        'GET /table/quality/run/{id}': ({ id }) => {
+          const run = api.runs.find((candidate) => candidate.id === id);
+          return run ? answered('Data-quality run', run) : answered('Data-quality run not found', undefined, 404);
+        },
+        'GET /table/quality/run/{id}/failingRows/{ruleId}/{offset}/{limit}': ({ id, ruleId, offset, limit }) => {
+          const rows = api.failingRows[`${id}/${ruleId}`];
+          if (!rows) return answered('Data-quality result not found', undefined, 404);
+          return answered('Failing rows', { rows: rows.slice(Number(offset), Number(offset) + Number(limit)), count: rows.length });
+        },
+        'GET /table/quality/run/{id}/failingRows/{ruleId}/csv': ({ id, ruleId }) => {
+          const rows = api.failingRows[`${id}/${ruleId}`] ?? [];
+          return new HttpResponse(
+            ['id,email,full_name', ...rows.map((row) => `${String(row.id)},,${String(row.full_name)}`)].join('\r\n'),
+            {
+              headers: {
+                'content-type': 'text/csv; charset=utf-8',
+                'content-disposition': 'attachment; filename="Email_present-failing-rows.csv"',
+              },
+            },
+          );
+        },
       },
     }),
     {
       entries: dictionary(),
       rules: rules(),
       uploads: [] as Record<string, string>[],
+      runs: [RUN],
+      failingRows: { [`${RUN.id}/${RUN.results[0].ruleId}`]: RUN.results[0].sample ?? [] } as Record<string, Record<string, unknown>[]>,
       uploadAnswer: {
         status: 200,
         body: { message: 'Dictionary uploaded: 2 columns updated', data: { updated: 2, unchanged: 21 } },

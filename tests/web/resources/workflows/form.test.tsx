@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { connectionsApi, FINANCE, SLACK } from '../connections/connectionsApi';
+import { connectionsApi, FINANCE, PG, S3, SLACK } from '../connections/connectionsApi';
 import { NIGHTLY, runsApi } from '../job-runs/runsApi';
 import { tablesApi } from '../tables/tablesApi';
 import { renderWorkflows, WORKFLOWS_TIMEOUT_MS } from './render';
@@ -8,10 +8,14 @@ import { DBX, GIT, ORDERS, PAIR, PAIRS, tableRows, workflowConnections, workflow
 
 type User = ReturnType<typeof userEvent.setup>;
 
+/** The tables the lake (the pair's destination) discovered. */
+const LAKE_TABLES = [{ id: 'lake.orders', name: 'orders', kind: 'table' as const, group: 'lake', format: 'table' }];
+
 function fakes() {
   const runs = runsApi();
   const api = workflowsApi(undefined, runs);
   const connections = connectionsApi(workflowConnections(), PAIRS);
+  connections.endpoints[S3] = LAKE_TABLES;
   tablesApi(tableRows());
   return { api, connections };
 }
@@ -61,8 +65,8 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     await addTask(user, 'Copy');
     const copy = task(1);
     await user.type(within(copy).getByRole('textbox', { name: 'Name' }), 'Copy orders');
-    await user.type(within(copy).getByRole('textbox', { name: 'Source table' }), 'sales.orders');
-    await user.type(within(copy).getByRole('textbox', { name: 'Destination table' }), 'lake.orders');
+    await choose(user, copy, 'Source table', 'sales / orders');
+    await choose(user, copy, 'Destination table', 'lake / orders');
     await choose(user, copy, 'Mode', 'Replace');
     await user.type(within(copy).getByRole('spinbutton', { name: 'Batch size' }), '500');
     await save(user);
@@ -226,7 +230,9 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     const view = renderWorkflows(`/workflows/${NIGHTLY}`);
     const general = await screen.findByRole('region', { name: 'Workflow' });
     await waitFor(() => expect(within(general).getByRole('textbox', { name: 'Name' })).toHaveValue('Nightly orders'));
-    expect(within(task(1)).getByRole('textbox', { name: 'Source table' })).toHaveValue('sales.orders');
+    await waitFor(() => expect(within(task(1)).getByRole('combobox', { name: 'Source table' })).toHaveValue('sales / orders'), {
+      timeout: 10_000,
+    });
     expect(within(task(1)).getByRole('combobox', { name: 'Mode' })).toHaveTextContent('Replace');
     expect(within(task(2)).getByRole('button', { name: 'orders (Warehouse)' })).toBeInTheDocument();
     const schedule = section('Schedule');
@@ -277,5 +283,47 @@ describe('the workflow form', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
     await user.click(within(schedule).getByRole('radio', { name: 'Only when asked' }));
     await save(user);
     await waitFor(() => expect(api.bodiesOf(new RegExp(`^PUT /workflow/${NIGHTLY}$`))).toEqual([{ schedule: null }]));
+  });
+
+  it("a copy task's tables come from what the pair's connections discovered; a table no longer listed stays shown", async () => {
+    const user = userEvent.setup();
+    const { connections } = fakes();
+    // The warehouse lists no sales.orders any more; the lake cannot list at all.
+    connections.endpoints[PG] = [{ id: 'public.customers', name: 'customers', kind: 'table', group: 'public', format: 'table' }];
+    connections.endpoints[S3] = { status: 502, message: 'The bucket did not answer' };
+    renderWorkflows(`/workflows/${NIGHTLY}`);
+    const copy = await waitFor(() => task(1));
+    const sourceInput = () => within(copy).getByRole('combobox', { name: 'Source table' });
+    await waitFor(() => expect(sourceInput()).toHaveValue('sales.orders (no longer listed by the connection)'), { timeout: 10_000 });
+    const source = sourceInput();
+    // No typed names: the input offers the discovered tables only.
+    await user.click(source);
+    const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
+    expect(options).toContain('public / customers');
+    await user.keyboard('{Escape}');
+    expect(await within(copy).findByText('The connection could not list its tables: The bucket did not answer')).toBeInTheDocument();
+    // A connection that cannot list leaves the saved table as it is.
+    expect(within(copy).getByRole('combobox', { name: 'Destination table' })).toHaveValue('lake.orders');
+    await waitFor(() => expect(document.querySelector('.alert-bar.alert-danger')).toHaveTextContent('The bucket did not answer'));
+
+    await choose(user, copy, 'Source table', 'public / customers');
+    expect(source).toHaveValue('public / customers');
+  });
+
+  it('a new copy task says to choose the pair first', async () => {
+    const user = userEvent.setup();
+    fakes();
+    renderWorkflows('/workflows/create');
+    await screen.findByRole('region', { name: 'Workflow' });
+    await addTask(user, 'Copy');
+    expect(helperOf(within(task(1)).getByRole('combobox', { name: 'Source table' }))).toBe(
+      'Choose the source/destination pair first: its connections list the tables',
+    );
+    await choose(user, screen.getByRole('region', { name: 'Workflow' }), 'Source/destination pair', 'Warehouse to lake');
+    await choose(user, task(1), 'Source table', 'sales / refunds');
+    await choose(user, task(1), 'Mode', 'Create (fails if it exists)');
+    // A "create" copy may make a new table named after the source's.
+    await choose(user, task(1), 'Destination table', 'sales.refunds (new table)');
+    expect(within(task(1)).getByRole('combobox', { name: 'Destination table' })).toHaveValue('sales.refunds (new table)');
   });
 });
