@@ -27,8 +27,13 @@ export const SETTING_LIMITS = {
   passwordMinLength: { min: PASSWORD_MIN_LENGTH_FLOOR, max: PASSWORD_MAX_LENGTH },
   auditRetentionDays: { min: 30, max: 3650 },
   runRetentionDays: { min: 7, max: 3650 },
+  /** The failing rows each data-quality rule keeps per run. */
+  qualitySampleRows: { min: 1, max: 1000 },
   smtpPort: { min: 1, max: 65_535 },
 } as const;
+
+/** The failing rows a data-quality rule keeps per run until the company chooses otherwise. */
+export const QUALITY_SAMPLE_ROWS_DEFAULT = 20;
 
 /** At most this many allowed email domains. */
 export const ALLOWED_EMAIL_DOMAINS_MAX = 100;
@@ -112,6 +117,8 @@ const serviceFields = {
   auditRetentionDays: wholeNumber(SETTING_LIMITS.auditRetentionDays).nullable(),
   /** null: kept forever. */
   runRetentionDays: wholeNumber(SETTING_LIMITS.runRetentionDays).nullable(),
+  /** The failing rows each data-quality rule keeps per run (masked as samples are). */
+  qualitySampleRows: wholeNumber(SETTING_LIMITS.qualitySampleRows),
 };
 
 /** The service settings whole: the console's form. */
@@ -127,6 +134,7 @@ export const serviceSettingsChange = z.strictObject(
     allowedEmailDomains: allowedEmailDomainsSchema.optional(),
     auditRetentionDays: serviceFields.auditRetentionDays.optional(),
     runRetentionDays: serviceFields.runRetentionDays.optional(),
+    qualitySampleRows: serviceFields.qualitySampleRows.optional(),
   },
   { error: settingsObjectError },
 );
@@ -136,6 +144,8 @@ export type ServiceSettingsChange = z.output<typeof serviceSettingsChange>;
 export const serviceSettingsForm = serviceSettingsSchema.extend({
   auditRetentionDays: serviceFields.auditRetentionDays.optional(),
   runRetentionDays: serviceFields.runRetentionDays.optional(),
+  /** Absent when the server answering does not have the setting. */
+  qualitySampleRows: serviceFields.qualitySampleRows.optional(),
 });
 
 /** A company's service settings before anyone sets them; the session lifetime is the server's SESSION_TTL_MINUTES. */
@@ -147,6 +157,7 @@ export function defaultServiceSettings(sessionLifetimeMinutes: number): ServiceS
     allowedEmailDomains: [],
     auditRetentionDays: null,
     runRetentionDays: null,
+    qualitySampleRows: QUALITY_SAMPLE_ROWS_DEFAULT,
   };
 }
 

@@ -1,14 +1,16 @@
-import { and, eq, inArray, isNotNull, lt, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { serviceSettingsSchema } from '../../common/settings';
 import { recordAudit } from '../audit';
+import { deleteFailingRows } from '../quality/failing-rows';
 import type { Db } from '../db/client';
 import { asSystem, withTenant } from '../db/tenant-scope';
 import { accessEvents, companySettings, jobRuns, jobRunSteps, qualityResults, qualityRuns, systemAudits } from '../db/schema';
 
 /**
  * The retention of a company's service settings: system audits and security access events older
- * than `auditRetentionDays`, and ended job runs (with their steps, and the data-quality runs and
- * results they made) older than `runRetentionDays`, are deleted. Companies that keep them forever
+ * than `auditRetentionDays`, and ended job runs (with their steps, and the data-quality runs,
+ * results and failing rows they made) older than `runRetentionDays`, are deleted, as are the
+ * data-quality runs started by hand that ended before then (with their results and failing rows). Companies that keep them forever
  * (null, the default) are not touched. Rows go in batches, each its own statement (runs with their
  * dependants in one transaction per batch), so the embedded database, which runs one statement at
  * a time, keeps answering requests in between.
@@ -27,6 +29,7 @@ export interface PurgeCounts {
   runSteps: number;
   qualityRuns: number;
   qualityResults: number;
+  qualityFailingRows: number;
 }
 
 export interface PurgeReport extends PurgeCounts {
@@ -41,7 +44,15 @@ export interface PurgeOptions {
   stopping?: () => boolean;
 }
 
-const emptyCounts = (): PurgeCounts => ({ audits: 0, accessEvents: 0, runs: 0, runSteps: 0, qualityRuns: 0, qualityResults: 0 });
+const emptyCounts = (): PurgeCounts => ({
+  audits: 0,
+  accessEvents: 0,
+  runs: 0,
+  runSteps: 0,
+  qualityRuns: 0,
+  qualityResults: 0,
+  qualityFailingRows: 0,
+});
 
 /** Lets the requests waiting for the database go first. */
 const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
@@ -125,8 +136,20 @@ async function purgeRuns(
   cutoff: Date,
   batchSize: number,
   options: PurgeOptions,
-): Promise<Pick<PurgeCounts, 'runs' | 'runSteps' | 'qualityRuns' | 'qualityResults'>> {
-  const counts = { runs: 0, runSteps: 0, qualityRuns: 0, qualityResults: 0 };
+): Promise<Pick<PurgeCounts, 'runs' | 'runSteps' | 'qualityRuns' | 'qualityResults' | 'qualityFailingRows'>> {
+  const counts = { runs: 0, runSteps: 0, qualityRuns: 0, qualityResults: 0, qualityFailingRows: 0 };
+  /** Deletes these data-quality runs with their results and failing rows. */
+  const deleteChecks = async (tx: Db, checkIds: string[]) => {
+    if (checkIds.length === 0) return;
+    const results = await tx
+      .delete(qualityResults)
+      .where(and(eq(qualityResults.companyId, companyId), inArray(qualityResults.runId, checkIds)))
+      .returning({ id: qualityResults.id });
+    counts.qualityFailingRows += await deleteFailingRows(tx, companyId, checkIds);
+    await tx.delete(qualityRuns).where(and(eq(qualityRuns.companyId, companyId), inArray(qualityRuns.id, checkIds)));
+    counts.qualityResults += results.length;
+    counts.qualityRuns += checkIds.length;
+  };
   await inBatches(batchSize, options, async () => {
     // A run is queued before it ends: bounding queued_at too lets the (company, queued) index find them.
     const runs = await db
@@ -149,16 +172,10 @@ async function purgeRuns(
         .select({ id: qualityRuns.id })
         .from(qualityRuns)
         .where(and(eq(qualityRuns.companyId, companyId), inArray(qualityRuns.jobRunId, runIds)));
-      const checkIds = checks.map((check) => check.id);
-      if (checkIds.length > 0) {
-        const results = await tx
-          .delete(qualityResults)
-          .where(and(eq(qualityResults.companyId, companyId), inArray(qualityResults.runId, checkIds)))
-          .returning({ id: qualityResults.id });
-        await tx.delete(qualityRuns).where(and(eq(qualityRuns.companyId, companyId), inArray(qualityRuns.id, checkIds)));
-        counts.qualityResults += results.length;
-        counts.qualityRuns += checkIds.length;
-      }
+      await deleteChecks(
+        tx,
+        checks.map((check) => check.id),
+      );
       const steps = await tx
         .delete(jobRunSteps)
         .where(and(eq(jobRunSteps.companyId, companyId), inArray(jobRunSteps.runId, runIds)))
@@ -168,6 +185,29 @@ async function purgeRuns(
       counts.runs += runIds.length;
     });
     return runIds.length;
+  });
+  // "Run checks now" runs belong to no job run: they go by their own end.
+  await inBatches(batchSize, options, async () => {
+    const checks = await db
+      .select({ id: qualityRuns.id })
+      .from(qualityRuns)
+      .where(
+        and(
+          eq(qualityRuns.companyId, companyId),
+          isNull(qualityRuns.jobRunId),
+          isNotNull(qualityRuns.endedAt),
+          lt(qualityRuns.endedAt, cutoff),
+        ),
+      )
+      .limit(batchSize);
+    if (checks.length > 0)
+      await db.transaction((tx) =>
+        deleteChecks(
+          tx,
+          checks.map((check) => check.id),
+        ),
+      );
+    return checks.length;
   });
   return counts;
 }

@@ -171,6 +171,7 @@ describe('PUT /settings/service', () => {
       allowedEmailDomains: ['acme.test', 'partner.example'],
       auditRetentionDays: 365,
       runRetentionDays: null,
+      qualitySampleRows: 20,
     });
     expect(saved).toMatchObject({ updatedBy: server.company.adminUserId, updatedByName: 'Ada Admin', updatedAt: expect.any(String) });
 

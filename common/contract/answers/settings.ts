@@ -25,6 +25,8 @@ export const serviceSettingsValues = z.object({
   auditRetentionDays: z.number().int().nullable(),
   /** Days workflow runs are kept; null: forever. */
   runRetentionDays: z.number().int().nullable(),
+  /** The failing rows each data-quality rule keeps per run (1 to 1,000; 20 by default). */
+  qualitySampleRows: z.number().int(),
 });
 
 /** The email group's values: the company's own SMTP server, never its password. */

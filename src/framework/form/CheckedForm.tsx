@@ -27,6 +27,7 @@ export function CheckedForm({ resolver, onSubmit, record, defaultValues, saveLab
       resolver={resolver}
       onSubmit={onSubmit}
       noValidate
+      warnWhenUnsavedChanges
       toolbar={
         <Toolbar>
           <SaveButton label={saveLabel} />

@@ -98,7 +98,15 @@ export function DeclaredForm({ mode }: { mode: 'create' | 'edit' }) {
 
   return (
     // noValidate: the schema is the one judge, with its own messages (the browser's would block it silently).
-    <SimpleForm record={initial} resolver={resolver} onSubmit={save} toolbar={<FormToolbar mode={mode} />} noValidate>
+    <SimpleForm
+      record={initial}
+      resolver={resolver}
+      onSubmit={save}
+      toolbar={<FormToolbar mode={mode} />}
+      noValidate
+      // Leaving with unsaved changes asks first (the console's router holds the move: ./routerProvider.ts).
+      warnWhenUnsavedChanges
+    >
       {fields.map((field) => (
         <FieldInput key={field.source} field={field} resource={resource} />
       ))}

@@ -1,8 +1,8 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import type { SxProps, Theme } from '@mui/material/styles';
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Form, useResourceContext, useTranslate, type RaRecord } from 'react-admin';
-import type { FieldValues, Resolver } from 'react-hook-form';
+import { useFormState, type FieldValues, type Resolver } from 'react-hook-form';
 import type { ZodType } from 'zod';
 import { formFields } from '../declaration';
 import { FieldInput } from '../FieldInput';
@@ -12,6 +12,18 @@ import { formRecord, formSchema, FormProblem } from './DeclaredForm';
 import { fieldErrorsOf } from './useDeclaredSave';
 
 const NO_RECORD: Partial<RaRecord> = {};
+
+/** Tells the dialog, from inside its form, whether the form holds changes not saved yet. */
+function UnsavedChangesWatch({ onChange }: { onChange: (unsaved: boolean) => void }) {
+  const { dirtyFields, isSubmitSuccessful } = useFormState();
+  const unsaved = Object.keys(dirtyFields).length > 0 && !isSubmitSuccessful;
+  useEffect(() => {
+    onChange(unsaved);
+    // A form no longer shown (the dialog shows what the save answered) holds nothing unsaved.
+    return () => onChange(false);
+  }, [unsaved, onChange]);
+  return null;
+}
 
 /**
  * What a save answered: nothing when it was made; else the server's message (shown on the field
@@ -97,6 +109,15 @@ export function FormDialog<Values extends FieldValues = FieldValues>({
   // A declared field may take its value from the record (`fromRecord`: ids from a list of objects).
   const initial = useMemo(() => (record ? (formRecord(record as RaRecord, fields) ?? record) : NO_RECORD), [record, fields]);
   const [saving, setSaving] = useState(false);
+  // Closing (Cancel, Escape, a click beside it) with unsaved changes asks first, as leaving a page does.
+  const unsaved = useRef(false);
+  const watchUnsaved = useCallback((value: boolean) => {
+    unsaved.current = value;
+  }, []);
+  const close = () => {
+    if (unsaved.current && !window.confirm(translate('ra.message.unsaved_changes'))) return;
+    onClose();
+  };
 
   const submit = async (values: FieldValues) => {
     setSaving(true);
@@ -118,7 +139,7 @@ export function FormDialog<Values extends FieldValues = FieldValues>({
   return (
     <Dialog
       open={open}
-      onClose={saving ? undefined : onClose}
+      onClose={saving ? undefined : close}
       aria-labelledby={titleId}
       maxWidth="sm"
       fullWidth
@@ -127,7 +148,8 @@ export function FormDialog<Values extends FieldValues = FieldValues>({
     >
       <DialogTitle id={titleId}>{title}</DialogTitle>
       {result ?? (
-        <Form record={initial} defaultValues={defaultValues} resolver={resolver} onSubmit={submit} noValidate>
+        <Form record={initial} defaultValues={defaultValues} resolver={resolver} onSubmit={submit} noValidate warnWhenUnsavedChanges>
+          <UnsavedChangesWatch onChange={watchUnsaved} />
           <DialogContent sx={contentSx}>
             {fields.map((field) => (
               <FieldInput key={field.source} field={field} resource={resource} />
@@ -136,7 +158,7 @@ export function FormDialog<Values extends FieldValues = FieldValues>({
           </DialogContent>
           <DialogActions>
             <FormProblem />
-            <Button onClick={onClose} disabled={saving}>
+            <Button onClick={close} disabled={saving}>
               {translate(cancelLabel)}
             </Button>
             <Button type="submit" variant="contained" disabled={saving || busy} aria-busy={saving} startIcon={saveIcon}>

@@ -1,4 +1,4 @@
-import { Box, List, ListItemButton, ListItemText, ListSubheader, Typography } from '@mui/material';
+import { Box, List, ListItem, ListItemButton, ListItemText, ListSubheader, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { SearchField } from '../../framework/related/SearchField';
@@ -36,23 +36,23 @@ export function OperationBrowser({ operations, selected, onSelect }: OperationBr
             <Box component="ul" sx={{ p: 0 }}>
               <ListSubheader sx={{ lineHeight: '32px' }}>{`${group.tag} (${group.operations.length})`}</ListSubheader>
               {group.operations.map((operation) => (
-                <ListItemButton
-                  key={operation.id}
-                  selected={operation.id === selected}
-                  aria-current={operation.id === selected ? 'true' : undefined}
-                  aria-label={`${operation.method} ${operation.path}: ${operation.summary}`}
-                  onClick={() => onSelect(operation.id)}
-                  sx={{ gap: 1, alignItems: 'flex-start' }}
-                >
-                  <Box sx={{ pt: 0.5 }}>
-                    <MethodChip method={operation.method} />
-                  </Box>
-                  <ListItemText
-                    primary={operation.path}
-                    secondary={operation.summary}
-                    slotProps={{ primary: { sx: { fontFamily: 'monospace', fontSize: '0.8rem', wordBreak: 'break-all' } } }}
-                  />
-                </ListItemButton>
+                <ListItem key={operation.id} disablePadding>
+                  <ListItemButton
+                    selected={operation.id === selected}
+                    aria-current={operation.id === selected ? 'true' : undefined}
+                    onClick={() => onSelect(operation.id)}
+                    sx={{ gap: 1, alignItems: 'flex-start' }}
+                  >
+                    <Box sx={{ pt: 0.5 }}>
+                      <MethodChip method={operation.method} />
+                    </Box>
+                    <ListItemText
+                      primary={operation.path}
+                      secondary={operation.summary}
+                      slotProps={{ primary: { sx: { fontFamily: 'monospace', fontSize: '0.8rem', wordBreak: 'break-all' } } }}
+                    />
+                  </ListItemButton>
+                </ListItem>
               ))}
             </Box>
           </li>

@@ -86,7 +86,7 @@ export function CompanyProfileForm({
   const logoHeading = translate('app.company.logo');
   return (
     // Keyed by the saved profile: a save starts the form afresh from the server's answer.
-    <Form key={profile.updatedAt} record={record} resolver={resolver} onSubmit={submit} noValidate>
+    <Form key={profile.updatedAt} record={record} resolver={resolver} onSubmit={submit} noValidate warnWhenUnsavedChanges>
       <Box sx={{ display: 'grid', gap: 2 }}>
         <Card component="section" aria-label={logoHeading}>
           <CardContent>

@@ -1,6 +1,7 @@
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { Alert, Box, Button, DialogActions, DialogContent, Link, Typography } from '@mui/material';
+import { Alert, Box, Button, DialogActions, DialogContent, Typography } from '@mui/material';
+import { OutboundLink } from '../../framework/OutboundLink';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { FieldValues } from 'react-hook-form';
@@ -117,16 +118,14 @@ export function ConfigureDialog({ integration, onClose }: { integration: Integra
             {translate(`resources.connections.types.${integration.connectionType}.description`, { _: integration.description })}
           </Typography>
           {integration.docsUrl && (
-            <Link
+            <OutboundLink
               href={integration.docsUrl}
-              target="_blank"
-              rel="noopener noreferrer"
               variant="body2"
               sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 0.5 }}
             >
               {translate('resources.marketplace.configure.docs')}
               <OpenInNewIcon fontSize="inherit" />
-            </Link>
+            </OutboundLink>
           )}
           <Box sx={{ mt: 2 }}>
             <ConnectionFields keptSecrets={NO_KEPT_SECRETS} declaration={form} />

@@ -9,6 +9,7 @@ import { Box, Button, Card, CardActions, CardContent, Chip, Link, Typography, ty
 import type { ComponentType } from 'react';
 import { LinkBase, useCanAccess, useCreatePath, useTranslate } from 'react-admin';
 import { useTypeTexts } from '../../../resources/connections/typeTexts';
+import { OutboundLink } from '../../framework/OutboundLink';
 import type { Integration } from './api';
 
 const CATEGORY_ICONS: Record<string, ComponentType<SvgIconProps>> = {
@@ -93,17 +94,15 @@ export function IntegrationCard({
       </CardContent>
       <CardActions sx={{ justifyContent: 'space-between', px: 2, pb: 2 }}>
         {integration.docsUrl ? (
-          <Link
+          <OutboundLink
             href={integration.docsUrl}
-            target="_blank"
-            rel="noopener noreferrer"
             variant="body2"
             aria-label={translate('resources.marketplace.card.docs_of', { name })}
             sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
           >
             {translate('resources.marketplace.card.docs')}
             <OpenInNewIcon fontSize="inherit" />
-          </Link>
+          </OutboundLink>
         ) : (
           <span />
         )}

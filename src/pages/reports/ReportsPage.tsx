@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { Title, useCanAccess, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router';
 import { failureText } from '../../framework/feedback';
+import { usePaginationTexts } from '../../framework/list/usePaginationTexts';
 import { ShareDialog } from '../../framework/share/ShareDialog';
 import { listReports, type ReportRow } from './api';
 import { MakeReportDialog } from './MakeReportDialog';
@@ -37,6 +38,7 @@ const REPORTS_KEY = ['reports', 'list'];
  */
 export default function ReportsPage() {
   const translate = useTranslate();
+  const paginationTexts = usePaginationTexts();
   const texts = useReportTexts();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -185,7 +187,7 @@ export default function ReportsPage() {
                 setPerPage(Number(event.target.value));
                 setPage(0);
               }}
-              labelRowsPerPage={translate('app.list.rows_per_page')}
+              {...paginationTexts}
             />
           </Card>
         )}

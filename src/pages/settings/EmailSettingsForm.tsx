@@ -119,7 +119,7 @@ export function EmailSettingsForm({
           group.instanceTransport === 'smtp' ? 'resources.settings.email.fallback_smtp' : 'resources.settings.email.fallback_outbox',
         )}
       </Alert>
-      <Form key={group.updatedAt ?? 'defaults'} record={record} resolver={resolver} onSubmit={submit} noValidate>
+      <Form key={group.updatedAt ?? 'defaults'} record={record} resolver={resolver} onSubmit={submit} noValidate warnWhenUnsavedChanges>
         <SettingsSection title="resources.settings.email.server">
           <FieldRow columns="1fr 200px">
             <TextInput

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { BooleanInput, Form, NumberInput, SaveButton, useTranslate } from 'react-admin';
 import { useWatch, type FieldValues } from 'react-hook-form';
 import { DEFAULT_PASSWORD_POLICY, readPasswordPolicy } from '../../../common/password-policy';
-import { serviceSettingsForm, SETTING_LIMITS, type ServiceSettings } from '../../../common/settings';
+import { serviceSettingsForm, SETTING_LIMITS, type ServiceSettingsChange } from '../../../common/settings';
 import { passwordRulesHint } from '../../auth/passwordRules';
 import { zodResolver } from '../../framework';
 import { ChipsInput } from '../../framework/form/ChipsInput';
@@ -19,6 +19,7 @@ const FIELDS = [
   'allowedEmailDomains',
   'auditRetentionDays',
   'runRetentionDays',
+  'qualitySampleRows',
 ] as const;
 const POLICY_FLAGS = ['requireUppercase', 'requireLowercase', 'requireDigit', 'requireSymbol'] as const;
 const FLAG_LABELS: Record<(typeof POLICY_FLAGS)[number], string> = {
@@ -29,7 +30,7 @@ const FLAG_LABELS: Record<(typeof POLICY_FLAGS)[number], string> = {
 };
 
 /** The body of PUT /settings/service: every setting, an emptied retention meaning "keep forever". */
-export function serviceBodyOf(values: FieldValues): ServiceSettings {
+export function serviceBodyOf(values: FieldValues): ServiceSettingsChange {
   return {
     sessionLifetimeMinutes: values.sessionLifetimeMinutes,
     passwordPolicy: values.passwordPolicy,
@@ -37,6 +38,8 @@ export function serviceBodyOf(values: FieldValues): ServiceSettings {
     allowedEmailDomains: Array.isArray(values.allowedEmailDomains) ? values.allowedEmailDomains : [],
     auditRetentionDays: values.auditRetentionDays ?? null,
     runRetentionDays: values.runRetentionDays ?? null,
+    // Sent only when the server has the setting (it answered a value for it).
+    ...(values.qualitySampleRows === undefined ? {} : { qualitySampleRows: values.qualitySampleRows }),
   };
 }
 
@@ -75,7 +78,14 @@ export function ServiceSettingsForm({
     <>
       <LastChange updatedAt={group.updatedAt} updatedByName={group.updatedByName} />
       {/* Keyed by the saved group: a save starts the form afresh from the server's answer. */}
-      <Form key={group.updatedAt ?? 'defaults'} record={group.values} resolver={resolver} onSubmit={submit} noValidate>
+      <Form
+        key={group.updatedAt ?? 'defaults'}
+        record={group.values}
+        resolver={resolver}
+        onSubmit={submit}
+        noValidate
+        warnWhenUnsavedChanges
+      >
         <SettingsSection title="resources.settings.service.sessions">
           <NumberInput
             source="sessionLifetimeMinutes"
@@ -141,6 +151,20 @@ export function ServiceSettingsForm({
             />
           </FieldRow>
         </SettingsSection>
+        {group.values.qualitySampleRows !== undefined && (
+          <SettingsSection title="resources.settings.service.quality">
+            <FieldRow columns="1fr 1fr">
+              <NumberInput
+                source="qualitySampleRows"
+                label="resources.settings.service.quality_sample_rows"
+                helperText="resources.settings.service.quality_sample_rows_help"
+                min={limits.qualitySampleRows.min}
+                max={limits.qualitySampleRows.max}
+                readOnly={readOnly}
+              />
+            </FieldRow>
+          </SettingsSection>
+        )}
         {canUpdate && (
           <Toolbar disableGutters>
             <SaveButton label="resources.settings.service.save" />

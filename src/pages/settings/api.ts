@@ -1,4 +1,4 @@
-import type { EmailSettings, ServiceSettings, SettingsGroupId } from '../../../common/settings';
+import type { EmailSettings, ServiceSettings, ServiceSettingsChange, SettingsGroupId } from '../../../common/settings';
 import { apiRequest, pathId, type Answer, type Saved } from '../../../providers/http';
 
 /**
@@ -46,7 +46,7 @@ export async function getSettings(signal?: AbortSignal): Promise<CompanySettings
   return { service, email };
 }
 
-export async function saveServiceSettings(values: ServiceSettings): Promise<Saved<ServiceGroup>> {
+export async function saveServiceSettings(values: ServiceSettingsChange): Promise<Saved<ServiceGroup>> {
   const answer = await apiRequest<Answer<ServiceGroup>>(`/settings/${pathId('service')}`, { method: 'PUT', body: values });
   return { message: answer.message, data: answer.data };
 }

@@ -115,15 +115,18 @@ describe('a form in a dialog', { timeout: FRAMEWORK_TIMEOUT_MS }, () => {
     expect(closed).not.toHaveBeenCalled();
   });
 
-  it('Cancel closes it without a save', async () => {
+  it('Cancel closes it without a save, once the user agrees to drop what was typed', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const submit = vi.fn<Submit>();
     const closed = renderDialog(submit);
     const dialog = await screen.findByRole('dialog', { name: 'New widget' });
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Half typed');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(confirm).toHaveBeenCalledTimes(1);
     expect(closed).toHaveBeenCalledTimes(1);
     expect(submit).not.toHaveBeenCalled();
+    confirm.mockRestore();
   });
 
   it('Save is blocked while the save runs, and the dialog then closes', async () => {

@@ -171,6 +171,7 @@ describe('the settings page', { timeout: TIMEOUT_MS }, () => {
         allowedEmailDomains: ['acme.test', 'partner.example'],
         auditRetentionDays: 365,
         runRetentionDays: null,
+        qualitySampleRows: 20,
       },
     ]);
     expect(await screen.findByText(/Last changed on .* by Ada Admin\./)).toBeInTheDocument();

@@ -58,7 +58,7 @@ function renderExplorer(path = '/api-explorer') {
 
 async function browser(): Promise<HTMLElement> {
   const nav = await screen.findByRole('navigation', { name: 'Operations' });
-  await within(nav).findByRole('button', { name: /^GET \/users\/\{offset\}\/\{limit\}:/ });
+  await within(nav).findByRole('button', { name: /^GET \/users\/\{offset\}\/\{limit\} / });
   return nav;
 }
 
@@ -71,7 +71,7 @@ describe('the API explorer', { timeout: RENDER_TIMEOUT_MS }, () => {
     const groups = [...nav.querySelectorAll('[data-tag]')].map((group) => group.getAttribute('data-tag'));
     expect(groups).toEqual(['Roles and policies', 'Users', 'Workspaces']);
     expect(within(nav).getByText('Workspaces (2)')).toBeInTheDocument();
-    const put = within(nav).getByRole('button', { name: 'PUT /workspace: Edit a workspace (name, description, active)' });
+    const put = within(nav).getByRole('button', { name: 'PUT /workspace Edit a workspace (name, description, active)' });
     expect(within(put).getByText('PUT')).toBeInTheDocument();
     expect(within(nav).getByText('5 operations')).toBeInTheDocument();
 
@@ -80,15 +80,15 @@ describe('the API explorer', { timeout: RENDER_TIMEOUT_MS }, () => {
     expect(
       within(nav)
         .getAllByRole('button')
-        .map((button) => button.getAttribute('aria-label')),
-    ).toEqual(['PUT /workspace: Edit a workspace (name, description, active)']);
+        .map((button) => button.textContent),
+    ).toEqual(['PUT/workspaceEdit a workspace (name, description, active)']);
   });
 
   it('shows one operation from GET /openapi/{id}: its parameters and that it takes no body', async () => {
     const api = apiKeysApi();
     const view = renderExplorer();
     const nav = await browser();
-    await userEvent.click(within(nav).getByRole('button', { name: /^GET \/users\/\{offset\}\/\{limit\}:/ }));
+    await userEvent.click(within(nav).getByRole('button', { name: /^GET \/users\/\{offset\}\/\{limit\} / }));
     const article = await screen.findByRole('article', { name: 'Read users by offset and limit' });
     expect(api.seen(/openapi\//)).toEqual(['GET /openapi/get_users_offset_limit']);
     expect(view.location().search).toBe('?operation=get_users_offset_limit');
