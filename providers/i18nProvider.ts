@@ -1,12 +1,19 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
+import frenchMessages from 'ra-language-french';
 import { mergeTranslations, type I18nProvider, type TranslationMessages } from 'react-admin';
+import { LOCALE_NAMES, LOCALES } from '../common/locales';
 import { appMessages } from './i18n/app-messages';
 import { authMessages } from './i18n/auth-messages';
 import { marketplaceMessages } from './i18n/marketplace-messages';
 import { reportsMessages } from './i18n/reports-messages';
 import { subscriptionMessages } from './i18n/subscription-messages';
 import { settingsMessages } from './i18n/settings-messages';
+import { languageMessages } from './i18n/language-messages';
+import { consoleFrench } from './i18n/fr';
+import { wordingMessages } from './i18n/wording';
+import { PSEUDO_LOCALE, pseudoMessages } from './i18n/pseudo';
+import { startupLocale } from './i18n/userLocale';
 
 /** A resource's own texts, merged under `resources.<name>`. */
 export interface ResourceMessages {
@@ -33,34 +40,58 @@ export function resourceMessages(resources: readonly ResourceTexts[]): Record<st
   return byLocale;
 }
 
-/**
- * Every text of the console per locale: react-admin's English, the shell's and sign-in
- * screens', the main app's, and each declared resource's own (under `resources.<name>`), so a
- * resource brings its texts with its declaration.
- */
-export function consoleMessages(resources: readonly ResourceTexts[]): Record<string, TranslationMessages> {
-  const fromDeclarations = resourceMessages(resources);
-  return {
-    en: mergeTranslations(
-      englishMessages,
-      authMessages,
-      appMessages,
-      reportsMessages,
-      subscriptionMessages,
-      marketplaceMessages,
-      settingsMessages,
-      fromDeclarations.en ?? {},
-    ),
-  };
+/** The English catalogue: react-admin's, the shell's and sign-in screens', the main app's and the resources'. */
+export function englishCatalogue(resources: readonly ResourceTexts[]): TranslationMessages {
+  return mergeTranslations(
+    englishMessages,
+    authMessages,
+    appMessages,
+    reportsMessages,
+    subscriptionMessages,
+    marketplaceMessages,
+    settingsMessages,
+    languageMessages,
+    resourceMessages(resources).en ?? {},
+    wordingMessages,
+  );
 }
 
 /**
- * Polyglot over those texts. `allowMissing` lets translate(key, { _: fallback }) show the
- * fallback (a server-given title) without a warning.
+ * The French catalogue as written: react-admin's own (ra-language-french), then the console's
+ * (providers/i18n/fr), and what a resource declaration brings in French itself.
+ */
+export function frenchCatalogue(resources: readonly ResourceTexts[]): TranslationMessages {
+  return mergeTranslations(frenchMessages, consoleFrench, resourceMessages(resources).fr ?? {});
+}
+
+/**
+ * Every text of the console per locale: English, and each other language laid over it (a text
+ * not translated yet shows in English rather than as its key). Each resource brings its own
+ * texts with its declaration, under `resources.<name>`.
+ */
+export function consoleMessages(resources: readonly ResourceTexts[]): Record<string, TranslationMessages> {
+  const en = englishCatalogue(resources);
+  return { en, fr: mergeTranslations(en, frenchCatalogue(resources)) };
+}
+
+/**
+ * Polyglot over those texts, starting in the user's language (or the browser's). The
+ * pseudo-locale (every text marked) is not offered to users; tests draw screens in it.
+ * `allowMissing` lets translate(key, { _: fallback }) show the fallback (a server-given title)
+ * without a warning.
  */
 export function createI18nProvider(resources: readonly ResourceTexts[]): I18nProvider {
   const byLocale = consoleMessages(resources);
-  return polyglotI18nProvider((locale) => byLocale[locale] ?? byLocale.en, 'en', [{ locale: 'en', name: 'English' }], {
-    allowMissing: true,
-  });
+  let pseudo: TranslationMessages | null = null;
+  const messagesOf = (locale: string) => {
+    // Every key of the catalogue, the ones only other languages carry (menu titles) included.
+    if (locale === PSEUDO_LOCALE) return (pseudo ??= pseudoMessages(mergeTranslations(byLocale.fr, byLocale.en)));
+    return byLocale[locale] ?? byLocale.en;
+  };
+  return polyglotI18nProvider(
+    messagesOf,
+    startupLocale(),
+    LOCALES.map((locale) => ({ locale, name: LOCALE_NAMES[locale] })),
+    { allowMissing: true },
+  );
 }

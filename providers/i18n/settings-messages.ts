@@ -42,6 +42,9 @@ export const settingsMessages = {
         audit_retention_help: 'From 30 to 3,650 days.',
         run_retention: 'Keep ended job runs (days)',
         run_retention_help: 'From 7 to 3,650 days; their steps and data-quality results go with them.',
+        quality: 'Data quality',
+        quality_sample_rows: 'Failing rows kept per rule and run',
+        quality_sample_rows_help: 'From 1 to 1,000 (20 by default); personal data is masked, and the rows go with their run.',
         save: 'Save service settings',
       },
       email: {

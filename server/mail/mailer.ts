@@ -1,8 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { eq } from 'drizzle-orm';
+import type { Locale } from '../../common/locales';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
 import { asSystem, withTenant } from '../db/tenant-scope';
+import { recipientLocale } from './recipients';
 
 export interface MailAttachment {
   fileName: string;
@@ -19,6 +21,11 @@ export interface OutgoingMail {
   /** What the mail is for: 'activation', 'password_reset', ... (shown in the outbox). */
   kind: string;
   attachments?: MailAttachment[];
+  /**
+   * The same mail in other languages: a recipient who is a user of the company and chose one of
+   * them in the console gets it in that language; anyone else gets the English above.
+   */
+  translations?: Partial<Record<Locale, { subject: string; text: string; html?: string }>>;
 }
 
 export interface MailResult {
@@ -68,7 +75,15 @@ export function createMailer(db: Db, options: MailerOptions): Mailer {
     },
   };
 
-  async function sendMail(mail: OutgoingMail): Promise<MailResult> {
+  /** The mail in the recipient's language, where it comes with translations. */
+  async function localised({ translations, ...mail }: OutgoingMail): Promise<OutgoingMail> {
+    if (!translations || !mail.companyId || Object.keys(translations).length === 0) return mail;
+    const translation = translations[await recipientLocale(db, mail.companyId, mail.to)];
+    return translation ? { ...mail, ...translation } : mail;
+  }
+
+  async function sendMail(outgoing: OutgoingMail): Promise<MailResult> {
+    const mail = await localised(outgoing);
     const [row] = await db
       .insert(mailOutbox)
       .values({

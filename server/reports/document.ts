@@ -1,12 +1,14 @@
+import type { Locale } from '../../common/locales';
 import type { ReportKind } from '../../common/schemas/reports';
 import { RUN_STATUSES } from '../../common/schemas/workflows';
-import { RUN_STATUS_LABELS } from '../workflows/run-statuses';
 import { QUALITY_STATUSES, headlineOf, type HeadlineFigure, type ReportFigures } from './figures';
 import { periodLabel, type Period } from './period';
+import { REPORT_TEXTS } from './texts';
 
 /**
  * A report's figures as one document of sections (figures and small tables), from which the
- * CSV, the PDF and the mail's text are all written, so the three always say the same thing.
+ * CSV, the PDF and the mail's text are all written, so the three always say the same thing. Each
+ * is written in a language (English unless asked): a recipient gets the one they chose.
  */
 
 /** What reports.summary holds: the figures and what is needed to present them again later. */
@@ -19,8 +21,23 @@ export interface ReportSummary extends ReportFigures {
   headline: HeadlineFigure[];
 }
 
-export function reportTitle(kind: ReportKind): string {
-  return kind === 'weekly' ? 'Weekly report' : 'Report';
+export function reportTitle(kind: ReportKind, locale: Locale = 'en'): string {
+  return kind === 'weekly' ? REPORT_TEXTS[locale].weekly : REPORT_TEXTS[locale].report;
+}
+
+/**
+ * The summary with its title and period written in a language (a stored summary holds them in
+ * English, as it was made).
+ */
+export function summaryIn(summary: ReportSummary, locale: Locale): ReportSummary {
+  if (locale === 'en') return summary;
+  const kind: ReportKind = summary.title === reportTitle('weekly') ? 'weekly' : 'on_demand';
+  const period = { start: new Date(summary.period.start), end: new Date(summary.period.end) };
+  return {
+    ...summary,
+    title: reportTitle(kind, locale),
+    period: { ...summary.period, label: periodLabel(period, summary.timezone, locale) },
+  };
 }
 
 export function summarise(input: {
@@ -47,8 +64,9 @@ export function summarise(input: {
 }
 
 /** "Weekly report of Acme: 2 Nov 2026 – 8 Nov 2026", the mail's subject and the PDF's title. */
-export function reportHeading(summary: ReportSummary): string {
-  return `${summary.title} of ${summary.company.name}: ${summary.period.label}`;
+export function reportHeading(summary: ReportSummary, locale: Locale = 'en'): string {
+  const shown = summaryIn(summary, locale);
+  return REPORT_TEXTS[locale].heading(shown.title, shown.company.name, shown.period.label);
 }
 
 export type Cell = string | number;
@@ -67,108 +85,109 @@ export interface ReportSection {
   tables: ReportTable[];
 }
 
-const STATUS_LABELS: Record<string, string> = {
-  ...RUN_STATUS_LABELS,
-  passed: 'Passed',
-  warned: 'Warned',
-  error: 'Could not be measured',
-};
-
-export function reportSections(summary: ReportSummary): ReportSection[] {
+export function reportSections(summary: ReportSummary, locale: Locale = 'en'): ReportSection[] {
   const { runs, quality, security, usage } = summary;
+  const words = REPORT_TEXTS[locale];
+  const { figures: label, status } = words;
   return [
     {
-      title: 'Job runs',
+      title: words.sections.runs,
       figures: [
-        ['Runs', runs.total],
+        [label.runs, runs.total],
         // In a fixed order: a summary read back from jsonb has its keys in jsonb's own order.
-        ...RUN_STATUSES.map((status): [string, number] => [STATUS_LABELS[status], runs.byStatus[status] ?? 0]),
-        ['Rows copied', runs.rowsCopied],
+        ...RUN_STATUSES.map((run): [string, number] => [status[run], runs.byStatus[run] ?? 0]),
+        [label.rowsCopied, runs.rowsCopied],
       ],
       tables: [
         {
-          caption: 'Workflows that failed most',
-          columns: ['Workflow', 'Failed runs'],
+          caption: words.failingWorkflows.caption,
+          columns: [words.failingWorkflows.workflow, words.failingWorkflows.failedRuns],
           rows: runs.failingWorkflows.map((workflow) => [workflow.name, workflow.failures]),
-          empty: 'No run failed.',
+          empty: words.failingWorkflows.empty,
         },
       ],
     },
     {
-      title: 'Data quality',
+      title: words.sections.quality,
       figures: [
-        ['Check runs', quality.runs],
-        ...QUALITY_STATUSES.map((status): [string, number] => [
-          `Runs ${STATUS_LABELS[status].toLowerCase()}`,
-          quality.runsByStatus[status] ?? 0,
-        ]),
-        ['Checks', quality.checks],
-        ...QUALITY_STATUSES.map((status): [string, number] => [
-          `Checks ${STATUS_LABELS[status].toLowerCase()}`,
-          quality.checksByResult[status] ?? 0,
-        ]),
+        [label.checkRuns, quality.runs],
+        ...QUALITY_STATUSES.map((result): [string, number] => [words.runsWith(status[result]), quality.runsByStatus[result] ?? 0]),
+        [label.checks, quality.checks],
+        ...QUALITY_STATUSES.map((result): [string, number] => [words.checksWith(status[result]), quality.checksByResult[result] ?? 0]),
       ],
       tables: [
         {
-          caption: 'Failed checks by table and rule',
-          columns: ['Table', 'Rule', 'Failures'],
+          caption: words.failedChecks.caption,
+          columns: [words.failedChecks.table, words.failedChecks.rule, words.failedChecks.failures],
           rows: quality.failedChecks.map((check) => [
             check.table,
             check.column ? `${check.rule} (${check.column})` : check.rule,
             check.failures,
           ]),
-          empty: 'No check failed.',
+          empty: words.failedChecks.empty,
         },
       ],
     },
     {
-      title: 'Security',
+      title: words.sections.security,
       figures: [
-        ['Sign-ins', security.signIns],
-        ['Failed sign-ins', security.failedSignIns],
-        ['Blocked attempts (too many failures)', security.blocked],
-        ['Failed two-factor codes', security.failedCodes],
-        ['New sessions', security.newSessions],
-        ['Impersonation sessions', security.impersonations],
-        ['Distinct addresses', security.addresses],
+        [label.signIns, security.signIns],
+        [label.failedSignIns, security.failedSignIns],
+        [label.blocked, security.blocked],
+        [label.failedCodes, security.failedCodes],
+        [label.newSessions, security.newSessions],
+        [label.impersonations, security.impersonations],
+        [label.addresses, security.addresses],
       ],
       tables: [],
     },
     {
-      title: 'Usage',
+      title: words.sections.usage,
       figures: [
-        ['Active users (signed in)', usage.activeUsers],
-        ['New users', usage.newUsers],
-        ['Connections', usage.connections.total],
-        ['Connections added', usage.connections.added],
-        ['Tables', usage.tables.total],
-        ['Tables added', usage.tables.added],
-        ['Workflows', usage.workflows.total],
-        ['Workflows added', usage.workflows.added],
-        ['Changes recorded', usage.changes],
-        ['Changes made with API keys', usage.apiKeyChanges],
-        ['Runs started with API keys', usage.apiKeyRuns],
+        [label.activeUsers, usage.activeUsers],
+        [label.newUsers, usage.newUsers],
+        [label.connections, usage.connections.total],
+        [label.connectionsAdded, usage.connections.added],
+        [label.tables, usage.tables.total],
+        [label.tablesAdded, usage.tables.added],
+        [label.workflows, usage.workflows.total],
+        [label.workflowsAdded, usage.workflows.added],
+        [label.changes, usage.changes],
+        [label.apiKeyChanges, usage.apiKeyChanges],
+        [label.apiKeyRuns, usage.apiKeyRuns],
       ],
       tables: [],
     },
   ];
 }
 
-const numbers = new Intl.NumberFormat('en-GB');
-export const formatNumber = (value: number): string => numbers.format(value);
-export const formatCell = (value: Cell): string => (typeof value === 'number' ? formatNumber(value) : value);
+const numberFormats = new Map<Locale, Intl.NumberFormat>();
+export const formatNumber = (value: number, locale: Locale = 'en'): string => {
+  let format = numberFormats.get(locale);
+  if (!format) numberFormats.set(locale, (format = new Intl.NumberFormat(REPORT_TEXTS[locale].numberLocale)));
+  // French groups digits with a narrow no-break space, which a PDF's built-in font cannot show.
+  return format.format(value).replace(/[\u202f\u00a0]/g, ' ');
+};
+export const formatCell = (value: Cell, locale: Locale = 'en'): string => (typeof value === 'number' ? formatNumber(value, locale) : value);
 
 /** The mail's plain-text body: the heading, every section's figures and tables, and where to find more. */
-export function reportText(summary: ReportSummary, footer: string[]): string {
-  const lines = [reportHeading(summary), `Times are in ${summary.timezone}.`, ''];
-  for (const section of reportSections(summary)) {
+export function reportText(summary: ReportSummary, footer: string[], locale: Locale = 'en'): string {
+  const colon = locale === 'fr' ? ' :' : ':';
+  const lines = [reportHeading(summary, locale), REPORT_TEXTS[locale].timesIn(summary.timezone), ''];
+  for (const section of reportSections(summary, locale)) {
     lines.push(section.title);
-    const width = Math.max(...section.figures.map(([label]) => label.length));
-    for (const [label, value] of section.figures) lines.push(`  ${`${label}:`.padEnd(width + 2)}${formatNumber(value)}`);
+    const width = Math.max(...section.figures.map(([label]) => label.length + colon.length));
+    for (const [label, value] of section.figures) lines.push(`  ${`${label}${colon}`.padEnd(width + 1)}${formatNumber(value, locale)}`);
     for (const table of section.tables) {
-      lines.push(`  ${table.caption}:`);
+      lines.push(`  ${table.caption}${colon}`);
       if (table.rows.length === 0) lines.push(`    ${table.empty}`);
-      for (const row of table.rows) lines.push(`    ${row.slice(0, -1).map(formatCell).join(' / ')}: ${formatCell(row[row.length - 1])}`);
+      for (const row of table.rows) {
+        const detail = row
+          .slice(0, -1)
+          .map((cell) => formatCell(cell, locale))
+          .join(' / ');
+        lines.push(`    ${detail}${colon} ${formatCell(row[row.length - 1], locale)}`);
+      }
     }
     lines.push('');
   }

@@ -1,8 +1,19 @@
 import PDFDocument from 'pdfkit';
 import { toCsv } from '../../common/csv';
+import type { Locale } from '../../common/locales';
 import type { ReportFormat } from '../../common/schemas/reports';
-import { formatCell, formatNumber, reportHeading, reportSections, type Cell, type ReportSummary, type ReportTable } from './document';
+import {
+  formatCell,
+  formatNumber,
+  reportHeading,
+  reportSections,
+  summaryIn,
+  type Cell,
+  type ReportSummary,
+  type ReportTable,
+} from './document';
 import { periodFileStem } from './period';
+import { REPORT_TEXTS } from './texts';
 
 /** A report's attachment: the figures as CSV or as a PDF of a page or two. */
 export interface ReportFile {
@@ -13,7 +24,8 @@ export interface ReportFile {
 
 export const CONTENT_TYPES: Record<ReportFormat, string> = { csv: 'text/csv; charset=utf-8', pdf: 'application/pdf' };
 
-export async function reportFile(summary: ReportSummary, format: ReportFormat): Promise<ReportFile> {
+/** The report as a file, in a language (English unless asked; the file name stays in English, for every system to keep). */
+export async function reportFile(summary: ReportSummary, format: ReportFormat, locale: Locale = 'en'): Promise<ReportFile> {
   const stem = `${summary.title.toLowerCase().replace(/\s+/g, '-')}-${summary.company.hostname}-${periodFileStem(
     { start: new Date(summary.period.start), end: new Date(summary.period.end) },
     summary.timezone,
@@ -21,7 +33,7 @@ export async function reportFile(summary: ReportSummary, format: ReportFormat): 
   return {
     fileName: `${safeFileName(stem)}.${format}`,
     contentType: CONTENT_TYPES[format],
-    content: format === 'csv' ? reportCsv(summary) : await reportPdf(summary),
+    content: format === 'csv' ? reportCsv(summary, locale) : await reportPdf(summary, locale),
   };
 }
 
@@ -41,17 +53,19 @@ export function safeFileName(name: string): string {
  * it in `detail`. Quoted and safe from spreadsheet formulas (common/csv.ts); a byte-order mark
  * makes spreadsheets read it as UTF-8.
  */
-export function reportCsv(summary: ReportSummary): Buffer {
+export function reportCsv(stored: ReportSummary, locale: Locale = 'en'): Buffer {
+  const summary = summaryIn(stored, locale);
+  const words = REPORT_TEXTS[locale].csv;
   const rows: Cell[][] = [
-    ['Report', 'Title', '', summary.title],
-    ['Report', 'Company', '', summary.company.name],
-    ['Report', 'Period', '', summary.period.label],
-    ['Report', 'Period start', '', summary.period.start],
-    ['Report', 'Period end (exclusive)', '', summary.period.end],
-    ['Report', 'Time zone', '', summary.timezone],
-    ['Report', 'Made at', '', summary.madeAt],
+    [words.report, words.title, '', summary.title],
+    [words.report, words.company, '', summary.company.name],
+    [words.report, words.period, '', summary.period.label],
+    [words.report, words.start, '', summary.period.start],
+    [words.report, words.end, '', summary.period.end],
+    [words.report, words.zone, '', summary.timezone],
+    [words.report, words.madeAt, '', summary.madeAt],
   ];
-  for (const section of reportSections(summary)) {
+  for (const section of reportSections(summary, locale)) {
     for (const [label, value] of section.figures) rows.push([section.title, label, '', value]);
     for (const table of section.tables) {
       for (const row of table.rows) rows.push([section.title, table.caption, row.slice(0, -1).join(' / '), row[row.length - 1]]);
@@ -83,14 +97,15 @@ export function pdfText(text: string): string {
  * its tables. Uncompressed (the files are a few kilobytes) and dated with the report's own time,
  * so the same report always makes the same bytes and its text can be searched.
  */
-export function reportPdf(summary: ReportSummary): Promise<Buffer> {
+export function reportPdf(stored: ReportSummary, locale: Locale = 'en'): Promise<Buffer> {
+  const summary = summaryIn(stored, locale);
   const madeAt = new Date(summary.madeAt);
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
     compress: false,
     info: {
-      Title: pdfText(reportHeading(summary)),
+      Title: pdfText(reportHeading(stored, locale)),
       Author: 'DataOps Console',
       Creator: 'DataOps Console',
       Producer: 'DataOps Console',
@@ -126,7 +141,7 @@ export function reportPdf(summary: ReportSummary): Promise<Buffer> {
   doc.font('Helvetica').fontSize(11);
   write(`${summary.period.label} (${summary.timezone})`, MARGIN, MARGIN + 48);
   doc.fillColor(MUTED).fontSize(9);
-  write(`Made on ${madeAt.toISOString().replace('T', ' ').slice(0, 16)} UTC by DataOps Console`, MARGIN, MARGIN + 64);
+  write(REPORT_TEXTS[locale].madeOn(madeAt.toISOString().replace('T', ' ').slice(0, 16)), MARGIN, MARGIN + 64);
   doc
     .moveTo(MARGIN, MARGIN + 82)
     .lineTo(MARGIN + width, MARGIN + 82)
@@ -166,7 +181,13 @@ export function reportPdf(summary: ReportSummary): Promise<Buffer> {
       doc.y = y + ROW;
     };
     drawRow(table.columns, true, true);
-    table.rows.forEach((row) => drawRow(row.map(formatCell), false, false));
+    table.rows.forEach((row) =>
+      drawRow(
+        row.map((cell) => formatCell(cell, locale)),
+        false,
+        false,
+      ),
+    );
     doc
       .moveTo(MARGIN, doc.y - 2)
       .lineTo(MARGIN + width, doc.y - 2)
@@ -176,7 +197,7 @@ export function reportPdf(summary: ReportSummary): Promise<Buffer> {
     doc.y += 6;
   };
 
-  for (const section of reportSections(summary)) {
+  for (const section of reportSections(summary, locale)) {
     const figureRows = Math.ceil(section.figures.length / 2);
     room(28 + Math.min(figureRows, 4) * ROW);
     doc.fillColor(ACCENT).font('Helvetica-Bold').fontSize(13);
@@ -194,7 +215,7 @@ export function reportPdf(summary: ReportSummary): Promise<Buffer> {
         doc.fillColor(MUTED).font('Helvetica').fontSize(9.5);
         write(figure[0], x, y, { width: half - 90 });
         doc.fillColor(INK).font('Helvetica-Bold').fontSize(9.5);
-        write(formatNumber(figure[1]), x + half - 90, y, { width: 70, align: 'right' });
+        write(formatNumber(figure[1], locale), x + half - 90, y, { width: 70, align: 'right' });
       }
       doc.y = y + ROW;
     }

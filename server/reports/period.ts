@@ -1,3 +1,5 @@
+import type { Locale } from '../../common/locales';
+
 /**
  * Periods of reports in a company's time zone: the week (Monday 00:00 to the next Monday 00:00
  * on the company's clocks), when a week's report is due (Monday 07:00 there), and calendar days
@@ -136,35 +138,48 @@ function isMidnight(instant: Date, timeZone: string): boolean {
 
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 const timeFormatters = new Map<string, Intl.DateTimeFormat>();
-function formatterOf(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions) {
-  let formatter = cache.get(timeZone);
-  if (!formatter) cache.set(timeZone, (formatter = new Intl.DateTimeFormat('en-GB', { timeZone, ...options })));
+/** The calendar conventions of each language: "2 Nov 2026" in English, "2 nov. 2026" in French. */
+const DATE_LOCALES: Record<Locale, string> = { en: 'en-GB', fr: 'fr-FR' };
+function formatterOf(
+  cache: Map<string, Intl.DateTimeFormat>,
+  timeZone: string,
+  options: Intl.DateTimeFormatOptions,
+  locale: Locale = 'en',
+) {
+  const key = `${locale} ${timeZone}`;
+  let formatter = cache.get(key);
+  if (!formatter) cache.set(key, (formatter = new Intl.DateTimeFormat(DATE_LOCALES[locale], { timeZone, ...options })));
   return formatter;
 }
-const dayText = (instant: Date, timeZone: string) =>
-  formatterOf(dayFormatters, timeZone, { day: 'numeric', month: 'short', year: 'numeric' }).format(instant);
-const timeText = (instant: Date, timeZone: string) =>
-  formatterOf(timeFormatters, timeZone, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(instant);
+const dayText = (instant: Date, timeZone: string, locale?: Locale) =>
+  formatterOf(dayFormatters, timeZone, { day: 'numeric', month: 'short', year: 'numeric' }, locale).format(instant);
+const timeText = (instant: Date, timeZone: string, locale?: Locale) =>
+  formatterOf(
+    timeFormatters,
+    timeZone,
+    {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    },
+    locale,
+  ).format(instant);
 
 /**
  * A period as people read it, on the company's clocks: whole days as "2 Nov 2026 – 8 Nov 2026"
  * (the end is exclusive, so the last day shown is the one before it), anything else with times.
  */
-export function periodLabel(period: Period, timeZone: string): string {
+export function periodLabel(period: Period, timeZone: string, locale: Locale = 'en'): string {
   if (isMidnight(period.start, timeZone) && isMidnight(period.end, timeZone)) {
     const lastDay = zonedInstant(addDays(calendarDayOf(period.end, timeZone), -1), 12, timeZone);
-    const first = dayText(period.start, timeZone);
-    const last = dayText(lastDay, timeZone);
+    const first = dayText(period.start, timeZone, locale);
+    const last = dayText(lastDay, timeZone, locale);
     return first === last ? first : `${first} – ${last}`;
   }
-  return `${timeText(period.start, timeZone)} – ${timeText(period.end, timeZone)}`;
+  return `${timeText(period.start, timeZone, locale)} – ${timeText(period.end, timeZone, locale)}`;
 }
 
 /** The days of a period for file names: `2026-11-02_2026-11-08` (the last day included). */

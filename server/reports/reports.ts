@@ -4,14 +4,17 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { companies, reportAttachments, reports, roles, users } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
+import { recipientLocales } from '../mail/recipients';
 import { recordAudit } from '../audit';
 import { badRequest } from '../http/errors';
 import { isUniqueViolation } from '../http/database-errors';
 import { inlined, listPage, type ListAnswer } from '../http/lists';
 import type { ReportFormat, ReportKind } from '../../common/schemas/reports';
+import type { Locale } from '../../common/locales';
 import { reportFigures, type HeadlineFigure } from './figures';
 import { reportHeading, reportText, summarise, type ReportSummary } from './document';
-import { reportFile } from './files';
+import { reportFile, type ReportFile } from './files';
+import { REPORT_TEXTS } from './texts';
 import { reportTimeZone, type Period } from './period';
 
 /** What making and mailing reports needs: the database, the mailer, and where links in mails lead. */
@@ -180,7 +183,8 @@ export async function makeReport(services: ReportServices, input: MakeReport): P
 /**
  * Mails a stored report to its recipients, once: the report is claimed by setting its sentAt,
  * so of several servers (or a sweep finding a report a crash left unsent) only one mails it.
- * False when it had already been claimed.
+ * False when it had already been claimed. Each recipient gets the mail and its file in the
+ * language they chose in the console (the stored file is the English one).
  */
 export async function deliverReport(services: ReportServices, companyId: string, reportId: string, linkBase: string): Promise<boolean> {
   const { db, mailer } = services;
@@ -188,19 +192,41 @@ export async function deliverReport(services: ReportServices, companyId: string,
     .update(reports)
     .set({ sentAt: new Date() })
     .where(and(eq(reports.companyId, companyId), eq(reports.id, reportId), isNull(reports.sentAt)))
-    .returning({ summary: reports.summary, recipients: reports.recipients });
+    .returning({ summary: reports.summary, recipients: reports.recipients, format: reports.format });
   if (!claimed) return false;
-  const files = await attachmentFiles(db, companyId, reportId);
+  const stored = await attachmentFiles(db, companyId, reportId);
   const summary = claimed.summary as unknown as ReportSummary;
-  const text = reportText(summary, [
-    files.length === 1 ? `The figures are attached as ${files[0].fileName}.` : 'The figures are attached.',
-    `Every report of ${summary.company.name}: ${linkBase}/reports?report=${reportId}`,
-  ]);
+  const locales = await recipientLocales(db, companyId, claimed.recipients);
+  const mails = new Map<Locale, { subject: string; text: string; files: ReportFile[] }>();
+  const mailIn = async (locale: Locale) => {
+    let mail = mails.get(locale);
+    if (!mail) {
+      // A file of a known format is written again in the recipient's language; any other goes as it is.
+      const files =
+        locale === 'en' || stored.length !== 1 || !isReportFormat(claimed.format)
+          ? stored
+          : [await reportFile(summary, claimed.format, locale)];
+      const words = REPORT_TEXTS[locale];
+      const text = reportText(
+        summary,
+        [
+          words.attached(files.length === 1 ? files[0].fileName : null),
+          words.everyReport(summary.company.name, `${linkBase}/reports?report=${reportId}`),
+        ],
+        locale,
+      );
+      mails.set(locale, (mail = { subject: reportHeading(summary, locale), text, files }));
+    }
+    return mail;
+  };
   for (const to of claimed.recipients) {
-    await mailer.send({ companyId, to, subject: reportHeading(summary), text, kind: 'report', attachments: files });
+    const { subject, text, files } = await mailIn(locales.get(to) ?? 'en');
+    await mailer.send({ companyId, to, subject, text, kind: 'report', attachments: files });
   }
   return true;
 }
+
+const isReportFormat = (format: string): format is ReportFormat => format === 'csv' || format === 'pdf';
 
 export async function attachmentFiles(db: Db, companyId: string, reportId: string) {
   const rows = await db

@@ -5,10 +5,13 @@ import type { Db } from '../db/client';
 import { shares, users } from '../db/schema';
 import { recordAudit } from '../audit';
 import { notFound } from '../http/errors';
+import type { Locale } from '../../common/locales';
 import type { MailAttachment } from '../mail/mailer';
 import { notify } from '../notify';
 import type { shareBody } from '../../common/schemas/reports';
 import type { z } from 'zod';
+import { reportTitle } from './document';
+import { periodLabel } from './period';
 import { activeUsersByIds, attachmentFiles, findReport, type ReportServices } from './reports';
 
 export type ShareInput = z.output<typeof shareBody>;
@@ -34,10 +37,18 @@ export async function createShare(
   let title: string;
   let path: string;
   let files: MailAttachment[] = [];
+  // The title in a recipient's language: a report's is written again in it; a view's is the sharer's own.
+  let titleIn = (_locale: Locale) => title;
   if (body.kind === 'report') {
     const report = await findReport(db, auth.companyId, body.reportId);
     if (!report) throw notFound('Report');
     title = `${report.title}: ${report.periodLabel}`;
+    titleIn = (locale) => {
+      if (locale === 'en') return title;
+      const kind = report.kind === 'weekly' ? 'weekly' : 'on_demand';
+      const period = periodLabel({ start: report.periodStart, end: report.periodEnd }, report.timezone, locale);
+      return `${reportTitle(kind, locale)} : ${period}`;
+    };
     path = reportPath(report.id);
     files = await attachmentFiles(db, auth.companyId, report.id);
   } else {
@@ -80,22 +91,15 @@ export async function createShare(
   });
 
   const link = `${linkBase}${path}`;
+  const fileNames = files.map((file) => file.fileName).join(', ');
   for (const person of recipients) {
+    const mailIn = (locale: Locale) =>
+      shareMail(locale, { name: person.name, sharer, kind: body.kind, title: titleIn(locale), message: body.message, link, fileNames });
     await mailer.send({
       companyId: auth.companyId,
       to: person.email,
-      subject: `${sharer} shared "${title}" with you`,
-      text: [
-        `Hello ${person.name},`,
-        '',
-        `${sharer} shared ${body.kind === 'report' ? 'a report' : 'a view of the console'} with you: ${title}.`,
-        ...(body.message ? ['', ...body.message.split(/\r?\n/).map((line) => `> ${line}`)] : []),
-        '',
-        `Open it: ${link}`,
-        ...(files.length > 0 ? ['', `The report is attached (${files.map((file) => file.fileName).join(', ')}).`] : []),
-        '',
-        '— DataOps Console',
-      ].join('\n'),
+      ...mailIn('en'),
+      translations: { fr: mailIn('fr') },
       kind: 'share',
       attachments: files,
     });
@@ -119,4 +123,42 @@ export async function sharedWith(db: Db, companyId: string, reportId: string, us
     .where(and(eq(shares.companyId, companyId), eq(shares.reportId, reportId), sql`${userId}::uuid = any(${shares.recipientIds})`))
     .limit(1);
   return Boolean(row);
+}
+
+/** The mail that tells a user something was shared with them, in their language. */
+function shareMail(
+  locale: Locale,
+  input: { name: string; sharer: string; kind: 'report' | 'list'; title: string; message?: string | null; link: string; fileNames: string },
+): { subject: string; text: string } {
+  const quoted = input.message ? ['', ...input.message.split(/\r?\n/).map((line) => `> ${line}`)] : [];
+  if (locale === 'fr') {
+    return {
+      subject: `${input.sharer} a partagé « ${input.title} » avec vous`,
+      text: [
+        `Bonjour ${input.name},`,
+        '',
+        `${input.sharer} a partagé ${input.kind === 'report' ? 'un rapport' : 'une vue de la console'} avec vous : ${input.title}.`,
+        ...quoted,
+        '',
+        `L’ouvrir : ${input.link}`,
+        ...(input.fileNames ? ['', `Le rapport est joint (${input.fileNames}).`] : []),
+        '',
+        '— DataOps Console',
+      ].join('\n'),
+    };
+  }
+  return {
+    subject: `${input.sharer} shared "${input.title}" with you`,
+    text: [
+      `Hello ${input.name},`,
+      '',
+      `${input.sharer} shared ${input.kind === 'report' ? 'a report' : 'a view of the console'} with you: ${input.title}.`,
+      ...quoted,
+      '',
+      `Open it: ${input.link}`,
+      ...(input.fileNames ? ['', `The report is attached (${input.fileNames}).`] : []),
+      '',
+      '— DataOps Console',
+    ].join('\n'),
+  };
 }

@@ -1,4 +1,6 @@
-import { authMessages, type AuthMessageKey } from '../../providers/i18n/auth-messages';
+import type { AuthMessageKey } from '../../providers/i18n/auth-messages';
+import { authCatalogue } from '../../providers/i18n/authCatalogue';
+import { shownLocale } from '../../providers/i18n/userLocale';
 
 export type TranslateParams = Record<string, string | number>;
 
@@ -7,7 +9,7 @@ export type TranslateParams = Record<string, string | number>;
  * react-admin's i18n in. Unknown keys come back as themselves, like polyglot does.
  */
 export function translate(key: AuthMessageKey, params?: TranslateParams): string {
-  let node: unknown = authMessages;
+  let node: unknown = authCatalogue(shownLocale());
   for (const part of key.split('.')) {
     node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
   }

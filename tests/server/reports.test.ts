@@ -16,6 +16,7 @@ import {
   qualityResults,
   qualityRuns,
   reports,
+  roles,
   sessions,
   shares,
   systemAudits,
@@ -227,7 +228,12 @@ beforeAll(async () => {
   other = await createOtherCompany(server);
   await server.db.update(companies).set({ timezone: ZONE, createdAt: LONG_AGO }).where(eq(companies.id, server.company.companyId));
   await server.db.update(companies).set({ createdAt: LONG_AGO }).where(eq(companies.id, other.companyId));
-  member = await createActiveUser(server, adminToken, { email: 'mia.member@acme.test', firstName: 'Mia' });
+  // A role with no reports policy (the default Member role reads the company's reports).
+  const [noReports] = await server.db
+    .insert(roles)
+    .values({ companyId: server.company.companyId, name: 'No reports', type: 'custom' })
+    .returning({ id: roles.id });
+  member = await createActiveUser(server, adminToken, { email: 'mia.member@acme.test', firstName: 'Mia', roleId: noReports.id });
   colleague = await createActiveUser(server, adminToken, { email: 'carl.colleague@acme.test', firstName: 'Carl' });
   await seedCompanyRows(server.company.companyId, 1);
   // The other company has more of everything in the same week: none of it may show in Acme's figures.

@@ -1,0 +1,48 @@
+/** French texts of the Marketplace page (`resources.marketplace`). */
+export const marketplace = {
+  title: 'Marketplace',
+  intro:
+    'Connectez les services où vivent vos données. Chaque intégration configurée devient une connexion : testée aussitôt, puis prête pour les tables, les paires et les workflows.',
+  no_access: 'Vous n’avez pas accès à la marketplace. Demandez la permission marketplace à un administrateur.',
+  load_error: 'La marketplace n’a pas pu être chargée : %{message}',
+  loading: 'Chargement des intégrations',
+  retry: 'Réessayer',
+  filters: 'Filtrer les intégrations',
+  category: 'Catégorie',
+  all: 'Toutes',
+  search: 'Rechercher des intégrations',
+  none_match: 'Aucune intégration ne correspond. Effacez la recherche ou choisissez une autre catégorie.',
+  count: '%{smart_count} intégration |||| %{smart_count} intégrations',
+  categories: {
+    cloud_storage: 'Stockage cloud',
+    database: 'Bases de données',
+    chat: 'Messagerie',
+    code: 'Dépôts de code',
+    compute: 'Calcul',
+  },
+  card: {
+    active: 'Active',
+    active_title: 'Au moins une connexion active',
+    connections: '%{smart_count} connexion |||| %{smart_count} connexions',
+    connections_of: 'Les connexions de %{name}',
+    none: 'Pas encore configurée',
+    docs: 'Guide de configuration',
+    docs_of: 'Guide de configuration de %{name} (s’ouvre dans un nouvel onglet)',
+    configure: 'Configurer',
+    configure_of: 'Configurer %{name}',
+  },
+  configure: {
+    title: 'Configurer %{name}',
+    docs: 'Où trouver ce que demande ce formulaire',
+    submit: 'Tester et enregistrer',
+    testing: 'Enregistrement et test…',
+    cancel: 'Annuler',
+    close: 'Fermer',
+    another: 'En configurer une autre',
+    open: 'Ouvrir la connexion',
+    saved_ok: 'La connexion « %{name} » a été enregistrée et fonctionne.',
+    saved_failing:
+      'La connexion « %{name} » a été enregistrée, mais n’a pas pu se connecter. Ouvrez-la pour corriger ses réglages et la tester à nouveau.',
+    no_permission: 'Configurer une intégration demande la permission de création dans la marketplace.',
+  },
+};

@@ -1,0 +1,41 @@
+/** French texts of Notifications and the bell (`resources.notifications`). */
+export const notifications = {
+  name: 'Notification |||| Notifications',
+  fields: {
+    title: 'Titre',
+    message: 'Message',
+    type: 'Type',
+    status: 'Statut',
+    createdByName: 'Envoyée par',
+    createdAt: 'Reçue',
+    userName: 'Utilisateur',
+    readAt: 'Lue',
+  },
+  filters: {
+    status: 'Statut',
+    user: 'Utilisateur',
+    type: 'Type',
+    search: 'Rechercher des notifications',
+    createdBy: 'Envoyée par',
+  },
+  statuses: {
+    unread: 'Non lue',
+    read: 'Lue',
+  },
+  system: 'Système',
+  mark_read: 'Marquer comme lue',
+  mark_read_one: 'Marquer comme lue : %{title}',
+  mark_all_read: 'Tout marquer comme lu',
+  bell: {
+    label: 'Notifications',
+    label_unread: 'Notifications : %{smart_count} non lue |||| Notifications : %{smart_count} non lues',
+    title: 'Notifications',
+    empty: 'Aucune notification pour l’instant.',
+    loading: 'Chargement des notifications…',
+    load_error: 'Les notifications n’ont pas pu être chargées : %{message}',
+    see_all: 'Voir toutes les notifications',
+    mark_all_read: 'Tout marquer comme lu',
+    mark_read: 'Marquer comme lue : %{title}',
+    unread: 'Non lues',
+  },
+};
