@@ -29,13 +29,37 @@ export type KnownLogo = string | null | undefined;
 let known: { hostname: string; version: string | null } | null = null;
 const listeners = new Set<() => void>();
 
+/**
+ * A company found without a logo by someone who cannot read its profile (its logo address answered
+ * 404) is remembered in this browser for a day, so the console does not ask again on every load.
+ */
+export const NO_LOGO_MEMORY_MS = 24 * 60 * 60 * 1000;
+const noLogoKey = (hostname: string) => `companyLogo.none.${hostname}`;
+
+function rememberedNoLogo(hostname: string): boolean {
+  try {
+    const at = Number(localStorage.getItem(noLogoKey(hostname)));
+    return Number.isFinite(at) && at > 0 && Date.now() - at < NO_LOGO_MEMORY_MS;
+  } catch {
+    return false;
+  }
+}
+
 export const companyLogo = {
-  /** The logo known for this company. */
+  /** The logo known for this company: its version, null for none, undefined when unknown. */
   of(hostname: string | undefined): KnownLogo {
-    return known && hostname && known.hostname === hostname ? known.version : undefined;
+    if (!hostname) return undefined;
+    if (known?.hostname === hostname) return known.version;
+    return rememberedNoLogo(hostname) ? null : undefined;
   },
   /** After reading or saving a profile: the logo it names. */
   set(hostname: string, version: string | null) {
+    try {
+      if (version === null) localStorage.setItem(noLogoKey(hostname), String(Date.now()));
+      else localStorage.removeItem(noLogoKey(hostname));
+    } catch {
+      // Without storage the knowledge lasts as long as the tab.
+    }
     if (known?.hostname === hostname && known.version === version) return;
     known = { hostname, version };
     listeners.forEach((listener) => listener());

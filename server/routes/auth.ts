@@ -4,7 +4,9 @@ import { and, eq } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import { messageAnswer } from '../../common/contract/answers';
-import { otpSetupAnswer, resetLinkAnswer, sessionUserAnswer } from '../../common/contract/answers/auth';
+import { otpRegisterAnswer, otpSetupAnswer, resetLinkAnswer, sessionUserAnswer } from '../../common/contract/answers/auth';
+import { securityActions } from '../../common/contract/security';
+import { verifyOtpBody } from '../../common/schemas/security';
 import { PASSWORD_UPDATED_MESSAGE } from '../../common/messages';
 import { recordAccessEvent, recordAudit } from '../audit';
 import { sessions, users } from '../db/schema';
@@ -21,15 +23,20 @@ import {
   storeNewPassword,
 } from '../auth/password-change';
 import { hashPassword, verifyPassword } from '../auth/passwords';
+import { replaceRecoveryCodes, spendRecoveryCode } from '../auth/recovery-codes';
 import { acceptUserCode, otpCodeField } from '../auth/second-factor';
+import { disableTwoFactor, otpStatusOf, regenerateRecoveryCodes, resetTwoFactorOf } from '../auth/two-factor';
 import { completeSignIn } from '../auth/session-service';
 import { sessionUserOf } from '../auth/session-user';
 import { accountSigninKey, signIn } from '../auth/signin';
 import { clearFailures, consumeRate } from '../auth/throttle';
 import { newTotpSecret, totpUri } from '../auth/totp';
-import { badRequest } from '../http/errors';
+import { badRequest, conflict } from '../http/errors';
 import { currentPasswordField, emailField, hostnameField, newPasswordField } from '../http/schemas';
 import { mailLinkBase, passwordResetMail } from '../mail/templates';
+import { actionRoute } from '../platform/action-route';
+import type { RouteBase } from '../platform/answer-route';
+import { endOwnSessionById, ownSessions } from '../sessions/own-sessions';
 import { assertPasswordAllowed } from '../settings/enforce';
 import { passwordPolicyOf } from '../settings/store';
 
@@ -45,7 +52,6 @@ const RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 20;
 const TAGS = ['Sign-in'];
 const signinBody = z.object({ email: emailField, password: currentPasswordField, companyHostname: hostnameField });
 const codeBody = z.object({ otp: otpCodeField });
-const passwordBody = z.object({ password: currentPasswordField });
 const accountBody = z.object({ email: emailField, companyHostname: hostnameField });
 // The console sends the token under either name (spec section 3).
 const tokenVerifyBody = z
@@ -83,20 +89,21 @@ export async function authRoutes(app: FastifyInstance) {
     '/user/otp/verify',
     {
       config: { stages: ['otp'] },
-      schema: { summary: 'Finish signing in with a two-factor code', tags: TAGS, body: codeBody, response: { 200: sessionUserAnswer } },
+      schema: {
+        summary: 'Finish signing in with a two-factor code or a recovery code',
+        tags: TAGS,
+        body: verifyOtpBody,
+        response: { 200: sessionUserAnswer },
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
       const { user } = await loadCaller(db, auth);
       if (!user.otpEnabled || !user.otpSecretEnc) throw badRequest('Two-factor authentication is not set up for this account');
-      await acceptUserCode(ctx, request, {
-        companyId: auth.companyId,
-        userId: auth.userId,
-        email: user.email,
-        secretEnc: user.otpSecretEnc,
-        code: request.body.otp,
-        event: 'otp',
-      });
+      const owner = { companyId: auth.companyId, userId: auth.userId, email: user.email };
+      const { otp, recoveryCode } = request.body;
+      if (recoveryCode !== undefined) await spendRecoveryCode(ctx, request, { ...owner, code: recoveryCode, event: 'otp' });
+      else await acceptUserCode(ctx, request, { ...owner, secretEnc: user.otpSecretEnc, code: otp ?? '', event: 'otp' });
       const session = await db.transaction((tx) => completeSignIn(tx, request, ctx.config, auth));
       return { message: 'Signed in', user: await sessionUserOf(ctx, session) };
     },
@@ -112,7 +119,8 @@ export async function authRoutes(app: FastifyInstance) {
       const auth = requireAuth(request);
       refuseWhileImpersonating(auth);
       const { user, company } = await loadCaller(db, auth);
-      if (user.otpEnabled) throw badRequest('Two-factor authentication is already on; turn it off before setting it up again');
+      // 409: the console then opens the profile's Security section, where it can be turned off.
+      if (user.otpEnabled) throw conflict('Two-factor authentication is already on; turn it off before setting it up again');
       // Each call offers a new secret: a QR code seen by someone else can be replaced by asking again.
       const secret = newTotpSecret();
       await db
@@ -136,14 +144,14 @@ export async function authRoutes(app: FastifyInstance) {
         summary: 'Turn two-factor authentication on with a code',
         tags: TAGS,
         body: codeBody,
-        response: { 200: sessionUserAnswer },
+        response: { 200: otpRegisterAnswer },
       },
     },
     async (request) => {
       const auth = requireAuth(request);
       refuseWhileImpersonating(auth);
       const { user } = await loadCaller(db, auth);
-      if (user.otpEnabled) throw badRequest('Two-factor authentication is already on');
+      if (user.otpEnabled) throw conflict('Two-factor authentication is already on');
       const pendingSecret = user.otpPendingSecretEnc;
       if (!pendingSecret) throw badRequest('Start the set-up first: ask for a QR code (GET /user/otp/setup)');
       await acceptUserCode(ctx, request, {
@@ -154,6 +162,7 @@ export async function authRoutes(app: FastifyInstance) {
         code: request.body.otp,
         event: 'otp_setup',
       });
+      let recoveryCodes: string[] = [];
       const session = await db.transaction(async (tx) => {
         // Only the secret the code was checked against is turned on, not one a parallel restart put there.
         const enabled = await tx
@@ -163,6 +172,8 @@ export async function authRoutes(app: FastifyInstance) {
           .returning({ id: users.id });
         if (enabled.length === 0) throw badRequest('The set-up was restarted meanwhile; scan the new QR code and try again');
         await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'enable_two_factor', recordId: auth.userId });
+        // Ten single-use codes for the day the phone is lost, shown with this answer only.
+        recoveryCodes = await replaceRecoveryCodes(tx, ctx.secrets, auth);
         if (auth.stage === 'otp_setup') return completeSignIn(tx, request, ctx.config, auth);
         const [current] = await tx
           .select()
@@ -170,42 +181,47 @@ export async function authRoutes(app: FastifyInstance) {
           .where(and(eq(sessions.companyId, auth.companyId), eq(sessions.id, auth.sessionId)));
         return current;
       });
-      return { message: 'Two-factor authentication is on', user: await sessionUserOf(ctx, session) };
+      return { message: 'Two-factor authentication is on', user: await sessionUserOf(ctx, session), recoveryCodes };
     },
   );
 
-  api.post(
-    '/user/otp/disable',
-    { schema: { summary: 'Turn two-factor authentication off', tags: TAGS, body: passwordBody, response: { 200: messageAnswer } } },
-    async (request) => {
-      const auth = requireAuth(request);
+  // ---- The profile's Security section: two-factor status, turning it off, recovery codes, own sessions ----
+
+  const own: RouteBase = { config: { apiKeys: false }, tags: TAGS };
+  actionRoute(app, own, securityActions.otpStatus, async ({ auth }) => ({
+    message: 'Two-factor status',
+    data: await otpStatusOf(ctx, auth),
+  }));
+
+  actionRoute(app, own, securityActions.disableOtp, async ({ auth, body, request }) => {
+    await disableTwoFactor(ctx, request, auth, body);
+    return { message: 'Two-factor authentication is off' };
+  });
+
+  actionRoute(app, own, securityActions.regenerateRecoveryCodes, async ({ auth, body, request }) => ({
+    message: 'New recovery codes: save them now, they are shown only this once. The earlier codes no longer work.',
+    data: { codes: await regenerateRecoveryCodes(ctx, request, auth, body.password) },
+  }));
+
+  actionRoute(app, own, securityActions.ownSessions, async ({ auth }) => ({
+    message: 'Your sessions',
+    data: await ownSessions(db, ctx.config, auth),
+  }));
+
+  actionRoute(app, own, securityActions.endOwnSession, async ({ auth, params, request }) => {
+    await endOwnSessionById(db, request, auth, params.id);
+    return { message: 'The session has been ended' };
+  });
+
+  // An admin's reset of someone's two-factor: the users update permission, in the admin's company only.
+  actionRoute(
+    app,
+    { config: { policy: ['users', 'update'], apiKeys: false }, tags: TAGS },
+    securityActions.resetUserOtp,
+    async ({ auth, params, request }) => {
       refuseWhileImpersonating(auth);
-      const { user, company } = await loadCaller(db, auth);
-      if (company.requireTwoFactor) {
-        throw badRequest('Your company requires two-factor authentication, so it cannot be turned off');
-      }
-      if (user.otpRequired) {
-        throw badRequest('Your administrator requires two-factor authentication for your account, so it cannot be turned off');
-      }
-      if (!user.otpEnabled) throw badRequest('Two-factor authentication is not on');
-      const limits = [reauthLimit(user.id)];
-      const event = { companyId: auth.companyId, userId: user.id, email: user.email, event: 'otp_setup' as const };
-      await refuseWhenBlocked(db, request, limits, event);
-      if (!(await verifyPassword(user.passwordHash, request.body.password))) {
-        await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_password' });
-        await countFailure(db, limits);
-        throw badRequest('password: is not correct');
-      }
-      await db.transaction(async (tx) => {
-        await tx
-          .update(users)
-          .set({ otpEnabled: false, otpSecretEnc: null, otpPendingSecretEnc: null, updatedAt: new Date() })
-          .where(and(eq(users.companyId, auth.companyId), eq(users.id, user.id)));
-        await recordAudit(tx, request, { companyId: auth.companyId, model: 'user', operation: 'disable_two_factor', recordId: user.id });
-        await recordAccessEvent(tx, request, { ...event, status: 'success', reason: 'disabled' });
-      });
-      await clearFailures(db, limits[0].key);
-      return { message: 'Two-factor authentication is off' };
+      const user = await resetTwoFactorOf(ctx, request, auth, params.userId);
+      return { message: `The two-factor authentication of ${user.email} has been reset, and they have been told by mail` };
     },
   );
 

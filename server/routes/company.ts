@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { onboardingAnswer } from '../../common/contract/answers/company';
+import { companyAdminsAnswer, gettingStartedAnswer, onboardingAnswer, signupAnswer } from '../../common/contract/answers/company';
 import { ONBOARDING_SUCCESS_MESSAGE } from '../../common/messages';
+import { requireAuth } from '../auth/guard';
 import { consumeRate } from '../auth/throttle';
+import { companyAdmins } from '../company/admins';
+import { gettingStarted } from '../company/getting-started';
 import { forbidden } from '../http/errors';
 import { emailField, hostnameField, nameField, passwordField } from '../http/schemas';
 import { provisionCompany } from '../tenancy/provision';
@@ -22,6 +25,43 @@ const onboardingBody = z.object({
 
 export async function companyRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+
+  /** Public: the sign-in screen offers "Create your company" only when this server takes sign-ups. */
+  api.get(
+    '/company/signup',
+    {
+      config: { public: true },
+      schema: { summary: 'Whether this server lets anyone create a company', tags: ['Company'], response: { 200: signupAnswer } },
+    },
+    async () => {
+      const open = api.ctx.config.allowCompanySignup;
+      return { message: open ? 'Company sign-up is open' : 'Company sign-up is turned off on this server', data: { open } };
+    },
+  );
+
+  /** Any signed-in user of the company may read whom to ask for access: names and emails of its active admins, nothing more. */
+  api.get(
+    '/company/admins',
+    {
+      schema: { summary: "The company's admins, to ask for access", tags: ['Company'], response: { 200: companyAdminsAnswer } },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      return { message: "The company's admins", data: await companyAdmins(api.ctx.db, auth.companyId) };
+    },
+  );
+
+  /** The dashboard's getting-started checklist: which first steps the company's data shows taken (counts only, for any signed-in user). */
+  api.get(
+    '/company/getting-started',
+    {
+      schema: { summary: "The company's getting-started steps, done or not", tags: ['Company'], response: { 200: gettingStartedAnswer } },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      return { message: 'Getting started', data: { steps: await gettingStarted(api.ctx.db, auth.companyId) } };
+    },
+  );
 
   /** Onboards another company with its first admin (our shape; the spec does not show it). */
   api.post(

@@ -4,6 +4,7 @@ import { AUTH_PATHS, isAuthPath, type AuthPath } from '../../providers/authPaths
 import { ActivateAccountScreen } from './screens/ActivateAccountScreen';
 import { ChangePasswordScreen } from './screens/ChangePasswordScreen';
 import { ContactAdminScreen } from './screens/ContactAdminScreen';
+import { CreateCompanyScreen } from './screens/CreateCompanyScreen';
 import { LogoutScreen } from './screens/LogoutScreen';
 import { RegisterTwoFactorScreen } from './screens/RegisterTwoFactorScreen';
 import { ResetPasswordScreen } from './screens/ResetPasswordScreen';
@@ -22,6 +23,7 @@ const SCREENS: Record<AuthPath, ComponentType> = {
   [AUTH_PATHS.resetUserAccount]: ResetUserAccountScreen,
   [AUTH_PATHS.logout]: LogoutScreen,
   [AUTH_PATHS.contactAdmin]: ContactAdminScreen,
+  [AUTH_PATHS.createCompany]: CreateCompanyScreen,
 };
 
 /**

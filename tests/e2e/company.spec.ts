@@ -91,3 +91,29 @@ test('an admin uploads a logo on /company, sees it in the app bar, and the sign-
   await expect(page.getByRole('img', { name: /^Logo of / })).toHaveCount(0);
   expect(dialogs).toEqual([]);
 });
+
+test('the company profile form asks before leaving with unsaved changes', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, admin);
+  await page.goto('/company');
+  const city = page.getByLabel('City');
+  await expect(city).toBeVisible({ timeout: 30_000 });
+  await city.fill('Draftville');
+
+  // Declined: the page and the typed text stay.
+  page.once('dialog', (dialog) => {
+    expect(dialog.type()).toBe('confirm');
+    expect(dialog.message()).toContain("Some of your changes weren't saved");
+    void dialog.dismiss();
+  });
+  await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page).toHaveURL(/\/company$/);
+  await expect(city).toHaveValue('Draftville');
+
+  // Accepted: the move goes on, and nothing was saved.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const profile = await api('/company', { token: await adminToken() });
+  expect(JSON.stringify(profile.body)).not.toContain('Draftville');
+});

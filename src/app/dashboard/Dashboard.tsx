@@ -3,6 +3,7 @@ import { Title, useTranslate } from 'react-admin';
 import { useSessionUser } from '../session';
 import { DashboardCards } from './DashboardCards';
 import { DashboardCharts } from './DashboardCharts';
+import { GettingStarted } from './GettingStarted';
 import { PeoplePanel } from './PeoplePanel';
 import { DashboardToastsProvider, useDashboardCards } from './useDashboard';
 
@@ -34,6 +35,7 @@ function DashboardContent() {
           </Typography>
         )}
       </Box>
+      <GettingStarted enabled={isAdmin} />
       <DashboardCards title="app.dashboard.holds" query={topCards} />
       <DashboardCharts isAdmin={isAdmin} />
       {isAdmin && <DashboardCards title="app.dashboard.administration" query={adminCards} />}
