@@ -10,11 +10,21 @@ import { apiRequest, apiResponse, type RequestOptions } from './http';
 
 /** Fills a path template; a placeholder without a value is a declaration error, said loudly. */
 export function fillPath(template: string, values: Readonly<Record<string, string | number | undefined>>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const [path, query] = template.split('?', 2) as [string, string | undefined];
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined || value === '') throw new Error(`The path ${template} needs a value for {${name}}`);
     return encodeURIComponent(String(value));
   });
+  if (query === undefined) return filled;
+  // A query's placeholders are optional: a parameter without a value is left out.
+  const parameters = query.split('&').flatMap((parameter) => {
+    const placeholder = /^([^=]+)=\{(\w+)\}$/.exec(parameter);
+    if (!placeholder) return [parameter];
+    const value = values[placeholder[2]];
+    return value === undefined || value === '' ? [] : [`${placeholder[1]}=${encodeURIComponent(String(value))}`];
+  });
+  return parameters.length > 0 ? `${filled}?${parameters.join('&')}` : filled;
 }
 
 /**

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { initAnalytics } from '../providers/analytics';
 import { consoleChunks } from './shell/chunks';
 import { ConsoleApp } from './shell/ConsoleApp';
+import { EntryStylesheets, failedEntryStylesheets } from './shell/EntryStylesheets';
 import { installPreloadErrorListener } from './shell/preloadErrors';
 import { prepareFirstRender } from './shell/startup';
 
@@ -13,10 +14,13 @@ initAnalytics();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-void prepareFirstRender(consoleChunks, window.location.pathname).then(() =>
+// Read before anything renders: a failed first style sheet is said, with Retry, not drawn unstyled.
+void Promise.all([failedEntryStylesheets(), prepareFirstRender(consoleChunks, window.location.pathname)]).then(([failedStylesheets]) =>
   createRoot(root).render(
     <StrictMode>
-      <ConsoleApp />
+      <EntryStylesheets failed={failedStylesheets}>
+        <ConsoleApp />
+      </EntryStylesheets>
     </StrictMode>,
   ),
 );

@@ -15,4 +15,17 @@ export const server = setupServer(
   http.get('/api/v1/notifications', () => HttpResponse.json({ message: 'Latest notifications', data: [] })),
   // The password rules the new-password forms show (the company's service settings): the default ones unless a test says otherwise.
   http.get('/api/v1/settings/password-policy', () => HttpResponse.json({ message: 'Password policy', data: DEFAULT_PASSWORD_POLICY })),
+  // The company profile, which an admin's app bar reads to learn whether there is a logo: unknown unless a test says otherwise.
+  http.get('/api/v1/company', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  // The user's language, which the app bar reads on every signed-in screen: none kept unless a test says otherwise.
+  http.get('/api/v1/user/preferences/locale', () => HttpResponse.json({ message: 'Preference', data: { locale: null } })),
+  // The profile's two-factor status and own sessions: answered as a server without those calls unless a test says otherwise.
+  http.get('/api/v1/user/otp/status', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  http.get('/api/v1/user/sessions', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  // The live stream: answered as a server without it unless a test says otherwise (the console then polls).
+  http.get('/api/v1/events', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  // Company sign-up, the dashboard's getting-started checklist and whom to ask for access: answered as a server without them unless a test says otherwise.
+  http.get('/api/v1/company/signup', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  http.get('/api/v1/company/getting-started', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
+  http.get('/api/v1/company/admins', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
 );

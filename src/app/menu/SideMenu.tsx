@@ -1,6 +1,6 @@
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import { Collapse, Divider, List, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
+import { Box, Collapse, Divider, List, ListItem, ListItemButton, ListItemIcon, ListItemText, Tooltip } from '@mui/material';
 import { memo, type ReactElement } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
 import { isMenuGroupOpen } from '../../../providers/preferences';
@@ -77,8 +77,9 @@ function GroupEntry(props: EntryProps) {
   }
   const open = isMenuGroupOpen(preferences, node.id);
   const Icon = menuIcon(node.icon, 'group');
+  // The header and its pages are one item of the list around it, the pages a list of their own.
   return (
-    <>
+    <ListItem disablePadding sx={{ display: 'block' }}>
       <ListItemButton
         onClick={() => actions.toggleMenuGroup(node.id)}
         aria-expanded={open}
@@ -88,7 +89,7 @@ function GroupEntry(props: EntryProps) {
         <ListItemIcon>
           <Icon fontSize="small" />
         </ListItemIcon>
-        <ListItemText primary={label(node)} slotProps={{ primary: { variant: 'body2', noWrap: true, sx: { fontWeight: 600 } } }} />
+        <ListItemText primary={label(node)} slotProps={{ primary: { variant: 'body2', sx: { fontWeight: 600 } } }} />
         {open ? <ExpandLessIcon fontSize="small" /> : <ExpandMoreIcon fontSize="small" />}
       </ListItemButton>
       <Collapse in={open} timeout="auto" unmountOnExit>
@@ -96,7 +97,7 @@ function GroupEntry(props: EntryProps) {
           <GroupChildren {...props} />
         </List>
       </Collapse>
-    </>
+    </ListItem>
   );
 }
 
@@ -114,23 +115,26 @@ const PageEntry = memo(function PageEntry({ node, depth, active, label, iconsOnl
   const Icon = menuIcon(node.icon, 'page');
   const prepareHandlers = usePrepareListPage(active ? undefined : node.url);
   return (
-    <WithTooltip show={iconsOnly} title={label}>
-      <ListItemButton
-        component={LinkBase}
-        to={node.url ?? '/'}
-        {...prepareHandlers}
-        selected={active}
-        aria-current={active ? 'page' : undefined}
-        aria-label={iconsOnly ? label : undefined}
-        onClick={onNavigate}
-        sx={{ pl: indent(depth, iconsOnly), minHeight: 40 }}
-      >
-        <ListItemIcon>
-          <Icon fontSize="small" />
-        </ListItemIcon>
-        {!iconsOnly && <ListItemText primary={label} slotProps={{ primary: { variant: 'body2', noWrap: true } }} />}
-      </ListItemButton>
-    </WithTooltip>
+    <ListItem disablePadding>
+      <WithTooltip show={iconsOnly} title={label}>
+        <ListItemButton
+          component={LinkBase}
+          to={node.url ?? '/'}
+          {...prepareHandlers}
+          selected={active}
+          aria-current={active ? 'page' : undefined}
+          aria-label={iconsOnly ? label : undefined}
+          onClick={onNavigate}
+          sx={{ pl: indent(depth, iconsOnly), minHeight: 40 }}
+        >
+          <ListItemIcon>
+            <Icon fontSize="small" />
+          </ListItemIcon>
+          {/* A long label takes a second line rather than being cut (and translations run longer). */}
+          {!iconsOnly && <ListItemText primary={label} slotProps={{ primary: { variant: 'body2', sx: { lineHeight: 1.3 } } }} />}
+        </ListItemButton>
+      </WithTooltip>
+    </ListItem>
   );
 });
 
@@ -152,18 +156,20 @@ export function SideMenu({ iconsOnly = false, onNavigate }: { iconsOnly?: boolea
   const current = menu.trail[menu.trail.length - 1];
   const activeId = current ? current.id : null;
   return (
-    <List component="nav" aria-label={translate('app.menu.label')} dense sx={{ py: 1 }}>
-      {menu.items.map((node) => (
-        <MenuEntry
-          key={node.id}
-          node={node}
-          depth={0}
-          activeId={activeWithin(node, activeId)}
-          iconsOnly={iconsOnly}
-          label={menu.label}
-          onNavigate={onNavigate}
-        />
-      ))}
-    </List>
+    <Box component="nav" aria-label={translate('app.menu.label')}>
+      <List dense sx={{ py: 1 }}>
+        {menu.items.map((node) => (
+          <MenuEntry
+            key={node.id}
+            node={node}
+            depth={0}
+            activeId={activeWithin(node, activeId)}
+            iconsOnly={iconsOnly}
+            label={menu.label}
+            onNavigate={onNavigate}
+          />
+        ))}
+      </List>
+    </Box>
   );
 }
