@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks: builds the console, starts the real server on a fresh data directory, measures,
 // and writes the figures with the command behind them to docs/benchmarks.md.
-//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | runs | isolation: one part)
+//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | runs | isolation | live: one part)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { measureQuality } from '../tests/bench/quality.mjs';
 import { measureCopy } from '../tests/bench/copy.mjs';
 import { measureRunLatency } from '../tests/bench/jobs-latency.mjs';
 import { measureIsolation } from '../tests/bench/isolation.mjs';
+import { measureLiveLatency } from '../tests/bench/live.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const port = Number(process.env.BENCH_PORT || 8282);
@@ -24,7 +25,7 @@ const account = { email: 'admin@bench.local', password: 'Bench-admin-pass-1', co
 const benchDatabaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Seconds each list call is hammered for. */
 const listSeconds = Number(process.env.BENCH_LIST_SECONDS || 8);
-/** `BENCH_ONLY=first-load`, `lists`, `quality`, `copy`, `runs` or `isolation` measures that part alone and keeps the others' last figures. */
+/** `BENCH_ONLY=first-load`, `lists`, `quality`, `copy`, `runs`, `isolation` or `live` measures that part alone and keeps the others' last figures. */
 const only = process.env.BENCH_ONLY ?? '';
 const measures = (part) => only === '' || only === part;
 
@@ -140,17 +141,22 @@ async function listsOnPostgres() {
   }
 }
 
+/** Builds the console into a directory of its own, so that a console built or served from dist/ is left alone. */
+function buildConsole() {
+  if (!chromiumPath()) throw new Error('Benchmarks need Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
+  const consoleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-console-'));
+  const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn', '--outDir', consoleDir], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error('the console build failed');
+  return consoleDir;
+}
+
 async function main() {
   const sections = [];
   if (measures('first-load')) {
-    if (!chromiumPath()) throw new Error('Benchmarks need Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
-    // Built into a directory of its own, so that a console built or served from dist/ is left alone.
-    const consoleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-console-'));
-    const build = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn', '--outDir', consoleDir], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    if (build.status !== 0) throw new Error('the console build failed');
+    const consoleDir = buildConsole();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-'));
     const server = startServer({ DATA_DIR: dataDir, CONSOLE_DIR: consoleDir });
     try {
@@ -181,11 +187,22 @@ async function main() {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }
+  if (measures('live')) {
+    const consoleDir = buildConsole();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-live-'));
+    try {
+      sections.push(await measureLiveLatency({ baseUrl, account, databaseUrl: benchDatabaseUrl, startServer, consoleDir, dataDir }));
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(consoleDir, { recursive: true, force: true });
+    }
+  }
   writeReport(sections);
 }
 
 async function waitFor(url) {
-  const deadline = Date.now() + 60_000;
+  // A busy machine takes its time to start the server (tsx compiles it first).
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
     try {
       if ((await fetch(url)).ok) return;
