@@ -1,7 +1,7 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
-import { Alert, AlertTitle, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useFormContext } from 'react-hook-form';
 import { useCanAccess, useGetRecordRepresentation, useRecordContext, useTranslate } from 'react-admin';
 import { connectionTypeOf } from '../../common/connections';
@@ -9,6 +9,7 @@ import { stopRowClick } from '../../src/framework/feedback';
 import { checkSettings, settingsChanged } from './form';
 import { useConnectionTest, type TestState } from './hooks';
 import type { Connection } from './types';
+import { Spinner } from '../../src/framework/Spinner';
 
 /** What a test answered: OK with the latency and what the source says of itself, or the failure in the source's words. */
 export function TestResultPanel({ state }: { state: TestState }) {
@@ -17,7 +18,7 @@ export function TestResultPanel({ state }: { state: TestState }) {
   if (state.state === 'running') {
     return (
       <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 1 }}>
-        <CircularProgress size={18} />
+        <Spinner size={18} />
         {translate('resources.connections.test.running')}
       </Box>
     );

@@ -1,10 +1,11 @@
-import { Alert, Box, Card, CardContent, CircularProgress, Typography } from '@mui/material';
+import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { useLiveStatus } from '../../src/app/live/liveState';
 import { formatWhen } from '../tables/cells';
 import { durationText, isLive, RunStatusChip, runDuration, StartedBy, TriggerText, WorkflowLink } from './cells';
 import type { JobRun } from './types';
+import { Spinner } from '../../src/framework/Spinner';
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   const translate = useTranslate();
@@ -34,7 +35,7 @@ export function RunSummary({ run }: { run: JobRun }) {
           <RunStatusChip status={run.status} />
           {live && (
             <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.secondary' }}>
-              <CircularProgress size={14} />
+              <Spinner size={14} />
               <Typography variant="body2">{translate(streaming ? 'resources.job-runs.live_stream' : 'resources.job-runs.live')}</Typography>
             </Box>
           )}

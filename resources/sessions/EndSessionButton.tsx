@@ -1,10 +1,11 @@
 import LogoutIcon from '@mui/icons-material/Logout';
-import { Box, CircularProgress } from '@mui/material';
+import { Box } from '@mui/material';
 import { useState } from 'react';
 import { Button, Confirm, useCanAccess, useDataProvider, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { alerts } from '../../providers/alerts';
 import { failureText, stopRowClick } from '../../src/framework/feedback';
 import type { Session } from '../../common/contract/sessions';
+import { Spinner } from '../../src/framework/Spinner';
 
 /**
  * Ends another session (`PUT /session/logout { sessionId }`, the declaration's delete route),
@@ -51,7 +52,7 @@ export function EndSessionButton() {
           setConfirming(true);
         }}
       >
-        {running ? <CircularProgress size={16} /> : <LogoutIcon />}
+        {running ? <Spinner size={16} /> : <LogoutIcon />}
       </Button>
       <Confirm
         isOpen={confirming}

@@ -2,17 +2,18 @@ import DownloadIcon from '@mui/icons-material/Download';
 import SaveIcon from '@mui/icons-material/Save';
 import SyncIcon from '@mui/icons-material/Sync';
 import UploadIcon from '@mui/icons-material/Upload';
-import { Alert, AlertTitle, Box, Button, CircularProgress, MenuItem, TableCell, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, MenuItem, TableCell, TableRow, TextField, Typography } from '@mui/material';
 import { useRef } from 'react';
 import { useCanAccess, useTranslate, WithRecord } from 'react-admin';
 import { RelatedTable, type RelatedColumn } from '../../src/framework/related/RelatedTable';
 import { SearchField } from '../../src/framework/related/SearchField';
 import { useDictionary, useDictionaryEdits, useDictionaryFiles, type DictionaryEdits, type FileResult, type RowSave } from './hooks';
 import { SENSITIVITIES, type ColumnsRefresh, type DataTable, type DictionaryEntry } from './types';
+import { Spinner } from '../../src/framework/Spinner';
 
 function SaveState({ save }: { save: RowSave }) {
   const translate = useTranslate();
-  if (save.state === 'saving') return <CircularProgress size={16} aria-label={translate('resources.tables.dictionary.saving')} />;
+  if (save.state === 'saving') return <Spinner size={16} aria-label={translate('resources.tables.dictionary.saving')} />;
   if (save.state === 'saved')
     return (
       <Typography variant="caption" color="success.main" role="status">
@@ -229,7 +230,7 @@ function DictionaryBody({ table }: { table: DataTable }) {
             <Button
               size="small"
               variant="contained"
-              startIcon={edits.savingAll ? <CircularProgress size={14} color="inherit" /> : <SaveIcon />}
+              startIcon={edits.savingAll ? <Spinner size={14} color="inherit" /> : <SaveIcon />}
               disabled={edits.edited.length === 0 || edits.savingAll}
               aria-busy={edits.savingAll}
               onClick={() => void edits.saveAll()}

@@ -2,7 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import { Box, Button, Chip, CircularProgress, Typography } from '@mui/material';
+import { Box, Button, Chip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useCanAccess, useTranslate, WithRecord } from 'react-admin';
 import { FUNCTION_TYPE_OF, QUALITY_FUNCTIONS, type QualityFunctionType } from '../../common/schemas/quality';
@@ -14,6 +14,7 @@ import { RuleDialog } from './RuleDialog';
 import { RunHistory } from './RunHistory';
 import { RunResults } from './RunResults';
 import type { DataTable, QualityRule } from './types';
+import { Spinner } from '../../src/framework/Spinner';
 
 const FUNCTION_TYPES: readonly QualityFunctionType[] = ['column', 'table', 'custom'];
 
@@ -149,7 +150,7 @@ function QualityBody({ table }: { table: DataTable }) {
             </Button>
             <Button
               variant="contained"
-              startIcon={checks.running ? <CircularProgress size={16} color="inherit" /> : <PlayArrowIcon />}
+              startIcon={checks.running ? <Spinner size={16} color="inherit" /> : <PlayArrowIcon />}
               onClick={() => void checks.start()}
               disabled={checks.running}
               aria-busy={checks.running}

@@ -3,7 +3,6 @@ import {
   Alert,
   Box,
   Button,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -16,6 +15,7 @@ import {
 import { useCanAccess, useRecordContext, useTranslate } from 'react-admin';
 import { useWorkflowCheck, type CheckState } from './hooks';
 import type { Workflow, WorkflowCheck } from './types';
+import { Spinner } from '../../src/framework/Spinner';
 
 interface ProblemGroup {
   key: string;
@@ -51,7 +51,7 @@ function CheckBody({ state, workflow }: { state: CheckState; workflow: Workflow 
   if (state.state === 'checking') {
     return (
       <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-        <CircularProgress size={18} />
+        <Spinner size={18} />
         {translate('resources.workflows.check.checking')}
       </Box>
     );

@@ -1,9 +1,10 @@
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import { Button, CircularProgress } from '@mui/material';
+import { Button } from '@mui/material';
 import { useCanAccess, useRecordContext, useTranslate } from 'react-admin';
 import { stopRowClick } from '../../src/framework/feedback';
 import { useRunWorkflow } from './hooks';
 import type { Workflow } from './types';
+import { Spinner } from '../../src/framework/Spinner';
 
 /** "Run" for the workflow in context (a row of the list, its page, its form): queues a run and opens it. */
 export function RunWorkflowButton() {
@@ -17,7 +18,7 @@ export function RunWorkflowButton() {
   return (
     <Button
       size="small"
-      startIcon={running ? <CircularProgress size={14} color="inherit" /> : <PlayArrowIcon />}
+      startIcon={running ? <Spinner size={14} color="inherit" /> : <PlayArrowIcon />}
       onClick={(event) => {
         stopRowClick(event);
         void run();

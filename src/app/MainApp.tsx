@@ -4,7 +4,6 @@ import {
   AdminContext,
   AdminUI,
   CustomRoutes,
-  Loading,
   localStorageStore,
   Resource,
   ResourceDefinitionContextProvider,
@@ -31,6 +30,7 @@ import { LayoutPreferencesProvider } from './preferences/LayoutPreferencesContex
 import { useSessionUser } from './session';
 import { consoleStyleCache } from './styleCache';
 import { darkTheme, lightTheme } from './theme';
+import { PageLoading } from '../framework/Spinner';
 
 /**
  * react-admin's Store, holding the console's locale from the start: react-admin renders nothing
@@ -83,7 +83,7 @@ const consoleRoutes = (
             key={path}
             path={path}
             element={
-              <Suspense fallback={<Loading />}>
+              <Suspense fallback={<PageLoading />}>
                 <Page />
               </Suspense>
             }

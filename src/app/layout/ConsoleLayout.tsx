@@ -1,6 +1,6 @@
 import { Box, useMediaQuery, type Theme } from '@mui/material';
 import { Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { Loading, SkipNavigationButton, useTheme } from 'react-admin';
+import { SkipNavigationButton, useTheme } from 'react-admin';
 import { AlertBar } from '../../shell/AlertBar';
 import { ImpersonationBanner } from '../ImpersonationBanner';
 import { ListPrimer } from '../../framework/list/ListPrimer';
@@ -11,6 +11,7 @@ import { ConsoleAppBar } from './ConsoleAppBar';
 import { ConsoleSidebar } from './ConsoleSidebar';
 import { ContentErrorBoundary } from './ContentErrorBoundary';
 import { CustomizeDrawer } from './CustomizeDrawer';
+import { PageLoading } from '../../framework/Spinner';
 
 /** The header's height, followed as it changes (the banner comes and goes, the menu wraps). */
 function useHeight(ref: RefObject<HTMLElement | null>): number {
@@ -94,7 +95,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
           <Box sx={{ maxWidth: preferences.fullWidthLayout ? 'none' : CONTENT_MAX_WIDTH, mx: 'auto' }}>
             <AlertBar />
             <ContentErrorBoundary>
-              <Suspense fallback={<Loading />}>{children}</Suspense>
+              <Suspense fallback={<PageLoading />}>{children}</Suspense>
             </ContentErrorBoundary>
           </Box>
         </Box>

@@ -1,11 +1,12 @@
 import { Alert, Box, Paper, Skeleton, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Loading, Title, useCanAccess, useTranslate } from 'react-admin';
+import { Title, useCanAccess, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router';
 import { useOperationCatalogue } from '../../../resources/apikeys/api';
 import { failureText } from '../../framework/feedback';
 import { OperationBrowser } from './OperationBrowser';
 import { OperationView } from './OperationView';
+import { PageLoading } from '../../framework/Spinner';
 
 const SELECTED = 'operation';
 
@@ -34,7 +35,7 @@ export default function ApiExplorerPage() {
       { replace: false },
     );
 
-  if (checking) return <Loading />;
+  if (checking) return <PageLoading />;
   return (
     <Box sx={{ mt: 2 }}>
       <Title title={translate('resources.apikeys.explorer.title')} />

@@ -1,5 +1,5 @@
 import SendIcon from '@mui/icons-material/Send';
-import { Alert, Box, Button, Chip, CircularProgress, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, TextField, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { OperationDetail } from '../../../resources/apikeys/types';
@@ -13,6 +13,7 @@ import {
   sendWithKey,
   type TryItResult,
 } from './tryIt';
+import { Spinner } from '../../framework/Spinner';
 
 export interface TryItProps {
   detail: OperationDetail;
@@ -154,7 +155,7 @@ export function TryIt({ detail, apiKey, onApiKeyChange }: TryItProps) {
         <Button
           type="submit"
           variant="contained"
-          startIcon={running ? <CircularProgress size={16} color="inherit" /> : <SendIcon />}
+          startIcon={running ? <Spinner size={16} color="inherit" /> : <SendIcon />}
           disabled={running}
         >
           {translate(running ? 'resources.apikeys.explorer.sending' : 'resources.apikeys.explorer.send')}

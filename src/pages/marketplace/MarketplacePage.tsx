@@ -1,12 +1,13 @@
 import SearchIcon from '@mui/icons-material/Search';
 import { Alert, Box, Button, InputAdornment, Skeleton, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
-import { Loading, Title, useCanAccess, useTranslate } from 'react-admin';
+import { Title, useCanAccess, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router';
 import { failureText } from '../../framework/feedback';
 import { categoriesOf, filterIntegrations, useMarketplace, type Integration } from './api';
 import { ConfigureDialog, ConfigureNotAllowed } from './ConfigureDialog';
 import { IntegrationCard } from './IntegrationCard';
+import { PageLoading } from '../../framework/Spinner';
 
 const CATEGORY = 'category';
 const SEARCH = 'search';
@@ -45,7 +46,7 @@ export default function MarketplacePage() {
       { replace: true },
     );
 
-  if (checking) return <Loading />;
+  if (checking) return <PageLoading />;
   const title = translate('resources.marketplace.title');
   return (
     <Box sx={{ py: 2 }}>

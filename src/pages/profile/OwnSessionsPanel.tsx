@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Chip, CircularProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Confirm, useLocale, useTranslate } from 'react-admin';
@@ -7,6 +7,7 @@ import { alerts } from '../../../providers/alerts';
 import { failureText } from '../../framework/feedback';
 import { endOwnSession } from './securityApi';
 import { OWN_SESSIONS_KEY, useOwnSessions } from './useSecurity';
+import { Spinner } from '../../framework/Spinner';
 
 const t = (key: string) => `resources.users.profile.own_sessions.${key}`;
 
@@ -62,7 +63,7 @@ function EndButton({ session, onEnded }: { session: Session; onEnded: () => void
         onClick={() => setConfirming(true)}
         aria-label={translate(t('end_label'), { device: deviceOf(session.userAgent) ?? session.ip ?? '' })}
       >
-        {running ? <CircularProgress size={16} /> : translate(t('end'))}
+        {running ? <Spinner size={16} /> : translate(t('end'))}
       </Button>
       <Confirm
         isOpen={confirming}
@@ -101,7 +102,7 @@ export function OwnSessionsPanel() {
       {sessions.isError ? (
         <Alert severity="error">{failureText(sessions.error)}</Alert>
       ) : !sessions.data ? (
-        <CircularProgress size={20} aria-label={translate('ra.page.loading')} />
+        <Spinner size={20} aria-label={translate('ra.page.loading')} />
       ) : (
         <List dense aria-label={translate(t('title'))}>
           {sessions.data.map((session) => (
