@@ -81,12 +81,18 @@ export function consoleMessages(resources: readonly ResourceTexts[]): Record<str
  * without a warning.
  */
 export function createI18nProvider(resources: readonly ResourceTexts[]): I18nProvider {
-  const byLocale = consoleMessages(resources);
+  // Each catalogue is merged when its language is first drawn, not all at start: a merge of the
+  // whole catalogue takes 10-25 ms, and most sessions use one language.
+  let en: TranslationMessages | null = null;
+  let fr: TranslationMessages | null = null;
   let pseudo: TranslationMessages | null = null;
+  const english = () => (en ??= englishCatalogue(resources));
+  const french = () => (fr ??= mergeTranslations(english(), frenchCatalogue(resources)));
   const messagesOf = (locale: string) => {
+    if (locale === 'fr') return french();
     // Every key of the catalogue, the ones only other languages carry (menu titles) included.
-    if (locale === PSEUDO_LOCALE) return (pseudo ??= pseudoMessages(mergeTranslations(byLocale.fr, byLocale.en)));
-    return byLocale[locale] ?? byLocale.en;
+    if (locale === PSEUDO_LOCALE) return (pseudo ??= pseudoMessages(mergeTranslations(french(), english())));
+    return english();
   };
   return polyglotI18nProvider(
     messagesOf,

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { mergeTranslations } from 'react-admin';
-import { messages } from '../../../src/app/providers';
+import { consoleTexts } from '../../../src/app/providers';
 import { SideMenu } from '../../../src/app/menu/SideMenu';
 import { TopMenu } from '../../../src/app/menu/TopMenu';
 import { admin, adminNav, mockPreferencesServer, plainUser, signIn } from './fixtures';
@@ -99,7 +99,7 @@ describe('the sidebar menu', { timeout: RENDER_TIMEOUT_MS }, () => {
     signIn(admin);
     mockPreferencesServer();
     const i18nProvider = polyglotI18nProvider(
-      () => mergeTranslations(messages.en, { nav: { page: { outbox: 'Outgoing mail' } } }),
+      () => mergeTranslations(consoleTexts().en, { nav: { page: { outbox: 'Outgoing mail' } } }),
       'en',
       [],
       {

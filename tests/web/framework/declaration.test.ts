@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createI18nProvider } from '../../../providers/i18nProvider';
-import { messages } from '../../../src/app/providers';
+import { consoleTexts } from '../../../src/app/providers';
 import { capabilitiesOf, canSort, defaultHiddenColumns, defaultSortOf, filterSources } from '../../../src/framework/declaration';
 import { defineResource } from '../../../src/framework/types';
 import { zodResolver } from '../../../src/framework/zodResolver';
@@ -64,7 +64,9 @@ describe('what a declaration yields', () => {
     expect(i18n.translate('app.list.columns_reset')).toBe('Reset to the company default');
     expect(i18n.translate('ra.action.save')).toBe('Save');
     // The registry's: the outbox brings its own.
-    expect((messages.en as unknown as { resources: Record<string, { name: string }> }).resources.outbox.name).toBe('Mail |||| Mail outbox');
+    expect((consoleTexts().en as unknown as { resources: Record<string, { name: string }> }).resources.outbox.name).toBe(
+      'Mail |||| Mail outbox',
+    );
   });
 });
 
