@@ -23,6 +23,13 @@ const shared: RaThemeOptions = {
     MuiFormControl: { defaultProps: { variant: 'outlined', size: 'small', margin: 'dense', fullWidth: true } },
     MuiTableCell: { styleOverrides: { head: { fontWeight: 600 } } },
     MuiListItemIcon: { styleOverrides: { root: { minWidth: 40 } } },
+    // No page scrolls sideways (1280 px wide and up): a list's toolbar lets its filters and buttons
+    // wrap, and a table wider than its card scrolls inside the card, not the page.
+    RaListToolbar: { styleOverrides: { root: { flexWrap: 'wrap', columnGap: 8 } } },
+    RaTopToolbar: { styleOverrides: { root: { flexWrap: 'wrap' } } },
+    RaDataTable: { styleOverrides: { root: { '& .RaDataTable-tableWrapper': { overflowX: 'auto' } } } },
+    // The list's column (a flex item) may be narrower than its table, so the table can scroll.
+    RaList: { styleOverrides: { root: { '& .RaList-main': { minWidth: 0 } } } },
     // Initials on a plain avatar: MUI's grey under the page's background colour reads at 1.6:1; these at 7:1.
     MuiAvatar: {
       styleOverrides: {
