@@ -30,14 +30,14 @@ test("the dashboard's failing-tables card counts what the Tables page counts as 
   const shop = connections.body.data.rows.find((row) => row.name === 'Sample shop');
   expect(shop, JSON.stringify(connections.body)).toBeTruthy();
   const registered = await api<{ data: Row[] }>(`/table/connection/${shop!.id}`, { token });
-  let table = registered.body.data.find((row) => row.name === 'customers');
+  let table = registered.body.data.find((row) => row.name === 'order_items');
   if (!table) {
     const endpoints = await api<{ data: Row[] }>(`/connection/${shop!.id}/endpoints`, { token });
-    const endpoint = endpoints.body.data.find((row) => row.name === 'customers');
+    const endpoint = endpoints.body.data.find((row) => row.name === 'order_items');
     expect(endpoint, JSON.stringify(endpoints.body)).toBeTruthy();
     const created = await api<{ data: Row }>('/table', {
       token,
-      body: { connectionId: shop!.id, endpoint: endpoint!.id, name: 'customers' },
+      body: { connectionId: shop!.id, endpoint: endpoint!.id, name: 'order_items' },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     table = created.body.data;
