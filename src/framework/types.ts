@@ -97,7 +97,11 @@ export interface FilterDeclaration {
   label?: string;
   /** select kinds: default `{ filterProps: source }`. */
   choices?: ChoicesSource;
-  /** In the filter bar from the start (default true); false puts it behind "Add filter". */
+  /**
+   * Where the filter sits: by default in the filter row while the row has room for it (search
+   * first, then in declared order), else behind "Add filter"; true pins it in the row, false puts
+   * it behind the button (./list/filterRoom.ts).
+   */
   alwaysOn?: boolean;
 }
 

@@ -1,12 +1,23 @@
 import { Box, useMediaQuery, type Theme } from '@mui/material';
-import { Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import {
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { SkipNavigationButton, useTheme } from 'react-admin';
 import { AlertBar } from '../../shell/AlertBar';
 import { ImpersonationBanner } from '../ImpersonationBanner';
 import { ListPrimer } from '../../framework/list/ListPrimer';
 import { TopMenu } from '../menu/TopMenu';
 import { useLayoutPreferences } from '../preferences/LayoutPreferencesContext';
-import { CONTENT_MAX_WIDTH, menuColours } from './chrome';
+import { FilterRoomContext } from '../../framework/list/filterRoom';
+import { CONTENT_MAX_WIDTH, menuColours, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './chrome';
 import { ConsoleAppBar } from './ConsoleAppBar';
 import { ConsoleSidebar } from './ConsoleSidebar';
 import { ContentErrorBoundary } from './ContentErrorBoundary';
@@ -36,6 +47,28 @@ function useThemeModeFromPreferences(mode: 'light' | 'dark') {
   }, [current, mode, setCurrent]);
 }
 
+const onResize = (changed: () => void) => {
+  window.addEventListener('resize', changed);
+  return () => window.removeEventListener('resize', changed);
+};
+const windowWidth = () => window.innerWidth;
+
+/** Room kept for a vertical scroll bar beside the page's content, px. */
+const SCROLLBAR_ROOM = 16;
+
+/**
+ * How wide the page's content is, from the window's width and the frame around it (the sidebar,
+ * the main area's padding, the content's largest width): the room a list's filter row has.
+ */
+function useContentWidth(sidebar: number, fullWidth: boolean): number {
+  const width = useSyncExternalStore(onResize, windowWidth);
+  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'), { noSsr: true });
+  const isPhone = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const padding = isPhone ? 16 : isSmall ? 32 : 48;
+  const content = width - sidebar - padding - SCROLLBAR_ROOM;
+  return fullWidth ? content : Math.min(content, CONTENT_MAX_WIDTH);
+}
+
 /**
  * The signed-in frame, arranged by the user's layout preferences: impersonation banner, app bar
  * and (horizontal layout) top menu in the header, sticky when the header is fixed; the sidebar
@@ -52,6 +85,8 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
 
   const vertical = preferences.layout === 'vertical';
   const fixedHeader = preferences.headerFixedLayout;
+  const sidebarWidth = vertical && !isPhone ? (preferences.collapseMenu ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_WIDTH) : 0;
+  const contentWidth = useContentWidth(sidebarWidth, preferences.fullWidthLayout);
   // Stable handlers: the header, the sidebar and the drawer are not rendered again when only the page changes.
   const { toggleMenuCollapse } = actions;
   const toggleMenu = useCallback(
@@ -95,7 +130,9 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
           <Box sx={{ maxWidth: preferences.fullWidthLayout ? 'none' : CONTENT_MAX_WIDTH, mx: 'auto' }}>
             <AlertBar />
             <ContentErrorBoundary>
-              <Suspense fallback={<PageLoading />}>{children}</Suspense>
+              <FilterRoomContext.Provider value={contentWidth}>
+                <Suspense fallback={<PageLoading />}>{children}</Suspense>
+              </FilterRoomContext.Provider>
             </ContentErrorBoundary>
           </Box>
         </Box>

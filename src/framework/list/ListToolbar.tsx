@@ -16,6 +16,7 @@ import { ShareViewButton } from '../share/ShareViewButton';
 import { ExportCsvButton } from './ExportCsvButton';
 import { SavedViewsButton } from './SavedViewsButton';
 import { rememberedToolbarHeight, rememberToolbarHeight } from './toolbarHeights';
+import { useInlineFilters } from './filterRoom';
 
 /**
  * Whether a list's toolbar (filter bar and buttons) may show yet: set once, when the list's
@@ -132,7 +133,8 @@ export function DeclaredListActions({
 }) {
   const declaration = useDeclaration();
   const can = capabilitiesOf(declaration);
-  const hidesFilters = (declaration.filters ?? []).some((filter) => filter.alwaysOn === false);
+  const inline = useInlineFilters(declaration.filters);
+  const hidesFilters = (declaration.filters ?? []).some((filter) => !inline.has(filter.source));
   const ready = useToolbarShown(shown);
   const ref = useToolbarRoom(ready);
   return (

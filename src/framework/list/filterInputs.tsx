@@ -12,6 +12,7 @@ import {
 import { DATE_RANGE_SOURCES } from '../declaration';
 import type { AnyResourceDeclaration, ChoicesSource, FilterDeclaration, FilterType } from '../types';
 import { useChoices } from '../useChoices';
+import { FILTER_INPUT_WIDTHS, useInlineFilters } from './filterRoom';
 
 interface ChoiceFilterProps {
   source: string;
@@ -28,14 +29,15 @@ function ChoiceFilter({ source, label, kind, choicesFrom }: ChoiceFilterProps) {
   const { choices, isPending } = useChoices(choicesFrom);
   const translated = (choices ?? []).map((choice) => ({ id: choice.id, name: translate(choice.name, { _: choice.name }) }));
   const common = { source, label, choices: translated, isPending, helperText: false as const };
-  if (kind === 'multiselect') return <SelectArrayInput {...common} sx={{ minWidth: 180 }} />;
-  if (kind === 'autocomplete') return <AutocompleteArrayInput {...common} sx={{ minWidth: 220 }} />;
-  return <SelectInput {...common} emptyText="ra.action.clear_input_value" sx={{ minWidth: 160 }} />;
+  // Fixed widths, so that the filter row can be planned (./filterRoom.ts): a long choice is cut with an ellipsis.
+  if (kind === 'multiselect') return <SelectArrayInput {...common} sx={{ width: FILTER_INPUT_WIDTHS.multiselect }} />;
+  if (kind === 'autocomplete') return <AutocompleteArrayInput {...common} sx={{ width: FILTER_INPUT_WIDTHS.autocomplete }} />;
+  return <SelectInput {...common} emptyText="ra.action.clear_input_value" sx={{ width: FILTER_INPUT_WIDTHS.select }} />;
 }
 
 /**
  * The filter bar: one react-admin filter input per declared filter (a date range is two
- * inputs, startDate and endDate), labelled by `resources.<name>.filters.<source>`, else the
+ * inputs, startDate and endDate), in the row while it has room (./filterRoom.ts), labelled by `resources.<name>.filters.<source>`, else the
  * field's label.
  */
 export function useFilterInputs(declaration: AnyResourceDeclaration): ReactElement[] {
@@ -46,8 +48,9 @@ export function useFilterInputs(declaration: AnyResourceDeclaration): ReactEleme
       _: translate(`resources.${resource}.fields.${filter.source}`, { _: filter.source }),
     });
 
+  const inline = useInlineFilters(declaration.filters);
   return (declaration.filters ?? []).flatMap((filter): ReactElement[] => {
-    const alwaysOn = filter.alwaysOn ?? true;
+    const alwaysOn = inline.has(filter.source);
     const label = labelOf(filter);
     switch (filter.type) {
       case 'search':
@@ -66,7 +69,16 @@ export function useFilterInputs(declaration: AnyResourceDeclaration): ReactEleme
           />,
         ];
       case 'boolean':
-        return [<NullableBooleanInput key={filter.source} source={filter.source} label={label} alwaysOn={alwaysOn} helperText={false} />];
+        return [
+          <NullableBooleanInput
+            key={filter.source}
+            source={filter.source}
+            label={label}
+            alwaysOn={alwaysOn}
+            helperText={false}
+            sx={{ width: FILTER_INPUT_WIDTHS.boolean }}
+          />,
+        ];
       case 'date':
         return [<DateInput key={filter.source} source={filter.source} label={label} alwaysOn={alwaysOn} helperText={false} />];
       case 'dateRange': {
@@ -90,7 +102,16 @@ export function useFilterInputs(declaration: AnyResourceDeclaration): ReactEleme
       }
       case 'text':
       default:
-        return [<TextInput key={filter.source} source={filter.source} label={label} alwaysOn={alwaysOn} helperText={false} />];
+        return [
+          <TextInput
+            key={filter.source}
+            source={filter.source}
+            label={label}
+            alwaysOn={alwaysOn}
+            helperText={false}
+            sx={{ width: FILTER_INPUT_WIDTHS.text }}
+          />,
+        ];
     }
   });
 }

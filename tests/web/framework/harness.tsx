@@ -13,6 +13,7 @@ import { resourceProps } from '../../../src/framework/resourceProps';
 import { defineResource, type AnyResourceDeclaration } from '../../../src/framework/types';
 import { AlertBar } from '../../../src/shell/AlertBar';
 import { server } from '../msw';
+import { FilterRoomContext } from '../../../src/framework/list/filterRoom';
 
 export const API = '/api/v1';
 
@@ -329,16 +330,26 @@ export interface Rendered {
  */
 export function renderDeclared(
   declarations: AnyResourceDeclaration[],
-  { path, store = memoryStore() }: { path: string; store?: Store },
+  {
+    path,
+    store = memoryStore(),
+    filterRoom = Number.POSITIVE_INFINITY,
+  }: {
+    path: string;
+    store?: Store;
+    /** How wide the page's content is (the console's frame says so); unbounded by default. */ filterRoom?: number;
+  },
 ): Rendered {
   let current: Location | null = null;
   render(
     <TestMemoryRouter initialEntries={[path]} locationCallback={(location) => (current = location)}>
-      <Admin disableTelemetry requireAuth loginPage={false} store={store} layout={TestLayout} {...declaredProviders(declarations)}>
-        {declarations.map((declaration) => (
-          <Resource key={declaration.name} {...resourceProps(declaration)} />
-        ))}
-      </Admin>
+      <FilterRoomContext.Provider value={filterRoom}>
+        <Admin disableTelemetry requireAuth loginPage={false} store={store} layout={TestLayout} {...declaredProviders(declarations)}>
+          {declarations.map((declaration) => (
+            <Resource key={declaration.name} {...resourceProps(declaration)} />
+          ))}
+        </Admin>
+      </FilterRoomContext.Provider>
     </TestMemoryRouter>,
   );
   return {
