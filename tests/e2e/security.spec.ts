@@ -17,8 +17,10 @@ async function enrolInBrowser(page: Page): Promise<{ secret: string; codes: stri
   // The previous step's code (within the drift allowed), so that the current one stays unspent for the test.
   await page.getByLabel('Six-digit code').fill(totp(secret, -1));
   await expect(page.getByRole('heading', { name: 'Save your recovery codes' })).toBeVisible();
-  const codes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts();
-  expect(codes).toHaveLength(10);
+  // allInnerTexts reads at once: the list is first waited for until its ten codes are drawn.
+  const shown = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(shown).toHaveCount(10);
+  const codes = await shown.allInnerTexts();
   await page.getByRole('button', { name: 'I have saved them, continue' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   return { secret, codes: codes.map((code) => code.trim()) };
@@ -116,8 +118,10 @@ test('a recovery code signs in once; the count goes down; regenerating replaces 
   const dialog = page.getByRole('dialog', { name: 'New recovery codes' });
   await dialog.getByLabel('Password', { exact: true }).fill(account.password);
   await dialog.getByRole('button', { name: 'Regenerate recovery codes' }).click();
-  const fresh = await dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts();
-  expect(fresh).toHaveLength(10);
+  // The new codes come with the call's answer: wait until the ten are drawn, then read them.
+  const freshItems = dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(freshItems).toHaveCount(10);
+  const fresh = await freshItems.allInnerTexts();
   expect(fresh.some((code) => codes.includes(code.trim()))).toBe(false);
   await dialog.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByTestId('recovery-codes-left')).toHaveText('10 recovery codes left');
