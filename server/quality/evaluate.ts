@@ -366,7 +366,7 @@ export async function evaluateRules(source: TableSource, input: EvaluationInput)
       table: source.tableName(input.endpoint),
       columns: input.columns,
       clock,
-      sampleRows: input.sampleRows ?? SAMPLE_ROWS,
+      sampleRows: sampleRowsWanted(input.sampleRows),
     };
   } catch (err) {
     return { status: 'error', error: sourceErrorOf(err).message, results: [] };
@@ -406,4 +406,12 @@ export async function evaluateRules(source: TableSource, input: EvaluationInput)
   } catch (err) {
     return { status: 'error', error: err instanceof Error ? err.message : String(err), results: [] };
   }
+}
+
+/**
+ * The failing rows a rule keeps, as a whole number from 1 to 1,000: it is written into the
+ * statement's LIMIT, so anything else (a caller that skipped the settings' schema) falls back to 20.
+ */
+export function sampleRowsWanted(value: number | undefined): number {
+  return value !== undefined && Number.isInteger(value) && value >= 1 && value <= 1000 ? value : SAMPLE_ROWS;
 }
