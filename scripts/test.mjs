@@ -39,11 +39,17 @@ export function countVitest(file, status, label) {
     // An error outside every test (an unhandled rejection, say) fails the run without failing a
     // test, and the JSON report does not show it: the exit status does, and counts as one failure.
     const outside = failed === 0 && typeof status === 'number' && status !== 0 ? 1 : 0;
+    const names = (report.testResults ?? []).flatMap((f) => {
+      const file = path.relative(root, f.name ?? '');
+      const tests = (f.assertionResults ?? []).filter((t) => t.status === 'failed').map((t) => `${file} › ${t.fullName ?? t.title}`);
+      return f.status === 'failed' && tests.length === 0 ? [`${file} (did not load)`] : tests;
+    });
     return {
       label,
       passed: report.numPassedTests ?? 0,
       failed: failed + outside,
       skipped: report.numPendingTests ?? 0,
+      failures: names,
       ...(outside ? { note: `errors outside the tests (exit ${status})` } : {}),
     };
   } catch {
@@ -67,11 +73,34 @@ function playwright() {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', CHROMIUM_PATH: browser },
   });
   try {
-    const stats = JSON.parse(fs.readFileSync(out, 'utf8')).stats;
-    return { label: 'e2e', passed: stats.expected ?? 0, failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0), skipped: stats.skipped ?? 0 };
+    const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const { stats } = report;
+    return {
+      label: 'e2e',
+      passed: stats.expected ?? 0,
+      failed: (stats.unexpected ?? 0) + (stats.flaky ?? 0),
+      skipped: stats.skipped ?? 0,
+      failures: playwrightFailures(report.suites ?? []),
+    };
   } catch {
     return { label: 'e2e', passed: 0, failed: 1, skipped: 0, note: `no report (exit ${run.status})` };
   }
+}
+
+/** The titles of the browser tests that failed (or passed only on a retry), as "file › title". */
+export function playwrightFailures(suites, titles = []) {
+  return suites.flatMap((suite) => {
+    const path_ = suite.title ? [...titles, suite.title] : titles;
+    const own = (suite.specs ?? [])
+      .filter((spec) => (spec.tests ?? []).some((t) => t.status === 'unexpected' || t.status === 'flaky'))
+      .map((spec) => [...path_, spec.title].join(' › '));
+    return [...own, ...playwrightFailures(suite.suites ?? [], path_)];
+  });
+}
+
+/** One line per failed test, so the end of a long log says what failed without scrolling back. */
+export function failureLines(counts) {
+  return counts.flatMap((c) => (c.failures ?? []).map((name) => `FAILED ${c.label}: ${name}`));
 }
 
 export function summarise(counts) {
@@ -95,6 +124,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log('');
   for (const c of counts)
     console.log(`${c.label.padEnd(8)} ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.note ? ` (${c.note})` : ''}`);
+  for (const line of failureLines(counts)) console.log(line);
   const { passed, failed } = summarise(counts);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed > 0 ? 1 : 0);
