@@ -1,7 +1,7 @@
 import { Alert, Box, Card, CardContent, LinearProgress, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
-import { percentDone, useStepRowsTotal } from '../../src/app/live/liveProgress';
+import { percentDone, useStepRows, useStepRowsTotal } from '../../src/app/live/liveProgress';
 import { formatWhen } from '../tables/cells';
 import { durationText, RunStatusChip, runDuration } from './cells';
 import type { JobRun, JobRunStep } from './types';
@@ -62,11 +62,11 @@ function StepLog({ step }: { step: JobRunStep }) {
  * How far a step has read, where its source said how many rows it has (the live stream carries
  * the count; the API does not keep it): a bar and "About 42% of about 25,000 rows".
  */
-function StepProgress({ step }: { step: JobRunStep }) {
+function StepProgress({ step, rowsRead }: { step: JobRunStep; rowsRead: number | null }) {
   const translate = useTranslate();
   const total = useStepRowsTotal(step.id);
   if (step.status !== 'running' && step.status !== 'succeeded') return null;
-  const percent = percentDone(step.rowsRead, total, step.status === 'succeeded');
+  const percent = percentDone(rowsRead, total, step.status === 'succeeded');
   if (percent === undefined || total === undefined) return null;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
@@ -86,6 +86,8 @@ function StepProgress({ step }: { step: JobRunStep }) {
 function Step({ step, number }: { step: JobRunStep; number: number }) {
   const translate = useTranslate();
   const title = translate('resources.job-runs.steps.step', { position: number, name: step.name });
+  // Never fewer rows than the page already showed: a read of the run may be older than the last event.
+  const { rowsRead, rowsWritten } = useStepRows(step);
   return (
     <Card variant="outlined" component="section" aria-label={step.name} data-step={step.id}>
       <CardContent sx={{ display: 'grid', gap: 1 }}>
@@ -102,13 +104,13 @@ function Step({ step, number }: { step: JobRunStep; number: number }) {
           {formatWhen(step.startedAt)} → {formatWhen(step.endedAt)} ·{' '}
           {durationText(runDuration({ durationMs: null, startedAt: step.startedAt, endedAt: step.endedAt, status: step.status }))}
         </Typography>
-        {(step.rowsRead !== null || step.rowsWritten !== null) && (
+        {(rowsRead !== null || rowsWritten !== null) && (
           <Typography variant="body2" data-rows>
-            {translate('resources.job-runs.steps.rows_read')}: {count(step.rowsRead)} · {translate('resources.job-runs.steps.rows_written')}
-            : {count(step.rowsWritten)}
+            {translate('resources.job-runs.steps.rows_read')}: {count(rowsRead)} · {translate('resources.job-runs.steps.rows_written')}:{' '}
+            {count(rowsWritten)}
           </Typography>
         )}
-        <StepProgress step={step} />
+        <StepProgress step={step} rowsRead={rowsRead} />
         {step.error && <Alert severity="error">{step.error}</Alert>}
         <StepLog step={step} />
       </CardContent>

@@ -83,3 +83,53 @@ export async function createActiveUser(prefix: string, options: { firstName?: st
   if (res.status !== 200) throw new Error(`activation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { email, password, companyHostname: E2E_COMPANY };
 }
+
+interface Named {
+  id: string;
+  name: string;
+}
+
+/** A connection of the company found by its name (the sample ones: "Sample shop", "Sample warehouse"). */
+export async function connectionNamed(token: string, name: string): Promise<Named> {
+  const found = await api<{ data: { rows: Named[] } }>(`/connections/search/0/50?searchText=${encodeURIComponent(name)}`, { token });
+  const connection = found.body.data?.rows?.find((row) => row.name === name);
+  if (!connection) throw new Error(`no connection "${name}": ${JSON.stringify(found.body)}`);
+  return connection;
+}
+
+/** A table of the sample shop, registered now unless it already is. */
+export async function sampleTable(token: string, name: string): Promise<Named> {
+  const shop = await connectionNamed(token, 'Sample shop');
+  const registered = await api<{ data: Named[] }>(`/table/connection/${shop.id}`, { token });
+  const known = registered.body.data.find((row) => row.name === name);
+  if (known) return known;
+  const endpoints = await api<{ data: Named[] }>(`/connection/${shop.id}/endpoints`, { token });
+  const endpoint = endpoints.body.data.find((row) => row.name === name);
+  if (!endpoint) throw new Error(`the sample shop has no table "${name}": ${JSON.stringify(endpoints.body)}`);
+  const created = await api<{ data: Named }>('/table', { token, body: { connectionId: shop.id, endpoint: endpoint.id, name } });
+  if (created.status !== 201)
+    throw new Error(`the table "${name}" could not be registered: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.data;
+}
+
+/** A workflow of one copy task, made through the API; its id. */
+export async function copyWorkflow(
+  token: string,
+  workflow: {
+    name: string;
+    pairId: string;
+    task: string;
+    from: string;
+    to: string;
+    mode: 'create' | 'replace' | 'append';
+    batchSize?: number;
+  },
+): Promise<string> {
+  const { name, pairId, task, from, to, mode, batchSize } = workflow;
+  const made = await api<{ data: { id: string } }>('/workflow', {
+    token,
+    body: { name, pairId, tasks: [{ id: 'copy', name: task, type: 'copy', from: { table: from }, to: { table: to, mode }, batchSize }] },
+  });
+  if (made.status !== 201) throw new Error(`the workflow "${name}" could not be made: ${made.status} ${JSON.stringify(made.body)}`);
+  return made.body.data.id;
+}

@@ -78,7 +78,7 @@ export function applyLiveEvent(queryClient: QueryClient, invalidator: ReturnType
     : [];
   if (message.event === 'run' && typeof message.data.id === 'string') {
     const event = message.data as unknown as RunEvent;
-    if (event.step?.rowsTotal !== undefined) liveProgress.setTotal(event.step.id, event.step.rowsTotal);
+    if (event.step) liveProgress.note(event.step.id, event.step);
     if (event.status || event.step) {
       queryClient.setQueriesData<RunRecord>({ queryKey: ['job-runs', 'getOne'] }, (record) => patchRun(record, event));
     }

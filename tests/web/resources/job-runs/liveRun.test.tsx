@@ -45,4 +45,19 @@ describe("a live run's page", { timeout: RUNS_TIMEOUT_MS }, () => {
     expect(bar).toHaveAttribute('aria-valuenow', '25');
     expect(copy).toHaveTextContent('About 25% of about 20,000 rows');
   });
+
+  it('never goes back: a read of the run older than the last event does not lower the rows shown', async () => {
+    const tracker = fakes();
+    tracker.answers[RUN_LIVE] = [RUNNING];
+    renderRuns(`/job-runs/${RUN_LIVE}/show`);
+    const copy = await screen.findByRole('region', { name: 'Copy orders' });
+    // The stream told of 10,000 rows read; the run as read says 5,000 (it was read before).
+    act(() => liveProgress.note('s-live', { rowsRead: 10_000, rowsWritten: 9_000, rowsTotal: 20_000 }));
+    const bar = await within(copy).findByRole('progressbar', { name: 'Progress of Copy orders' });
+    expect(bar).toHaveAttribute('aria-valuenow', '50');
+    expect(copy).toHaveTextContent('Rows read: 10,000 · Rows written: 9,000');
+    // A later event with fewer rows (out of order) changes nothing either.
+    act(() => liveProgress.note('s-live', { rowsRead: 8_000 }));
+    expect(bar).toHaveAttribute('aria-valuenow', '50');
+  });
 });
