@@ -1,16 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adminToken, api, createActiveUser, uniqueEmail } from './api';
+import { adminToken, api, createActiveUser, sampleTable, uniqueEmail } from './api';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY } from './env';
 import { signIn } from './fixtures';
 
 /** What a new operator's first week stumbled on: the failing-tables card, deleting oneself, the invite form's role. */
 
 const admin = { email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD, companyHostname: E2E_COMPANY };
-
-interface Row {
-  id: string;
-  name: string;
-}
 
 /** The figure a value card shows (`data-card`), as a number. */
 async function cardValue(page: Page, key: string): Promise<number> {
@@ -26,22 +21,7 @@ test("the dashboard's failing-tables card counts what the Tables page counts as 
   test.setTimeout(120_000);
   const token = await adminToken();
   // A table of the sample shop whose rule fails on every row, checked once.
-  const connections = await api<{ data: { rows: Row[] } }>('/connections/search/0/50?searchText=Sample', { token });
-  const shop = connections.body.data.rows.find((row) => row.name === 'Sample shop');
-  expect(shop, JSON.stringify(connections.body)).toBeTruthy();
-  const registered = await api<{ data: Row[] }>(`/table/connection/${shop!.id}`, { token });
-  let table = registered.body.data.find((row) => row.name === 'order_items');
-  if (!table) {
-    const endpoints = await api<{ data: Row[] }>(`/connection/${shop!.id}/endpoints`, { token });
-    const endpoint = endpoints.body.data.find((row) => row.name === 'order_items');
-    expect(endpoint, JSON.stringify(endpoints.body)).toBeTruthy();
-    const created = await api<{ data: Row }>('/table', {
-      token,
-      body: { connectionId: shop!.id, endpoint: endpoint!.id, name: 'order_items' },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    table = created.body.data;
-  }
+  const table = await sampleTable(token, 'order_items');
   const dictionary = await api<{ data: { rows: Array<{ name: string }> } }>(`/tables/dataDictionary/tableId/${table.id}/0/100`, { token });
   const column = dictionary.body.data.rows[0].name;
   const rule = await api(`/table/dataQuality/${table.id}`, {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { createActiveUser } from './api';
+import { adminToken, api, copyWorkflow, createActiveUser, sampleTable } from './api';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_COMPANY } from './env';
 import { signIn } from './fixtures';
 
@@ -68,4 +68,41 @@ test('a saved view keeps the search, and comes back after signing out and in', a
   await expect(page.getByRole('textbox', { name: 'Search users' })).toHaveValue(word);
   await expect(page.locator('tbody tr')).toHaveCount(2);
   await expect(page.locator('tbody tr').filter({ hasText: `${word}-` })).toHaveCount(2);
+});
+
+test('a search the server refuses is said in place of the rows, with no toast, on tables, workflows and connections', async ({ page }) => {
+  // Each list has rows, so its search box shows.
+  const token = await adminToken();
+  await sampleTable(token, 'orders');
+  const pairs = await api<{ data: Array<{ id: string; name: string }> }>('/active/source/destination', { token });
+  const pair = pairs.body.data.find((candidate) => candidate.name === 'Sample shop → Sample warehouse');
+  if (!pair) throw new Error(`no sample pair: ${JSON.stringify(pairs.body)}`);
+  const from = 'public.orders';
+  await copyWorkflow(token, {
+    name: `Searched ${Date.now().toString(36)}`,
+    pairId: pair.id,
+    task: 'Copy orders',
+    from,
+    to: from,
+    mode: 'replace',
+  });
+  await signIn(page, admin);
+  // A pasted text longer than any search the server takes (200 characters).
+  const pasted = 'order '.repeat(40);
+  for (const [path, label] of [
+    ['/tables', 'Search tables'],
+    ['/workflows', 'Search workflows'],
+    ['/connections', 'Search connections'],
+  ]) {
+    await page.goto(path);
+    await page.getByRole('textbox', { name: label }).fill(pasted);
+    const inPlace = page.locator('[data-list-error]');
+    await expect(inPlace, path).toContainText(/The list could not be loaded: \w+: must be at most 200 characters/);
+    // Said once, where the rows were: no alert bar and no snackbar besides.
+    await expect(page.locator('.alert-bar')).toHaveCount(0);
+    await expect(page.locator('.MuiSnackbar-root')).toHaveCount(0);
+    // The search box is still there to correct the search, and a shorter one reads the list again.
+    await page.getByRole('textbox', { name: label }).fill('order');
+    await expect(inPlace).toHaveCount(0);
+  }
 });
