@@ -73,8 +73,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   );
 
   if (options.serveConsole) {
-    await serveConsole(app, ctx.config.consoleDir, (nonce) =>
-      consoleContentSecurityPolicy(ctx.config.cspExtraOrigins, `${API_PREFIX}${CSP_REPORT_PATH}`, nonce),
+    await serveConsole(
+      app,
+      ctx.config.consoleDir,
+      (nonce) => consoleContentSecurityPolicy(ctx.config.cspExtraOrigins, `${API_PREFIX}${CSP_REPORT_PATH}`, nonce),
+      ctx.config.gaMeasurementId,
     );
   }
 
@@ -144,18 +147,29 @@ function describeValidation(issues: ValidationIssue[], context: string | undefin
     .join('; ');
 }
 
-/** The console's page with a fresh style nonce in it (src/shell/styleCache.ts reads it), and its policy. */
-function consolePage(template: string, policyFor: (nonce: string) => string) {
+/**
+ * The console's page with a fresh style nonce in it (src/shell/styleCache.ts reads it), and its
+ * policy; with GA_MEASUREMENT_ID, the analytics property the console reports to
+ * (providers/analytics reads it), so one build serves any deployment.
+ */
+function consolePage(template: string, policyFor: (nonce: string) => string, gaMeasurementId: string | undefined) {
   const at = template.indexOf('<head>');
   if (at < 0) throw new Error('The console page has no <head>');
+  // The id is checked at start (server/config.ts): letters, digits and one hyphen.
+  const analytics = gaMeasurementId ? `<meta name="ga-measurement-id" content="${gaMeasurementId}">` : '';
   return () => {
     const nonce = crypto.randomBytes(16).toString('base64');
-    const html = `${template.slice(0, at + 6)}<meta name="csp-nonce" content="${nonce}">${template.slice(at + 6)}`;
+    const html = `${template.slice(0, at + 6)}<meta name="csp-nonce" content="${nonce}">${analytics}${template.slice(at + 6)}`;
     return { html, policy: policyFor(nonce) };
   };
 }
 
-async function serveConsole(app: FastifyInstance, consoleDir: string, policyFor: (nonce: string) => string) {
+async function serveConsole(
+  app: FastifyInstance,
+  consoleDir: string,
+  policyFor: (nonce: string) => string,
+  gaMeasurementId: string | undefined,
+) {
   const indexFile = path.join(consoleDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn(`No built console in ${consoleDir}; run "npm run build" to serve it.`);
@@ -178,7 +192,7 @@ async function serveConsole(app: FastifyInstance, consoleDir: string, policyFor:
       }
     },
   });
-  const page = consolePage(fs.readFileSync(indexFile, 'utf8'), policyFor);
+  const page = consolePage(fs.readFileSync(indexFile, 'utf8'), policyFor, gaMeasurementId);
   app.setNotFoundHandler((request, reply) => {
     const accept = request.headers.accept ?? '';
     if (request.method === 'GET' && !request.url.startsWith('/assets/') && (accept.includes('text/html') || accept.includes('*/*'))) {

@@ -43,8 +43,10 @@ export interface Config {
   trustProxy: boolean;
   /** Exact origins allowed to call the API from a browser (CORS); empty keeps CORS closed. */
   corsOrigins: string[];
-  /** Origins the console's Content-Security-Policy also allows scripts, images and connections from. */
+  /** Origins the console's Content-Security-Policy also allows scripts, images and connections from (Google's, with GA_MEASUREMENT_ID). */
   cspExtraOrigins: string[];
+  /** GA_MEASUREMENT_ID: the Google Analytics 4 property the console reports page views and outbound links to; none by default. */
+  gaMeasurementId: string | undefined;
   /** Work the job queue in the server process; false leaves it to `npm run worker` processes (PostgreSQL only). */
   runWorker: boolean;
   /** Plans and Stripe: DEFAULT_PLAN, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_*, STRIPE_API_BASE (server/subscription/config.ts). */
@@ -73,6 +75,28 @@ function int(name: string, value: string | undefined, fallback: number): number 
     throw new Error(`${name} must be a whole number, got "${value}"`);
   }
   return n;
+}
+
+/** The origins Google Analytics 4 loads its script from and sends hits to. */
+export const GOOGLE_ANALYTICS_ORIGINS = [
+  'https://*.googletagmanager.com',
+  'https://*.google-analytics.com',
+  'https://*.analytics.google.com',
+];
+
+/** A Google Analytics 4 measurement id ("G-" and letters and digits), or none. */
+function measurementId(value: string | undefined): string | undefined {
+  const id = value?.trim();
+  if (!id) return undefined;
+  if (!/^G-[A-Z0-9]{4,20}$/.test(id))
+    throw new Error(`GA_MEASUREMENT_ID must be a Google Analytics 4 measurement id such as G-ABC123XYZ9, got "${id}"`);
+  return id;
+}
+
+/** With analytics on, the console's policy lets it load Google's script and send hits to Google. */
+function withAnalyticsOrigins(extra: string[], gaMeasurementId: string | undefined): string[] {
+  if (!gaMeasurementId) return extra;
+  return [...extra, ...GOOGLE_ANALYTICS_ORIGINS.filter((origin) => !extra.includes(origin))];
 }
 
 /**
@@ -147,7 +171,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'warn',
     trustProxy: bool(env.TRUST_PROXY, false),
     corsOrigins: origins('CORS_ORIGINS', env.CORS_ORIGINS, false),
-    cspExtraOrigins: origins('CSP_EXTRA_ORIGINS', env.CSP_EXTRA_ORIGINS, true),
+    cspExtraOrigins: withAnalyticsOrigins(origins('CSP_EXTRA_ORIGINS', env.CSP_EXTRA_ORIGINS, true), measurementId(env.GA_MEASUREMENT_ID)),
+    gaMeasurementId: measurementId(env.GA_MEASUREMENT_ID),
     runWorker: bool(env.RUN_WORKER, true),
     plans: readPlanSettings(env),
     reach: {

@@ -26,8 +26,21 @@ export function setAnalytics(provider: AnalyticsProvider): AnalyticsProvider {
   return previous;
 }
 
-/** Called once at start-up: Google Analytics 4 when VITE_GA_MEASUREMENT_ID is set, else nothing. */
-export function initAnalytics(measurementId: string | undefined = import.meta.env.VITE_GA_MEASUREMENT_ID as string | undefined): void {
+/**
+ * The Google Analytics 4 property to report to: the console's build setting
+ * (VITE_GA_MEASUREMENT_ID), else the server's (GA_MEASUREMENT_ID, which it writes into the page
+ * as `<meta name="ga-measurement-id">`), else none.
+ */
+export function configuredMeasurementId(
+  doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
+): string | undefined {
+  const built = import.meta.env.VITE_GA_MEASUREMENT_ID as string | undefined;
+  if (built) return built;
+  return doc?.querySelector<HTMLMetaElement>('meta[name="ga-measurement-id"]')?.content || undefined;
+}
+
+/** Called once at start-up: Google Analytics 4 when a measurement id is configured, else nothing. */
+export function initAnalytics(measurementId: string | undefined = configuredMeasurementId()): void {
   if (measurementId) setAnalytics(createGa4Analytics({ measurementId }));
 }
 

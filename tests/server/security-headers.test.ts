@@ -219,6 +219,27 @@ describe('the console', () => {
       expect(() => readConfig({ CSP_EXTRA_ORIGINS: bad }), bad).toThrow(/CSP_EXTRA_ORIGINS must list origins/);
     }
   });
+
+  it("writes GA_MEASUREMENT_ID into the page and lets the page reach Google's analytics, and refuses an id that is not one", async () => {
+    const config = readConfig({ GA_MEASUREMENT_ID: 'G-ABC123XYZ9', CSP_EXTRA_ORIGINS: 'https://api.example.com' });
+    expect(config.gaMeasurementId).toBe('G-ABC123XYZ9');
+    const app = await appWith({ cspExtraOrigins: config.cspExtraOrigins, gaMeasurementId: config.gaMeasurementId });
+    const res = await app.inject({ method: 'GET', url: '/users', headers: { accept: 'text/html' } });
+    expect(res.body).toContain('<meta name="ga-measurement-id" content="G-ABC123XYZ9">');
+    const policy = directives(res.headers['content-security-policy']);
+    for (const directive of ['script-src', 'img-src', 'connect-src']) {
+      expect(policy[directive]).toEqual(
+        expect.arrayContaining(['https://api.example.com', 'https://*.googletagmanager.com', 'https://*.google-analytics.com']),
+      );
+    }
+    // Without it, the page names no property and the policy no Google origin.
+    const plain = await (await consoleApp$()).inject({ method: 'GET', url: '/users', headers: { accept: 'text/html' } });
+    expect(plain.body).not.toContain('ga-measurement-id');
+    expect(plain.headers['content-security-policy']).not.toContain('google');
+    for (const bad of ['UA-12345-1', 'G-"><script>alert(1)</script>', 'G-abc', 'G-']) {
+      expect(() => readConfig({ GA_MEASUREMENT_ID: bad }), bad).toThrow(/GA_MEASUREMENT_ID must be a Google Analytics 4 measurement id/);
+    }
+  });
 });
 
 describe('Strict-Transport-Security', () => {

@@ -1,6 +1,7 @@
 import {
   ANONYMOUS_USER_ID,
   analyticsUserId,
+  configuredMeasurementId,
   createGa4Analytics,
   createRecordingAnalytics,
   followOutboundLink,
@@ -74,6 +75,18 @@ describe('Google Analytics 4 provider', () => {
     expect(done).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(1000);
     expect(done).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the analytics property', () => {
+  it('is the one the server writes into the page when the build names none, and none when neither does', () => {
+    const page = document.implementation.createHTMLDocument('console');
+    expect(configuredMeasurementId(page)).toBeUndefined();
+    const meta = page.createElement('meta');
+    meta.name = 'ga-measurement-id';
+    meta.content = 'G-FROMSERVER1';
+    page.head.appendChild(meta);
+    expect(configuredMeasurementId(page)).toBe('G-FROMSERVER1');
   });
 });
 
