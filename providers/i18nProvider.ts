@@ -14,6 +14,7 @@ import { consoleFrench } from './i18n/fr';
 import { wordingMessages } from './i18n/wording';
 import { PSEUDO_LOCALE, pseudoMessages } from './i18n/pseudo';
 import { startupLocale } from './i18n/userLocale';
+import { localiseServerText } from './i18n/serverTexts';
 
 /** A resource's own texts, merged under `resources.<name>`. */
 export interface ResourceMessages {
@@ -94,10 +95,23 @@ export function createI18nProvider(resources: readonly ResourceTexts[]): I18nPro
     if (locale === PSEUDO_LOCALE) return (pseudo ??= pseudoMessages(mergeTranslations(french(), english())));
     return english();
   };
-  return polyglotI18nProvider(
+  const polyglot = polyglotI18nProvider(
     messagesOf,
     startupLocale(),
     LOCALES.map((locale) => ({ locale, name: LOCALE_NAMES[locale] })),
     { allowMissing: true },
   );
+  return {
+    ...polyglot,
+    // A catalogue key never holds a space; a text that does is the server's (a toast of an error
+    // it answered), worded in the user's language when the language's server texts know it.
+    translate: (key, options) => {
+      const locale = polyglot.getLocale();
+      if (locale !== 'en' && /\s/.test(key)) {
+        const worded = localiseServerText(key, locale);
+        if (worded !== key) return worded;
+      }
+      return polyglot.translate(key, options);
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { LOCALE_PREFERENCE, isLocale, preferredLocale, type Locale } from '../..
 import { apiRequest } from '../http';
 import { getStoredUser } from '../storage';
 import { PSEUDO_LOCALE } from './pseudo';
+import { loadServerTexts } from './serverTexts';
 
 /**
  * Which language the console speaks, and for whom.
@@ -66,9 +67,10 @@ export function shownLocale(): string {
   return shown ?? startupLocale();
 }
 
-/** Set by the main app while it runs (null when it stops). */
+/** Set by the main app while it runs (null when it stops). The server's texts in it are loaded. */
 export function setShownLocale(locale: string | null): void {
   shown = locale;
+  void loadServerTexts(shownLocale());
 }
 
 /** The user's language as kept on the server; null when none is kept or the server keeps none (404). */

@@ -1,6 +1,7 @@
 import { IconButton, Link, Tooltip, Typography } from '@mui/material';
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import { useRecordContext, useTranslate } from 'react-admin';
+import { useServerText } from '../../providers/i18n/useServerText';
 import { stopRowClick } from '../../src/framework/feedback';
 import { OutboundLink } from '../../src/framework/OutboundLink';
 import { isOwnUnread, useMarkRead, useOpenNotification, type Notification } from './api';
@@ -11,6 +12,7 @@ const isOutbound = (link: string) => /^https?:\/\//i.test(link);
 export function NotificationTitle({ notification }: { notification: Notification }) {
   const open = useOpenNotification();
   const markRead = useMarkRead();
+  const serverText = useServerText();
   const unread = notification.status === 'unread';
   const sx = { font: 'inherit', fontWeight: unread ? 700 : 400, textAlign: 'left' } as const;
   if (notification.link && isOutbound(notification.link)) {
@@ -27,7 +29,7 @@ export function NotificationTitle({ notification }: { notification: Notification
         sx={sx}
         data-unread={unread || undefined}
       >
-        {notification.title}
+        {serverText(notification.title)}
       </OutboundLink>
     );
   }
@@ -44,7 +46,7 @@ export function NotificationTitle({ notification }: { notification: Notification
       sx={sx}
       data-unread={unread || undefined}
     >
-      {notification.title}
+      {serverText(notification.title)}
     </Link>
   );
 }
@@ -65,8 +67,9 @@ export function MarkReadButton() {
   const record = useRecordContext<Notification>();
   const translate = useTranslate();
   const markRead = useMarkRead();
+  const serverText = useServerText();
   if (!record || !isOwnUnread(record)) return null;
-  const label = translate('resources.notifications.mark_read_one', { title: record.title });
+  const label = translate('resources.notifications.mark_read_one', { title: serverText(record.title) });
   return (
     <Tooltip title={translate('resources.notifications.mark_read')}>
       <IconButton

@@ -59,7 +59,7 @@ export const notifications = defineResource<Notification>({
       render: (notification) => <NotificationTitle notification={notification} />,
       exportValue: (notification) => notification.title,
     },
-    { source: 'message', type: 'longtext' },
+    { source: 'message', type: 'longtext', serverText: true },
     { source: 'type', type: 'select', sortable: true, choices: { filterProps: 'type' } },
     {
       source: 'status',

@@ -25,8 +25,10 @@ export interface NoticeDeps {
 export const runPath = (runId: string) => `/job-runs/${runId}/show`;
 
 export async function sendFailureNotice(deps: NoticeDeps, run: RunRecord, workflow: WorkflowForRun, ending: RunEnding): Promise<void> {
-  const what = ending.status === 'timed_out' ? 'timed out' : 'failed';
-  const title = `Workflow "${workflow.name}" ${what}`;
+  const timedOut = ending.status === 'timed_out';
+  const what = timedOut ? 'timed out' : 'failed';
+  // Whole sentences, so that the console can word each title in the reader's language.
+  const title = timedOut ? `Workflow "${workflow.name}" timed out` : `Workflow "${workflow.name}" failed`;
   const reason = ending.error ?? 'No reason was given';
   const link = deps.runLink(run.id);
   const attemptNote = workflow.maxRetries > 0 ? ` (attempt ${run.attempt} of ${workflow.maxRetries + 1})` : '';

@@ -73,11 +73,8 @@ export async function activeUsersByIds(db: Db, companyId: string, ids: readonly 
     .where(and(eq(users.companyId, companyId), inArray(users.id, [...ids]), eq(users.status, 'active'), eq(users.isActive, true)));
   const known = new Set(found.map((user) => user.id));
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw badRequest(
-      `${field}: ${unknown.length === 1 ? 'this id is not an active user' : 'these ids are not active users'} of the company: ${unknown.join(', ')}`,
-    );
-  }
+  if (unknown.length === 1) throw badRequest(`${field}: this id is not an active user of the company: ${unknown[0]}`);
+  if (unknown.length > 1) throw badRequest(`${field}: these ids are not active users of the company: ${unknown.join(', ')}`);
   const byId = new Map(found.map((user) => [user.id, { id: user.id, email: user.email, name: nameOf(user) }]));
   return ids.map((id) => byId.get(id)!);
 }

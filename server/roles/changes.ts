@@ -65,8 +65,12 @@ async function holderCount(db: Db, companyId: string, roleId: string): Promise<n
   return (await findRole(db, companyId, roleId)).userCount;
 }
 
-function refuseSystemRole(role: RoleRow, field: string, what: string): void {
-  if (role.type === 'system') throw badRequest(`${field}: ${role.name} is a system role and cannot be ${what}`);
+/** A system role keeps its name, stays active and is never deleted (each refusal a whole sentence, worded in the console). */
+function refuseSystemRole(role: RoleRow, change: 'rename' | 'deactivate' | 'delete'): void {
+  if (role.type !== 'system') return;
+  if (change === 'rename') throw badRequest(`name: ${role.name} is a system role and cannot be renamed`);
+  if (change === 'deactivate') throw badRequest(`isActive: ${role.name} is a system role and cannot be deactivated`);
+  throw badRequest(`id: ${role.name} is a system role and cannot be deleted`);
 }
 
 async function tellHolders(db: Db, auth: AuthContext, role: RoleRow, message: string): Promise<void> {
@@ -156,7 +160,7 @@ export async function updateRole(
   const before: Record<string, string> = {};
   const after: Record<string, string> = {};
   if (body.name !== undefined && body.name !== role.name) {
-    refuseSystemRole(role, 'name', 'renamed');
+    refuseSystemRole(role, 'rename');
     await refuseTakenName(db, auth.companyId, body.name, role.id);
     before.name = role.name;
     after.name = body.name;
@@ -195,7 +199,7 @@ export async function setRoleActive(
   const role = await findRole(db, auth.companyId, roleId);
   if (role.isActive !== isActive) {
     if (!isActive) {
-      refuseSystemRole(role, 'isActive', 'deactivated');
+      refuseSystemRole(role, 'deactivate');
       if (role.userCount > 0) throw badRequest(holdersMessage(role.userCount));
     }
     await db.transaction(async (tx) => {
@@ -220,7 +224,7 @@ export async function setRoleActive(
 
 export async function deleteRole(db: Db, request: FastifyRequest, auth: AuthContext, roleId: string): Promise<RoleDetail> {
   const role = await roleDetail(db, auth.companyId, roleId);
-  refuseSystemRole(role, 'id', 'deleted');
+  refuseSystemRole(role, 'delete');
   if (role.userCount > 0) throw badRequest(holdersMessage(role.userCount));
   await db.transaction(async (tx) => {
     const deleted = await tx

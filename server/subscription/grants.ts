@@ -71,8 +71,9 @@ export async function readPlanGrant(secrets: Secrets, token: string): Promise<Pl
   } catch (error) {
     if (error instanceof errors.JWTExpired) {
       const exp = decodeJwt(token.trim()).exp;
-      const when = exp ? ` on ${new Date(exp * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
-      throw badRequest(`token: this plan grant expired${when}; ask your operator for a new one`);
+      if (!exp) throw badRequest('token: this plan grant expired; ask your operator for a new one');
+      const when = new Date(exp * 1000).toISOString().slice(0, 16).replace('T', ' ');
+      throw badRequest(`token: this plan grant expired on ${when} UTC; ask your operator for a new one`);
     }
     if (error instanceof errors.JWTClaimValidationFailed)
       throw badRequest(`token: this is not a plan grant (${error.claim} does not match)`);

@@ -1,4 +1,4 @@
-import { Box, Chip, Stack } from '@mui/material';
+import { Box, Chip, Stack, Typography } from '@mui/material';
 import {
   BooleanField,
   DateField,
@@ -11,6 +11,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { ReactNode } from 'react';
+import { useServerText } from '../../providers/i18n/useServerText';
 import type { FieldDeclaration } from './types';
 import { useChoices } from './useChoices';
 
@@ -32,6 +33,19 @@ function ChoiceName({ field, value, chip }: { field: FieldDeclaration; value: un
   if (!chip) return <>{text}</>;
   const color = field.colors?.[String(value)] ?? 'default';
   return <Chip size="small" label={text} color={color} variant={color === 'default' ? 'outlined' : 'filled'} />;
+}
+
+/** A text the server wrote, in the reader's language (see FieldDeclaration.serverText). */
+function ServerTextValue({ field, sx }: { field: FieldDeclaration; sx?: object }) {
+  const record = useRecordContext();
+  const serverText = useServerText();
+  const value = record?.[field.source];
+  const text = value === undefined || value === null || value === '' ? '—' : serverText(String(value));
+  return (
+    <Typography component="span" variant="body2" sx={sx}>
+      {text}
+    </Typography>
+  );
 }
 
 function Chips({ items }: { items: ReactNode[] }) {
@@ -140,20 +154,14 @@ export function FieldValue({ field, compact }: FieldValueProps) {
           {field.referenceText ? <TextField source={field.referenceText} /> : undefined}
         </ReferenceField>
       );
-    case 'longtext':
-      return (
-        <TextField
-          source={source}
-          emptyText="—"
-          sx={
-            compact
-              ? { display: 'block', maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }
-              : { whiteSpace: 'pre-wrap' }
-          }
-        />
-      );
+    case 'longtext': {
+      const sx = compact
+        ? { display: 'block', maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }
+        : { whiteSpace: 'pre-wrap' };
+      return field.serverText ? <ServerTextValue field={field} sx={sx} /> : <TextField source={source} emptyText="—" sx={sx} />;
+    }
     case 'text':
     default:
-      return <TextField source={source} emptyText="—" />;
+      return field.serverText ? <ServerTextValue field={field} /> : <TextField source={source} emptyText="—" />;
   }
 }

@@ -81,6 +81,8 @@ export interface FieldDeclaration<R extends RaRecord = RaRecord> {
   fromRecord?: (record: R) => unknown;
   /** Custom rendering in the list and the show view. */
   render?: (record: R) => ReactNode;
+  /** A text or longtext the server wrote in English (a notification's message): shown in the reader's language. */
+  serverText?: boolean;
   /** The value written to the CSV export; by default derived from the type. */
   exportValue?: (record: R) => unknown;
   /** Translation key of a hint under the input. */

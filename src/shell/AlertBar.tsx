@@ -1,4 +1,6 @@
 import { alerts } from '../../providers/alerts';
+import { localiseServerText } from '../../providers/i18n/serverTexts';
+import { shownLocale } from '../../providers/i18n/userLocale';
 import { translate } from './translate';
 import { useAlert } from './useAlert';
 import './alert-bar.css';
@@ -6,7 +8,7 @@ import './alert-bar.css';
 /**
  * The alert bar of spec section 4: a slim progress line while a call runs, a green
  * success or a red danger message after it. Place one per screen; it is cleared on every
- * route change by the shell.
+ * route change by the shell. A message the server wrote is shown in the user's language.
  */
 export function AlertBar({ className }: { className?: string }) {
   const { type, message } = useAlert();
@@ -23,7 +25,7 @@ export function AlertBar({ className }: { className?: string }) {
   }
   return (
     <div className={classes} role="alert">
-      <span className="alert-text">{message}</span>
+      <span className="alert-text">{localiseServerText(message, shownLocale())}</span>
       <button type="button" className="alert-dismiss" aria-label={translate('shell.dismiss')} onClick={alerts.clear}>
         <span aria-hidden="true">×</span>
       </button>

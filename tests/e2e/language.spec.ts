@@ -2,6 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { api, createActiveUser } from './api';
 import { E2E_COMPANY } from './env';
 import { storedUser, submitSignIn, type Account } from './fixtures';
+import { serverTextsFr } from '../../providers/i18n/fr/server-texts';
+import { compileServerTexts, translateServerText } from '../../providers/i18n/serverTexts';
 
 /** The console in a second language: chosen in the profile, kept with the account, and nothing shown outside the catalogue. */
 
@@ -61,6 +63,36 @@ test('a user switches to French in the profile, and the console stays French acr
     )
     .toBe('en');
 });
+
+test("the server's messages reach a French user in French: a refused sign-in, a refused search", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const french = compileServerTexts(serverTextsFr);
+  const inFrench = (text: string) => translateServerText(text, french) ?? `(not in the catalogue: ${text})`;
+  const account: Account = await createActiveUser('serverfr', { firstName: 'Luc', lastName: 'Bernard' });
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  const page = await context.newPage();
+
+  // The sign-in screen follows the browser's French; the server refuses a wrong password in English.
+  await page.goto('/auth/signin');
+  await page.locator('input[autocomplete="username"]').fill(account.email);
+  await page.locator('input[autocomplete="current-password"]').fill('Not-the-password-1');
+  await page.locator('input[autocomplete="organization"]').fill(account.companyHostname);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page.getByRole('alert')).toHaveText(new RegExp(escapeRegex(inFrench('Invalid email, password or company host name'))));
+
+  // Signed in, with French kept for the account: a search too long for the server is refused in French.
+  await page.locator('input[autocomplete="current-password"]').fill(account.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+  await api('/user/preferences/locale', { method: 'PUT', token: await tokenOf(page), body: { value: 'fr' } });
+  await page.goto('/connections');
+  await page.getByRole('textbox', { name: 'Rechercher des connexions' }).fill('x'.repeat(201));
+  const refused = page.locator('[data-list-error]');
+  await expect(refused).toContainText(inFrench('searchText: must be at most 200 characters'));
+  await context.close();
+});
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The texts on screen that are neither marked (from the catalogue) nor the test's own data. */
 async function unmarkedTexts(page: Page, data: readonly string[]): Promise<string[]> {

@@ -111,8 +111,8 @@ export function registerTableChanges(app: FastifyInstance): void {
       if (body.columns) {
         const known = new Set(dictionary.map((entry) => entry.name));
         const unknown = body.columns.filter((c) => !known.has(c.name)).map((c) => `"${c.name}"`);
-        if (unknown.length > 0)
-          throw badRequest(`columns: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a column' : 'are not columns'} of this table`);
+        if (unknown.length === 1) throw badRequest(`columns: ${unknown[0]} is not a column of this table`);
+        if (unknown.length > 1) throw badRequest(`columns: ${unknown.join(', ')} are not columns of this table`);
         const names = body.columns.map((c) => c.name);
         const twice = names.filter((n, i) => names.indexOf(n) !== i);
         if (twice.length > 0) throw badRequest(`columns: "${twice[0]}" is given twice`);

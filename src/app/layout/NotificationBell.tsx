@@ -19,7 +19,8 @@ import {
   Typography,
 } from '@mui/material';
 import { useId, useState } from 'react';
-import { LinkBase, useTranslate } from 'react-admin';
+import { LinkBase, useLocaleState, useTranslate } from 'react-admin';
+import { useServerText } from '../../../providers/i18n/useServerText';
 import {
   isOwnUnread,
   useLatestNotifications,
@@ -42,11 +43,11 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
 ];
 
-/** "5 minutes ago": how long ago, in the largest unit that fits. */
-export function timeAgo(iso: string, now = Date.now()): string {
+/** "5 minutes ago": how long ago, in the largest unit that fits, in the given language. */
+export function timeAgo(iso: string, now = Date.now(), locale = 'en'): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (Number.isNaN(seconds)) return '';
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }
@@ -55,6 +56,8 @@ export function timeAgo(iso: string, now = Date.now()): string {
 
 function NotificationItem({ notification, onOpen }: { notification: Notification; onOpen: (notification: Notification) => void }) {
   const translate = useTranslate();
+  const serverText = useServerText();
+  const [locale] = useLocaleState();
   const markRead = useMarkRead();
   const unread = notification.status === 'unread';
   const canMark = isOwnUnread(notification);
@@ -69,7 +72,7 @@ function NotificationItem({ notification, onOpen }: { notification: Notification
             <IconButton
               edge="end"
               size="small"
-              aria-label={translate('resources.notifications.bell.mark_read', { title: notification.title })}
+              aria-label={translate('resources.notifications.bell.mark_read', { title: serverText(notification.title) })}
               onClick={() => void markRead(notification.id, { quiet: true })}
             >
               <MarkEmailReadIcon fontSize="small" />
@@ -87,15 +90,15 @@ function NotificationItem({ notification, onOpen }: { notification: Notification
           />
         )}
         <ListItemText
-          primary={notification.title}
+          primary={serverText(notification.title)}
           secondary={
             <>
               <Box component="span" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
-                {notification.message}
+                {serverText(notification.message)}
               </Box>
               <Box component="span" sx={{ display: 'block', mt: 0.5, fontSize: '0.75rem' }}>
                 <time dateTime={notification.createdAt} title={new Date(notification.createdAt).toLocaleString()}>
-                  {timeAgo(notification.createdAt)}
+                  {timeAgo(notification.createdAt, Date.now(), locale)}
                 </time>
                 {notification.createdByName ? ` · ${notification.createdByName}` : ''}
               </Box>
