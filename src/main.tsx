@@ -2,8 +2,6 @@ import './shell/zodWithoutEval';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initAnalytics } from '../providers/analytics';
-import { loadServerTexts } from '../providers/i18n/serverTexts';
-import { startupLocale } from '../providers/i18n/userLocale';
 import { consoleChunks } from './shell/chunks';
 import { ConsoleApp } from './shell/ConsoleApp';
 import { EntryStylesheets, failedEntryStylesheets } from './shell/EntryStylesheets';
@@ -12,8 +10,6 @@ import { prepareFirstRender } from './shell/startup';
 
 installPreloadErrorListener();
 initAnalytics();
-// The server's texts in the language the console starts in, before any of them is shown.
-void loadServerTexts(startupLocale());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

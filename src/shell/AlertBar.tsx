@@ -1,5 +1,6 @@
 import { alerts } from '../../providers/alerts';
-import { localiseServerText } from '../../providers/i18n/serverTexts';
+import { useEffect } from 'react';
+import { loadServerTexts, localiseServerText } from '../../providers/i18n/serverTexts';
 import { shownLocale } from '../../providers/i18n/userLocale';
 import { translate } from './translate';
 import { useAlert } from './useAlert';
@@ -12,6 +13,8 @@ import './alert-bar.css';
  */
 export function AlertBar({ className }: { className?: string }) {
   const { type, message } = useAlert();
+  // Every screen has one: the server's texts in the language shown are loaded with the screen.
+  useEffect(() => void loadServerTexts(shownLocale()), []);
   if (!type) return null;
   const classes = ['alert-bar', `alert-${type}`, className].filter(Boolean).join(' ');
 
