@@ -11,16 +11,9 @@
  * problem is worded on its own and the field path is kept as sent.
  */
 
-/** English text or pattern → the same in another language; `{name}` marks a variable part. */
-export type ServerTextCatalogue = Readonly<Record<string, string>>;
+import type { ServerTextLanguage } from './serverTextLanguage';
 
-export interface ServerTextLanguage {
-  texts: ServerTextCatalogue;
-  /** How a field path and its problem are joined: ": " in English, " : " in French. */
-  fieldSeparator: string;
-  /** How the problems of one answer are joined: "; " in English, " ; " in French. */
-  listSeparator: string;
-}
+export type { ServerTextCatalogue, ServerTextLanguage } from './serverTextLanguage';
 
 /**
  * Placeholders whose value is itself a server text (a reason, a wait, a noun) and is worded in

@@ -1,4 +1,4 @@
-import type { ServerTextLanguage } from '../serverTexts';
+import type { ServerTextLanguage } from '../serverTextLanguage';
 
 /**
  * The server's texts in French, keyed by their English wording (see ../serverTexts.ts).
