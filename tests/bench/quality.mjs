@@ -1,15 +1,18 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openPostgresConnector } from '../../server/connectors/postgresql/index.ts';
-import { evaluateRules } from '../../server/quality/evaluate.ts';
+import { evaluateRules, singleAggregateStatement } from '../../server/quality/evaluate.ts';
 import { createReach } from '../../server/reach/reach.ts';
 
 /**
- * The data-quality engine at scale: eight rules over a 10,000,000-row PostgreSQL table, against
- * the time PostgreSQL takes to count the same rows. Both are timed in the same run, on the same
- * warmed table, each 3 times (the median is reported). Runs under `node --import tsx`, which
- * lets it use the engine's TypeScript as it is:
+ * The data-quality engine at scale: eight rules over a 10,000,000-row PostgreSQL table, measured
+ * the way one query per table measures them (Soda Core's and Great Expectations' method, and this
+ * engine's before) and the way the engine measures them now, beside the time PostgreSQL takes to
+ * count the same rows. All are timed in the same run, on the same warmed table, taking turns, each
+ * 3 times (the median is reported). Runs under `node --import tsx`, which lets it use the engine's
+ * TypeScript as it is:
  *
  *   node --import tsx tests/bench/quality.mjs       (BENCH_DATABASE_URL, default the local PostgreSQL)
  */
@@ -18,8 +21,8 @@ export const QUALITY_ROWS = 10_000_000;
 const REPEATS = 3;
 /** Rows per insert: ten statements rather than one ten-million-row transaction. */
 const INSERT_BATCH = 1_000_000;
-/** The ratio the rules may take against the count. */
-const TARGET_RATIO = 1.5;
+/** How many times faster than the one statement the engine must measure the rules. */
+const TARGET_SPEED_UP = 2;
 
 const STATUSES = ['new', 'paid', 'shipped', 'cancelled'];
 
@@ -77,14 +80,17 @@ async function createTable(client, table) {
   await client.query(`vacuum analyze ${table}`);
 }
 
-async function timeRuns(work) {
-  const runs = [];
+/** Each piece of work REPEATS times, taking turns, so that a slow moment of the machine falls on all of them. */
+async function timeInTurns(works) {
+  const runs = works.map(() => []);
   for (let i = 0; i < REPEATS; i += 1) {
-    const started = performance.now();
-    await work();
-    runs.push(performance.now() - started);
+    for (const [index, work] of works.entries()) {
+      const started = performance.now();
+      await work();
+      runs[index].push(performance.now() - started);
+    }
   }
-  return { median: [...runs].sort((a, b) => a - b)[Math.floor(runs.length / 2)], runs };
+  return runs.map((times) => ({ median: [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)], runs: times }));
 }
 
 const ms = (value) => `${Math.round(value).toLocaleString('en-US')} ms`;
@@ -118,23 +124,31 @@ export async function measureQuality({ databaseUrl }) {
           `the rules did not all pass: ${outcome.error ?? outcome.results.map((result) => `${result.ruleName}: ${result.message}`).join('; ')}`,
         );
     };
+    const single = singleAggregateStatement(source, table, rules);
+    const singleStatement = async () => {
+      const [row] = await source.query(single.sql, single.params, { timeoutMs: 10 * 60_000, readOnly: true });
+      if (Number(row.rows_scanned) !== QUALITY_ROWS) throw new Error(`the single statement counted ${row.rows_scanned} rows`);
+    };
     // Warm-up: the table read once into memory, so the first timed count is not the only cold one.
     await count();
-    const counted = await timeRuns(count);
-    const evaluated = await timeRuns(evaluate);
-    const ratio = evaluated.median / counted.median;
+    const [counted, singled, evaluated] = await timeInTurns([count, singleStatement, evaluate]);
+    const speedUp = singled.median / evaluated.median;
+    const timed = (figure) => `${ms(figure.median)} (${figure.runs.map(ms).join(', ')})`;
     return [
       '## Data-quality rules at scale',
       '',
       'Command: `npm run bench` (`BENCH_ONLY=quality npm run bench` for this part alone; tests/bench/quality.mjs, on `BENCH_DATABASE_URL`, default the local PostgreSQL). ' +
         `One table of ${QUALITY_ROWS.toLocaleString('en-US')} rows in a schema of its own (dropped afterwards), vacuumed and analysed, read once before timing. ` +
-        'Eight rules — not_null, unique, value_between, regex_match, in_set, length_between, freshness, row_count_between — all passing, ' +
-        `so \`evaluateRules\` reads the table with its one aggregate statement and nothing else. Each figure is the median of ${REPEATS} runs. ` +
-        `Target: the rules within ${TARGET_RATIO}× of the count.`,
+        'Eight rules — not_null, unique, value_between, regex_match, in_set, length_between, freshness, row_count_between — all passing, so no sample is read. ' +
+        '"One statement" is the rules as one aggregate query over the table, the way Soda Core and Great Expectations measure a table and this engine did before: its `count(distinct …)` keeps the whole plan on one core. ' +
+        '"Engine" is `evaluateRules` as it runs now: the aggregate without the distinct count, which PostgreSQL reads with a parallel plan, and the distinct count in a statement of its own on another connection, both at once. ' +
+        `The three take turns, ${REPEATS} times each; each figure is the median. Target: the engine at least ${TARGET_SPEED_UP}× faster than the one statement, with the same exact results.`,
       '',
-      '| database | rows | `select count(*)` | 8 rules (`evaluateRules`) | ratio | target |',
-      '|---|---|---|---|---|---|',
-      `| PostgreSQL ${version} | ${QUALITY_ROWS.toLocaleString('en-US')} | ${ms(counted.median)} (${counted.runs.map(ms).join(', ')}) | ${ms(evaluated.median)} (${evaluated.runs.map(ms).join(', ')}) | ${ratio.toFixed(1)}× | ${ratio <= TARGET_RATIO ? 'met' : `**missed** (${TARGET_RATIO}×)`} |`,
+      '| database | rows | `select count(*)` | one statement | engine | one statement ÷ engine | engine ÷ count | target |',
+      '|---|---|---|---|---|---|---|---|',
+      `| PostgreSQL ${version} | ${QUALITY_ROWS.toLocaleString('en-US')} | ${timed(counted)} | ${timed(singled)} | ${timed(evaluated)} | ${speedUp.toFixed(2)}× | ${(evaluated.median / counted.median).toFixed(1)}× | ${speedUp >= TARGET_SPEED_UP ? 'met' : `**missed** (${TARGET_SPEED_UP}×)`} |`,
+      '',
+      `On ${os.cpus().length} cores, which the parallel plan's workers, the distinct count's sort and the benchmark itself share.`,
       '',
     ];
   } finally {

@@ -27,15 +27,17 @@ function ruleOf(functionName: QualityFunction, columnName: string | null, params
 
 const idsOf = (result: ResultRow | undefined) => (result?.sample ?? []).map((row) => Number(row.id)).sort((a, b) => a - b);
 
-/** Forwards to a source, counting the statements it is given and doing `afterFirst` once the first one is answered. */
+/** Forwards to a source, counting the statements it is given and doing `afterFirst` once the first answer comes. */
 function watched(source: TableSource, afterFirst?: () => Promise<void>) {
   const statements: string[] = [];
+  let answered = 0;
   const wrapped: TableSource = {
     ...source,
     async query(sql, params, options) {
       statements.push(sql);
       const rows = await source.query(sql, params, options);
-      if (statements.length === 1 && afterFirst) await afterFirst();
+      answered += 1;
+      if (answered === 1 && afterFirst) await afterFirst();
       return rows as never;
     },
   };
@@ -168,10 +170,16 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     expect(custom).toMatchObject({ rowsFailed: 1, observed: '1', message: 'the query returns 1 row; the table holds 10' });
     expect(idsOf(custom)).toEqual([5]);
 
-    // The column rules and the row count were measured by one statement, shown with its values written in.
+    // The column rules and the row count were measured by one statement, shown with its values written in; the
+    // distinct count by one of its own, run beside it.
     const aggregate = notNull!.query;
     expect(aggregate).toMatch(/^select count\(\*\) as rows_scanned, /);
-    for (const result of [unique, between, pattern, inSet, length, freshness, rowCount]) expect(result?.query).toBe(aggregate);
+    for (const result of [between, pattern, inSet, length, freshness, rowCount]) expect(result?.query).toBe(aggregate);
+    expect(aggregate).not.toContain('distinct');
+    const quotedEmail = place.source.quote('email');
+    expect(unique?.query).toBe(
+      `select count(${quotedEmail}) - count(distinct ${quotedEmail}) as r1 from ${place.source.tableName(place.endpoint('people'))}`,
+    );
     expect(aggregate).toContain(`'${EMAIL_PATTERN}'`);
     // The custom query runs once, re-printed from its parse tree, counting its rows beside the sample it reads.
     expect(custom?.query).toMatch(
@@ -294,7 +302,8 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     await createPeople('doomed');
     const { source, statements } = watched(place.source, () => place.exec(`drop table ${place.table('doomed')}`));
     const outcome = await evaluate([ruleOf('not_null', 'email'), ruleOf('unique', 'id')], 'doomed', source);
-    expect(statements.length).toBe(2);
+    // The aggregate and the distinct count, at once; the table goes; the first failing rule's sample finds it gone.
+    expect(statements.length).toBe(3);
     expect(outcome.status).toBe('error');
     expect(outcome.results).toEqual([]);
     expect(outcome.error).toMatch(
@@ -329,7 +338,7 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     });
   }
 
-  it.skipIf(kind.skip)('measures eight column rules that pass with one aggregate statement, and nothing else', async () => {
+  it.skipIf(kind.skip)('measures eight column rules that pass with one aggregate and one distinct count, and nothing else', async () => {
     const rules = [
       ruleOf('not_null', 'id'),
       ruleOf('unique', 'id'),
@@ -343,10 +352,43 @@ describe.each(SOURCE_KINDS)('data-quality rules on $label', (kind) => {
     const { source, statements } = watched(place.source);
     const outcome = await evaluate(rules, 'people', source);
     expect(outcome.status).toBe('passed');
-    expect(statements).toHaveLength(1);
+    expect(statements).toHaveLength(2);
     expect(statements[0]).toMatch(/^select count\(\*\) as rows_scanned, .* from /);
+    expect(statements[0]).not.toContain('distinct');
+    expect(statements[1]).toMatch(/^select count\(.+\) - count\(distinct .+\) as r1 from /);
     const withRowCount = watched(place.source);
     await evaluate([...rules, ruleOf('row_count_between', null, { min: 1 })], 'people', withRowCount.source);
-    expect(withRowCount.statements).toHaveLength(1);
+    expect(withRowCount.statements).toHaveLength(2);
+    // A distinct count alone has nothing to run beside: the row count joins it.
+    const uniqueOnly = watched(place.source);
+    const alone = await evaluate([ruleOf('unique', 'id'), ruleOf('row_count_between', null, { min: 1 })], 'people', uniqueOnly.source);
+    expect(uniqueOnly.statements).toEqual([
+      expect.stringMatching(/^select count\(\*\) as rows_scanned, count\(.+\) - count\(distinct .+\) as r0 from /),
+    ]);
+    expect(alone.results.map((result) => result.status)).toEqual(['passed', 'passed']);
+  });
+
+  it.skipIf(kind.skip)('measures the distinct counts on their own connections, at the same time as the aggregate', async () => {
+    // Each statement waits until all three were asked for: measured one after another, the run would never end.
+    let asked = 0;
+    let allAsked!: () => void;
+    const together = new Promise<void>((resolve) => (allAsked = resolve));
+    const gated: TableSource = {
+      ...place.source,
+      async query(sql, params, options) {
+        asked += 1;
+        if (asked === 3) allAsked();
+        await Promise.race([
+          together,
+          new Promise((_, reject) => setTimeout(() => reject(new Error('measured one after another')), 5_000)),
+        ]);
+        return place.source.query(sql, params, options) as never;
+      },
+    };
+    const outcome = await evaluate([ruleOf('unique', 'id'), ruleOf('not_null', 'id'), ruleOf('unique', 'email')], 'people', gated);
+    expect(outcome.status).not.toBe('error');
+    expect(outcome.results.map((result) => result.functionName)).toEqual(['unique', 'not_null', 'unique']);
+    expect(outcome.results[0]).toMatchObject({ status: 'passed', rowsScanned: 10, rowsFailed: 0 });
+    expect(outcome.results[2]).toMatchObject({ status: 'failed', rowsScanned: 10, rowsFailed: 1 });
   });
 });
