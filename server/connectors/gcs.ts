@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { importPKCS8, SignJWT } from 'jose';
 import { callService, callServiceJson, openServiceStream, secureBaseUrl, serviceUrl, wordsWithCode } from './http';
 import type { HttpOptions, HttpService } from './http';
@@ -10,7 +11,8 @@ import { checkedSettings, ConnectorError, type ConnectionConfig } from './types'
  * The `gcs` type: CSV and Parquet objects of a Google Cloud Storage bucket under an optional
  * prefix, through the JSON API with a service account (no SDK). The account's JSON key signs a
  * JWT (RS256, jose) that its `token_uri` exchanges for an access token (OAuth 2.0 JWT bearer
- * grant, RFC 7523), kept until a minute before it expires; objects are listed with
+ * grant, RFC 7523), kept in this process until a minute before it expires, whichever connector
+ * instance asked for it (see `TokenCache`); objects are listed with
  * `objects.list`, described with `objects.get` and read with `alt=media` — at the generation
  * described, so that a file replaced while it is read is never read half old, half new.
  */
@@ -36,8 +38,17 @@ export interface GcsSettings {
   key: ServiceAccountKey;
 }
 
-export function openGcsConnector(config: ConnectionConfig, options: HttpStoreOptions): FileTableSource {
-  return objectStoreTables(new GcsClient(gcsSettings(config), options.http), options.limits);
+export interface GcsOptions extends HttpStoreOptions {
+  /** The clock a token's expiry is judged by; Date.now unless told. */
+  now?: () => number;
+}
+
+export function openGcsConnector(config: ConnectionConfig, options: GcsOptions): FileTableSource {
+  const settings = gcsSettings(config);
+  return objectStoreTables(
+    new GcsClient(settings, accessTokens.keyOf(config.companyId, settings.key), options.http, options.now ?? Date.now),
+    options.limits,
+  );
 }
 
 export function gcsSettings(config: ConnectionConfig): GcsSettings {
@@ -116,6 +127,66 @@ interface AccessToken {
   expiresAt: number;
 }
 
+/**
+ * Access tokens kept across calls and connector instances, so that each table read or listing
+ * does not sign in again (Google limits how often a key may be exchanged). A token is kept for one
+ * company and one credential: its key holds the company, the token URL, the key's email, id and
+ * scope, and a digest of the private key itself — an email and key id are not secret (they appear
+ * in IAM listings and in every JWT's header), so a company that typed another's with a key of its
+ * own must get a refusal from Google, not the other's token. Only tokens are kept, never a failure:
+ * a refused key is asked about again on the next call. Callers that need the same token at once
+ * share one exchange.
+ */
+class TokenCache {
+  private readonly tokens = new Map<string, AccessToken>();
+  private readonly granting = new Map<string, Promise<AccessToken>>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  keyOf(companyId: string, key: ServiceAccountKey): string {
+    const parts = [companyId, key.tokenUri.href, key.clientEmail, key.privateKeyId ?? '', GCS_SCOPE, key.privateKey];
+    return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+  }
+
+  /** A token good for at least TOKEN_MARGIN_MS more, from the cache or from `grant` (one at a time per key). */
+  async token(cacheKey: string, now: () => number, grant: () => Promise<AccessToken>): Promise<AccessToken> {
+    const kept = this.tokens.get(cacheKey);
+    if (kept && kept.expiresAt - TOKEN_MARGIN_MS > now()) {
+      // Used again: the last to be dropped when the cache is full.
+      this.tokens.delete(cacheKey);
+      this.tokens.set(cacheKey, kept);
+      return kept;
+    }
+    let pending = this.granting.get(cacheKey);
+    if (!pending) {
+      pending = grant()
+        .then((token) => {
+          this.keep(cacheKey, token, now());
+          return token;
+        })
+        .finally(() => this.granting.delete(cacheKey));
+      this.granting.set(cacheKey, pending);
+    }
+    return pending;
+  }
+
+  private keep(cacheKey: string, token: AccessToken, at: number): void {
+    this.tokens.delete(cacheKey);
+    this.tokens.set(cacheKey, token);
+    if (this.tokens.size <= this.maxEntries) return;
+    for (const [key, held] of this.tokens) if (held.expiresAt - TOKEN_MARGIN_MS <= at) this.tokens.delete(key);
+    // Still full: the token used longest ago goes (a Map iterates in the order entries were set).
+    for (const key of this.tokens.keys()) {
+      if (this.tokens.size <= this.maxEntries) break;
+      this.tokens.delete(key);
+    }
+  }
+}
+
+/** Tokens kept at most: one per credential in use, far more than a server's companies use at once. */
+const TOKEN_CACHE_MAX = 1000;
+const accessTokens = new TokenCache(TOKEN_CACHE_MAX);
+
 interface GcsObject {
   name?: string;
   size?: string;
@@ -128,12 +199,13 @@ const PAGE_SIZE = 1000;
 class GcsClient implements ObjectStoreClient {
   readonly place: StorePlace;
   readonly pageSize = PAGE_SIZE;
-  private token: AccessToken | undefined;
-  private granting: Promise<AccessToken> | undefined;
 
   constructor(
     private readonly settings: GcsSettings,
+    /** Where this credential's token is kept in `accessTokens`. */
+    private readonly tokenKey: string,
     private readonly http: HttpOptions,
+    private readonly now: () => number,
   ) {
     this.place = { noun: 'bucket', name: settings.bucket, item: 'object', prefix: settings.prefix };
   }
@@ -184,14 +256,8 @@ class GcsClient implements ObjectStoreClient {
   }
 
   private async authorization(): Promise<Record<string, string>> {
-    if (!this.token || this.token.expiresAt - TOKEN_MARGIN_MS <= Date.now()) {
-      // One grant at a time: calls that need a token meanwhile wait for the same one.
-      this.granting ??= this.grant().finally(() => {
-        this.granting = undefined;
-      });
-      this.token = await this.granting;
-    }
-    return { authorization: `Bearer ${this.token.value}` };
+    const token = await accessTokens.token(this.tokenKey, this.now, () => this.grant());
+    return { authorization: `Bearer ${token.value}` };
   }
 
   /** The JWT bearer grant: a JWT signed with the key, exchanged at its token_uri for an access token. */
@@ -213,7 +279,7 @@ class GcsClient implements ObjectStoreClient {
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(signingKey);
-    const requested = Date.now();
+    const requested = this.now();
     const answer = await callService(
       GOOGLE_SIGN_IN,
       key.tokenUri,
@@ -221,6 +287,8 @@ class GcsClient implements ObjectStoreClient {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }).toString(),
+        // Each exchange only mints a token: one sent again after a 5xx does no harm.
+        idempotent: true,
       },
       this.http,
     );

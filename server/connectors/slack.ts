@@ -44,11 +44,13 @@ export async function sendSlackMessage(
   }
   const channel = message.channel ?? settings.channel;
   if (!channel) throw new ConnectorError('channel: no channel was given and the connection has no default channel', 'invalid');
+  // Posting is not repeatable: a 5xx after Slack posted the message would post it twice.
   const posted = await callSlackApi<{ channel: string; ts: string }>(
     settings,
     'chat.postMessage',
     { channel, text: message.text },
     options,
+    { repeatable: false },
   );
   return { channel: posted.channel, ts: posted.ts };
 }
@@ -62,7 +64,7 @@ export function openSlackConnector(config: ConnectionConfig, options: SlackOptio
         await postToWebhook(settings.webhookUrl, CONNECTION_TEST_MESSAGE, options);
         return { latencyMs: Math.round(performance.now() - started), detail: 'The webhook accepted a test message' };
       }
-      const identity = await callSlackApi<{ team?: string; user?: string }>(settings, 'auth.test', {}, options);
+      const identity = await callSlackApi<{ team?: string; user?: string }>(settings, 'auth.test', {}, options, { repeatable: true });
       return { latencyMs: Math.round(performance.now() - started), detail: `Team ${identity.team ?? '?'}, user ${identity.user ?? '?'}` };
     },
 
@@ -76,6 +78,7 @@ export function openSlackConnector(config: ConnectionConfig, options: SlackOptio
           'conversations.list',
           { types: 'public_channel,private_channel', exclude_archived: 'true', limit: '200', ...(cursor ? { cursor } : {}) },
           options,
+          { repeatable: true },
         );
         for (const channel of page.channels ?? []) {
           channels.push({ id: channel.id, name: `#${channel.name}`, kind: 'channel', group: channel.is_private ? 'private' : 'public' });
@@ -103,6 +106,7 @@ const webhookCode = (body: string) => (SLACK_CODE.test(body.trim()) ? body.trim(
 const SLACK_WEBHOOK: HttpService = { name: 'Slack', errorText: webhookCode };
 const SLACK_API: HttpService = { name: 'Slack', errorText: (body) => slackErrorCode(body) };
 
+/** A webhook posts every time it is called, so a 5xx is not followed by a second call: the message may be in the channel already. */
 async function postToWebhook(url: URL, text: string, options: SlackOptions): Promise<void> {
   const answer = await callService(SLACK_WEBHOOK, url, { method: 'POST', body: { text } }, options.http);
   const said = answer.text.trim();
@@ -129,12 +133,17 @@ interface SlackAnswer {
   needed?: string;
 }
 
-/** A Web API method, called as Slack documents (form-encoded POST, bearer token); `{ ok: false, error }` becomes a ConnectorError. */
+/**
+ * A Web API method, called as Slack documents (form-encoded POST, bearer token); `{ ok: false,
+ * error }` becomes a ConnectorError. Every method is a POST, so each caller says whether it may
+ * be sent again after a 5xx: a read may, a message may not.
+ */
 async function callSlackApi<T>(
   settings: Extract<SlackSettings, { mode: 'bot' }>,
   method: string,
   params: Record<string, string>,
   options: SlackOptions,
+  { repeatable }: { repeatable: boolean },
 ): Promise<T> {
   const answer = await callServiceJson<SlackAnswer & T>(
     SLACK_API,
@@ -143,6 +152,7 @@ async function callSlackApi<T>(
       method: 'POST',
       headers: { authorization: `Bearer ${settings.botToken}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(params).toString(),
+      idempotent: repeatable,
     },
     options.http,
   );

@@ -60,7 +60,8 @@ export async function runNow(settings: DatabricksSettings, jobId: number, idempo
   const answer = await databricksRequest<{ run_id?: number }>(
     settings,
     '/api/2.1/jobs/run-now',
-    { method: 'POST', body: { job_id: jobId, idempotency_token: idempotencyToken } },
+    // The idempotency token makes a repeated run-now start one run: sent again after a 5xx that may have started it.
+    { method: 'POST', body: { job_id: jobId, idempotency_token: idempotencyToken }, idempotent: true },
     http,
   );
   if (!Number.isSafeInteger(answer.run_id)) throw new Error(`Databricks started job ${jobId} but did not say which run it started`);
@@ -73,7 +74,12 @@ export function getRun(settings: DatabricksSettings, runId: string, http: HttpOp
 
 /** Asks Databricks to stop the run; it stops later (TERMINATING, then TERMINATED with CANCELED). */
 export async function cancelRun(settings: DatabricksSettings, runId: string, http: HttpOptions): Promise<void> {
-  await databricksRequest<unknown>(settings, '/api/2.1/jobs/runs/cancel', { method: 'POST', body: { run_id: Number(runId) } }, http);
+  await databricksRequest<unknown>(
+    settings,
+    '/api/2.1/jobs/runs/cancel',
+    { method: 'POST', body: { run_id: Number(runId) }, idempotent: true },
+    http,
+  ); // cancelling twice cancels once
 }
 
 /** Life-cycle states after which a run never changes again. */

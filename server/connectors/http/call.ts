@@ -6,7 +6,10 @@ import { formatSeconds } from './deadline';
 import { answerError, unreachableError } from './errors';
 import { HTTP_TIMEOUT_MS, type HttpAnswer, type HttpOptions, type HttpRequest, type HttpService, type HttpStream } from './types';
 
-/** Calling a service: through the reach guard, within the time limit, tried again when the service says "later". */
+/**
+ * Calling a service: through the reach guard, within the time limit, tried again when the service
+ * says "later" — unless sending it again could make the service do the thing twice.
+ */
 
 const DEFAULTS: Required<Omit<HttpOptions, 'reach'>> = {
   timeoutMs: HTTP_TIMEOUT_MS,
@@ -17,8 +20,11 @@ const DEFAULTS: Required<Omit<HttpOptions, 'reach'>> = {
 
 /**
  * One call, retried on 429 and 5xx (at most `maxTries` tries, waiting as Retry-After says or
- * doubling from `retryBaseDelayMs`). Any answer other than 2xx becomes a ConnectorError in the
- * service's own words: 401/403 'auth', 404 'not_found', the rest 'failed'.
+ * doubling from `retryBaseDelayMs`). A 5xx is retried only for a call that may be repeated (see
+ * `HttpRequest.idempotent`): a POST the service may already have acted on — a message posted,
+ * then a 502 from a proxy on the way back — is not sent again, and its error says so. Any answer
+ * other than 2xx becomes a ConnectorError in the service's own words: 401/403 'auth', 404
+ * 'not_found', the rest 'failed'.
  */
 export function callService(service: HttpService, url: URL, request: HttpRequest, options: HttpOptions): Promise<HttpAnswer> {
   return exchange(service, url, request, options, async (response) => ({
@@ -56,17 +62,24 @@ async function exchange<T>(
     headers['content-type'] ??= 'application/json; charset=utf-8';
   }
   const method = request.method ?? 'GET';
+  const repeatable = mayRepeat(method, headers, request);
   for (let attempt = 1; ; attempt += 1) {
     const outcome = await sendOnce(service, url, { method, headers, body }, options.reach, settings.timeoutMs, take);
     if (outcome.ok) return outcome.value;
     if ('reset' in outcome) {
-      // A kept-alive socket the service had closed meanwhile: a read is simply sent again, on a new one.
-      if ((method === 'GET' || method === 'HEAD') && attempt < settings.maxTries) continue;
+      // A kept-alive socket the service had closed meanwhile: a call that may be repeated is sent
+      // again, on a new one. Any other may have reached the service before the socket closed. Its
+      // error keeps the one wording of a service out of reach, so that it tells nothing of the network.
+      if (repeatable && attempt < settings.maxTries) continue;
       throw outcome.reset;
     }
     const answer = outcome.failure;
     const error = answerError(service, answer);
     if (!isRetryable(answer.status) || attempt >= settings.maxTries) throw error;
+    // A 429 is a refusal before any work; a 5xx may come after the work was done (a proxy's 502, a timeout on the way back).
+    if (answer.status !== 429 && !repeatable) {
+      throw new ConnectorError(`${error.message}; not sent again, as ${service.name} may have acted on it`, error.kind);
+    }
     const asked = retryAfterMs(answer.headers.get('retry-after'));
     if (asked !== undefined && asked > settings.maxRetryWaitMs) {
       throw new ConnectorError(`${error.message}; it asked to wait ${Math.ceil(asked / 1000)} s before trying again`, error.kind);
@@ -135,6 +148,15 @@ async function failureText(response: Response): Promise<string> {
     await reader.cancel().catch(() => {});
   }
   return Buffer.concat(chunks).subarray(0, FAILURE_BODY_MAX).toString('utf8');
+}
+
+/** Methods that do the same thing however often they are sent (RFC 9110, 9.2.2). */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/** Whether sending the call twice does no more than sending it once: by its method, its Idempotency-Key header, or the caller's word. */
+function mayRepeat(method: string, headers: Record<string, string>, request: HttpRequest): boolean {
+  if (IDEMPOTENT_METHODS.has(method) || request.idempotent === true) return true;
+  return Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'idempotency-key' && value.trim() !== '');
 }
 
 function isRetryable(status: number): boolean {

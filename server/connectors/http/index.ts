@@ -10,6 +10,11 @@
  * (Slack's `error`, Databricks' `message`, S3's `Code`…), and a service that cannot be reached —
  * refused, closed, or something other than HTTP on that port — reads the same whatever the cause,
  * so that a company cannot map a network through the wording of the errors.
+ *
+ * A call the service answers 429 is tried again, as it asks. A 5xx or a connection closed under
+ * the call is tried again only when sending the call twice does no harm: GET, HEAD, OPTIONS, PUT
+ * and DELETE, a request with an `Idempotency-Key` header, or one its caller marks `idempotent`.
+ * A Slack message is never posted twice because a proxy answered 502 after Slack had posted it.
  */
 
 export { callService, callServiceJson, openServiceStream } from './call';

@@ -12,7 +12,10 @@ export interface HttpOptions {
   reach: Reach;
   /** Per try; 15 s unless told. */
   timeoutMs?: number;
-  /** Tries in all for an answer that says "later" (429, 5xx); 3 unless told. */
+  /**
+   * Tries in all for an answer that says "later" (429, 5xx); 3 unless told. A call that may be
+   * repeated is tried again on either; any other only on a 429 (see `HttpRequest.idempotent`).
+   */
   maxTries?: number;
   /** The first wait between tries when the service names none; it doubles each time. */
   retryBaseDelayMs?: number;
@@ -34,10 +37,19 @@ export interface HttpService {
 }
 
 export interface HttpRequest {
-  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  method?: 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   headers?: Record<string, string>;
   /** Sent as it is (a string), or as JSON (anything else). */
   body?: unknown;
+  /**
+   * The service does the same thing however often this POST or PATCH reaches it, so a 5xx or a
+   * connection closed under it may be sent again: a read that happens to be a POST (Slack's
+   * conversations.list, a search), a token exchange, or a request carrying an idempotency token
+   * in its body (Databricks' run-now). GET, HEAD, OPTIONS, PUT and DELETE are so by HTTP's
+   * definition, and a request with an `Idempotency-Key` header is taken as so too. Any other POST
+   * or PATCH is sent once more only after a 429, which a service answers before acting.
+   */
+  idempotent?: boolean;
 }
 
 export interface HttpAnswer {

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,20 @@ const registered = generateKeyPairSync('rsa', {
   publicKeyEncoding: { type: 'spki', format: 'pem' },
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
 });
+/** A second service account the fake knows, of another project. */
+const other = {
+  email: 'loader@globex-data.iam.gserviceaccount.com',
+  keyId: '9a8b7c6d5e4f30211f2e3d4c5b6a798801234567',
+  ...generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  }),
+};
+const accounts = new Map([
+  [KEY_ID, { email: CLIENT_EMAIL, publicKey: registered.publicKey }],
+  [other.keyId, { email: other.email, publicKey: other.publicKey }],
+]);
 const stranger = generateKeyPairSync('rsa', {
   modulusLength: 2048,
   publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -37,7 +51,8 @@ interface StoredObject {
 }
 
 const buckets = new Map<string, Map<string, StoredObject>>();
-const issuedTokens = new Set<string>();
+/** Each token issued, and the account it was issued to. */
+const issuedTokens = new Map<string, string>();
 /** Per path, answers to give before the real one (a 503). */
 const interruptions = new Map<string, Array<{ status: number; body: unknown }>>();
 /** Objects a listing page holds at most, so that paging shows. */
@@ -75,11 +90,12 @@ async function answerToken(request: ReceivedRequest, response: ServerResponse): 
       error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.',
     });
   }
-  if (header.alg !== 'RS256' || header.kid !== KEY_ID)
+  const account = header.kid === undefined ? undefined : accounts.get(header.kid);
+  if (header.alg !== 'RS256' || !account)
     return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
   try {
-    const { payload } = await jwtVerify(assertion, await importSPKI(registered.publicKey, 'RS256'), {
-      issuer: CLIENT_EMAIL,
+    const { payload } = await jwtVerify(assertion, await importSPKI(account.publicKey, 'RS256'), {
+      issuer: account.email,
       audience: tokenUri(),
       algorithms: ['RS256'],
     });
@@ -95,7 +111,7 @@ async function answerToken(request: ReceivedRequest, response: ServerResponse): 
     return sendJson(response, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
   }
   const token = `ya29.${randomBytes(24).toString('base64url')}`;
-  issuedTokens.add(token);
+  issuedTokens.set(token, account.email);
   sendJson(response, 200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
 }
 
@@ -186,9 +202,9 @@ function serviceAccountKey(overrides: Record<string, unknown> = {}, privateKey =
   );
 }
 
-function gcsConfig(settings: Record<string, unknown> = {}, key = serviceAccountKey()): ConnectionConfig {
+function gcsConfig(settings: Record<string, unknown> = {}, key = serviceAccountKey(), companyId = TEST_COMPANY_ID): ConnectionConfig {
   return {
-    companyId: TEST_COMPANY_ID,
+    companyId,
     type: 'gcs',
     settings: { bucket: 'data', prefix: 'exports/', endpoint: google.url, ...settings },
     secrets: { serviceAccountKey: key },
@@ -245,7 +261,8 @@ describeObjectStore('Google Cloud Storage', {
 describe('signing in', () => {
   it('exchanges a JWT signed with the key for a token, then lists with that token', async () => {
     const before = google.requests.length;
-    const connector = openGcsConnector(gcsConfig(), { http: TEST_HTTP });
+    // A company of its own: no token is kept for it yet.
+    const connector = openGcsConnector(gcsConfig({}, serviceAccountKey(), randomUUID()), { http: TEST_HTTP });
     await connector.test();
     const [grant, listing] = google.requests.slice(before);
     expect(grant!.path).toBe('/token');
@@ -262,7 +279,7 @@ describe('signing in', () => {
 
   it('keeps its token for the calls that follow', async () => {
     const grantsBefore = tokenRequests().length;
-    const connector = openGcsConnector(gcsConfig(), { http: TEST_HTTP });
+    const connector = openGcsConnector(gcsConfig({}, serviceAccountKey(), randomUUID()), { http: TEST_HTTP });
     await connector.test();
     await connector.endpoints();
     await connector.columns('exports/customers.csv');
@@ -310,6 +327,83 @@ describe('signing in', () => {
       Promise.resolve().then(() => openGcsConnector(gcsConfig({ endpoint: 'http://storage.example.com' }), { http: TEST_HTTP })),
     );
     expect(plainEndpoint.message).toBe('settings.endpoint: must be an https URL');
+  });
+});
+
+describe('access tokens kept between connectors', () => {
+  /** A clock the test moves on; the JWT itself is signed at the real time, as Google checks it. */
+  let clock = Date.now();
+  const now = () => clock;
+  const open = (config: ConnectionConfig) => openGcsConnector(config, { http: TEST_HTTP, now });
+  const bearerOf = (request: ReceivedRequest) => String(request.headers.authorization).replace('Bearer ', '');
+  /** The token each listing since `before` was sent with. */
+  const listingTokens = (before: number) =>
+    google.requests
+      .slice(before)
+      .filter((request) => request.path === LISTING_PATH)
+      .map(bearerOf);
+
+  it('serves two connectors of the same key with one token, until a minute before it expires', async () => {
+    const config = gcsConfig({}, serviceAccountKey(), randomUUID());
+    const before = google.requests.length;
+    const started = clock;
+    await open(config).endpoints();
+    await open(config).endpoints();
+    expect(tokenRequests().filter((request) => google.requests.indexOf(request) >= before)).toHaveLength(1);
+    const [first, second] = listingTokens(before);
+    expect(second).toBe(first);
+
+    // Google said 3599 s; a token is renewed 60 s before that.
+    clock = started + (3599 - 61) * 1000;
+    await open(config).endpoints();
+    expect(tokenRequests().filter((request) => google.requests.indexOf(request) >= before)).toHaveLength(1);
+    clock = started + (3599 - 60) * 1000;
+    await open(config).endpoints();
+    expect(tokenRequests().filter((request) => google.requests.indexOf(request) >= before)).toHaveLength(2);
+    const tokens = listingTokens(before);
+    expect(tokens[2]).toBe(first);
+    expect(tokens[3]).not.toBe(first);
+    expect(issuedTokens.has(tokens[3]!)).toBe(true);
+  });
+
+  it('makes callers that need a token at once share one exchange', async () => {
+    const config = gcsConfig({}, serviceAccountKey(), randomUUID());
+    const before = google.requests.length;
+    await Promise.all([open(config).endpoints(), open(config).endpoints(), open(config).endpoints()]);
+    expect(tokenRequests().filter((request) => google.requests.indexOf(request) >= before)).toHaveLength(1);
+    expect(new Set(listingTokens(before)).size).toBe(1);
+  });
+
+  it("never hands one company's or one key's token to another", async () => {
+    const acme = randomUUID();
+    const globex = randomUUID();
+    const globexKey = serviceAccountKey({ client_email: other.email, private_key_id: other.keyId }, other.privateKey);
+    const before = google.requests.length;
+    await open(gcsConfig({}, serviceAccountKey(), acme)).endpoints();
+    await open(gcsConfig({}, globexKey, acme)).endpoints();
+    // The same key file, saved by another company: a token of its own.
+    await open(gcsConfig({}, serviceAccountKey(), globex)).endpoints();
+    expect(tokenRequests().filter((request) => google.requests.indexOf(request) >= before)).toHaveLength(3);
+    const tokens = listingTokens(before);
+    expect(new Set(tokens).size).toBe(3);
+    expect(tokens.map((token) => issuedTokens.get(token))).toEqual([CLIENT_EMAIL, other.email, CLIENT_EMAIL]);
+  });
+
+  it("gives a key that copies another's email and key id a refusal, not the other's token", async () => {
+    const company = randomUUID();
+    await open(gcsConfig({}, serviceAccountKey(), company)).endpoints();
+    const before = google.requests.length;
+    const error = await failure(open(gcsConfig({}, serviceAccountKey({}, stranger.privateKey), company)).endpoints());
+    expect(error.message).toBe('Google sign-in: Invalid JWT Signature. (invalid_grant) (HTTP 400)');
+    expect(google.requests.slice(before).map((request) => request.path)).toEqual(['/token']);
+  });
+
+  it('keeps no refusal: a key refused once is asked about again', async () => {
+    const config = gcsConfig({}, serviceAccountKey({}, stranger.privateKey), randomUUID());
+    const before = google.requests.length;
+    await failure(open(config).test());
+    await failure(open(config).test());
+    expect(google.requests.slice(before).map((request) => request.path)).toEqual(['/token', '/token']);
   });
 });
 

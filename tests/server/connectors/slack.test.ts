@@ -139,6 +139,26 @@ describe('an incoming webhook', () => {
     expect(posted.at(-1)).toEqual({ text: 'Table orders: 2 rules failed' });
   });
 
+  it('posts once when Slack answers 503, and says why it did not post again', async () => {
+    interruptions.set(WEBHOOK_PATH, [{ status: 503, body: '' }]);
+    const before = slack.requests.length;
+    const postedBefore = posted.length;
+    const error = await failure(sendSlackMessage(webhook(), { text: 'Run 44 failed' }, { http: { ...TEST_HTTP, retryBaseDelayMs: 5 } }));
+    expect(error.message).toBe('Slack: service unavailable (HTTP 503); not sent again, as Slack may have acted on it');
+    expect(slack.requests.slice(before).map((request) => request.path)).toEqual([WEBHOOK_PATH]);
+    expect(posted.length).toBe(postedBefore);
+    // The answer Slack would have given next was never asked for.
+    expect(interruptions.get(WEBHOOK_PATH)).toEqual([]);
+  });
+
+  it('posts again after a 429, which Slack answers before posting', async () => {
+    interruptions.set(WEBHOOK_PATH, [{ status: 429, headers: { 'retry-after': '0' }, body: 'rate_limited' }]);
+    const before = slack.requests.length;
+    await sendSlackMessage(webhook(), { text: 'Run 45 failed' }, { http: { ...TEST_HTTP, retryBaseDelayMs: 5 } });
+    expect(slack.requests.slice(before)).toHaveLength(2);
+    expect(posted.at(-1)).toEqual({ text: 'Run 45 failed' });
+  });
+
   it('refuses a webhook URL that would send the secret in the clear', () => {
     const config: ConnectionConfig = {
       companyId: TEST_COMPANY_ID,
@@ -212,6 +232,27 @@ describe('a bot token', () => {
     interruptions.set('/api/conversations.list', [{ status: 503, body: 'upstream unavailable' }]);
     const channels = await openSlackConnector(bot(), { http: { ...TEST_HTTP, retryBaseDelayMs: 20 } }).endpoints();
     expect(channels).toHaveLength(5);
+  });
+
+  it('sends chat.postMessage once when Slack answers 502, and says why', async () => {
+    interruptions.set('/api/chat.postMessage', [{ status: 502, body: '' }]);
+    const before = slack.requests.length;
+    const postedBefore = posted.length;
+    const error = await failure(sendSlackMessage(bot(), { text: 'Run 46 failed' }, { http: { ...TEST_HTTP, retryBaseDelayMs: 5 } }));
+    expect(error.message).toBe('Slack: bad gateway (HTTP 502); not sent again, as Slack may have acted on it');
+    expect(slack.requests.slice(before).map((request) => request.path)).toEqual(['/api/chat.postMessage']);
+    expect(posted.length).toBe(postedBefore);
+  });
+
+  it('sends chat.postMessage again after a 429', async () => {
+    interruptions.set('/api/chat.postMessage', [{ status: 429, headers: { 'retry-after': '0' }, body: '' }]);
+    const before = slack.requests.length;
+    expect(await sendSlackMessage(bot(), { text: 'Run 47 failed' }, { http: { ...TEST_HTTP, retryBaseDelayMs: 5 } })).toEqual({
+      channel: 'C002',
+      ts: '1718000000.000100',
+    });
+    expect(slack.requests.slice(before)).toHaveLength(2);
+    expect(posted.at(-1)).toEqual({ channel: '#data-alerts', text: 'Run 47 failed' });
   });
 
   it('reports a 429 that outlasts the tries', async () => {
