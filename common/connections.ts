@@ -322,9 +322,33 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
     roles: [],
     endpointKind: 'repository',
     settings: [
-      { key: 'workspace', label: 'Workspace', kind: 'text', required: true },
-      { key: 'username', label: 'Username', kind: 'text', required: true },
-      { key: 'appPassword', label: 'App password', kind: 'password', secret: true, required: true },
+      {
+        key: 'workspace',
+        label: 'Workspace',
+        kind: 'text',
+        required: true,
+        placeholder: 'acme-data',
+        help: 'The workspace id, as in bitbucket.org/<workspace>/<repository>.',
+      },
+      // Bitbucket Cloud takes API tokens with the Atlassian account's email; app passwords
+      // (a username and an app password, which this type took before) were removed on 28 July 2026.
+      {
+        key: 'email',
+        label: 'Atlassian account email',
+        kind: 'text',
+        required: true,
+        placeholder: 'ana@example.com',
+        help: 'The email you sign in to Atlassian with: Bitbucket takes it with the API token.',
+        pattern: { source: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', message: 'must be an email address (the one of your Atlassian account)' },
+      },
+      {
+        key: 'apiToken',
+        label: 'API token',
+        kind: 'password',
+        secret: true,
+        required: true,
+        help: 'An API token with scopes, made at id.atlassian.com/manage-profile/security/api-tokens ("Create API token with scopes", app Bitbucket) with the scope read:repository:bitbucket (Repositories: Read). It replaces the app password.',
+      },
       { key: 'apiUrl', label: 'Bitbucket API URL', kind: 'url', default: 'https://api.bitbucket.org/2.0' },
     ],
   },

@@ -39,7 +39,8 @@ export const MARKETPLACE: readonly MarketplaceListing[] = [
     id: 'bitbucket',
     connectionType: 'bitbucket',
     category: 'code',
-    docsUrl: 'https://support.atlassian.com/bitbucket-cloud/docs/app-passwords/',
+    // Where the API token the form asks for is made, and with which scopes (app passwords are no more).
+    docsUrl: 'https://support.atlassian.com/bitbucket-cloud/docs/create-an-api-token/',
   },
   { id: 'git', connectionType: 'git', category: 'code', docsUrl: 'https://git-scm.com/book/en/v2/Git-on-the-Server-The-Protocols' },
   {

@@ -183,7 +183,10 @@ export function editValues(values: FieldValues, record: Connection): FieldValues
   const description = (values.description ?? '') === (record.description ?? '') ? record.description : (values.description ?? '');
   const workspaceId = (values.workspaceId ?? null) === (record.workspaceId ?? null) ? record.workspaceId : (values.workspaceId ?? null);
   const settings = declaration && !settingsChanged(declaration, values.settings ?? {}, record) ? record.settings : values.settings;
-  return { ...values, description, workspaceId, settings };
+  // A role the type cannot play (Slack, Bitbucket) is left as stored: blank, it would travel as null, which the update refuses.
+  const isSource = declaration?.roles.includes('source') === false ? record.isSource : values.isSource;
+  const isDestination = declaration?.roles.includes('destination') === false ? record.isDestination : values.isDestination;
+  return { ...values, description, workspaceId, settings, isSource, isDestination };
 }
 
 /** The fields a server 400 may name (`name: …`, `settings.port: …`), to mark the input as well as raise the alert. */

@@ -5,6 +5,7 @@ import { TestConnectionButton } from './ConnectionTest';
 import type { Connection } from './types';
 import { connectionsContract } from '../../common/contract/connections';
 import { endpointsList, pairsList } from './related';
+import { catalogueSettingTexts } from './typeTexts';
 
 export type { Connection } from './types';
 
@@ -130,6 +131,8 @@ export const connections = defineResource<Connection>({
         create_slack: 'Connect Slack',
         create_bitbucket: 'Connect Bitbucket',
       },
+      // The settings French words (the Bitbucket form's API token and its scopes), in the catalogue's English.
+      settings: { bitbucket: catalogueSettingTexts('bitbucket') },
     },
   },
   fields: [

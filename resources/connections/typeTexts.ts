@@ -1,5 +1,11 @@
 import { useTranslate } from 'react-admin';
-import { CONNECTION_TYPE_CATALOGUE, type ConnectionTypeDeclaration, type SettingDeclaration } from '../../common/connections';
+import {
+  CONNECTION_TYPE_CATALOGUE,
+  connectionTypeOf,
+  type ConnectionType,
+  type ConnectionTypeDeclaration,
+  type SettingDeclaration,
+} from '../../common/connections';
 
 /**
  * The texts of the shared type catalogue (common/connections.ts) through the console's
@@ -29,3 +35,20 @@ export function useTypeTexts() {
 
 /** The connection types as a select's choices (a pair's or a table's connection type). */
 export const TYPE_CHOICES = CONNECTION_TYPE_CATALOGUE.map((declaration) => ({ id: declaration.type, name: declaration.label }));
+
+/**
+ * A type's setting texts under `resources.connections.settings.<type>`, in the catalogue's own
+ * English: the keys another language translates, so that its catalogue and English's agree.
+ */
+export function catalogueSettingTexts(type: ConnectionType): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    connectionTypeOf(type)!.settings.map((setting) => [
+      setting.key,
+      {
+        label: setting.label,
+        ...(setting.help ? { help: setting.help } : {}),
+        ...(setting.placeholder ? { placeholder: setting.placeholder } : {}),
+      },
+    ]),
+  );
+}

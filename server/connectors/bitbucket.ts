@@ -2,15 +2,34 @@ import { callServiceJson, secureBaseUrl, serviceUrl, type HttpOptions, type Http
 import { checkedSettings, ConnectorError, type ConnectionConfig, type Connector, type Endpoint } from './types';
 
 /**
- * The `bitbucket` type: a Bitbucket Cloud workspace reached with a username and an app password
- * (HTTP basic auth). Its endpoints are the workspace's repositories, by slug, where workflows
- * keep their SQL files.
+ * The `bitbucket` type: a Bitbucket Cloud workspace reached with an Atlassian account's email and
+ * an API token with scopes. Its endpoints are the workspace's repositories, by slug, where
+ * workflows keep their SQL files; workflows read those files over git's https.
+ *
+ * How Bitbucket takes an API token, as Atlassian documents it in "Using API tokens"
+ * (https://support.atlassian.com/bitbucket-cloud/docs/using-api-tokens/):
+ * - the REST API takes HTTP basic auth with the Atlassian account email as the user name and the
+ *   token as the password (the same page, and "Get repository list within project by using API",
+ *   https://support.atlassian.com/bitbucket-cloud/kb/get-repository-list-within-project-by-using-api/,
+ *   which lists a workspace's repositories that way with the scope read:repository:bitbucket);
+ * - git over https takes either the person's Bitbucket username or the fixed user name
+ *   `x-bitbucket-api-token-auth`, with the token as the password. The fixed one is used, so that
+ *   the form needs no second name.
+ * App passwords, which this type took until Bitbucket removed them, are recognised in a stored
+ * connection and refused with what to do instead, before anything is sent.
  */
+
+/** git's user name for an API token, whoever made it (Atlassian's "Using API tokens"). */
+export const BITBUCKET_GIT_USERNAME = 'x-bitbucket-api-token-auth';
+
+export const APP_PASSWORDS_RETIRED =
+  'Bitbucket no longer accepts app passwords (they were removed on 28 July 2026): edit this connection and give the email of your Atlassian account and an API token with the scope read:repository:bitbucket';
 
 export interface BitbucketSettings {
   workspace: string;
-  username: string;
-  appPassword: string;
+  /** The Atlassian account's email: the REST API's user name with the token. */
+  email: string;
+  apiToken: string;
   apiUrl: URL;
 }
 
@@ -18,13 +37,46 @@ export interface BitbucketOptions {
   http: HttpOptions;
 }
 
+/**
+ * A connection saved with a username and an app password, before Bitbucket took API tokens only:
+ * it still lists and opens in the console, but nothing is sent to Bitbucket with it. Settings
+ * given over it with a token (an edit being tested) are the new ones.
+ */
+function usesAppPassword(config: ConnectionConfig): boolean {
+  const hasToken = typeof config.secrets.apiToken === 'string' && config.secrets.apiToken.trim() !== '';
+  return !hasToken && ('appPassword' in config.secrets || 'username' in config.settings);
+}
+
 export function bitbucketSettings(config: ConnectionConfig): BitbucketSettings {
-  const { settings, secrets } = checkedSettings(config, 'bitbucket');
+  if (usesAppPassword(config)) throw new ConnectorError(APP_PASSWORDS_RETIRED, 'invalid');
+  // An edit's test lays the new settings over the stored ones: the old ones are no longer read.
+  const { username: _username, ...current } = config.settings;
+  const { appPassword: _appPassword, ...secrets } = config.secrets;
+  const checked = checkedSettings({ ...config, settings: current, secrets }, 'bitbucket');
   return {
-    workspace: String(settings.workspace).trim(),
-    username: String(settings.username).trim(),
-    appPassword: secrets.appPassword!,
-    apiUrl: secureBaseUrl(settings.apiUrl, 'apiUrl'),
+    workspace: String(checked.settings.workspace).trim(),
+    email: String(checked.settings.email).trim(),
+    apiToken: checked.secrets.apiToken!,
+    apiUrl: secureBaseUrl(checked.settings.apiUrl, 'apiUrl'),
+  };
+}
+
+/**
+ * A repository of the workspace as a `git` connection: at `https://bitbucket.org/<workspace>/<slug>.git`
+ * (the API's own origin when the connection points at another Bitbucket API), signed in with
+ * git's user name for API tokens and the token.
+ */
+export function bitbucketRepository(config: ConnectionConfig, slug: string): ConnectionConfig {
+  const settings = bitbucketSettings(config);
+  const origin = settings.apiUrl.hostname === 'api.bitbucket.org' ? 'https://bitbucket.org' : settings.apiUrl.origin;
+  return {
+    companyId: config.companyId,
+    type: 'git',
+    settings: {
+      url: `${origin}/${encodeURIComponent(settings.workspace)}/${encodeURIComponent(slug)}.git`,
+      username: BITBUCKET_GIT_USERNAME,
+    },
+    secrets: { password: settings.apiToken },
   };
 }
 
@@ -54,7 +106,7 @@ const MAX_REPOSITORIES = 10_000;
 
 export function openBitbucketConnector(config: ConnectionConfig, options: BitbucketOptions): Connector {
   const settings = bitbucketSettings(config);
-  const authorization = `Basic ${Buffer.from(`${settings.username}:${settings.appPassword}`).toString('base64')}`;
+  const authorization = `Basic ${Buffer.from(`${settings.email}:${settings.apiToken}`).toString('base64')}`;
   const repositoriesUrl = (pagelen: number) =>
     serviceUrl(settings.apiUrl, `/repositories/${encodeURIComponent(settings.workspace)}`, { pagelen });
   const call = (url: URL) => callServiceJson<RepositoryPage>(BITBUCKET, url, { headers: { authorization } }, options.http);

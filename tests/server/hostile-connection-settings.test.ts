@@ -237,7 +237,7 @@ const ATTACKS: Record<string, Attack<unknown>> = {
   } as unknown as Attack<unknown>,
   'Bitbucket API URL': {
     values: hostileUrl,
-    request: (apiUrl: string) => connection('bitbucket', { workspace: 'acme', username: 'ci', appPassword: 'pw', apiUrl }),
+    request: (apiUrl: string) => connection('bitbucket', { workspace: 'acme', email: 'ci@acme.test', apiToken: 'pw', apiUrl }),
   } as unknown as Attack<unknown>,
   'git URL': {
     values: fc.oneof(hostileUrl, hostilePath),

@@ -311,11 +311,11 @@ describe.skipIf(!hasGitHttpBackend)('the repositories of a Bitbucket workspace',
       encoding: 'utf8',
     });
     expect(cloned.status, cloned.stderr).toBe(0);
-    bitbucket = await startLocalServer(gitHttpBackend(projectRoot, 'ci-bot', 'app-secret', projectRoot));
+    bitbucket = await startLocalServer(gitHttpBackend(projectRoot, 'x-bitbucket-api-token-auth', 'api-token', projectRoot));
     bitbucketId = await connection({
       name: 'Bitbucket',
       type: 'bitbucket',
-      settings: { workspace: 'acme', username: 'ci-bot', appPassword: 'app-secret', apiUrl: `${bitbucket.url}/2.0` },
+      settings: { workspace: 'acme', email: 'ci-bot@acme.test', apiToken: 'api-token', apiUrl: `${bitbucket.url}/2.0` },
     });
   });
   afterAll(async () => {

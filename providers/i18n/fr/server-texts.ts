@@ -223,6 +223,9 @@ export const serverTextsFr: ServerTextLanguage = {
     '"{id}" is not a cloud-storage integration (one of {ids})':
       '« {id} » n’est pas une intégration de stockage cloud (valeurs possibles : {ids})',
     'this connection is not a git or Bitbucket repository': 'cette connexion n’est pas un dépôt git ou Bitbucket',
+    'must be an email address (the one of your Atlassian account)': 'doit être une adresse e-mail (celle de votre compte Atlassian)',
+    'Bitbucket no longer accepts app passwords (they were removed on 28 July 2026): edit this connection and give the email of your Atlassian account and an API token with the scope read:repository:bitbucket':
+      'Bitbucket n’accepte plus les mots de passe d’application (supprimés le 28 juillet 2026) : modifiez cette connexion et indiquez l’e-mail de votre compte Atlassian et un jeton d’API avec la portée read:repository:bitbucket',
     'must be an object of settings': 'doit être un objet de réglages',
     'is not a setting of {type}': 'n’est pas un réglage de {type}',
     'is not valid': 'n’est pas valide',

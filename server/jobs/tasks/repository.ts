@@ -1,4 +1,4 @@
-import { bitbucketSettings } from '../../connectors/bitbucket';
+import { bitbucketRepository } from '../../connectors/bitbucket';
 import type { GitOptions } from '../../connectors/git';
 import type { ConnectorContext } from '../../connectors/registry';
 import type { ConnectionConfig } from '../../connectors/types';
@@ -8,9 +8,7 @@ import type { TaskDeps } from './deps';
  * Where a SQL task's file is: a git connection is one repository, and the task's path is a path
  * in it. A Bitbucket connection is a workspace of repositories, so the path's first segment names
  * the repository (`analytics/models/daily.sql` is `models/daily.sql` of the repository
- * `analytics`), read over git's https at `https://bitbucket.org/<workspace>/<repository>.git`
- * with the connection's username and app password (the API's own origin when the connection
- * points at another Bitbucket API).
+ * `analytics`), read over git's https as bitbucket.ts signs in to it (`bitbucketRepository`).
  */
 
 export interface RepositoryFile {
@@ -24,24 +22,13 @@ export function repositoryFile(connection: ConnectionConfig, taskPath: string): 
   if (connection.type === 'git') return { repository: connection, filePath: taskPath };
   if (connection.type !== 'bitbucket')
     throw new Error(`A ${connection.type} connection is not a repository: choose a git or Bitbucket connection`);
-  const settings = bitbucketSettings(connection);
   const [slug, ...rest] = taskPath.split('/');
   if (!slug || rest.length === 0) {
     throw new Error(
       `"${taskPath}": with a Bitbucket connection a path starts with the repository's name, as in analytics/models/daily.sql`,
     );
   }
-  const origin = settings.apiUrl.hostname === 'api.bitbucket.org' ? 'https://bitbucket.org' : settings.apiUrl.origin;
-  const url = `${origin}/${encodeURIComponent(settings.workspace)}/${encodeURIComponent(slug)}.git`;
-  return {
-    repository: {
-      companyId: connection.companyId,
-      type: 'git',
-      settings: { url, username: settings.username },
-      secrets: { password: settings.appPassword },
-    },
-    filePath: rest.join('/'),
-  };
+  return { repository: bitbucketRepository(connection, slug), filePath: rest.join('/') };
 }
 
 /**

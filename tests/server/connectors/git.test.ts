@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyGitCache, companyRoot } from '../../../server/connectors/company-places';
 import { listBranches, listFilesAt, openGitConnector, readFileAt, resolveCommit, type GitOptions } from '../../../server/connectors/git';
 import type { ConnectionConfig } from '../../../server/connectors/types';
+import { repositoryFile } from '../../../server/jobs/tasks/repository';
 import { createReach } from '../../../server/reach/reach';
 import { gitHttpBackend, hasGitHttpBackend } from './fixtures-remote/git-http';
 import { closedPort, startLocalServer, type LocalServer } from './fixtures-remote/local-server';
@@ -363,6 +364,50 @@ describe.skipIf(!hasGitHttpBackend)('a repository over HTTP', () => {
         'This server does not let companies connect to 127.0.0.1 (a loopback address). An operator can allow it with CONNECTION_ALLOWED_HOSTS.',
       );
     }
+    expect(server.requests.length).toBe(asked);
+  });
+});
+
+describe.skipIf(!hasGitHttpBackend)("a Bitbucket workspace's repository over https", () => {
+  // Git's fixed user name for an Atlassian API token (Atlassian's "Using API tokens"), with the token as the password.
+  const GIT_USER = 'x-bitbucket-api-token-auth';
+  const TOKEN = 'ATATT3x-api-token';
+  let server: LocalServer;
+  const bitbucket = (settings: Record<string, unknown>, secrets: Record<string, string>): ConnectionConfig => ({
+    companyId: TEST_COMPANY_ID,
+    type: 'bitbucket',
+    settings: { workspace: 'acme', apiUrl: `${server.url}/2.0`, ...settings },
+    secrets,
+  });
+
+  beforeAll(async () => {
+    // The workspace's repositories where the connection's API points (its origin, as bitbucket.org's own).
+    const root = path.join(base, 'bitbucket');
+    await cp(bareCopy, path.join(root, 'acme', 'sql.git'), { recursive: true });
+    server = await startLocalServer(gitHttpBackend(root, GIT_USER, TOKEN, base));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("signs in with git's user name for API tokens and the token, not the account's email", async () => {
+    const { repository, filePath } = repositoryFile(bitbucket({ email: 'ana@example.com' }, { apiToken: TOKEN }), 'sql/queries/daily.sql');
+    expect(await readFileAt(repository, 'main', filePath, options)).toBe('select count(*) from orders;\n');
+    const signed = server.requests.filter((request) => request.headers.authorization);
+    expect(signed.length).toBeGreaterThan(0);
+    for (const request of signed) {
+      const [scheme, encoded] = String(request.headers.authorization).split(' ');
+      expect(scheme).toBe('Basic');
+      expect(Buffer.from(encoded!, 'base64').toString()).toBe(`${GIT_USER}:${TOKEN}`);
+    }
+  });
+
+  it('refuses a connection saved with an app password before anything is sent', () => {
+    const asked = server.requests.length;
+    expect(() => repositoryFile(bitbucket({ username: 'ana' }, { appPassword: 'ATBB-app-password' }), 'sql/queries/daily.sql')).toThrow(
+      'Bitbucket no longer accepts app passwords (they were removed on 28 July 2026): edit this connection and give the email of your Atlassian account and an API token with the scope read:repository:bitbucket',
+    );
     expect(server.requests.length).toBe(asked);
   });
 });

@@ -211,15 +211,16 @@ describe('a Bitbucket repository', () => {
     const bitbucket = {
       companyId: 'c1',
       type: 'bitbucket' as const,
-      settings: { workspace: 'acme data', username: 'ci-bot' },
-      secrets: { appPassword: 'app-secret' },
+      settings: { workspace: 'acme data', email: 'ci-bot@acme.test' },
+      secrets: { apiToken: 'api-token' },
     };
     expect(repositoryFile(bitbucket, 'analytics/models/daily.sql')).toEqual({
       repository: {
         companyId: 'c1',
         type: 'git',
-        settings: { url: 'https://bitbucket.org/acme%20data/analytics.git', username: 'ci-bot' },
-        secrets: { password: 'app-secret' },
+        // git's fixed user name for API tokens (Atlassian's "Using API tokens"), not the account's email.
+        settings: { url: 'https://bitbucket.org/acme%20data/analytics.git', username: 'x-bitbucket-api-token-auth' },
+        secrets: { password: 'api-token' },
       },
       filePath: 'models/daily.sql',
     });

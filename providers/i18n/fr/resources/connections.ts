@@ -129,4 +129,23 @@ export const connections = {
     create_slack: 'Connecter Slack',
     create_bitbucket: 'Connecter Bitbucket',
   },
+  settings: {
+    bitbucket: {
+      workspace: {
+        label: 'Espace de travail',
+        help: 'L’identifiant de l’espace de travail, comme dans bitbucket.org/<espace>/<dépôt>.',
+        placeholder: 'acme-data',
+      },
+      email: {
+        label: 'E-mail du compte Atlassian',
+        help: 'L’adresse avec laquelle vous vous connectez à Atlassian : Bitbucket la demande avec le jeton d’API.',
+        placeholder: 'ana@exemple.fr',
+      },
+      apiToken: {
+        label: 'Jeton d’API',
+        help: 'Un jeton d’API à portées, créé sur id.atlassian.com/manage-profile/security/api-tokens (« Créer un jeton d’API avec des portées », application Bitbucket) avec la portée read:repository:bitbucket (Dépôts : lecture). Il remplace le mot de passe d’application.',
+      },
+      apiUrl: { label: 'URL de l’API Bitbucket' },
+    },
+  },
 };

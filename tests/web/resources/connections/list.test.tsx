@@ -69,7 +69,8 @@ describe('the connections list', { timeout: CONNECTIONS_TIMEOUT_MS }, () => {
     // The create form opens on the Bitbucket settings.
     expect(await screen.findByRole('radio', { name: /^Bitbucket/ })).toHaveAttribute('aria-checked', 'true');
     expect(screen.getByRole('textbox', { name: 'Workspace' })).toBeInTheDocument();
-    expect(screen.getByLabelText(/^App password/)).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('textbox', { name: 'Atlassian account email' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/^API token/)).toHaveAttribute('type', 'password');
   });
 
   it('tests a connection from its row: POST /connection/{id}/configure, the result in a dialog, the chip follows', async () => {
