@@ -1,5 +1,5 @@
 import { FUNCTION_TYPE_OF, PARAMS_OF, type QualityFunction, type QualityParams } from '../../common/schemas/quality';
-import { ConnectorError, type QueryOptions, type TableSource } from '../connectors/types';
+import { ConnectorError, splitTableEndpoint, type QueryOptions, type TableSource } from '../connectors/types';
 import { COLUMN_CHECKS, type CheckContext, type NewestCheck, type RowCheck } from './checks';
 import { buildStatement, QUALITY_DIALECTS, type BuiltStatement, type QualityDialect } from './dialects';
 import { ageInWords, expectedInWords, rowsInWords, toleranceInWords } from './wording';
@@ -56,6 +56,8 @@ interface PreparedRule {
 interface Run {
   source: TableSource;
   dialect: QualityDialect;
+  /** The endpoint, as the connection names it (`schema.table`). */
+  endpoint: string;
   table: string;
   columns: DictionaryColumn[];
   clock: () => Date;
@@ -146,7 +148,10 @@ function aggregateOf(run: Run, rules: readonly PreparedRule[]): BuiltStatement {
 interface Measurement {
   rowsScanned: number;
   /** Per rule index: the row holding its measure and the statement that read it, or the source's refusal. */
-  byRule: Map<number, { row: Record<string, unknown>; statement: BuiltStatement } | { error: string; statement: BuiltStatement }>;
+  byRule: Map<
+    number,
+    { row: Record<string, unknown>; statement: BuiltStatement; provenBy?: string } | { error: string; statement: BuiltStatement }
+  >;
   /** The statement that counted the rows. */
   countStatement: BuiltStatement;
   startedAt: Date;
@@ -172,6 +177,68 @@ async function readForRules(run: Run, statement: BuiltStatement, options: QueryO
   }
 }
 
+interface ColumnIndex {
+  /** The index's name, as the source names it. */
+  name: string;
+  /** A unique index on the column alone: no two rows share a value. */
+  unique: boolean;
+  /** The catalogue statement that found it. */
+  statement: BuiltStatement;
+}
+
+/**
+ * The indexes that lead with the columns of rules measured apart, from the source's catalogue: a
+ * valid unique index on the column alone, else any b-tree index leading with it. PostgreSQL and
+ * MySQL only; elsewhere, or when the catalogue cannot be read, none (the rules are then measured
+ * by reading the table, which also reports a missing table).
+ */
+async function indexesOf(run: Run, rules: readonly PreparedRule[]): Promise<Map<string, ColumnIndex>> {
+  const found = new Map<string, ColumnIndex>();
+  const wanted = [...new Set(rules.map((prepared) => prepared.rule.columnName ?? ''))];
+  const statement = wanted.length > 0 ? indexCatalogue(run) : undefined;
+  if (!statement) return found;
+  let rows: Array<Record<string, unknown>>;
+  try {
+    rows = await run.source.query(statement.sql, statement.params, readOnly(SAMPLE_TIME_LIMIT_MS));
+  } catch {
+    return found;
+  }
+  for (const row of rows) {
+    const column = String(row.column_name);
+    if (!wanted.includes(column)) continue;
+    const unique = row.is_unique === true || row.is_unique === 1 || row.is_unique === '1' || row.is_unique === 't';
+    const known = found.get(column);
+    if (!known || (unique && !known.unique)) found.set(column, { name: String(row.index_name), unique, statement });
+  }
+  return found;
+}
+
+/** The statement listing a table's single-purpose indexes by their leading column, or none for the dialect. */
+function indexCatalogue(run: Run): BuiltStatement | undefined {
+  if (run.source.dialect === 'postgres') {
+    // indisunique over one key column, valid, not deferred, with no predicate nor expression; any b-tree otherwise.
+    return buildStatement(
+      run.dialect,
+      (value) =>
+        `select a.attname as column_name, c.relname as index_name, (i.indisunique and i.indimmediate and i.indnkeyatts = 1) as is_unique ` +
+        `from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am m on m.oid = c.relam ` +
+        `join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[0] ` +
+        `where i.indrelid = cast(${value(run.table)} as regclass) and i.indisvalid and i.indpred is null and i.indexprs is null and m.amname = 'btree'`,
+    );
+  }
+  if (run.source.dialect === 'mysql') {
+    const { schema, table } = splitTableEndpoint(run.endpoint);
+    return buildStatement(
+      run.dialect,
+      (value) =>
+        `select min(column_name) as column_name, index_name, (min(non_unique) = 0 and count(*) = 1) as is_unique ` +
+        `from information_schema.statistics where table_schema = ${schema === undefined ? 'database()' : value(schema)} and table_name = ${value(table)} ` +
+        `and index_type = 'BTREE' and seq_in_index = 1 group by index_name`,
+    );
+  }
+  return undefined;
+}
+
 /** Whether a rule is measured by a statement of its own (checks.ts, `ownStatement`). */
 const measuredApart = (prepared: PreparedRule) => {
   const check = checkOf(prepared);
@@ -182,26 +249,46 @@ const measuredApart = (prepared: PreparedRule) => {
  * The rules' statements: one aggregate counting the rows with every rule it can hold, and one
  * statement for each rule measured apart. They run at once, each on a connection of its own (a
  * source with one connection takes them in turn), so the aggregate keeps a parallel plan while
- * the distinct counts are sorted beside it. Only rules measured apart: the row count joins the
- * first of them, as there is nothing to run beside.
+ * the distinct counts are sorted beside it. A unique index on a rule's column alone proves the
+ * rule with no read of the table; a plain index leading with it lets its repeats be counted in
+ * the index's order, with no sort.
  */
 async function measure(run: Run, columnRules: readonly PreparedRule[]): Promise<Measurement> {
   const startedAt = run.clock();
-  const apart = columnRules.filter(measuredApart);
+  const indexes = await indexesOf(run, columnRules.filter(measuredApart));
+  // A unique index on the column alone proves the rule without reading a row.
+  const proven = columnRules.filter((prepared) => indexes.get(prepared.rule.columnName ?? '')?.unique);
+  const apart = columnRules.filter((prepared) => measuredApart(prepared) && !proven.includes(prepared));
   const together = columnRules.filter((prepared) => !measuredApart(prepared));
-  if (together.length === 0 && apart.length > 0) together.push(apart.shift()!);
-  const settled = await Promise.allSettled([measureTogether(run, together), ...apart.map((prepared) => measureAlone(run, prepared))]);
+  // Nothing to run beside a distinct count: the row count joins it (one read of the table rather than two).
+  if (together.length === 0 && apart.length > 0 && !indexes.has(apart[0]!.rule.columnName ?? '')) together.push(apart.shift()!);
+  const settled = await Promise.allSettled([
+    measureTogether(run, together),
+    ...apart.map((prepared) => measureAlone(run, prepared, indexes.has(prepared.rule.columnName ?? ''))),
+  ]);
   const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failure) throw failure.reason;
   const [main, ...alone] = settled.map((outcome) => (outcome as PromiseFulfilledResult<Partial<Measurement>>).value);
   const byRule: Measurement['byRule'] = new Map(main!.byRule);
   for (const measured of alone) for (const [index, entry] of measured.byRule!) byRule.set(index, entry);
+  for (const prepared of proven) {
+    const { name, statement } = indexes.get(prepared.rule.columnName!)!;
+    byRule.set(prepared.index, { row: { [`r${prepared.index}`]: 0 }, statement, provenBy: name });
+  }
   return { rowsScanned: main!.rowsScanned!, byRule, countStatement: main!.countStatement!, startedAt, endedAt: run.clock() };
 }
 
 /** A rule measured apart: its own statement, or the source's refusal of what it asked. */
-async function measureAlone(run: Run, prepared: PreparedRule): Promise<Pick<Measurement, 'byRule'>> {
-  const statement = buildStatement(run.dialect, (value) => `select ${measuresOf(run, [prepared], value).join(', ')} from ${run.table}`);
+async function measureAlone(run: Run, prepared: PreparedRule, indexed: boolean): Promise<Pick<Measurement, 'byRule'>> {
+  const alias = `r${prepared.index}`;
+  const column = run.source.quote(prepared.rule.columnName ?? '');
+  const statement = buildStatement(run.dialect, (value) =>
+    indexed
+      ? // Read in the index's order, the repeated values are counted group by group with no sort: rows with
+        // a value, less one per value, as count(c) - count(distinct c) counts them.
+        `select coalesce(sum(repeats - 1), 0) as ${alias} from (select count(*) as repeats from ${run.table} where ${column} is not null group by ${column} having count(*) > 1) repeated`
+      : `select ${measuresOf(run, [prepared], value).join(', ')} from ${run.table}`,
+  );
   try {
     const [row = {}] = await readForRules(run, statement, readOnly(AGGREGATE_TIME_LIMIT_MS));
     return { byRule: new Map([[prepared.index, { row, statement }]]) };
@@ -310,7 +397,9 @@ function judgeColumnRule(prepared: PreparedRule, measurement: Measurement): Resu
           rule,
           asCount(measured.row[alias]),
           measurement.rowsScanned,
-          `${rowsInWords(asCount(measured.row[alias]), measurement.rowsScanned)}: ${check.describe(rule.columnName ?? '', prepared.params as never)}`,
+          `${rowsInWords(asCount(measured.row[alias]), measurement.rowsScanned)}: ${check.describe(rule.columnName ?? '', prepared.params as never)}${
+            measured.provenBy ? ` (the unique index ${measured.provenBy} allows none; no row was read for it)` : ''
+          }`,
         )
       : judgeNewest(rule, prepared.params as QualityParams['freshness'], measured.row, alias, measurement.rowsScanned);
   return { ...baseResult(rule), ...verdict, sample: [], query: measured.statement.shown, startedAt, endedAt };
@@ -417,6 +506,7 @@ export async function evaluateRules(source: TableSource, input: EvaluationInput)
     run = {
       source,
       dialect: QUALITY_DIALECTS[source.dialect],
+      endpoint: input.endpoint,
       table: source.tableName(input.endpoint),
       columns: input.columns,
       clock,
