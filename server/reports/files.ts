@@ -9,9 +9,11 @@ import {
   reportSections,
   summaryIn,
   type Cell,
+  type ReportSection,
   type ReportSummary,
   type ReportTable,
 } from './document';
+import { reportFonts, type TextRun, type Weight } from './fonts';
 import { periodFileStem } from './period';
 import { REPORT_TEXTS } from './texts';
 
@@ -83,29 +85,41 @@ const RULE = '#c9d2dc';
 const BAND = '#eef2f6';
 const ACCENT = '#1565c0';
 
-/**
- * The characters the PDF's built-in Helvetica can show (WinAnsi: Latin-1 and a few typographic
- * marks); anything else becomes "?" rather than a wrong glyph.
- */
-const WIN_ANSI_EXTRAS = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-export function pdfText(text: string): string {
-  return [...text].map((c) => (c.charCodeAt(0) <= 0xff || WIN_ANSI_EXTRAS.has(c) ? c : '?')).join('');
+/** Helvetica's ascent, in thousandths of the font size: every run of a line sits on the baseline Helvetica would. */
+const HELVETICA_ASCENT = 718;
+
+/** Every text a report's PDF writes, so that the fonts it needs are read before it is laid out. */
+function pdfTexts(summary: ReportSummary, heading: string, madeOn: string, sections: ReportSection[]): string[] {
+  const texts = [heading, summary.title, summary.company.name, `${summary.period.label} (${summary.timezone})`, madeOn];
+  for (const section of sections) {
+    texts.push(section.title, ...section.figures.map(([label]) => label));
+    for (const table of section.tables) {
+      texts.push(table.caption, table.empty, ...table.columns, ...table.rows.flat().filter((cell) => typeof cell === 'string'));
+    }
+  }
+  return texts;
 }
 
 /**
  * The report as a PDF: title, company, period, then each section's figures in two columns and
  * its tables. Uncompressed (the files are a few kilobytes) and dated with the report's own time,
- * so the same report always makes the same bytes and its text can be searched.
+ * so the same report always makes the same bytes and its text can be searched. Names in any
+ * script are written with the fonts of fonts.ts, which embed only the glyphs used.
  */
-export function reportPdf(stored: ReportSummary, locale: Locale = 'en'): Promise<Buffer> {
+export async function reportPdf(stored: ReportSummary, locale: Locale = 'en'): Promise<Buffer> {
   const summary = summaryIn(stored, locale);
+  const sections = reportSections(summary, locale);
+  const heading = reportHeading(stored, locale);
   const madeAt = new Date(summary.madeAt);
+  const madeOn = REPORT_TEXTS[locale].madeOn(madeAt.toISOString().replace('T', ' ').slice(0, 16));
+  const fonts = await reportFonts(pdfTexts(summary, heading, madeOn, sections));
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
     compress: false,
     info: {
-      Title: pdfText(reportHeading(stored, locale)),
+      // PDFKit writes a title outside Latin-1 as UTF-16, which every reader shows.
+      Title: heading,
       Author: 'DataOps Console',
       Creator: 'DataOps Console',
       Producer: 'DataOps Console',
@@ -124,24 +138,59 @@ export function reportPdf(stored: ReportSummary, locale: Locale = 'en'): Promise
   const room = (height: number) => {
     if (doc.y + height > bottom()) doc.addPage();
   };
-  const write = (text: string, x: number, y: number, options: PDFKit.Mixins.TextOptions = {}) =>
-    doc.text(fit(text, options.width ?? width), x, y, { lineBreak: false, ...options });
+  // The weight and size the next texts are written in; the colour is the document's own.
+  let weight: Weight = 'regular';
+  let size = 12;
+  const type = (bold: boolean, points: number) => {
+    weight = bold ? 'bold' : 'regular';
+    size = points;
+  };
+  const use = (run: TextRun) =>
+    typeof run.font === 'string'
+      ? doc.font(run.font).fontSize(size)
+      : // PDFKit takes a font fontkit has parsed (its types know only files and bytes).
+        doc.font(run.font.font as unknown as PDFKit.Mixins.PDFFontSource, run.font.key).fontSize(size);
+  const widthOf = (runs: TextRun[]) => runs.reduce((sum, run) => sum + use(run).widthOfString(run.text), 0);
+  /** The text's runs, cut with an ellipsis where they would overflow. */
   const fit = (text: string, room: number) => {
-    let shown = pdfText(text);
-    if (doc.widthOfString(shown) <= room) return shown;
-    while (shown.length > 1 && doc.widthOfString(`${shown}…`) > room) shown = shown.slice(0, -1);
-    return `${shown}…`;
+    let runs = fonts.runs(text, weight);
+    if (widthOf(runs) <= room) return runs;
+    let shown = [...text];
+    runs = fonts.runs(`${text}…`, weight);
+    while (shown.length > 1 && widthOf(runs) > room) {
+      shown = shown.slice(0, -1);
+      runs = fonts.runs(`${shown.join('')}…`, weight);
+    }
+    return runs;
+  };
+  const write = (text: string, x: number, y: number, options: { width?: number; align?: 'left' | 'right' } = {}) => {
+    const runs = fit(text, options.width ?? width);
+    const [first] = runs;
+    if (runs.length === 1 && typeof first.font === 'string') {
+      // A text Helvetica shows is written as it always was.
+      use(first).text(first.text, x, y, { lineBreak: false, ...options });
+      return;
+    }
+    let at = options.align === 'right' ? x + (options.width ?? width) - widthOf(runs) : x;
+    for (const run of runs) {
+      use(run).text(run.text, at, y, { lineBreak: false, baseline: -(HELVETICA_ASCENT / 1000) * size });
+      at += doc.widthOfString(run.text);
+    }
+    doc.y = y;
   };
 
   // Heading.
-  doc.fillColor(ACCENT).font('Helvetica-Bold').fontSize(20);
+  doc.fillColor(ACCENT);
+  type(true, 20);
   write(summary.title, MARGIN, MARGIN);
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(14);
+  doc.fillColor(INK);
+  type(true, 14);
   write(summary.company.name, MARGIN, MARGIN + 28);
-  doc.font('Helvetica').fontSize(11);
+  type(false, 11);
   write(`${summary.period.label} (${summary.timezone})`, MARGIN, MARGIN + 48);
-  doc.fillColor(MUTED).fontSize(9);
-  write(REPORT_TEXTS[locale].madeOn(madeAt.toISOString().replace('T', ' ').slice(0, 16)), MARGIN, MARGIN + 64);
+  doc.fillColor(MUTED);
+  type(false, 9);
+  write(madeOn, MARGIN, MARGIN + 64);
   doc
     .moveTo(MARGIN, MARGIN + 82)
     .lineTo(MARGIN + width, MARGIN + 82)
@@ -153,11 +202,13 @@ export function reportPdf(stored: ReportSummary, locale: Locale = 'en'): Promise
   const ROW = 16;
   const drawTable = (table: ReportTable) => {
     room(ROW * 3);
-    doc.fillColor(INK).font('Helvetica-Bold').fontSize(10);
+    doc.fillColor(INK);
+    type(true, 10);
     write(table.caption, MARGIN, doc.y);
     doc.y += ROW;
     if (table.rows.length === 0) {
-      doc.fillColor(MUTED).font('Helvetica').fontSize(9);
+      doc.fillColor(MUTED);
+      type(false, 9);
       write(table.empty, MARGIN + 8, doc.y);
       doc.y += ROW + 4;
       return;
@@ -169,10 +220,8 @@ export function reportPdf(stored: ReportSummary, locale: Locale = 'en'): Promise
       room(ROW);
       const y = doc.y;
       if (band) doc.rect(MARGIN, y - 3, width, ROW).fill(BAND);
-      doc
-        .fillColor(INK)
-        .font(bold ? 'Helvetica-Bold' : 'Helvetica')
-        .fontSize(9);
+      doc.fillColor(INK);
+      type(bold, 9);
       cells.forEach((cell, index) => {
         const last = index === cells.length - 1;
         const x = last ? MARGIN + width - valueWidth : MARGIN + index * textWidth + 4;
@@ -197,10 +246,11 @@ export function reportPdf(stored: ReportSummary, locale: Locale = 'en'): Promise
     doc.y += 6;
   };
 
-  for (const section of reportSections(summary, locale)) {
+  for (const section of sections) {
     const figureRows = Math.ceil(section.figures.length / 2);
     room(28 + Math.min(figureRows, 4) * ROW);
-    doc.fillColor(ACCENT).font('Helvetica-Bold').fontSize(13);
+    doc.fillColor(ACCENT);
+    type(true, 13);
     write(section.title, MARGIN, doc.y);
     doc.y += 20;
     // Figures in two columns of label and value.
@@ -212,9 +262,11 @@ export function reportPdf(stored: ReportSummary, locale: Locale = 'en'): Promise
         const figure = section.figures[column * figureRows + row];
         if (!figure) continue;
         const x = MARGIN + column * half;
-        doc.fillColor(MUTED).font('Helvetica').fontSize(9.5);
+        doc.fillColor(MUTED);
+        type(false, 9.5);
         write(figure[0], x, y, { width: half - 90 });
-        doc.fillColor(INK).font('Helvetica-Bold').fontSize(9.5);
+        doc.fillColor(INK);
+        type(true, 9.5);
         write(formatNumber(figure[1], locale), x + half - 90, y, { width: 70, align: 'right' });
       }
       doc.y = y + ROW;
