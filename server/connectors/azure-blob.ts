@@ -64,7 +64,7 @@ export interface SignableRequest {
 /**
  * The string a Shared Key signature covers (Blob service, version 2015-02-21 and later): the verb,
  * the standard headers in their fixed order (Content-Length empty when zero), the x-ms- headers
- * sorted, and the resource — `/<account><path>` then each query parameter, sorted, as
+ * sorted as the service sorts them, and the resource — `/<account><path>` then each query parameter, sorted, as
  * `\nname:value`.
  */
 export function sharedKeyStringToSign(accountName: string, request: SignableRequest): string {
@@ -86,7 +86,7 @@ export function sharedKeyStringToSign(accountName: string, request: SignableRequ
   ];
   const msHeaders = Object.keys(request.headers)
     .filter((name) => name.startsWith('x-ms-'))
-    .sort()
+    .sort(compareHeaderNames)
     .map((name) => `${name}:${request.headers[name]!.replace(/\s+/g, ' ').trim()}\n`)
     .join('');
   const parameters = new Map<string, string[]>();
@@ -99,6 +99,28 @@ export function sharedKeyStringToSign(accountName: string, request: SignableRequ
     .map((name) => `\n${name}:${parameters.get(name)!.sort().join(',')}`)
     .join('');
   return `${standard.join('\n')}\n${msHeaders}/${accountName}${request.url.pathname}${query}`;
+}
+
+/**
+ * The order the Blob service sorts x-ms- header names in: not by character codes but as .NET's
+ * en-US culture compares them. Hyphens count only to break a tie (a name whose first differing
+ * hyphen comes later goes first), and "." then "_" come before digits, digits before letters — so
+ * `x-ms-meta-i_` goes before `x-ms-meta-i0`, which a plain sort puts the other way round, and the
+ * service refuses the signature. Exact for names of lower-case letters, digits, "-", "_" and ".".
+ */
+function compareHeaderNames(a: string, b: string): number {
+  const primary = (name: string) => name.replace(/-/g, '').replace(/\./g, '\u0001').replace(/_/g, '\u0002');
+  const [pa, pb] = [primary(a), primary(b)];
+  if (pa !== pb) return pa < pb ? -1 : 1;
+  const hyphens = (name: string) => [...name].flatMap((char, index) => (char === '-' ? [index] : []));
+  const [ha, hb] = [hyphens(a), hyphens(b)];
+  for (let i = 0; i < Math.max(ha.length, hb.length); i += 1) {
+    if (ha[i] === hb[i]) continue;
+    if (ha[i] === undefined) return -1;
+    if (hb[i] === undefined) return 1;
+    return ha[i]! > hb[i]! ? -1 : 1;
+  }
+  return 0;
 }
 
 export function sharedKeySignature(accountKey: Buffer, stringToSign: string): string {

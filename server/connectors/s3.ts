@@ -1,27 +1,34 @@
-import { createHash, createHmac } from 'node:crypto';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { Reach } from '../reach/reach';
-import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, serviceWords, unreachableError } from './http';
+import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, serviceWords, unreachableError, type HttpOptions } from './http';
 import { normalisedPrefix, objectStoreTables } from './object-store';
 import type { ObjectHead, ObjectPage, ObjectRead, ObjectStoreClient, ObjectStoreLimits, StorePlace } from './object-store';
+import { awsUriEncode, canonicalQuery, signV4 } from './s3-signing';
+import { readError, readListing } from './s3-xml';
 import type { FileTableSource } from './tabular';
 import { checkedSettings, ConnectorError, type ConnectionConfig } from './types';
 
 /**
  * The `s3` type: CSV and Parquet objects of a bucket in Amazon S3 or any S3-compatible store,
- * under an optional prefix. Requests are signed with AWS Signature Version 4 (below, with
- * node:crypto); objects are listed with ListObjectsV2 and read with GetObject, streamed for CSV
- * and by byte ranges for Parquet (whose footer comes first). Each object is an endpoint whose id
- * is its key; object-store.ts makes the bucket a FileTableSource, as for the other cloud stores.
+ * under an optional prefix. Requests are signed with AWS Signature Version 4 (s3-signing.ts);
+ * objects are listed with ListObjectsV2 and read with GetObject, streamed for CSV and by byte
+ * ranges for Parquet (whose footer comes first). Each object is an endpoint whose id is its key;
+ * object-store.ts makes the bucket a FileTableSource, as for the other cloud stores.
+ *
+ * The requests are node:http's own, so that a virtual-hosted bucket's Host header can be sent to
+ * the address the reach guard checked. They are tried again as the other stores' are through
+ * http/call.ts: an answer that says "later" (429, 5xx, S3's SlowDown) and a kept-alive connection
+ * S3 had closed meanwhile, at most three tries in all, waiting 500 ms then 1 s, or as Retry-After
+ * asks up to 10 s. Every request is a read (GET or HEAD), so sending it again does no harm; a
+ * body S3 had begun to send is not asked for again half-way.
  */
 
-export interface S3Options {
+/**
+ * The reach guard every request's host goes through (it also resolves the host: a store known
+ * only to a private resolver), the time limit of each try and the retries, as for the other stores.
+ */
+export interface S3Options extends HttpOptions {
   limits?: Partial<S3Limits>;
-  /** The guard every request's host goes through; it also resolves the host (a store known only to a private resolver). */
-  reach: Reach;
-  /** Per request, 15 s unless told. */
-  timeoutMs?: number;
 }
 
 export type S3Limits = ObjectStoreLimits;
@@ -58,81 +65,26 @@ export function s3Settings(config: ConnectionConfig): S3Settings {
 }
 
 // ---------------------------------------------------------------------------------------------
-// AWS Signature Version 4
-
-const EMPTY_PAYLOAD_HASH = createHash('sha256').update('').digest('hex');
-
-/** RFC 3986 escaping as SigV4 wants it: everything but A-Z a-z 0-9 - _ . ~ */
-function awsUriEncode(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-interface SignedRequest {
-  method: string;
-  /** Host with its port when not the default, as the Host header says. */
-  host: string;
-  /** Already escaped with awsUriEncode, segment by segment. */
-  path: string;
-  query: ReadonlyArray<readonly [string, string]>;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  now: Date;
-}
-
-/** The headers that authenticate a request (host, x-amz-date, x-amz-content-sha256, authorization). */
-function signV4(request: SignedRequest): Record<string, string> {
-  const amzDate = request.now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
-  const day = amzDate.slice(0, 8);
-  const scope = `${day}/${request.region}/s3/aws4_request`;
-  const headers: Record<string, string> = { host: request.host, 'x-amz-content-sha256': EMPTY_PAYLOAD_HASH, 'x-amz-date': amzDate };
-  const signedHeaders = Object.keys(headers).sort();
-  const canonicalRequest = [
-    request.method,
-    request.path,
-    canonicalQuery(request.query),
-    ...signedHeaders.map((name) => `${name}:${headers[name]!.trim()}`),
-    '',
-    signedHeaders.join(';'),
-    EMPTY_PAYLOAD_HASH,
-  ].join('\n');
-  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
-  let key: Buffer = hmac(`AWS4${request.secretAccessKey}`, day);
-  for (const part of [request.region, 's3', 'aws4_request']) key = hmac(key, part);
-  const signature = createHmac('sha256', key).update(stringToSign).digest('hex');
-  return {
-    ...headers,
-    authorization: `AWS4-HMAC-SHA256 Credential=${request.accessKeyId}/${scope}, SignedHeaders=${signedHeaders.join(';')}, Signature=${signature}`,
-  };
-}
-
-function canonicalQuery(query: ReadonlyArray<readonly [string, string]>): string {
-  return query
-    .map(([key, value]) => [awsUriEncode(key), awsUriEncode(value)] as const)
-    .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1))
-    .map(([key, value]) => `${key}=${value}`)
-    .join('&');
-}
-
-function hmac(key: string | Buffer, data: string): Buffer {
-  return createHmac('sha256', key).update(data).digest();
-}
-
-function sha256Hex(data: string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
-// ---------------------------------------------------------------------------------------------
 // Requests
 
 /** ListObjectsV2 answers at most 1,000 keys a page. */
 const PAGE_SIZE = 1000;
 
+/** Tries and waits as http/call.ts has them for the other stores. */
+const RETRY_DEFAULTS = { maxTries: 3, retryBaseDelayMs: 500, maxRetryWaitMs: 10_000 };
+
+/** S3's own words for "try again later", whatever status a compatible store sends them with. */
+const LATER_CODES = new Set(['SlowDown', 'InternalError', 'ServiceUnavailable']);
+
+/** What one try came to: an answer to hand over, S3's refusal, or a connection closed before any answer. */
+type Outcome =
+  | { ok: true; response: IncomingMessage }
+  | { ok: false; error: ConnectorError; later: boolean; retryAfter: string | undefined }
+  | { ok: false; reset: ConnectorError };
+
 class S3Client implements ObjectStoreClient {
   private readonly timeoutMs: number;
+  private readonly retries: typeof RETRY_DEFAULTS;
   readonly place: StorePlace;
   readonly pageSize = PAGE_SIZE;
 
@@ -141,6 +93,11 @@ class S3Client implements ObjectStoreClient {
     private readonly options: S3Options,
   ) {
     this.timeoutMs = options.timeoutMs ?? HTTP_TIMEOUT_MS;
+    this.retries = {
+      maxTries: options.maxTries ?? RETRY_DEFAULTS.maxTries,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? RETRY_DEFAULTS.retryBaseDelayMs,
+      maxRetryWaitMs: options.maxRetryWaitMs ?? RETRY_DEFAULTS.maxRetryWaitMs,
+    };
     this.place = { noun: 'bucket', name: settings.bucket, item: 'object', prefix: settings.prefix };
   }
 
@@ -151,12 +108,13 @@ class S3Client implements ObjectStoreClient {
     ];
     if (this.settings.prefix) query.push(['prefix', this.settings.prefix]);
     if (continuationToken) query.push(['continuation-token', continuationToken]);
-    const xml = await readBody(await this.send('GET', undefined, query), this.address().host);
-    const truncated = xmlText(xml, 'IsTruncated') === 'true';
-    return {
-      objects: xmlBlocks(xml, 'Contents').map((block) => ({ key: xmlText(block, 'Key') ?? '', size: Number(xmlText(block, 'Size') ?? 0) })),
-      nextToken: truncated ? xmlText(xml, 'NextContinuationToken') : undefined,
-    };
+    const page = readListing(await readBody(await this.send('GET', undefined, query), this.address().host));
+    if (!page)
+      throw new ConnectorError(
+        `S3 answered the listing of bucket "${this.settings.bucket}" with something that is not an object list`,
+        'failed',
+      );
+    return page;
   }
 
   async head(key: string): Promise<ObjectHead> {
@@ -179,55 +137,98 @@ class S3Client implements ObjectStoreClient {
     return { hostname, host: endpoint.port ? `${hostname}:${endpoint.port}` : hostname };
   }
 
+  /**
+   * A 2xx answer, its body not yet read, tried again as the class's comment says. The method is a
+   * read's by its type: a write could have been done by the time a 5xx or a reset came back.
+   */
   private async send(
     method: 'GET' | 'HEAD',
     key?: string,
     query: ReadonlyArray<readonly [string, string]> = [],
-    extraHeaders: Record<string, string> = {},
+    headers: Record<string, string> = {},
   ): Promise<IncomingMessage> {
-    const { endpoint, bucket, pathStyle } = this.settings;
-    const basePath = endpoint.pathname.replace(/\/+$/, '');
-    const keyPath = key === undefined ? '' : `/${key.split('/').map(awsUriEncode).join('/')}`;
+    const { maxTries, retryBaseDelayMs, maxRetryWaitMs } = this.retries;
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.sendOnce(method, key, query, headers);
+      if (outcome.ok) return outcome.response;
+      if ('reset' in outcome) {
+        if (attempt < maxTries) continue;
+        throw outcome.reset;
+      }
+      if (!outcome.later || attempt >= maxTries) throw outcome.error;
+      const asked = retryAfterMs(outcome.retryAfter);
+      if (asked !== undefined && asked > maxRetryWaitMs) {
+        throw new ConnectorError(
+          `${outcome.error.message}; it asked to wait ${Math.ceil(asked / 1000)} s before trying again`,
+          outcome.error.kind,
+        );
+      }
+      await sleep(asked ?? retryBaseDelayMs * 2 ** (attempt - 1));
+    }
+  }
+
+  /** One try, signed anew (its x-amz-date is the time it is sent). */
+  private async sendOnce(
+    method: 'GET' | 'HEAD',
+    key: string | undefined,
+    query: ReadonlyArray<readonly [string, string]>,
+    extraHeaders: Record<string, string>,
+  ): Promise<Outcome> {
+    const { endpoint, bucket } = this.settings;
     const { hostname, host } = this.address();
-    const path = pathStyle ? `${basePath}/${awsUriEncode(bucket)}${keyPath}` : `${basePath}${keyPath || '/'}`;
-    const headers = {
-      ...signV4({
-        method,
-        host,
-        path,
-        query,
-        region: this.settings.region,
-        accessKeyId: this.settings.accessKeyId,
-        secretAccessKey: this.settings.secretAccessKey,
-        now: new Date(),
-      }),
-      ...extraHeaders,
-    };
+    const path = s3Path(this.settings, key);
+    const headers = signV4({
+      method,
+      host,
+      path,
+      query,
+      headers: extraHeaders,
+      region: this.settings.region,
+      accessKeyId: this.settings.accessKeyId,
+      secretAccessKey: this.settings.secretAccessKey,
+      now: new Date(),
+    });
     const search = query.length > 0 ? `?${canonicalQuery(query)}` : '';
     const transport = endpoint.protocol === 'https:' ? https : http;
     const port = endpoint.port ? Number(endpoint.port) : endpoint.protocol === 'https:' ? 443 : 80;
     // Checked before anything is sent; the request then dials only the addresses the check allowed.
     const checked = await this.options.reach.check({ host: hostname, port });
     const where = `${hostname}:${port}`;
+    const what = key === undefined ? `bucket "${bucket}"` : `"${key}" in bucket "${bucket}"`;
     return new Promise((resolve, reject) => {
       const request = transport.request(
         { protocol: endpoint.protocol, hostname, port, path: path + search, method, headers, lookup: checked.lookup },
         (response) => {
           const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) return resolve(response);
-          readBody(response, where).then(
-            (body) => reject(s3Error(status, body, key === undefined ? `bucket "${bucket}"` : `"${key}" in bucket "${bucket}"`)),
-            reject,
-          );
+          if (status >= 200 && status < 300) return resolve({ ok: true, response });
+          readBody(response, where).then((body) => {
+            const said = readError(body);
+            const later = status === 429 || status >= 500 || LATER_CODES.has(said.code ?? '');
+            const retryAfter = response.headers['retry-after'];
+            resolve({ ok: false, error: s3Error(status, said, what), later, retryAfter });
+          }, reject);
         },
       );
       request.setTimeout(this.timeoutMs, () =>
         request.destroy(new ConnectorError(`S3 did not answer within ${formatSeconds(this.timeoutMs)}`, 'timeout')),
       );
-      request.on('error', (error) => reject(error instanceof ConnectorError ? error : unreachableError('S3', where, error)));
+      request.on('error', (error) => {
+        if (error instanceof ConnectorError) return reject(error);
+        const unreachable = unreachableError('S3', where, error);
+        // Settles nothing once an answer was handed over: its body's own stream reports what follows.
+        if (isConnectionReset(error)) resolve({ ok: false, reset: unreachable });
+        else reject(unreachable);
+      });
       request.end();
     });
   }
+}
+
+/** The path of the bucket (key undefined) or of an object, escaped as it is sent and signed. */
+export function s3Path(settings: Pick<S3Settings, 'endpoint' | 'bucket' | 'pathStyle'>, key?: string): string {
+  const basePath = settings.endpoint.pathname.replace(/\/+$/, '');
+  const keyPath = key === undefined ? '' : `/${key.split('/').map(awsUriEncode).join('/')}`;
+  return settings.pathStyle ? `${basePath}/${awsUriEncode(settings.bucket)}${keyPath}` : `${basePath}${keyPath || '/'}`;
 }
 
 const S3_ERROR_KINDS: Record<string, ConnectorError['kind']> = {
@@ -241,13 +242,31 @@ const S3_ERROR_KINDS: Record<string, ConnectorError['kind']> = {
 };
 
 /** S3's own words from its XML error body; a HEAD answer has no body, so its status speaks. */
-function s3Error(status: number, body: string, what: string): ConnectorError {
-  const code = serviceWords(xmlText(body, 'Code'));
-  const message = serviceWords(xmlText(body, 'Message'));
+function s3Error(status: number, said: { code?: string; message?: string }, what: string): ConnectorError {
+  const code = serviceWords(said.code);
+  const message = serviceWords(said.message);
   if (code && /^[A-Za-z][A-Za-z0-9.]{0,63}$/.test(code))
     return new ConnectorError(`S3: ${message ?? code} (${code})`, S3_ERROR_KINDS[code] ?? kindOfStatus(status));
-  const said = status === 404 ? `${what} does not exist` : status === 403 ? `access to ${what} denied` : `${what} could not be read`;
-  return new ConnectorError(`S3: ${said} (HTTP ${status})`, kindOfStatus(status));
+  const words = status === 404 ? `${what} does not exist` : status === 403 ? `access to ${what} denied` : `${what} could not be read`;
+  return new ConnectorError(`S3: ${words} (HTTP ${status})`, kindOfStatus(status));
+}
+
+/** Retry-After holds seconds or an HTTP date. */
+function retryAfterMs(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** The connection was closed under the request (a kept-alive socket S3 had closed), rather than refused or never made. */
+function isConnectionReset(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A listing page (1,000 keys) or an error is far smaller; more is not an S3 answer. */
@@ -265,26 +284,5 @@ function readBody(response: IncomingMessage, host: string): Promise<string> {
     });
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     response.on('error', (error) => reject(error instanceof ConnectorError ? error : unreachableError('S3', host, error)));
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// A tiny reader for S3's XML answers: flat elements, no attributes we need.
-
-function xmlBlocks(xml: string, tag: string): string[] {
-  return [...xml.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => match[1]!);
-}
-
-function xmlText(xml: string, tag: string): string | undefined {
-  const match = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(xml);
-  return match ? decodeXml(match[1]!) : undefined;
-}
-
-function decodeXml(text: string): string {
-  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, entity: string) => {
-    if (entity.startsWith('#x') || entity.startsWith('#X')) return String.fromCodePoint(parseInt(entity.slice(2), 16));
-    if (entity.startsWith('#')) return String.fromCodePoint(Number(entity.slice(1)));
-    return named[entity.toLowerCase()]!;
   });
 }

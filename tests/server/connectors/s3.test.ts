@@ -2,7 +2,8 @@ import { createHash, createHmac } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { openS3Connector } from '../../../server/connectors/s3';
-import type { ConnectionConfig } from '../../../server/connectors/types';
+import { readError, readListing } from '../../../server/connectors/s3-xml';
+import { ConnectorError, type ConnectionConfig } from '../../../server/connectors/types';
 import { startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
 import { describeObjectStore } from './object-store-suite';
 import { connectorFailure as failure, TEST_COMPANY_ID, testReach } from './test-context';
@@ -27,6 +28,22 @@ const buckets = new Map<string, Map<string, StoredObject>>();
 /** Keys a listing page holds at most: S3 may answer fewer than max-keys, which makes paging visible here. */
 let pageLimit = 1000;
 let s3: LocalServer;
+
+/** An answer given instead of the real one to the next signed request it matches (a 503 SlowDown, a page of hand-written XML). */
+interface Interruption {
+  matches(request: ReceivedRequest): boolean;
+  answer(response: ServerResponse): void;
+}
+const interruptions: Interruption[] = [];
+
+const isListing = (request: ReceivedRequest) => request.query.get('list-type') === '2';
+const isRead = (key: string) => (request: ReceivedRequest) =>
+  request.method === 'GET' && decodeURIComponent(request.path) === `/data/${key}`;
+
+/** The next `times` requests that match answer `answer`. */
+function interrupt(matches: Interruption['matches'], times: number, answer: Interruption['answer']): void {
+  for (let i = 0; i < times; i += 1) interruptions.push({ matches, answer });
+}
 
 function putObject(bucket: string, key: string, body: string | Uint8Array): void {
   const bytes = Buffer.from(body);
@@ -122,6 +139,8 @@ function verifySignature(request: ReceivedRequest, response: ServerResponse): bo
 
 function answerS3(request: ReceivedRequest, response: ServerResponse): void {
   if (!verifySignature(request, response)) return;
+  const interruption = interruptions.findIndex((candidate) => candidate.matches(request));
+  if (interruption >= 0) return interruptions.splice(interruption, 1)[0]!.answer(response);
   const host = String(request.headers.host ?? '');
   const virtualBucket = /^([a-z0-9.-]+)\.localhost(:\d+)?$/.exec(host)?.[1];
   const segments = request.path.split('/').slice(1).map(decodeURIComponent);
@@ -175,6 +194,14 @@ function answerS3(request: ReceivedRequest, response: ServerResponse): void {
   response.writeHead(200, objectHeaders(object.body.length)).end(object.body);
 }
 
+/** Tries again after milliseconds rather than the half second and more a real store is given. */
+const FAST_RETRIES = { reach: testReach(), retryBaseDelayMs: 5 };
+const QUERY = { timeoutMs: 10_000, readOnly: true };
+
+const slowDown = (response: ServerResponse) => xmlError(response, 503, 'SlowDown', 'Please reduce your request rate.');
+const internalError = (response: ServerResponse) =>
+  xmlError(response, 500, 'InternalError', 'We encountered an internal error. Please try again.');
+
 function s3Config(overrides: Record<string, unknown> = {}, secret = SECRET): ConnectionConfig {
   return {
     companyId: TEST_COMPANY_ID,
@@ -200,7 +227,7 @@ describeObjectStore('S3', {
   kindOf: (request) => (request.query.get('list-type') === '2' ? 'list' : request.method === 'HEAD' ? 'describe' : 'read'),
   config: s3Config,
   configWithWrongSecret: () => s3Config({}, 'not-the-secret'),
-  open: (config, limits) => openS3Connector(config, { reach: testReach(), limits }),
+  open: (config, limits) => openS3Connector(config, { ...FAST_RETRIES, limits }),
   noun: 'bucket',
   item: 'object',
   firstListing: { path: '/data', query: { 'list-type': '2', 'max-keys': '1', prefix: 'exports/' } },
@@ -211,6 +238,10 @@ describeObjectStore('S3', {
       'S3: The request signature we calculated does not match the signature you provided. Check your key and signing method. (SignatureDoesNotMatch)',
     missingPlace: 'S3: The specified bucket does not exist (NoSuchBucket)',
     missingObject: 'S3: "exports/missing.csv" in bucket "data" does not exist (HTTP 404)',
+  },
+  retries: {
+    interruptListing: (times) => interrupt(isListing, times, slowDown),
+    message: 'S3: Please reduce your request rate. (SlowDown)',
   },
 });
 
@@ -232,5 +263,189 @@ describe('addressing', () => {
     expect(listing.path).toBe('/');
     expect((await connector.columns('exports/customers.csv')).map((column) => column.name)).toEqual(['id', 'name', 'joined']);
     expect(s3.requests.at(-1)!.path).toBe('/exports/customers.csv');
+  });
+});
+
+describe('retries', () => {
+  const listingsSince = (before: number) => s3.requests.slice(before).filter(isListing).length;
+
+  it('tries a 503 SlowDown again, and lists once S3 answers', async () => {
+    interrupt(isListing, 1, slowDown);
+    const before = s3.requests.length;
+    const ids = (await openS3Connector(s3Config(), FAST_RETRIES).endpoints()).map((endpoint) => endpoint.id);
+    expect(ids).toContain('exports/customers.csv');
+    expect(listingsSince(before)).toBe(2);
+  });
+
+  it("fails with S3's own words after three 500 InternalErrors", async () => {
+    interrupt(isListing, 3, internalError);
+    const before = s3.requests.length;
+    const error = await failure(openS3Connector(s3Config(), FAST_RETRIES).test());
+    expect(error.kind).toBe('failed');
+    expect(error.message).toBe('S3: We encountered an internal error. Please try again. (InternalError)');
+    expect(listingsSince(before)).toBe(3);
+  });
+
+  it('does not try a 403 again', async () => {
+    interrupt(isListing, 1, (response) => xmlError(response, 403, 'AccessDenied', 'Access Denied'));
+    const before = s3.requests.length;
+    const error = await failure(openS3Connector(s3Config(), FAST_RETRIES).test());
+    expect(error.kind).toBe('auth');
+    expect(error.message).toBe('S3: Access Denied (AccessDenied)');
+    expect(listingsSince(before)).toBe(1);
+  });
+
+  it('waits as Retry-After asks, and does not wait longer than 10 s', async () => {
+    const slowDownFor = (seconds: string) => (response: ServerResponse) =>
+      response
+        .writeHead(503, { 'content-type': 'application/xml', 'retry-after': seconds })
+        .end('<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
+    interrupt(isListing, 1, slowDownFor('1'));
+    const started = performance.now();
+    expect((await openS3Connector(s3Config(), FAST_RETRIES).test()).detail).toContain('listed 1 object');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+
+    interrupt(isListing, 1, slowDownFor('60'));
+    const before = s3.requests.length;
+    const error = await failure(openS3Connector(s3Config(), FAST_RETRIES).test());
+    expect(error.message).toBe('S3: Please reduce your request rate. (SlowDown); it asked to wait 60 s before trying again');
+    expect(listingsSince(before)).toBe(1);
+    interruptions.length = 0;
+  });
+
+  it('sends a read again on a new connection when the one it went out on is closed under it', async () => {
+    interrupt(isListing, 1, (response) => response.socket?.destroy());
+    const before = s3.requests.length;
+    expect((await openS3Connector(s3Config(), FAST_RETRIES).test()).detail).toContain('listed 1 object');
+    expect(listingsSince(before)).toBe(2);
+  });
+
+  it('tries the read of an object again after a 503, HEAD and GET alike', async () => {
+    const connector = openS3Connector(s3Config(), FAST_RETRIES);
+    try {
+      interrupt(
+        (request) => request.method === 'HEAD',
+        1,
+        (response) => void response.writeHead(503).end(),
+      );
+      interrupt(isRead('exports/q1 report/sales+returns.csv'), 2, slowDown);
+      const [total] = await connector.query<{ total: number }>(
+        'select sum(amount)::int as total from "exports/q1 report/sales+returns.csv"',
+        [],
+        QUERY,
+      );
+      expect(total!.total).toBe(42);
+      expect(interruptions).toEqual([]);
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('does not ask again for a body S3 had begun to send', async () => {
+    const connector = openS3Connector(s3Config(), FAST_RETRIES);
+    try {
+      interrupt(isRead('exports/q1 report (final)+draft.csv'), 1, (response) => {
+        response.writeHead(200, { 'content-length': '1000' });
+        response.write('region,amount\nnorth,');
+        setTimeout(() => response.socket?.destroy(), 20);
+      });
+      const before = s3.requests.length;
+      const cut = await connector.query('select * from "exports/q1 report (final)+draft.csv"', [], QUERY).catch((error: unknown) => error);
+      expect(cut).toBeInstanceOf(ConnectorError);
+      expect((cut as ConnectorError).message).toMatch(/^"exports\/q1 report \(final\)\+draft\.csv": /);
+      const reads = s3.requests.slice(before).filter(isRead('exports/q1 report (final)+draft.csv'));
+      expect(reads).toHaveLength(1);
+    } finally {
+      await connector.close();
+    }
+  });
+});
+
+describe("reading S3's XML", () => {
+  const page = (inside: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">\n  <Name>data</Name>\n  ${inside}\n</ListBucketResult>`;
+  const answerPage = (inside: string) => (response: ServerResponse) =>
+    response.writeHead(200, { 'content-type': 'application/xml' }).end(page(inside));
+
+  it('lists keys with entities page after page, sending the continuation token back as S3 wrote it', async () => {
+    interrupt(
+      isListing,
+      1,
+      answerPage(
+        '<KeyCount>1</KeyCount><Contents><Key>exports/a &amp; b &lt;c&gt; caf&#xE9; &#233;t&#xe9; &quot;q&quot; &apos;s&apos;.csv</Key><Size>5</Size></Contents>' +
+          '<IsTruncated>true</IsTruncated><NextContinuationToken>1/a+b=c&amp;d ~%</NextContinuationToken>',
+      ),
+    );
+    interrupt(isListing, 1, answerPage('<KeyCount>0</KeyCount><IsTruncated>false</IsTruncated>'));
+    const before = s3.requests.length;
+    const endpoints = await openS3Connector(s3Config(), FAST_RETRIES).endpoints();
+    expect(endpoints.map((endpoint) => [endpoint.id, endpoint.size])).toEqual([[`exports/a & b <c> café été "q" 's'.csv`, 5]]);
+    const listings = s3.requests.slice(before).filter(isListing);
+    expect(listings.map((request) => request.query.get('continuation-token'))).toEqual([null, '1/a+b=c&d ~%']);
+  });
+
+  it('keeps keys that look like numbers, booleans or padding as text', () => {
+    const keys = ['0012', '1e5', '0x1F', '-0', '007.50', 'true', 'null', ' spaced ', ''];
+    const listing = readListing(
+      page(
+        `${keys.map((key, i) => `<Contents><Key>${key}</Key><Size>${i}</Size></Contents>`).join('\n  ')}<IsTruncated>false</IsTruncated>`,
+      ),
+    );
+    expect(listing).toEqual({ objects: keys.map((key, size) => ({ key, size })), nextToken: undefined });
+  });
+
+  it('reads a page of one key as a list, and an empty page as no keys', () => {
+    expect(readListing(page('<Contents><Key>only.csv</Key><Size>3</Size></Contents><IsTruncated>false</IsTruncated>'))).toEqual({
+      objects: [{ key: 'only.csv', size: 3 }],
+      nextToken: undefined,
+    });
+    expect(readListing(page('<KeyCount>0</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>'))).toEqual({
+      objects: [],
+      nextToken: undefined,
+    });
+    expect(readListing('<ListBucketResult/>')).toEqual({ objects: [], nextToken: undefined });
+  });
+
+  it('takes a continuation token only from a page that says it is truncated', () => {
+    const token = '<NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken>';
+    expect(readListing(page(`<IsTruncated>true</IsTruncated>${token}`))?.nextToken).toBe('1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=');
+    expect(readListing(page(`<IsTruncated>false</IsTruncated>${token}`))?.nextToken).toBeUndefined();
+  });
+
+  it('does not expand entities a document declares itself, and refuses one that names a file', () => {
+    const laughs = Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join('');
+    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol0 "lol">${laughs}]>\n`;
+    const listing = readListing(
+      `${bomb}<ListBucketResult><Contents><Key>exports/&lol9;.csv</Key><Size>1</Size></Contents><IsTruncated>false</IsTruncated></ListBucketResult>`,
+    );
+    expect(listing?.objects).toEqual([{ key: 'exports/&lol9;.csv', size: 1 }]);
+    expect(readError(`${bomb}<Error><Code>SlowDown</Code><Message>&lol9;</Message></Error>`)).toEqual({
+      code: 'SlowDown',
+      message: '&lol9;',
+    });
+    const external = `<?xml version="1.0"?>\n<!DOCTYPE l [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n<ListBucketResult><Contents><Key>&secret;</Key></Contents></ListBucketResult>`;
+    expect(readListing(external)).toBeUndefined();
+  });
+
+  it("reads an error's code and message, entities and all", () => {
+    expect(
+      readError(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The key &quot;a&amp;b&quot; does not exist.</Message><Key>a&amp;b</Key></Error>',
+      ),
+    ).toEqual({
+      code: 'NoSuchKey',
+      message: 'The key "a&b" does not exist.',
+    });
+    expect(readError('<html><body>502 Bad Gateway</body></html>')).toEqual({});
+    expect(readError('')).toEqual({});
+  });
+
+  it('says so when a listing is not an object list', async () => {
+    interrupt(isListing, 1, (response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to nginx!</body></html>'),
+    );
+    const error = await failure(openS3Connector(s3Config(), FAST_RETRIES).endpoints());
+    expect(error.kind).toBe('failed');
+    expect(error.message).toBe('S3 answered the listing of bucket "data" with something that is not an object list');
   });
 });
