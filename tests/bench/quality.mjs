@@ -131,8 +131,35 @@ export async function measureQuality({ databaseUrl }) {
     };
     // Warm-up: the table read once into memory, so the first timed count is not the only cold one.
     await count();
-    const [counted, singled, evaluated] = await timeInTurns([count, singleStatement, evaluate]);
+    // The engine's two statements, each on one core (no parallel workers): the work the machine must do in all.
+    const parts = [
+      singleAggregateStatement(
+        source,
+        table,
+        rules.filter((rule) => rule.functionName !== 'unique'),
+      ),
+      singleAggregateStatement(
+        source,
+        table,
+        rules.filter((rule) => rule.functionName === 'unique'),
+      ),
+    ];
+    const serially = (statement) => async () => {
+      await client.query('begin read only; set local max_parallel_workers_per_gather = 0');
+      await client.query(statement.sql, statement.params);
+      await client.query('commit');
+    };
+    const [counted, singled, evaluated, aggregateAlone, distinctAlone] = await timeInTurns([
+      count,
+      singleStatement,
+      evaluate,
+      serially(parts[0]),
+      serially(parts[1]),
+    ]);
     const speedUp = singled.median / evaluated.median;
+    const cores = os.cpus().length;
+    // However the two statements are spread over the cores, the machine cannot do their work faster than this.
+    const floor = Math.max((aggregateAlone.median + distinctAlone.median) / cores, distinctAlone.median);
     const timed = (figure) => `${ms(figure.median)} (${figure.runs.map(ms).join(', ')})`;
     return [
       '## Data-quality rules at scale',
@@ -142,13 +169,15 @@ export async function measureQuality({ databaseUrl }) {
         'Eight rules — not_null, unique, value_between, regex_match, in_set, length_between, freshness, row_count_between — all passing, so no sample is read. ' +
         '"One statement" is the rules as one aggregate query over the table, the way Soda Core and Great Expectations measure a table and this engine did before: its `count(distinct …)` keeps the whole plan on one core. ' +
         '"Engine" is `evaluateRules` as it runs now: the aggregate without the distinct count, which PostgreSQL reads with a parallel plan, and the distinct count in a statement of its own on another connection, both at once. ' +
-        `The three take turns, ${REPEATS} times each; each figure is the median. Target: the engine at least ${TARGET_SPEED_UP}× faster than the one statement, with the same exact results.`,
+        `They take turns with the count and the work-alone statements below, ${REPEATS} times each; each figure is the median. Target: the engine at least ${TARGET_SPEED_UP}× faster than the one statement, with the same exact results.`,
       '',
       '| database | rows | `select count(*)` | one statement | engine | one statement ÷ engine | engine ÷ count | target |',
       '|---|---|---|---|---|---|---|---|',
-      `| PostgreSQL ${version} | ${QUALITY_ROWS.toLocaleString('en-US')} | ${timed(counted)} | ${timed(singled)} | ${timed(evaluated)} | ${speedUp.toFixed(2)}× | ${(evaluated.median / counted.median).toFixed(1)}× | ${speedUp >= TARGET_SPEED_UP ? 'met' : `**missed** (${TARGET_SPEED_UP}×)`} |`,
+      `| PostgreSQL ${version} | ${QUALITY_ROWS.toLocaleString('en-US')} | ${timed(counted)} | ${timed(singled)} | ${timed(evaluated)} | ${speedUp.toFixed(2)}× | ${(evaluated.median / counted.median).toFixed(1)}× | ${speedUp >= TARGET_SPEED_UP ? 'met' : `**missed** (${TARGET_SPEED_UP}×; ${(singled.median / floor).toFixed(2)}× at most on ${cores} cores, below)`} |`,
       '',
-      `On ${os.cpus().length} cores, which the parallel plan's workers, the distinct count's sort and the benchmark itself share.`,
+      `The work itself, each statement on one core with no parallel worker: the aggregate without the distinct count ${timed(aggregateAlone)}, the distinct count ${timed(distinctAlone)}. ` +
+        `However they are spread over this machine's ${cores} cores, they cannot end before ${ms(floor)}: the engine can be at most ${(singled.median / floor).toFixed(2)}× faster than the one statement here, and is ${speedUp.toFixed(2)}×. ` +
+        `With a core for each of the parallel plan's three processes and one for the distinct count, the engine would take the longer of a third of the aggregate's work and the distinct count, about ${ms(Math.max(aggregateAlone.median / 3, distinctAlone.median))}: ${(singled.median / Math.max(aggregateAlone.median / 3, distinctAlone.median)).toFixed(2)}× faster than the one statement.`,
       '',
     ];
   } finally {
