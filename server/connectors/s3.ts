@@ -1,6 +1,16 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { formatSeconds, HTTP_TIMEOUT_MS, kindOfStatus, serviceWords, unreachableError, type HttpOptions } from './http';
+import {
+  formatSeconds,
+  HTTP_TIMEOUT_MS,
+  kindOfStatus,
+  RETRY_DEFAULTS,
+  retryAfterMs,
+  serviceWords,
+  sleep,
+  unreachableError,
+  type HttpOptions,
+} from './http';
 import { normalisedPrefix, objectStoreTables } from './object-store';
 import type { ObjectHead, ObjectPage, ObjectRead, ObjectStoreClient, ObjectStoreLimits, StorePlace } from './object-store';
 import { awsUriEncode, canonicalQuery, signV4 } from './s3-signing';
@@ -71,7 +81,6 @@ export function s3Settings(config: ConnectionConfig): S3Settings {
 const PAGE_SIZE = 1000;
 
 /** Tries and waits as http/call.ts has them for the other stores. */
-const RETRY_DEFAULTS = { maxTries: 3, retryBaseDelayMs: 500, maxRetryWaitMs: 10_000 };
 
 /** S3's own words for "try again later", whatever status a compatible store sends them with. */
 const LATER_CODES = new Set(['SlowDown', 'InternalError', 'ServiceUnavailable']);
@@ -84,7 +93,7 @@ type Outcome =
 
 class S3Client implements ObjectStoreClient {
   private readonly timeoutMs: number;
-  private readonly retries: typeof RETRY_DEFAULTS;
+  private readonly retries: { maxTries: number; retryBaseDelayMs: number; maxRetryWaitMs: number };
   readonly place: StorePlace;
   readonly pageSize = PAGE_SIZE;
 
@@ -251,22 +260,10 @@ function s3Error(status: number, said: { code?: string; message?: string }, what
   return new ConnectorError(`S3: ${words} (HTTP ${status})`, kindOfStatus(status));
 }
 
-/** Retry-After holds seconds or an HTTP date. */
-function retryAfterMs(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
 /** The connection was closed under the request (a kept-alive socket S3 had closed), rather than refused or never made. */
 function isConnectionReset(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === 'ECONNRESET' || code === 'EPIPE';
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A listing page (1,000 keys) or an error is far smaller; more is not an S3 answer. */

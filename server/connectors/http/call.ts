@@ -3,6 +3,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Reach } from '../../reach/reach';
 import { ConnectorError } from '../types';
 import { formatSeconds } from './deadline';
+import { RETRY_DEFAULTS, retryAfterMs, sleep } from './retry';
 import { answerError, unreachableError } from './errors';
 import { HTTP_TIMEOUT_MS, type HttpAnswer, type HttpOptions, type HttpRequest, type HttpService, type HttpStream } from './types';
 
@@ -11,12 +12,7 @@ import { HTTP_TIMEOUT_MS, type HttpAnswer, type HttpOptions, type HttpRequest, t
  * says "later" — unless sending it again could make the service do the thing twice.
  */
 
-const DEFAULTS: Required<Omit<HttpOptions, 'reach'>> = {
-  timeoutMs: HTTP_TIMEOUT_MS,
-  maxTries: 3,
-  retryBaseDelayMs: 500,
-  maxRetryWaitMs: 10_000,
-};
+const DEFAULTS: Required<Omit<HttpOptions, 'reach'>> = { timeoutMs: HTTP_TIMEOUT_MS, ...RETRY_DEFAULTS };
 
 /**
  * One call, retried on 429 and 5xx (at most `maxTries` tries, waiting as Retry-After says or
@@ -163,20 +159,8 @@ function isRetryable(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
-/** Retry-After holds seconds or an HTTP date. */
-function retryAfterMs(value: string | null): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
 /** The connection was closed under the request (ECONNRESET, undici's "other side closed"), rather than refused or never made. */
 function isConnectionReset(error: unknown): boolean {
   const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
   return cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'EPIPE';
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
