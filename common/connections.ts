@@ -279,6 +279,14 @@ export const CONNECTION_TYPE_CATALOGUE: readonly ConnectionTypeDeclaration[] = [
       { key: 'host', label: 'Workspace URL', kind: 'url', required: true, placeholder: 'https://dbc-1234.cloud.databricks.com' },
       { key: 'token', label: 'Access token', kind: 'password', secret: true, required: true },
       { key: 'catalog', label: 'Catalog', kind: 'text', help: 'Only the tables of this catalog; all catalogs when empty.' },
+      {
+        key: 'warehouseId',
+        label: 'SQL warehouse ID',
+        kind: 'text',
+        placeholder: '1234567890abcdef',
+        help: "The SQL warehouse that runs data-quality checks on this connection's tables (SQL Warehouses → the warehouse → Connection details). Without one, tables can be registered but not checked.",
+        pattern: { source: '^[A-Za-z0-9]{1,64}$', message: 'must be the ID of a SQL warehouse: letters and digits' },
+      },
     ],
   },
   {

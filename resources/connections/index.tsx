@@ -131,8 +131,8 @@ export const connections = defineResource<Connection>({
         create_slack: 'Connect Slack',
         create_bitbucket: 'Connect Bitbucket',
       },
-      // The settings French words (the Bitbucket form's API token and its scopes), in the catalogue's English.
-      settings: { bitbucket: catalogueSettingTexts('bitbucket') },
+      // The settings French words (the Bitbucket form's API token and its scopes, Databricks' SQL warehouse), in the catalogue's English.
+      settings: { bitbucket: catalogueSettingTexts('bitbucket'), databricks: catalogueSettingTexts('databricks') },
     },
   },
   fields: [

@@ -32,11 +32,11 @@ interface SampleTable {
 }
 
 /** Column types by dialect; the PostgreSQL array type is what each column is sent as (one array per column). */
-const TYPES: Record<ValueType, { postgres: string; mysql: string; postgresArray: string }> = {
-  integer: { postgres: 'integer', mysql: 'int', postgresArray: 'integer[]' },
-  text: { postgres: 'varchar', mysql: 'varchar', postgresArray: 'text[]' },
-  money: { postgres: 'numeric', mysql: 'decimal', postgresArray: 'numeric[]' },
-  timestamp: { postgres: 'timestamptz', mysql: 'datetime', postgresArray: 'timestamptz[]' },
+const TYPES: Record<ValueType, Record<Dialect, string> & { postgresArray: string }> = {
+  integer: { postgres: 'integer', mysql: 'int', databricks: 'int', postgresArray: 'integer[]' },
+  text: { postgres: 'varchar', mysql: 'varchar', databricks: 'varchar', postgresArray: 'text[]' },
+  money: { postgres: 'numeric', mysql: 'decimal', databricks: 'decimal', postgresArray: 'numeric[]' },
+  timestamp: { postgres: 'timestamptz', mysql: 'datetime', databricks: 'timestamp', postgresArray: 'timestamptz[]' },
 };
 
 const TABLES: readonly SampleTable[] = [

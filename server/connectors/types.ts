@@ -48,13 +48,16 @@ export interface TestResult {
   detail: string;
 }
 
-/** The SQL dialect a table source speaks. */
-export type Dialect = 'postgres' | 'mysql';
+/** The SQL dialect a table source speaks: PostgreSQL, MySQL/MariaDB, or Databricks SQL (a SQL warehouse). */
+export type Dialect = 'postgres' | 'mysql' | 'databricks';
 
 export interface QueryOptions {
   /** The statement is stopped after this long, with a ConnectorError saying so. */
   timeoutMs: number;
-  /** Run in a read-only transaction: a statement that writes fails. */
+  /**
+   * Run in a read-only transaction: a statement that writes fails. Databricks SQL has no such
+   * transaction: a Databricks source runs nothing but one query (SELECT, WITH) whatever this says.
+   */
   readOnly?: boolean;
   /** At most this many rows are read back. */
   maxRows?: number;
@@ -78,7 +81,7 @@ export interface TableSource extends Connector {
   quote(identifier: string): string;
   /** The endpoint as a qualified, quoted table name for this dialect. */
   tableName(endpoint: string): string;
-  /** Runs one statement with positional parameters ($1 on PostgreSQL, ? on MySQL). */
+  /** Runs one statement with positional parameters ($1 on PostgreSQL, ? on MySQL, :p1 on Databricks). */
   query<Row extends Record<string, unknown> = Record<string, unknown>>(
     sql: string,
     params: readonly unknown[],

@@ -98,7 +98,8 @@ export const COLUMN_CHECKS: { [K in Exclude<ColumnKind, 'freshness'>]: RowCheck<
     (name, params) => `${name} is ${outsideInWords(params)}`,
   ),
   regex_match: conditionCheck(
-    ({ column, params, dialect, value }) => `not (${dialect.matches(dialect.asText(column), value(params.pattern))})`,
+    ({ column, params, dialect, value }) =>
+      `not (${dialect.matches(dialect.asText(column), value(dialect.pattern ? dialect.pattern(params.pattern) : params.pattern))})`,
     (name, params) => `${name} does not match ${params.pattern}`,
   ),
   in_set: conditionCheck(

@@ -26,6 +26,8 @@ export interface QualityDialect {
    * `sum(case when … then 1 else 0 end)` (which every dialect reads, and is used otherwise).
    */
   countWhere?(condition: string): string;
+  /** A rule's pattern (POSIX, as PostgreSQL and MySQL read it) as this dialect's regular expressions read the same. */
+  pattern?(pattern: string): string;
 }
 
 const postgres: QualityDialect = {
@@ -50,7 +52,51 @@ const mysql: QualityDialect = {
   placeholder: () => '?',
 };
 
-export const QUALITY_DIALECTS: Record<Dialect, QualityDialect> = { postgres, mysql };
+/**
+ * Databricks SQL, on a SQL warehouse (server/connectors/databricks-sql.ts). Parameters are named
+ * markers (`:p1`) sent as text, so that, as PostgreSQL's `$1`, a value is read as the type of what
+ * it is compared with; `rlike` is Java's regular expressions, a superset of what rules accept.
+ */
+const databricks: QualityDialect = {
+  asNumber: (value) => `cast(${value} as double)`,
+  asText: (column) => `cast(${column} as string)`,
+  matches: (text, pattern) => `${text} rlike ${pattern}`,
+  // unix_micros: seconds with their fraction, as PostgreSQL's epoch; a date is read as its midnight.
+  secondsUntilNow: (timestamp) => `(unix_micros(now()) - unix_micros(cast(${timestamp} as timestamp))) / 1e6`,
+  // A backslash in a Databricks string literal is an escape, as in MySQL.
+  literal: (value) => (typeof value === 'number' ? String(value) : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`),
+  placeholder: (position) => `:p${position}`,
+  countWhere: (condition) => `count(*) filter (where ${condition})`,
+  pattern: javaPattern,
+};
+
+/** POSIX character classes and the Java classes that read the same (ASCII, as Java's are without flags). */
+const JAVA_CLASSES: Record<string, string> = {
+  alnum: '\\p{Alnum}',
+  alpha: '\\p{Alpha}',
+  blank: '\\p{Blank}',
+  cntrl: '\\p{Cntrl}',
+  digit: '\\p{Digit}',
+  graph: '\\p{Graph}',
+  lower: '\\p{Lower}',
+  print: '\\p{Print}',
+  punct: '\\p{Punct}',
+  space: '\\p{Space}',
+  upper: '\\p{Upper}',
+  xdigit: '\\p{XDigit}',
+  word: '\\w',
+};
+
+/**
+ * Java's regular expressions (Databricks' `rlike`) take `[:alnum:]` inside a bracket expression as
+ * the characters `:`, `a`, `l`…, not as a class: `[[:alnum:]_]` becomes `[\p{Alnum}_]`. A name
+ * POSIX does not know is left as written.
+ */
+export function javaPattern(pattern: string): string {
+  return pattern.replace(/\[:([a-z]+):\]/g, (written, name: string) => JAVA_CLASSES[name] ?? written);
+}
+
+export const QUALITY_DIALECTS: Record<Dialect, QualityDialect> = { postgres, mysql, databricks };
 
 /** Writes a value into a statement being built: as a placeholder whose value is kept, or as a literal. */
 export type ValueWriter = (value: string | number) => string;

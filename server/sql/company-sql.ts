@@ -1,6 +1,7 @@
 import type { ConnectionType } from '../../common/connections';
-import type { Dialect } from '../connectors/types';
+import { ConnectorError, type Dialect } from '../connectors/types';
 import { checkInItsThread } from './check-thread';
+import type { CheckedDialect } from './denied-functions';
 
 /**
  * SQL a company writes and the server runs on its sources (custom data-quality rules, the query a
@@ -17,9 +18,9 @@ import { checkInItsThread } from './check-thread';
 
 /**
  * The dialect a company's SQL is read in, by the type of the connection it runs on; null where no
- * SQL of a company runs through these checks (Databricks speaks Spark SQL, run by Databricks).
+ * SQL of a company runs through these checks (Databricks speaks Databricks SQL: checkCompanySql refuses it).
  */
-export const COMPANY_SQL_DIALECTS: Record<ConnectionType, Dialect | null> = {
+export const COMPANY_SQL_DIALECTS: Record<ConnectionType, CheckedDialect | null> = {
   postgresql: 'postgres',
   // The embedded databases, and files loaded into one, are PostgreSQL (PGlite).
   embedded: 'postgres',
@@ -35,9 +36,13 @@ export const COMPANY_SQL_DIALECTS: Record<ConnectionType, Dialect | null> = {
 };
 
 /** The dialect to check a connection type's SQL in, or undefined when it is not checked here (or the type is unknown). */
-export function companySqlDialectOf(type: string | null | undefined): Dialect | undefined {
+export function companySqlDialectOf(type: string | null | undefined): CheckedDialect | undefined {
   return (type && Object.hasOwn(COMPANY_SQL_DIALECTS, type) ? COMPANY_SQL_DIALECTS[type as ConnectionType] : null) ?? undefined;
 }
+
+/** Why a company's query does not run on Databricks. */
+const DATABRICKS_REFUSAL =
+  'Custom SQL does not run on Databricks connections: its queries cannot be checked to read only; write the check as a built-in rule';
 
 /**
  * Checks a company's query and answers the text to run: the query re-printed from its parse
@@ -46,5 +51,8 @@ export function companySqlDialectOf(type: string | null | undefined): Dialect | 
  * fraction of a second, which no other company's request should wait for.
  */
 export function checkCompanySql(dialect: Dialect, text: string): Promise<string> {
+  // Without a parser of Databricks SQL nothing could prove a query reads only: a warehouse has no
+  // read-only transaction to fall back on, so a company's query is not run there at all.
+  if (dialect === 'databricks') return Promise.reject(new ConnectorError(DATABRICKS_REFUSAL, 'invalid'));
   return checkInItsThread(dialect, text);
 }

@@ -109,10 +109,13 @@ const MYSQL: readonly DeniedFunction[] = [
   { name: 'benchmark', reason: 'it runs an expression over and over, only to load the database server' },
 ];
 
-export const DENIED_FUNCTIONS: Record<Dialect, readonly DeniedFunction[]> = { postgres: POSTGRES, mysql: MYSQL };
+/** The dialects whose queries are parsed and checked (a company's SQL does not run on Databricks: company-sql.ts). */
+export type CheckedDialect = Exclude<Dialect, 'databricks'>;
+
+export const DENIED_FUNCTIONS: Record<CheckedDialect, readonly DeniedFunction[]> = { postgres: POSTGRES, mysql: MYSQL };
 
 /** The entry refusing a call of `name` (any case, schema already stripped) with `argumentCount` arguments, if any. */
-export function deniedFunction(dialect: Dialect, name: string, argumentCount: number): DeniedFunction | undefined {
+export function deniedFunction(dialect: CheckedDialect, name: string, argumentCount: number): DeniedFunction | undefined {
   const lower = name.toLowerCase();
   return DENIED_FUNCTIONS[dialect].find(
     (entry) =>

@@ -240,6 +240,11 @@ export const serverTextsFr: ServerTextLanguage = {
       'doit être un nom de conteneur : 3 à 63 lettres minuscules, chiffres et tirets isolés',
     'must be a storage account access key (base64)': 'doit être une clé d’accès de compte de stockage (base64)',
     'must be a SAS token: the query string that holds sig=…': 'doit être un jeton SAS : la chaîne de requête qui contient sig=…',
+    'must be the ID of a SQL warehouse: letters and digits': 'doit être l’ID d’un entrepôt SQL : des lettres et des chiffres',
+    'Name a SQL warehouse on this connection to run checks on it':
+      'Indiquez un entrepôt SQL sur cette connexion pour y exécuter des contrôles',
+    'Custom SQL does not run on Databricks connections: its queries cannot be checked to read only; write the check as a built-in rule':
+      'Le SQL personnalisé ne s’exécute pas sur les connexions Databricks : on ne peut pas vérifier que ses requêtes ne font que lire ; écrivez le contrôle avec une règle intégrée',
     'must be a URL': 'doit être une URL',
     'must be an http(s) URL': 'doit être une URL http(s)',
 
@@ -333,6 +338,18 @@ export const serverTextsFr: ServerTextLanguage = {
     'must be a list of email addresses': 'doit être une liste d’adresses e-mail',
     'may hold at most 50 addresses': 'peut contenir au plus 50 adresses',
     'must be a cron expression of five fields, such as 0 2 * * *': 'doit être une expression cron de cinq champs, comme 0 2 * * *',
+    // A copy task's mode, merge keys and watermark column.
+    'Choose how the copy writes: create, replace, append or merge': 'Choisissez comment la copie écrit : create, replace, append ou merge',
+    'must be a column name': 'doit être un nom de colonne',
+    'must be a list of column names': 'doit être une liste de noms de colonnes',
+    'may hold at most {count} columns': 'peut contenir au plus {count} colonnes',
+    'A merge needs key columns: choose the source columns that identify a row':
+      'Une fusion a besoin de colonnes clés : choisissez les colonnes de la source qui identifient une ligne',
+    'Only a merge takes key columns': 'Seule une fusion prend des colonnes clés',
+    '"{name}" is named twice': '« {name} » est nommée deux fois',
+    'An incremental copy adds to its destination: choose append or merge to use a watermark column':
+      'Une copie incrémentale ajoute à sa destination : choisissez append ou merge pour utiliser une colonne de repère',
+    'the connection "{name}" holds no tables': 'la connexion « {name} » ne contient pas de tables',
     // How a run ended, as its error (and the message of its failure notice).
     'No reason was given': 'Aucune raison n’a été donnée',
     'Step "{name}" failed: {reason}': 'L’étape « {name} » a échoué : {reason}',

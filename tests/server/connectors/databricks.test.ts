@@ -16,7 +16,7 @@ let workspace: LocalServer;
 /** Per path, answers to give before the real one (a 429, a 503). */
 const interruptions = new Map<string, Array<{ status: number; headers?: Record<string, string>; body: unknown }>>();
 
-const SCHEMAS: Record<string, string[]> = { main: ['default', 'information_schema', 'sales'], sandbox: ['scratch'] };
+const SCHEMAS: Record<string, string[]> = { main: ['default', 'information_schema', 'sales'], sandbox: ['scratch'], lake: ['raw'] };
 const TABLES: Record<string, Array<{ name: string; table_type: string }>> = {
   'main.default': [{ name: 'customers', table_type: 'EXTERNAL' }],
   'main.information_schema': [{ name: 'tables', table_type: 'VIEW' }],
@@ -26,6 +26,11 @@ const TABLES: Record<string, Array<{ name: string; table_type: string }>> = {
     { name: 'revenue_by_day', table_type: 'VIEW' },
   ],
   'sandbox.scratch': [{ name: 'tmp_load', table_type: 'MANAGED' }],
+  'lake.raw': [
+    { name: 'events', table_type: 'EXTERNAL' },
+    { name: 'clicks', table_type: 'EXTERNAL' },
+    { name: 'views', table_type: 'EXTERNAL' },
+  ],
 };
 
 /** Unity Catalog answers in pages; two items a page here, so that paging is exercised. */
@@ -70,6 +75,8 @@ function answerDatabricks(request: ReceivedRequest, response: ServerResponse): v
         ),
       );
     case '/api/2.1/unity-catalog/tables':
+      // The API may answer an empty page that still names a next one; only a missing token ends the list.
+      if (catalog === 'lake' && !request.query.has('page_token')) return sendJson(response, 200, { tables: [], next_page_token: '0' });
       return sendJson(
         response,
         200,
@@ -172,6 +179,19 @@ describe('endpoints and columns', () => {
       (request) => request.path === '/api/2.1/unity-catalog/tables' && request.query.get('schema_name') === 'sales',
     );
     expect(tablePages.map((request) => request.query.get('page_token'))).toEqual([null, '2']);
+  });
+
+  it("asks for pages of the server's own size without columns, and reads on past an empty page that names a next one", async () => {
+    const endpoints = await openDatabricksConnector(config({ catalog: 'lake' }), { http: TEST_HTTP }).endpoints();
+    expect(endpoints.map((endpoint) => endpoint.id)).toEqual(['lake.raw.events', 'lake.raw.clicks', 'lake.raw.views']);
+    const tablePages = workspace.requests.filter(
+      (request) => request.path === '/api/2.1/unity-catalog/tables' && request.query.get('catalog_name') === 'lake',
+    );
+    expect(tablePages.map((request) => request.query.get('page_token'))).toEqual([null, '0', '2']);
+    for (const request of tablePages) {
+      expect(request.query.get('max_results')).toBe('0');
+      expect(request.query.get('omit_columns')).toBe('true');
+    }
   });
 
   it('lists only the catalog the connection names', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION_TYPES } from '../../../common/connections';
 import { ConnectorError, type Dialect } from '../../../server/connectors/types';
 import { checkCompanySql, COMPANY_SQL_DIALECTS, companySqlDialectOf } from '../../../server/sql/company-sql';
-import { DENIED_FUNCTIONS, type DeniedFunction } from '../../../server/sql/denied-functions';
+import { DENIED_FUNCTIONS, type CheckedDialect, type DeniedFunction } from '../../../server/sql/denied-functions';
 import { onMysql, onPostgres, randomName, skipMysql, skipPostgres } from '../connectors/db-helpers';
 
 /**
@@ -30,7 +30,7 @@ const callOf = (entry: DeniedFunction, name = nameOf(entry)) =>
   entry.argumentCount === 2 ? `${name}('a'::tsquery, 'select t, s from aliases')` : `${name}('x')`;
 
 /** The same call in every place of a query a check could miss. */
-const PLACES: Record<Dialect, Record<string, (call: (name?: string) => string, entry: DeniedFunction) => string>> = {
+const PLACES: Record<CheckedDialect, Record<string, (call: (name?: string) => string, entry: DeniedFunction) => string>> = {
   postgres: {
     'the select list': (call) => `select ${call()}`,
     'upper case': (call, entry) => `SELECT ${call(nameOf(entry).toUpperCase())} FROM t`,
@@ -270,7 +270,7 @@ describe('the dialect of each connection type', () => {
 });
 
 /** Ordinary rule queries, each run as written and as re-printed on the real server: the rows must be the same. */
-const ORDINARY: Record<Dialect, (place: string) => Array<{ text: string; params?: unknown[] }>> = {
+const ORDINARY: Record<CheckedDialect, (place: string) => Array<{ text: string; params?: unknown[] }>> = {
   postgres: (s) => [
     {
       text: `select c.name, count(*) as n, sum(o.amount) as total from ${s}.orders o join ${s}.customers c on c.id = o.customer_id group by c.name having count(*) > 1 order by c.name`,

@@ -147,5 +147,15 @@ export const connections = {
       },
       apiUrl: { label: 'URL de l’API Bitbucket' },
     },
+    databricks: {
+      host: { label: 'URL de l’espace de travail', placeholder: 'https://adb-1234.azuredatabricks.net' },
+      token: { label: 'Jeton d’accès' },
+      catalog: { label: 'Catalogue', help: 'Seulement les tables de ce catalogue ; tous les catalogues s’il est vide.' },
+      warehouseId: {
+        label: 'ID de l’entrepôt SQL',
+        placeholder: '1234567890abcdef',
+        help: 'L’entrepôt SQL qui exécute les contrôles de qualité des données sur les tables de cette connexion (SQL Warehouses → l’entrepôt → Connection details). Sans lui, les tables peuvent être enregistrées mais pas contrôlées.',
+      },
+    },
   },
 };
