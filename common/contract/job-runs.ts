@@ -107,8 +107,14 @@ export const runQualityFilterProps = z.object({ qualityName: z.array(choice), co
 
 const recordId = z.uuid({ error: 'must be a valid id' });
 
-/** `POST /workflow/run/{jobId}`: the run's id is the path's; a body may repeat it. */
-export const runWorkflowBody = z.preprocess((body) => body ?? {}, z.object({ jobId: recordId.optional() }).strict());
+/**
+ * `POST /workflow/run/{jobId}`: the run's id is the path's; a body may repeat it. `fullCopy` has
+ * the workflow's incremental copies read every row this once (their watermarks move when it succeeds).
+ */
+export const runWorkflowBody = z.preprocess(
+  (body) => body ?? {},
+  z.object({ jobId: recordId.optional(), fullCopy: z.boolean({ error: 'must be true or false' }).optional() }).strict(),
+);
 
 export const jobRunsContract = defineContract({
   name: 'job-runs',

@@ -23,7 +23,10 @@ export const workflowTaskRow = z.discriminatedUnion('type', [
     type: z.literal('copy'),
     /** The source table, or a query on the source. */
     from: z.union([z.object({ table: z.string() }), z.object({ query: z.string() })]),
-    to: z.object({ table: z.string(), mode: z.enum(COPY_MODES) }),
+    /** `merge` upserts by `keys` (source columns; the destination gets a unique key on exactly them). */
+    to: z.object({ table: z.string(), mode: z.enum(COPY_MODES), keys: z.array(z.string()).optional() }),
+    /** A source column that only grows: each run reads the rows above the last successful run's greatest value (an incremental copy). */
+    watermark: z.string().optional(),
     batchSize: z.number().int().optional(),
   }),
   z.object({
@@ -130,6 +133,35 @@ export const gitRepositoryListing = z.object({
 });
 export type GitRepositoryListing = z.infer<typeof gitRepositoryListing>;
 
+/** `GET /workflow/connection/columns/{id}?table=`: a table's columns as the connection describes them now (a copy's key and watermark are picked among them). */
+export const connectionTableColumns = z.object({
+  table: z.string(),
+  columns: z.array(z.object({ name: z.string(), dataType: z.string() })),
+});
+export type ConnectionTableColumns = z.infer<typeof connectionTableColumns>;
+
+/** Counted up to this many rows: enough to warn before an append, without reading a huge table whole. */
+export const DESTINATION_ROWS_COUNTED = 1_000_000;
+
+/**
+ * `GET /workflow/destinationRows/{id}`: how many rows the destination tables of the workflow's
+ * `append` copies hold now (the console asks before a run that may repeat them).
+ */
+export const workflowDestinationRows = z.object({
+  tables: z.array(
+    z.object({
+      /** The task's name. */
+      task: z.string(),
+      table: z.string(),
+      /** 0 when the table does not exist yet; null when the destination could not say. */
+      rows: z.number().int().nullable(),
+      /** The table holds more than `rows` (counting stops at DESTINATION_ROWS_COUNTED). */
+      more: z.boolean(),
+    }),
+  ),
+});
+export type WorkflowDestinationRows = z.infer<typeof workflowDestinationRows>;
+
 export const workflowsContract = defineContract({
   name: 'workflows',
   row: workflowRow,
@@ -171,6 +203,21 @@ export const workflowsContract = defineContract({
       summary: "The branches and files of a connection's repository",
       query: z.object({ ref: z.string().max(200).optional(), path: z.string().max(500).optional() }),
       data: gitRepositoryListing,
+    }),
+    /** The columns of a table of a connection of the company: what a copy's key and watermark columns are picked from. */
+    tableColumns: defineAction({
+      path: '/workflow/connection/columns/{id}',
+      method: 'GET',
+      summary: "The columns of a connection's table",
+      query: z.object({ table: z.string().min(1).max(300) }),
+      data: connectionTableColumns,
+    }),
+    /** Read-only: what the workflow's append copies would add to. */
+    destinationRows: defineAction({
+      path: '/workflow/destinationRows/{id}',
+      method: 'GET',
+      summary: 'How many rows the destination tables of its append copies hold',
+      data: workflowDestinationRows,
     }),
   },
 });

@@ -6,7 +6,11 @@ export const WORKFLOW_NAME_MAX = 120;
 export const TASKS_MAX = 50;
 export const TASK_TYPES = ['copy', 'sql', 'quality', 'notify'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
-export const COPY_MODES = ['create', 'replace', 'append'] as const;
+export const COPY_MODES = ['create', 'replace', 'append', 'merge'] as const;
+export type CopyMode = (typeof COPY_MODES)[number];
+/** What a task saved without its mode is told: the mode is always a choice, never a default. */
+export const COPY_MODE_REQUIRED = 'Choose how the copy writes: create, replace, append or merge';
+export const COPY_KEYS_MAX = 16;
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled', 'timed_out'] as const;
 
 const text = (max: number) => z.string({ error: 'must be text' }).trim().max(max, `must be at most ${max} characters`);
@@ -21,6 +25,9 @@ const taskBase = {
   name: required(120),
 };
 
+/** A column of the source, as its catalog names it (quoted by the destination's dialect wherever it is used). */
+const columnName = required(128).regex(/^[^\u0000]+$/, 'must be a column name');
+
 export const copyTask = z
   .object({
     ...taskBase,
@@ -34,7 +41,19 @@ export const copyTask = z
         error: 'give the source table ({ table }) or a query ({ query })',
       },
     ),
-    to: z.object({ table: tableName, mode: z.enum(COPY_MODES, { error: `must be one of ${COPY_MODES.join(', ')}` }) }).strict(),
+    to: z
+      .object({
+        table: tableName,
+        mode: z.enum(COPY_MODES, { error: COPY_MODE_REQUIRED }),
+        /** Merge only: the source columns that identify a row; the destination gets a unique key on exactly them. */
+        keys: z
+          .array(columnName, { error: 'must be a list of column names' })
+          .max(COPY_KEYS_MAX, `may hold at most ${COPY_KEYS_MAX} columns`)
+          .optional(),
+      })
+      .strict(),
+    /** A column of the source that only grows (a timestamp, an id): each run reads the rows above the last successful run's greatest value. */
+    watermark: columnName.optional(),
     batchSize: z
       .number({ error: 'must be a number' })
       .int('must be a whole number')
@@ -42,7 +61,30 @@ export const copyTask = z
       .max(100_000, 'must be at most 100000')
       .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((task, ctx) => {
+    const keys = task.to.keys ?? [];
+    if (task.to.mode === 'merge' && keys.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to', 'keys'],
+        message: 'A merge needs key columns: choose the source columns that identify a row',
+      });
+    }
+    if (task.to.mode !== 'merge' && keys.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['to', 'keys'], message: 'Only a merge takes key columns' });
+    }
+    keys.forEach((key, index) => {
+      if (keys.indexOf(key) !== index) ctx.addIssue({ code: 'custom', path: ['to', 'keys', index], message: `"${key}" is named twice` });
+    });
+    if (task.watermark !== undefined && task.to.mode !== 'append' && task.to.mode !== 'merge') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['watermark'],
+        message: 'An incremental copy adds to its destination: choose append or merge to use a watermark column',
+      });
+    }
+  });
 
 export const sqlTask = z
   .object({

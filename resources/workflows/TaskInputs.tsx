@@ -17,7 +17,7 @@ import { ChipsInput } from '../../src/framework/form/ChipsInput';
 import { holdsTables, useEndpoints } from '../connections/api';
 import { endpointText } from '../tables/cells';
 import { useFailureAlert } from '../tables/hooks';
-import { useActivePairs, useTableChoices } from './api';
+import { useActivePairs, useTableChoices, useTableColumns } from './api';
 import { ConnectionSelect } from './FormParts';
 import { RepositoryFilePicker } from './RepositoryFilePicker';
 import type { Workflow } from './types';
@@ -107,7 +107,7 @@ function EndpointTableInput({
 function CopyTaskInputs({ index }: { index: number }) {
   const translate = useTranslate();
   const kind = useWatch({ name: `tasks.${index}.sourceKind` }) as string;
-  const mode = useWatch({ name: `tasks.${index}.to.mode` }) as string;
+  const mode = (useWatch({ name: `tasks.${index}.to.mode` }) as string | null) || null;
   const sourceTable = (useWatch({ name: `tasks.${index}.from.table` }) as string | null) || null;
   const task = (field: string) => `tasks.${index}.${field}`;
   const pair = usePairConnections();
@@ -162,7 +162,9 @@ function CopyTaskInputs({ index }: { index: number }) {
           label={label('mode')}
           choices={COPY_MODES.map((mode) => ({ id: mode, name: translate(`resources.workflows.modes.${mode}`) }))}
           isRequired
-          helperText={false}
+          // No mode is assumed: a new copy task says nothing until one is chosen.
+          emptyText={translate(label('choose_mode'))}
+          helperText={mode ? label(`mode_help_${mode}`) : false}
           sx={{ minWidth: 220 }}
         />
         <NumberInput
@@ -175,7 +177,91 @@ function CopyTaskInputs({ index }: { index: number }) {
           sx={{ minWidth: 200 }}
         />
       </Box>
+      <CopyColumnInputs
+        index={index}
+        mode={mode}
+        fromQuery={kind === 'query'}
+        sourceConnectionId={pair.sourceId}
+        sourceTable={sourceTable}
+      />
     </>
+  );
+}
+
+/**
+ * A merge's key columns and an incremental copy's watermark column, picked among the columns of
+ * the source table as its connection describes them; a query's columns are only known when it
+ * runs, so its are typed.
+ */
+function CopyColumnInputs({
+  index,
+  mode,
+  fromQuery,
+  sourceConnectionId,
+  sourceTable,
+}: {
+  index: number;
+  mode: string | null;
+  fromQuery: boolean;
+  sourceConnectionId: string | null;
+  sourceTable: string | null;
+}) {
+  const translate = useTranslate();
+  const adds = mode === 'append' || mode === 'merge';
+  // Read only where a key or a watermark can be picked: create and replace copies never need the columns.
+  const columns = useTableColumns(fromQuery || !adds ? null : sourceConnectionId, fromQuery || !adds ? null : sourceTable);
+  useFailureAlert(columns.error);
+  const choices = useMemo(
+    () => (columns.data ?? []).map((column) => ({ id: column.name, name: `${column.name} (${column.dataType})` })),
+    [columns.data],
+  );
+  if (!adds) return null;
+  const typed = fromQuery;
+  const ready = Boolean(sourceConnectionId && sourceTable);
+  const helper = (key: string) => (ready ? (columns.isError ? failureText(columns.error) : label(key)) : label('columns_after_table'));
+  return (
+    <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
+      {mode === 'merge' &&
+        (typed ? (
+          <ChipsInput
+            source={`tasks.${index}.to.keys`}
+            label={label('keys')}
+            helperText={label('keys_typed_help')}
+            max={16}
+            separator={/[\s,;]+/}
+          />
+        ) : (
+          <AutocompleteArrayInput
+            source={`tasks.${index}.to.keys`}
+            label={label('keys')}
+            choices={choices}
+            isPending={ready && columns.isPending}
+            disabled={!ready}
+            isRequired
+            helperText={helper('keys_help')}
+            sx={{ flex: 1, minWidth: 240 }}
+          />
+        ))}
+      {typed ? (
+        <TextInput
+          source={`tasks.${index}.watermark`}
+          label={label('watermark')}
+          helperText={label('watermark_typed_help')}
+          sx={MONOSPACE}
+        />
+      ) : (
+        <AutocompleteInput
+          source={`tasks.${index}.watermark`}
+          label={label('watermark')}
+          choices={choices}
+          isPending={ready && columns.isPending}
+          disabled={!ready}
+          emptyText={translate(label('no_watermark'))}
+          helperText={helper('watermark_help')}
+          sx={{ flex: 1, minWidth: 240 }}
+        />
+      )}
+    </Box>
   );
 }
 

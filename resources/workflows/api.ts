@@ -3,11 +3,11 @@ import { jobRunsContract } from '../../common/contract/job-runs';
 import { routeSpec } from '../../common/contract/routes';
 import { sourceDestinationsContract } from '../../common/contract/source-destinations';
 import { tablesContract } from '../../common/contract/tables';
-import { workflowsContract } from '../../common/contract/workflows';
+import { workflowsContract, type WorkflowDestinationRows } from '../../common/contract/workflows';
 import { callAction, fillPath } from '../../providers/dataProvider';
 import { apiRequest, type Answer } from '../../providers/http';
 import { PICKER_LIMIT } from '../connections/api';
-import type { GitRepository, TableChoice, WorkflowCheck } from './types';
+import type { ColumnChoice, GitRepository, TableChoice, WorkflowCheck } from './types';
 
 /**
  * The workflows area's calls beyond the declared routes: the contracts' actions
@@ -20,6 +20,30 @@ const { actions } = workflowsContract;
 /** Queues a run of the workflow whose run id is `jobId`; answers the new run. */
 export async function runWorkflow(jobId: string) {
   return callAction(jobRunsContract.actions.start, { values: { jobId }, body: { jobId } });
+}
+
+/** A table's columns as the connection describes them now: where a copy's key and watermark columns are picked. */
+export async function getTableColumns(connectionId: string, table: string, signal?: AbortSignal): Promise<ColumnChoice[]> {
+  const answer = await callAction(actions.tableColumns, { values: { id: connectionId }, query: { table }, signal });
+  return Array.isArray(answer?.data?.columns)
+    ? answer.data.columns.map((column) => ({ name: column.name, dataType: column.dataType }))
+    : [];
+}
+
+export function useTableColumns(connectionId: string | null, table: string | null) {
+  return useQuery({
+    queryKey: ['workflows', 'tableColumns', connectionId ?? '', table ?? ''],
+    queryFn: ({ signal }) => getTableColumns(connectionId!, table!, signal),
+    enabled: Boolean(connectionId && table),
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+/** How many rows the destination tables of the workflow's append copies hold now. */
+export async function getDestinationRows(workflowId: string): Promise<WorkflowDestinationRows['tables']> {
+  const answer = await callAction(actions.destinationRows, { values: { id: workflowId } });
+  return Array.isArray(answer?.data?.tables) ? answer.data.tables : [];
 }
 
 /** Checks the workflow against what it names now, without running it. */

@@ -29,7 +29,10 @@ export interface TaskFormValues {
   type: TaskType;
   sourceKind: SourceKind;
   from: { table: string | null; query: string | null };
-  to: { table: string | null; mode: CopyMode };
+  /** No mode until one is chosen: how a copy writes is never assumed. `keys` are a merge's. */
+  to: { table: string | null; mode: CopyMode | null; keys: string[] };
+  /** An incremental copy's watermark column; blank for a copy of every row. */
+  watermark: string | null;
   batchSize: number | null;
   path: string | null;
   ref: string | null;
@@ -89,7 +92,8 @@ export function newTask(type: TaskType, existing: readonly Pick<TaskFormValues, 
     type,
     sourceKind: 'table',
     from: { table: '', query: '' },
-    to: { table: '', mode: 'append' },
+    to: { table: '', mode: null, keys: [] },
+    watermark: null,
     batchSize: null,
     path: '',
     ref: '',
@@ -111,7 +115,8 @@ export function taskFormValuesOf(task: WorkflowTask): TaskFormValues {
         ...base,
         sourceKind: 'query' in task.from ? 'query' : 'table',
         from: { table: 'table' in task.from ? task.from.table : '', query: 'query' in task.from ? task.from.query : '' },
-        to: { table: task.to.table, mode: task.to.mode },
+        to: { table: task.to.table, mode: task.to.mode, keys: [...(task.to.keys ?? [])] },
+        watermark: task.watermark ?? null,
         batchSize: task.batchSize ?? null,
       };
     case 'sql':
@@ -182,7 +187,14 @@ export function taskBodyOf(task: TaskFormValues): Record<string, unknown> {
       return {
         ...base,
         from: task.sourceKind === 'query' ? { query: textOf(task.from?.query) } : { table: textOf(task.from?.table) },
-        to: { table: textOf(task.to?.table), mode: task.to?.mode },
+        to: {
+          table: textOf(task.to?.table),
+          ...(task.to?.mode ? { mode: task.to.mode } : {}),
+          ...(task.to?.mode === 'merge' ? { keys: task.to.keys ?? [] } : {}),
+        },
+        ...(isBlank(task.watermark) || (task.to?.mode !== 'append' && task.to?.mode !== 'merge')
+          ? {}
+          : { watermark: textOf(task.watermark) }),
         ...(isBlank(task.batchSize) ? {} : { batchSize: Number(task.batchSize) }),
       };
     case 'sql':
@@ -262,6 +274,7 @@ export function formPathOf(path: readonly PathPart[], sourceKindOf: (index: numb
     if (field === undefined) return `tasks.${index}.type`;
     if (field === 'from') return `tasks.${index}.from.${sourceKindOf(Number(index))}`;
     if (field === 'to' && rest.length === 0) return `tasks.${index}.to.table`;
+    if (field === 'to' && rest[0] === 'keys') return `tasks.${index}.to.keys`;
     if (field === 'id') return `tasks.${index}.name`;
     if (field === 'emails' || field === 'tableIds') return `tasks.${index}.${field}`;
     return parts.join('.');
@@ -344,6 +357,8 @@ const TASK_FIELDS = [
   'to',
   'to.table',
   'to.mode',
+  'to.keys',
+  'watermark',
   'batchSize',
   'path',
   'ref',

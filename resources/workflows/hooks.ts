@@ -5,22 +5,46 @@ import type { FieldValues } from 'react-hook-form';
 import { alerts } from '../../providers/alerts';
 import { failureText } from '../../src/framework/feedback';
 import { useDeclaredSave } from '../../src/framework/form/useDeclaredSave';
-import { checkWorkflow, runWorkflow } from './api';
+import { checkWorkflow, getDestinationRows, runWorkflow } from './api';
 import { BODY_FIELDS, bodySourceKind, formPathOf, storedBodyOf } from './form';
 import type { Workflow, WorkflowCheck } from './types';
 
+/** An append copy whose destination table already holds rows: a run may repeat them, so the console asks first. */
+export interface AppendWarning {
+  table: string;
+  rows: number;
+  more: boolean;
+}
+
+/** The first append copy of the workflow whose destination holds rows; none when no copy appends, or the count cannot be read. */
+async function appendWarningOf(workflow: Pick<Workflow, 'id' | 'tasks'>): Promise<AppendWarning | undefined> {
+  const appends = (workflow.tasks ?? []).some((task) => task.type === 'copy' && task.to.mode === 'append');
+  if (!appends) return undefined;
+  try {
+    const held = (await getDestinationRows(workflow.id)).find((table) => (table.rows ?? 0) > 0);
+    return held ? { table: held.table, rows: held.rows ?? 0, more: held.more } : undefined;
+  } catch {
+    // The question is a courtesy: a destination that cannot count does not stop the run.
+    return undefined;
+  }
+}
+
 /**
  * "Run": queues a run of the workflow (`POST /workflow/run/{jobId}`) and goes to the new run's
- * page, where it can be followed; the server's message is the alert there.
+ * page, where it can be followed; the server's message is the alert there. A workflow with an
+ * append copy into a table that already holds rows is first held in `warning`, until `confirm`
+ * runs it anyway or `dismiss` lets it be.
  */
-export function useRunWorkflow(workflow: Pick<Workflow, 'id' | 'jobId'> | undefined) {
+export function useRunWorkflow(workflow: Pick<Workflow, 'id' | 'jobId' | 'tasks'> | undefined) {
   const translate = useTranslate();
   const queryClient = useQueryClient();
   const redirect = useRedirect();
   const createPath = useCreatePath();
   const [running, setRunning] = useState(false);
-  const run = async () => {
+  const [warning, setWarning] = useState<AppendWarning | undefined>(undefined);
+  const queue = async () => {
     if (!workflow) return;
+    setWarning(undefined);
     setRunning(true);
     alerts.loading();
     try {
@@ -40,7 +64,15 @@ export function useRunWorkflow(workflow: Pick<Workflow, 'id' | 'jobId'> | undefi
       setRunning(false);
     }
   };
-  return { running, run };
+  const run = async () => {
+    if (!workflow) return;
+    setRunning(true);
+    const held = await appendWarningOf(workflow);
+    setRunning(false);
+    if (held) setWarning(held);
+    else await queue();
+  };
+  return { running, run, warning, confirm: queue, dismiss: () => setWarning(undefined) };
 }
 
 export type CheckState =

@@ -58,3 +58,9 @@ export interface TableChoice {
   name: string;
   connectionName: string | null;
 }
+
+/** A column of a copy's source table, as a merge's key or a watermark is picked among them. */
+export interface ColumnChoice {
+  name: string;
+  dataType: string;
+}

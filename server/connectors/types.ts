@@ -167,8 +167,8 @@ export type ColumnDefinition = Pick<ColumnInfo, 'name' | 'dataType' | 'nullable'
 /** What a copy does to the tables of a database it writes to; endpoints are `schema.table` (`database.table` on MySQL). */
 export interface TableWriter {
   exists(endpoint: string): Promise<boolean>;
-  /** Makes the table; fails when it exists. */
-  create(endpoint: string, columns: readonly ColumnDefinition[]): Promise<void>;
+  /** Makes the table; fails when it exists. With `key`, those columns are its primary key. */
+  create(endpoint: string, columns: readonly ColumnDefinition[], key?: readonly string[]): Promise<void>;
   /** Drops the table when it exists. */
   drop(endpoint: string): Promise<void>;
   /**
@@ -178,6 +178,20 @@ export interface TableWriter {
   promote(staging: string, target: string, replace: boolean): Promise<void>;
   /** Adds a batch to the table, all of it or none (one transaction), and answers how many rows it wrote. */
   append(endpoint: string, columns: readonly string[], batch: RowBatch): Promise<number>;
+  /** The columns of each of the table's unique keys (its primary key among them), each in its index's order. */
+  uniqueKeys(endpoint: string): Promise<string[][]>;
+  /** A value of `keys` that two rows of the table share (each part as text), ignoring rows without one; none when no row repeats. */
+  repeatedKey(endpoint: string, keys: readonly string[]): Promise<Array<string | null> | undefined>;
+  /** The first of `keys` some row of the table holds no value in; none when every row has them all. */
+  emptyKey(endpoint: string, keys: readonly string[]): Promise<string | undefined>;
+  /** Adds a unique index on `keys`; answers the statement, for the run's log. */
+  addUniqueKey(endpoint: string, keys: readonly string[]): Promise<string>;
+  /**
+   * Adds every row of `from` to `into` in one statement (all or nothing). With `keys` it merges:
+   * a row whose key `into` already holds updates that row's other columns instead, which needs
+   * a unique key of `into` on exactly those columns.
+   */
+  moveRows(from: string, into: string, columns: readonly string[], keys?: readonly string[]): Promise<void>;
   /**
    * Runs `work` as one transaction, kept whole at the end or not at all, where the destination
    * can hold one across statements (a PostgreSQL server); absent elsewhere (the embedded

@@ -915,3 +915,26 @@ export const listSavedViews = pgTable(
   },
   (t) => [uniqueIndex('list_saved_views_name_key').on(t.companyId, t.userId, t.listKey, sql`lower(${t.name})`)],
 );
+
+/**
+ * How far each incremental copy task has read its source (migration 0016): the greatest value of
+ * its watermark column among the rows its last successful run read, in the source's own text.
+ * `source` and `columnName` say what it is a watermark of: a task that changes either starts
+ * over. `fullCopy` asks the task's next run to read every row, once.
+ */
+export const copyWatermarks = pgTable(
+  'copy_watermarks',
+  {
+    companyId: companyId(),
+    workflowId: uuid('workflow_id').notNull(),
+    taskId: text('task_id').notNull(),
+    source: text('source').notNull(),
+    columnName: text('column_name').notNull(),
+    value: text('value'),
+    fullCopy: boolean('full_copy').notNull().default(false),
+    /** The run that moved it last. */
+    runId: uuid('run_id'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.workflowId, t.taskId] })],
+);

@@ -4,6 +4,7 @@ import { connectionConfig } from '../connections/records';
 import { listBranches, listFilesAt, resolveCommit } from '../connectors/git';
 import { isTableSource, type ConnectionConfig } from '../connectors/types';
 import { badRequest } from '../http/errors';
+import { requireSourceColumns } from '../jobs/tasks/copy-merge';
 import { gitOptions, repositoryFile } from '../jobs/tasks/repository';
 import type { AppContext } from '../platform/context';
 import type { WorkflowRow } from './records';
@@ -44,7 +45,19 @@ export async function workflowProblems(reach: Reach, companyId: string, workflow
         'The source table',
         async (c) => {
           if (!isTableSource(c)) throw new Error('has no tables');
-          await c.columns(table);
+          const names = (await c.columns(table)).map((column) => column.name);
+          // A merge's keys and a watermark are columns of the source; a query's columns are only known when it runs.
+          const wanted = [
+            ...(task.to.keys ?? []).map((key) => ({ name: key, role: 'key' as const })),
+            ...(task.watermark === undefined ? [] : [{ name: task.watermark, role: 'watermark' as const }]),
+          ];
+          for (const { name, role } of wanted) {
+            try {
+              requireSourceColumns([name], names, c.dialect, role);
+            } catch (error) {
+              problems.push({ task: task.name, message: (error as Error).message });
+            }
+          }
         },
         task.name,
       );

@@ -138,9 +138,35 @@ describe('POST /workflow and the workflow row', () => {
       [workflowBody({ tasks: [] }), 400, /^tasks: give at least one task/],
       [workflowBody({ pairId: crypto.randomUUID() }), 400, /^pairId: no such source\/destination pair/],
       [
-        workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'merge' } }] }),
+        workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'upsert' } }] }),
         400,
-        /tasks\.0\.to\.mode: must be one of create, replace, append/,
+        /tasks\.0\.to\.mode: Choose how the copy writes: create, replace, append or merge/,
+      ],
+      [
+        workflowBody({ tasks: [{ ...copyTask, to: { table: 'x' } }] }),
+        400,
+        /tasks\.0\.to\.mode: Choose how the copy writes: create, replace, append or merge/,
+      ],
+      [workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'merge' } }] }), 400, /tasks\.0\.to\.keys: A merge needs key columns/],
+      [
+        workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'merge', keys: [] } }] }),
+        400,
+        /tasks\.0\.to\.keys: A merge needs key columns/,
+      ],
+      [
+        workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'append', keys: ['id'] } }] }),
+        400,
+        /tasks\.0\.to\.keys: Only a merge takes key columns/,
+      ],
+      [
+        workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'merge', keys: ['id', 'id'] } }] }),
+        400,
+        /tasks\.0\.to\.keys\.1: "id" is named twice/,
+      ],
+      [
+        workflowBody({ tasks: [{ ...copyTask, to: { table: 'x', mode: 'replace' }, watermark: 'updated_at' }] }),
+        400,
+        /tasks\.0\.watermark: An incremental copy adds to its destination: choose append or merge/,
       ],
       [
         workflowBody({ tasks: [{ id: 'x', name: 'SQL', type: 'sql', path: 'models/daily.sql' }] }),

@@ -29,8 +29,9 @@ export function mysqlTableWriter(connection: mysql.Connection, tableName: (endpo
   };
   return {
     exists,
-    async create(endpoint, columns) {
-      await connection.query(`CREATE TABLE ${tableName(endpoint)} (${columns.map(mysqlColumnSql).join(', ')})`);
+    async create(endpoint, columns, key) {
+      const primaryKey = key && key.length > 0 ? [`PRIMARY KEY (${key.map(quoteMysql).join(', ')})`] : [];
+      await connection.query(`CREATE TABLE ${tableName(endpoint)} (${[...columns.map(mysqlColumnSql), ...primaryKey].join(', ')})`);
     },
     async drop(endpoint) {
       await connection.query(`DROP TABLE IF EXISTS ${tableName(endpoint)}`);
@@ -72,6 +73,64 @@ export function mysqlTableWriter(connection: mysql.Connection, tableName: (endpo
         throw err;
       }
       return batch.rows.length;
+    },
+    async uniqueKeys(endpoint) {
+      // A key on a prefix of a column (`name(10)`) does not make the column's values unique: it does not count.
+      const { schema, table } = splitTableEndpoint(endpoint);
+      const [rows] = await connection.query(
+        `SELECT index_name AS name, column_name AS columnName, sub_part AS prefix FROM information_schema.statistics
+          WHERE table_schema = COALESCE(?, DATABASE()) AND table_name = ? AND non_unique = 0 ORDER BY index_name, seq_in_index`,
+        [schema ?? null, table],
+      );
+      const keys = new Map<string, { columns: string[]; whole: boolean }>();
+      for (const row of rows as mysql.RowDataPacket[]) {
+        const key = keys.get(String(row.name)) ?? { columns: [], whole: true };
+        key.columns.push(String(row.columnName));
+        if (row.prefix !== null) key.whole = false;
+        keys.set(String(row.name), key);
+      }
+      return [...keys.values()].filter((key) => key.whole).map((key) => key.columns);
+    },
+    async repeatedKey(endpoint, keys) {
+      const quoted = keys.map(quoteMysql);
+      const [rows] = await connection.query(
+        `SELECT ${quoted.map((key, index) => `CAST(${key} AS CHAR) AS k${index}`).join(', ')} FROM ${tableName(endpoint)}
+          WHERE ${quoted.map((key) => `${key} IS NOT NULL`).join(' AND ')}
+          GROUP BY ${quoted.join(', ')} HAVING COUNT(*) > 1 LIMIT 1`,
+      );
+      const row = (rows as mysql.RowDataPacket[])[0];
+      return row ? keys.map((_, index) => (row[`k${index}`] as string | null) ?? null) : undefined;
+    },
+    async emptyKey(endpoint, keys) {
+      const [rows] = await connection.query(
+        `SELECT ${keys.map((key, index) => `MAX(${quoteMysql(key)} IS NULL) AS k${index}`).join(', ')} FROM ${tableName(endpoint)}`,
+      );
+      const row = (rows as mysql.RowDataPacket[])[0];
+      return keys.find((_, index) => Number(row?.[`k${index}`] ?? 0) === 1);
+    },
+    async addUniqueKey(endpoint, keys) {
+      const { table } = splitTableEndpoint(endpoint);
+      const name = `${table.slice(0, 40)}_merge_key_${randomBytes(3).toString('hex')}`;
+      const statement = `ALTER TABLE ${tableName(endpoint)} ADD UNIQUE ${quoteMysql(name)} (${keys.map(quoteMysql).join(', ')})`;
+      await connection.query(statement);
+      return statement;
+    },
+    /**
+     * One INSERT … SELECT, atomic on InnoDB. ON DUPLICATE KEY UPDATE answers a conflict on any
+     * unique key of the table, not only the one on `keys`; VALUES() is what both MySQL and MariaDB read.
+     */
+    async moveRows(from, into, columns, keys) {
+      const list = columns.map(quoteMysql).join(', ');
+      let onDuplicate = '';
+      if (keys && keys.length > 0) {
+        const others = columns.filter((column) => !keys.some((key) => key.toLowerCase() === column.toLowerCase())).map(quoteMysql);
+        const set =
+          others.length > 0
+            ? others.map((column) => `${column} = VALUES(${column})`)
+            : [`${quoteMysql(keys[0]!)} = ${quoteMysql(keys[0]!)}`];
+        onDuplicate = ` ON DUPLICATE KEY UPDATE ${set.join(', ')}`;
+      }
+      await connection.query(`INSERT INTO ${tableName(into)} (${list}) SELECT ${list} FROM ${tableName(from)}${onDuplicate}`);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { splitTableEndpoint, type CellValue, type ColumnDefinition, type TableWriter } from '../types';
 import { LONG_WORK_MS, quotePostgres, type PostgresAccess, type PostgresSession } from './session';
 
@@ -53,8 +54,9 @@ function postgresTableWriter(session: PostgresSession, tableName: (endpoint: str
       const [row] = await session.query('select pg_catalog.to_regclass($1) is not null as found', [tableName(endpoint)]);
       return Boolean(row?.found);
     },
-    async create(endpoint, columns) {
-      await session.run(`create table ${tableName(endpoint)} (${columns.map(columnDefinitionSql).join(', ')})`);
+    async create(endpoint, columns, key) {
+      const primaryKey = key && key.length > 0 ? [`primary key (${key.map(quotePostgres).join(', ')})`] : [];
+      await session.run(`create table ${tableName(endpoint)} (${[...columns.map(columnDefinitionSql), ...primaryKey].join(', ')})`);
     },
     async drop(endpoint) {
       await session.run(`drop table if exists ${tableName(endpoint)}`);
@@ -81,7 +83,64 @@ function postgresTableWriter(session: PostgresSession, tableName: (endpoint: str
       const data = batch.format === 'copy-text' ? batch.data : copyText(batch.rows);
       return session.copyIn(`${tableName(endpoint)} (${columns.map(quotePostgres).join(', ')})`, data);
     },
+    async uniqueKeys(endpoint) {
+      // Partial and expression indexes cannot stand behind ON CONFLICT (columns): only plain ones count.
+      const rows = await session.query(
+        `select to_json(array(select a.attname from unnest(i.indkey) with ordinality as k(attnum, n)
+                                join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+                               order by k.n)) as columns
+           from pg_catalog.pg_index i
+          where i.indrelid = pg_catalog.to_regclass($1) and i.indisunique and i.indpred is null and i.indexprs is null`,
+        [tableName(endpoint)],
+      );
+      return rows.map((row) => jsonList(row.columns));
+    },
+    async repeatedKey(endpoint, keys) {
+      const quoted = keys.map(quotePostgres);
+      const [row] = await session.query(
+        `select ${quoted.map((key, index) => `${key}::text as k${index}`).join(', ')} from ${tableName(endpoint)}
+          where ${quoted.map((key) => `${key} is not null`).join(' and ')}
+          group by ${quoted.join(', ')} having count(*) > 1 limit 1`,
+        [],
+      );
+      return row ? keys.map((_, index) => (row[`k${index}`] as string | null) ?? null) : undefined;
+    },
+    async emptyKey(endpoint, keys) {
+      const [row] = await session.query(
+        `select ${keys.map((key, index) => `bool_or(${quotePostgres(key)} is null) as k${index}`).join(', ')} from ${tableName(endpoint)}`,
+        [],
+      );
+      return keys.find((_, index) => row?.[`k${index}`] === true);
+    },
+    async addUniqueKey(endpoint, keys) {
+      // An index lives in its table's schema; its name is the table's, cut short, and a suffix of its own.
+      const { table } = splitTableEndpoint(endpoint);
+      const name = `${Buffer.from(table)
+        .subarray(0, 40)
+        .toString()
+        .replace(/\uFFFD+$/, '')}_merge_key_${randomBytes(3).toString('hex')}`;
+      const statement = `create unique index ${quotePostgres(name)} on ${tableName(endpoint)} (${keys.map(quotePostgres).join(', ')})`;
+      await session.run(statement);
+      return statement;
+    },
+    async moveRows(from, into, columns, keys) {
+      const list = columns.map(quotePostgres).join(', ');
+      const others = columns.filter((column) => !keys?.includes(column)).map(quotePostgres);
+      const onConflict =
+        keys === undefined || keys.length === 0
+          ? ''
+          : ` on conflict (${keys.map(quotePostgres).join(', ')}) do ${
+              others.length === 0 ? 'nothing' : `update set ${others.map((column) => `${column} = excluded.${column}`).join(', ')}`
+            }`;
+      await session.run(`insert into ${tableName(into)} (${list}) select ${list} from ${tableName(from)}${onConflict}`);
+    },
   };
+}
+
+/** A list a query answered as JSON: parsed by the driver, or still text where it is not. */
+function jsonList(value: unknown): string[] {
+  const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(list) ? list.map(String) : [];
 }
 
 const COPY_SPECIAL = /[\\\n\r\t]/;

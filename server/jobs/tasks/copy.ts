@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { copyTask } from '../../../common/schemas/workflows';
 import {
+  abortReason,
   canReadRows,
   canWriteTables,
   splitTableEndpoint,
@@ -17,8 +18,10 @@ import {
 import { checkCompanySql } from '../../sql/company-sql';
 import type { TaskContext, TaskExecutor, TaskOutcome } from '../types';
 import { destinationColumn, valueConversion } from './column-types';
+import { checkReadKeys, prepareMergeTarget, requireSourceColumns } from './copy-merge';
 import type { TaskDeps } from './deps';
 import { count, messageOf, taskFields } from './task-fields';
+import { readWatermark, saveWatermark, type WatermarkOf, type WatermarkStart } from './watermarks';
 import { workflowConnections } from './workflow-connections';
 
 /**
@@ -31,6 +34,14 @@ import { workflowConnections } from './workflow-connections';
  * as it was. `append` writes each batch in one transaction into the target itself (made when
  * missing): a failure keeps the batches already written, and its message says how many rows.
  *
+ * **Merge and incremental copies never double rows.** `merge` upserts by key columns of the
+ * source (copy-merge.ts): the rows go to a table of the copy's own first, then into the target in
+ * one statement (`INSERT … ON CONFLICT … DO UPDATE` on PostgreSQL and the embedded database,
+ * `INSERT … ON DUPLICATE KEY UPDATE` on MySQL), so a run adds all its rows or none and running it
+ * again changes nothing. A copy with a watermark column reads only the rows above the last
+ * successful run's greatest value (watermarks.ts), and appends them the same way, in one statement
+ * at the end: the watermark moves once the destination holds them, so a failed run is read again.
+ *
  * **Fast paths.** Between PostgreSQL servers the rows travel as COPY text, from
  * `COPY … TO STDOUT` to `COPY … FROM STDIN`, never decoded; a PostgreSQL-speaking destination
  * takes every batch by COPY (the embedded database from memory); MySQL takes multi-row INSERTs.
@@ -42,6 +53,8 @@ export type CopyTask = z.output<typeof copyTask>;
 export const DEFAULT_BATCH_SIZE = 10_000;
 /** A progress line at most this often (the counts themselves are reported after every batch). */
 const LOG_EVERY_MS = 2_000;
+/** Reading the greatest watermark of the source, before the rows. */
+const WATERMARK_TIMEOUT_MS = 10 * 60_000;
 
 export interface CopyEnd {
   connector: Connector;
@@ -49,37 +62,70 @@ export interface CopyEnd {
   name: string;
 }
 
+export interface CopyOutcome extends TaskOutcome {
+  /** An incremental copy's greatest watermark among the rows it read (the source's text); where it started when it read none. */
+  watermark?: string | null;
+}
+
 export function copyExecutor(deps: TaskDeps): TaskExecutor {
   return async (task, context) => {
     const fields = taskFields(copyTask, task);
+    const watermark = fields.watermark === undefined ? undefined : watermarkOf(fields, fields.watermark);
+    const start = watermark ? await readWatermark(deps.db, context, watermark) : undefined;
     const connections = await workflowConnections(deps, context);
     const source = await connections.source();
     const destination = await connections.destination();
-    return deps.connectors.use(source, (sourceConnector) =>
+    const outcome = await deps.connectors.use(source, (sourceConnector) =>
       deps.connectors.use(destination, (destinationConnector) =>
         runCopy(
           { connector: sourceConnector, name: source.name },
           { connector: destinationConnector, name: destination.name },
           fields,
           context,
+          start,
         ),
       ),
     );
+    // Moved only now that the destination holds the rows: a run that failed before left it where it was.
+    if (watermark) {
+      await saveWatermark(deps.db, context, watermark, outcome.watermark ?? null);
+      if (outcome.watermark) await context.log(`The next run reads the rows with ${watermark.column} after ${outcome.watermark}`);
+    }
+    return { rowsRead: outcome.rowsRead, rowsWritten: outcome.rowsWritten };
   };
 }
 
-export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyTask, context: TaskContext): Promise<TaskOutcome> {
+/** What a task's watermark is of: a table by its name, a query by a hash of its text (an edited query starts over). */
+function watermarkOf(task: CopyTask, column: string): WatermarkOf {
+  const source = 'table' in task.from ? `table:${task.from.table}` : `query:${createHash('sha256').update(task.from.query).digest('hex')}`;
+  return { taskId: task.id, source, column };
+}
+
+export async function runCopy(
+  source: CopyEnd,
+  destination: CopyEnd,
+  task: CopyTask,
+  context: TaskContext,
+  start?: WatermarkStart,
+): Promise<CopyOutcome> {
   const reader = source.connector;
   const target = destination.connector;
   if (!canReadRows(reader)) throw new Error(`A copy cannot read rows from the source "${source.name}"`);
   if (!canWriteTables(target)) throw new Error(`A copy cannot write tables to the destination "${destination.name}"; choose a database`);
   const batchSize = task.batchSize ?? DEFAULT_BATCH_SIZE;
   const { table, mode } = task.to;
-  const read = await readPlan(reader, task.from);
-  const rowsTotal = 'table' in task.from ? await rowEstimate(reader, task.from.table) : undefined;
+  const keys = mode === 'merge' ? (task.to.keys ?? []) : undefined;
+  if (keys && keys.length === 0) throw new Error('A merge needs key columns: choose the source columns that identify a row');
+  const incremental =
+    task.watermark === undefined ? undefined : { column: task.watermark, start: start ?? { after: null, reason: 'first run' as const } };
+  const read = await readPlan(reader, task.from, incremental);
+  const rowsTotal = 'table' in task.from && !incremental ? await rowEstimate(reader, task.from.table) : undefined;
+  /** Merges and incremental appends add to the target itself; create and replace put a new table in its place. */
+  const addsToTarget = mode === 'append' || mode === 'merge';
   await context.log(
-    `Copying ${read.what}${rowsTotal === undefined ? '' : ` (about ${count(rowsTotal)} rows)`} of "${source.name}" into ${table} of "${destination.name}" (mode ${mode}, batches of ${count(batchSize)} rows)`,
+    `Copying ${read.what}${rowsTotal === undefined ? '' : ` (about ${count(rowsTotal)} rows)`} of "${source.name}" into ${table} of "${destination.name}" (mode ${mode}${keys ? ` by ${keys.join(', ')}` : ''}, batches of ${count(batchSize)} rows)`,
   );
+  if (read.which) await context.log(`Reading ${read.which}`);
 
   const started = performance.now();
   let rowsRead = 0;
@@ -90,13 +136,15 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
     const exists = await writer.exists(table);
     if (mode === 'create' && exists) {
       throw new Error(
-        `The table ${table} already exists in "${destination.name}": a copy in create mode makes a new table (choose replace or append to write to it)`,
+        `The table ${table} already exists in "${destination.name}": a copy in create mode makes a new table (choose replace, append or merge to write to it)`,
       );
     }
-    const staging = mode === 'append' ? undefined : stagingName(table);
+    // A plain append writes each batch into the target; everything else fills a table of its own first, so the target takes all rows or none.
+    const staging = mode === 'append' && !incremental ? undefined : stagingName(table);
     const writeTo = staging ?? table;
-    /** A table this copy made, dropped when the copy fails. */
+    /** Tables this copy made, dropped when the copy fails. */
     let made: string | undefined;
+    let madeTarget: string | undefined;
     let columnNames: string[] = [];
     let convert = (batch: RowBatch) => batch;
 
@@ -105,16 +153,24 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
         const sourceColumns = read.columns ?? columns;
         columnNames = sourceColumns.map((column) => column.name);
         convert = batchConversion(reader.dialect, target.dialect, sourceColumns);
-        if (mode === 'append' && exists) {
-          await requireColumns(target, table, columnNames, destination.name);
-          return;
-        }
+        if (keys) requireSourceColumns(keys, columnNames, reader.dialect, 'key');
+        if (incremental) requireSourceColumns([incremental.column], columnNames, reader.dialect, 'watermark');
         const definitions = sourceColumns.map((column) => destinationColumn(reader.dialect, target.dialect, column));
-        await writer.create(writeTo, definitions);
-        if (staging) made = staging;
-        await context.log(
-          `Made ${staging ? `a new ${table}` : table} with columns ${definitions.map((column) => `${column.name} ${column.dataType}`).join(', ')}`,
-        );
+        const described = definitions.map((column) => `${column.name} ${column.dataType}`).join(', ');
+        if (addsToTarget && exists) {
+          await requireColumns(target, table, columnNames, destination.name);
+          if (keys)
+            await prepareMergeTarget(writer, { table, connectionName: destination.name, dialect: target.dialect }, keys, context.log);
+        } else if (addsToTarget) {
+          await writer.create(table, definitions, keys);
+          // A plain append keeps the table it made with the batches already in it; a staged copy leaves nothing behind.
+          if (staging) madeTarget = table;
+          await context.log(`Made ${table} with columns ${described}${keys ? `, its primary key ${keys.join(', ')}` : ''}`);
+        }
+        if (!staging) return;
+        await writer.create(staging, definitions);
+        made = staging;
+        if (!addsToTarget) await context.log(`Made a new ${table} with columns ${described}`);
       },
       async write(batch) {
         rowsRead += batch.format === 'values' ? batch.rows.length : batch.rowCount;
@@ -130,8 +186,17 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
 
     const copyAll = async () => {
       const preferCopyText = reader.dialect === 'postgres' && target.dialect === 'postgres';
-      await reader.readRows(read.sql, [], { batchSize, preferCopyText, signal: context.signal }, sink);
-      if (staging) await writer.promote(staging, table, mode === 'replace');
+      await reader.readRows(read.sql, read.params, { batchSize, preferCopyText, signal: context.signal }, sink);
+      if (!staging) return;
+      if (!addsToTarget) {
+        await writer.promote(staging, table, mode === 'replace');
+        return;
+      }
+      if (keys) await checkReadKeys(writer, staging, keys);
+      if (context.signal.aborted) throw abortReason(context.signal);
+      // One statement: the target takes every row read, or none.
+      await writer.moveRows(staging, table, columnNames, keys);
+      await writer.drop(staging);
     };
     try {
       // A new table's rows need no commit of their own before it takes the target's place: one at the end spares the destination a flush to disk per batch.
@@ -140,28 +205,37 @@ export async function runCopy(source: CopyEnd, destination: CopyEnd, task: CopyT
       made = undefined;
     } catch (error) {
       if (made) await writer.drop(made).catch(() => {});
+      if (madeTarget) await writer.drop(madeTarget).catch(() => {});
       const reason = context.signal.aborted
         ? `The copy was canceled after ${count(rowsRead)} rows were read`
         : `The copy failed after ${count(rowsRead)} rows were read: ${messageOf(error).replace(/\.$/, '')}`;
-      const kept =
-        mode === 'append'
-          ? `${count(rowsWritten)} rows were written to ${table} before it stopped, and stay there`
+      const kept = !staging
+        ? `${count(rowsWritten)} rows were written to ${table} before it stopped, and stay there`
+        : addsToTarget
+          ? `No row of ${table} was written or changed: the rows read were dropped with the table they went into`
           : `${table} is as it was before the copy: the rows copied so far were dropped with the table they went into`;
       throw new Error(`${reason}. ${kept}.`, { cause: error });
     }
     const seconds = (performance.now() - started) / 1000;
     await context.log(
-      `Copied ${count(rowsWritten)} rows into ${table} in ${seconds.toFixed(1)} s (${count(Math.round(rowsWritten / Math.max(seconds, 0.001)))} rows/s)`,
+      `${keys ? 'Merged' : 'Copied'} ${count(rowsWritten)} rows into ${table}${keys ? ` by ${keys.join(', ')}` : ''} in ${seconds.toFixed(1)} s (${count(Math.round(rowsWritten / Math.max(seconds, 0.001)))} rows/s)`,
     );
-    return { rowsRead, rowsWritten };
+    const outcome: CopyOutcome = { rowsRead, rowsWritten };
+    if (incremental) outcome.watermark = rowsRead > 0 ? (read.upTo ?? null) : incremental.start.after;
+    return outcome;
   });
 }
 
 interface ReadPlan {
   sql: string;
+  params: unknown[];
   /** A table's columns as its source's catalog describes them (lengths, precisions, nullability), which a query's result does not tell. */
   columns?: ColumnInfo[];
   what: string;
+  /** An incremental copy's rows, in words ("rows with updated_at after …", "all rows, first run"). */
+  which?: string;
+  /** An incremental copy reads up to this watermark, the greatest when it started (rows written meanwhile wait for the next run). */
+  upTo?: string | null;
 }
 
 /** The source's own row estimate of a table, where it keeps one (what the run page's percentage is of); none when it cannot say. */
@@ -174,15 +248,57 @@ async function rowEstimate(reader: TableSource, table: string): Promise<number |
   }
 }
 
-async function readPlan(reader: TableSource & RowReading, from: CopyTask['from']): Promise<ReadPlan> {
+async function readPlan(
+  reader: TableSource & RowReading,
+  from: CopyTask['from'],
+  incremental?: { column: string; start: WatermarkStart },
+): Promise<ReadPlan> {
+  const plan = await wholeRead(reader, from);
+  if (!incremental) return plan;
+  const { column: name, start } = incremental;
+  if (plan.columns)
+    requireSourceColumns(
+      [name],
+      plan.columns.map((column) => column.name),
+      reader.dialect,
+      'watermark',
+    );
+  const relation = 'table' in from ? reader.tableName(from.table) : `(${plan.sql}) as copy_source`;
+  const select = 'table' in from ? plan.sql : `select * from ${relation}`;
+  const column = reader.quote(name);
+  const greatest = reader.dialect === 'mysql' ? `cast(max(${column}) as char)` : `max(${column})::text`;
+  let upTo: string | null;
+  try {
+    const [row] = await reader.query(`SELECT ${greatest} AS top FROM ${relation}`, [], { timeoutMs: WATERMARK_TIMEOUT_MS, readOnly: true });
+    upTo = row?.top === null || row?.top === undefined ? null : String(row.top);
+  } catch (error) {
+    throw new Error(`The greatest ${name} of the source could not be read: ${messageOf(error)}`, { cause: error });
+  }
+  const param = (n: number) => (reader.dialect === 'postgres' ? `$${n}` : '?');
+  if (start.after !== null) {
+    return {
+      ...plan,
+      sql: `${select} where ${column} > ${param(1)} and ${column} <= ${param(2)}`,
+      params: [start.after, upTo ?? start.after],
+      which: `rows with ${name} after ${start.after}${upTo === null ? '' : ` up to ${upTo}`}`,
+      upTo,
+    };
+  }
+  // Every row: those without a watermark too, which later runs never see again.
+  const which = `all rows, ${start.reason}`;
+  if (upTo === null) return { ...plan, which, upTo };
+  return { ...plan, sql: `${select} where (${column} <= ${param(1)} or ${column} is null)`, params: [upTo], which, upTo };
+}
+
+async function wholeRead(reader: TableSource & RowReading, from: CopyTask['from']): Promise<ReadPlan> {
   if ('table' in from) {
     const columns = await reader.columns(from.table);
     const list = columns.map((column) => reader.quote(column.name)).join(', ');
-    return { sql: `select ${list} from ${reader.tableName(from.table)}`, columns, what: `the table ${from.table}` };
+    return { sql: `select ${list} from ${reader.tableName(from.table)}`, params: [], columns, what: `the table ${from.table}` };
   }
   // The company's query runs as checked and re-printed (server/sql/company-sql.ts), never as written.
   try {
-    return { sql: await checkCompanySql(reader.dialect, from.query), what: 'the rows of a query' };
+    return { sql: await checkCompanySql(reader.dialect, from.query), params: [], what: 'the rows of a query' };
   } catch (error) {
     throw new Error(`from.query: ${messageOf(error)}`, { cause: error });
   }

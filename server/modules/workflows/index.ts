@@ -9,6 +9,7 @@ import { actionRoute } from '../../platform/action-route';
 import type { RouteBase } from '../../platform/answer-route';
 import type { EntityModule } from '../../platform/entity-routes';
 import { repositoryListing, workflowProblems } from '../../workflows/checks';
+import { askFullCopyOf, destinationRows, tableColumns } from '../../workflows/copy-tables';
 import { findRun, type WorkflowRow } from '../../workflows/records';
 import { registerWorkflowChanges } from './changes';
 import { readWorkflow, workflowFilterBody, workflowRepository } from './repository';
@@ -55,9 +56,10 @@ export const workflowsModule: EntityModule<WorkflowRow> = {
       return { message: `Workflow "${workflow.name}" ${found}`, data: { ok: problems.length === 0, problems } };
     });
 
-    actionRoute(app, allowed('update'), runActions.start, async ({ auth, params, request }) => {
+    actionRoute(app, allowed('update'), runActions.start, async ({ auth, params, body, request }) => {
       const workflow = await readWorkflow(db, auth.companyId, params.jobId);
       if (!workflow.isActive) throw badRequest(`The workflow "${workflow.name}" is deactivated; activate it first`);
+      if (body?.fullCopy) await askFullCopyOf(db, auth.companyId, workflow);
       const runId = await runner.enqueue({
         companyId: auth.companyId,
         workflowId: workflow.id,
@@ -77,6 +79,14 @@ export const workflowsModule: EntityModule<WorkflowRow> = {
 
     actionRoute(app, allowed('read'), actions.gitRepository, ({ auth, params, query }) =>
       repositoryListing(app.ctx, auth.companyId, params.id, query),
+    );
+
+    actionRoute(app, allowed('read'), actions.tableColumns, ({ auth, params, query }) =>
+      tableColumns(app.ctx, auth.companyId, params.id, query.table),
+    );
+
+    actionRoute(app, allowed('read'), actions.destinationRows, async ({ auth: { companyId }, params }) =>
+      destinationRows(app.ctx, companyId, await readWorkflow(db, companyId, params.id)),
     );
 
     actionRoute(app, allowed('read'), runActions.databricksState, async ({ auth: { companyId }, params: { id } }) => {

@@ -155,7 +155,7 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
     await onPostgres((client) => client.query(`delete from ${schema}.orders where id > 10`));
     const message = await failureOf(copy({ from: { table: 'public.orders' }, to: { table: `${schema}.orders`, mode: 'create' } }));
     expect(message).toBe(
-      `The table ${schema}.orders already exists in "Warehouse": a copy in create mode makes a new table (choose replace or append to write to it)`,
+      `The table ${schema}.orders already exists in "Warehouse": a copy in create mode makes a new table (choose replace, append or merge to write to it)`,
     );
     expect(await pgCount('orders')).toBe(10);
   });

@@ -1,7 +1,7 @@
-import { workflowsContract } from '../../../../common/contract/workflows';
+import { workflowsContract, type WorkflowDestinationRows } from '../../../../common/contract/workflows';
 import type { Connection } from '../../../../resources/connections/types';
 import type { DataTable } from '../../../../resources/tables/types';
-import type { GitRepository, Workflow, WorkflowCheck } from '../../../../resources/workflows/types';
+import type { ColumnChoice, GitRepository, Workflow, WorkflowCheck } from '../../../../resources/workflows/types';
 import { answered, contractFake, type ContractFake } from '../../contractFake';
 import { connection, connections, FINANCE, pair, PG, S3, SLACK } from '../connections/connectionsApi';
 import { HOURLY, jobRun, NIGHTLY, RUN_FAILED, RUN_NEW, RUN_OK, type RunsApi } from '../job-runs/runsApi';
@@ -131,6 +131,10 @@ export const REPOSITORY: Record<string, GitRepository> = {
 export interface WorkflowsApi extends ContractFake<Workflow> {
   /** What `POST /workflow/configure/{id}` answers. */
   check: WorkflowCheck;
+  /** The columns `GET /workflow/connection/columns/{id}?table=` answers, by table. */
+  columns: Record<string, ColumnChoice[]>;
+  /** What `GET /workflow/destinationRows/{id}` answers. */
+  destinationRows: WorkflowDestinationRows['tables'];
 }
 
 const anyOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
@@ -191,6 +195,12 @@ export function workflowsApi(initial: Workflow[] = workflows(), runs?: RunsApi):
             ? answered(`${repository.files.length} files at ${ref}`, repository)
             : answered(`ref: no branch, tag or commit "${ref}"`, undefined, 400);
         },
+        'GET /workflow/connection/columns/{id}?table={table}': ({ table }) =>
+          api.columns[String(table)]
+            ? answered(`${api.columns[String(table)]!.length} columns of ${table}`, { table, columns: api.columns[String(table)] })
+            : answered(`The table ${table} does not exist`, undefined, 404),
+        'GET /workflow/destinationRows/{id}': ({ id }) =>
+          find(id) ? answered('Rows of the destination tables', { tables: api.destinationRows }) : notFound(),
         'POST /workflow/configure/{id}': () =>
           answered(api.check.ok ? 'Nothing to fix' : `${api.check.problems.length} problems`, api.check),
         'POST /workflow/run/{jobId}': ({ jobId }) => {
@@ -211,7 +221,7 @@ export function workflowsApi(initial: Workflow[] = workflows(), runs?: RunsApi):
         },
       },
     }),
-    { check: { ok: true, problems: [] } as WorkflowCheck },
+    { check: { ok: true, problems: [] } as WorkflowCheck, columns: {}, destinationRows: [] },
   );
   return api;
 }
