@@ -79,6 +79,8 @@ interface RecordCase {
   body?: (own: Records) => unknown;
   /** A CSV sent as a multipart file. */
   upload?: string;
+  /** The query the route needs besides its path's record. */
+  query?: Record<string, string>;
   /**
    * 'empty': the route lists the children of the record and answers an unknown one with an empty
    * list, not a 404 (B's record must get exactly that answer). Otherwise a 404.
@@ -145,6 +147,7 @@ const RECORD_ROUTES: Record<string, RecordCase> = {
   'PUT /connections/activate/:id': { params: { id: 'connection' }, body: () => deactivate },
   'GET /table/connection/:id': { params: { id: 'connection' }, missing: 'empty' },
   'GET /workflow/connection/gitRepo/:id': { params: { id: 'gitConnection' } },
+  'GET /workflow/connection/columns/:id': { params: { id: 'connection' }, query: { table: 'public.orders' } },
 
   'PUT /source/destination/:id': {
     params: { id: 'pair' },
@@ -176,6 +179,7 @@ const RECORD_ROUTES: Record<string, RecordCase> = {
   'PUT /workflow/:id': { params: { id: 'workflow' }, body: () => ({ description: 'Changed' }) },
   'POST /workflow/activate/:id': { params: { id: 'workflow' }, body: () => deactivate },
   'POST /workflow/configure/:id': { params: { id: 'workflow' } },
+  'GET /workflow/destinationRows/:id': { params: { id: 'workflow' } },
   'POST /workflow/run/:jobId': { params: { jobId: 'workflow' }, body: () => ({}) },
   'GET /jobRunTracker/:workflowId/:offset/:limit': { params: { workflowId: 'workflow' } },
 
@@ -444,6 +448,7 @@ async function recordRouteProblems(
       const request = (id: string): Call => ({
         route,
         path: { ...own, [param]: id },
+        query: known.query,
         body: known.body?.(a.records),
         upload: known.upload,
         token,
@@ -909,7 +914,14 @@ describe("A's own records, through the same calls", () => {
     for (const route of ordered) {
       const known = RECORD_ROUTES[key(route)];
       const own = Object.fromEntries(Object.entries(known.params).map(([p, k]) => [p, a.records[k]]));
-      const res = await send({ route, path: own, body: known.body?.(a.records), upload: known.upload, token: a.adminToken });
+      const res = await send({
+        route,
+        path: own,
+        query: known.query,
+        body: known.body?.(a.records),
+        upload: known.upload,
+        token: a.adminToken,
+      });
       const fine =
         known.missing === 'empty' ? res.statusCode === 200 && res.json().data.length > 0 : res.statusCode !== 404 && res.statusCode < 500;
       const found = known.createsAtUnknownId ? res.statusCode === 200 : fine;
