@@ -45,6 +45,8 @@ export const tableRow = z.object({
     .nullable(),
   /** When the columns were last read from the source. */
   discoveredAt: timestamp.nullable(),
+  /** A timestamp, or an id that only grows: row rules then read only the rows past their last result. */
+  watermarkColumn: z.string().nullable(),
   createdBy: z.string().nullable(),
   /** The creator's name, else their email; null when the creator is gone. */
   createdByName: z.string().nullable(),
@@ -89,6 +91,8 @@ export const runChecksBody = z.preprocess(
         .array(z.uuid({ error: 'must be a valid id' }))
         .max(500)
         .optional(),
+      /** Every row, for a table with a watermark column ("Full check"); the rules' next runs read the rows after it. */
+      full: z.boolean({ error: 'must be true or false' }).optional(),
     })
     .strict(),
 );

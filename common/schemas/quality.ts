@@ -46,6 +46,17 @@ export const JUDGES_ROWS: Record<QualityFunction, boolean> = {
   custom_sql: true,
 };
 
+/**
+ * The kinds a rule may measure on a sample of the table's pages: those judging rows one by one.
+ * unique is not among them (a sample cannot tell whether a value repeats elsewhere), nor custom
+ * SQL (the company's query reads what it reads).
+ */
+export const SAMPLEABLE: Record<QualityFunction, boolean> = { ...JUDGES_ROWS, unique: false, custom_sql: false };
+
+/** A sample's share of the table's pages, in percent. */
+export const SAMPLE_PERCENT_MIN = 0.01;
+export const SAMPLE_PERCENT_MAX = 100;
+
 export const QUALITY_SEVERITIES = ['fail', 'warn'] as const;
 export type QualitySeverity = (typeof QUALITY_SEVERITIES)[number];
 
@@ -205,6 +216,12 @@ const ruleFields = z.object({
   params: z.unknown().optional(),
   severity: z.enum(QUALITY_SEVERITIES, { error: 'must be fail or warn' }).default('fail'),
   tolerance: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0, 'must be at least 0').max(1, 'must be at most 1').default(0),
+  /** Set: the rule reads this percent of the table's pages, and its results are estimates. */
+  samplePercent: z
+    .number({ error: `must be a number from ${SAMPLE_PERCENT_MIN} to ${SAMPLE_PERCENT_MAX}` })
+    .min(SAMPLE_PERCENT_MIN, `must be at least ${SAMPLE_PERCENT_MIN}`)
+    .max(SAMPLE_PERCENT_MAX, `must be at most ${SAMPLE_PERCENT_MAX}`)
+    .nullish(),
   isActive: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
@@ -216,6 +233,15 @@ export const qualityRuleBody = ruleFields.superRefine((rule, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['columnName'], message: `must be empty for ${rule.functionName}` });
   if (!JUDGES_ROWS[rule.functionName] && rule.tolerance > 0)
     ctx.addIssue({ code: 'custom', path: ['tolerance'], message: `does not apply to ${rule.functionName}` });
+  if (rule.samplePercent != null && !SAMPLEABLE[rule.functionName])
+    ctx.addIssue({
+      code: 'custom',
+      path: ['samplePercent'],
+      message:
+        rule.functionName === 'unique'
+          ? 'does not apply to unique: a sample cannot tell whether a value repeats elsewhere in the table'
+          : `does not apply to ${rule.functionName}`,
+    });
   const params = PARAMS_OF[rule.functionName].safeParse(rule.params ?? {});
   if (!params.success) {
     for (const issue of params.error.issues) ctx.addIssue({ ...issue, path: ['params', ...issue.path] } as never);

@@ -49,6 +49,17 @@ export const updateTableBody = z
     name: tableName.optional(),
     description: text(TABLE_DESCRIPTION_MAX).optional(),
     workspaceId: workspaceId.optional(),
+    /** A column of the table (a timestamp, a date or a number that only grows), or null for none. */
+    watermarkColumn: z.string({ error: 'must be a column name' }).trim().min(1, 'must be a column name').max(200).nullable().optional(),
     columns: z.array(dictionaryEdit, { error: 'must be a list of column entries' }).max(5000, 'may hold at most 5000 entries').optional(),
   })
   .strict();
+
+/**
+ * Whether a column's type (as its source names it) can be a watermark: a whole number or a
+ * decimal, a date or a timestamp. Text would compare as text (`9` after `10`), a time of day
+ * comes round again, an interval or a float is no position in a table's history.
+ */
+export function isWatermarkType(dataType: string): boolean {
+  return /^(big|small|tiny|medium)?int(eger|\d+)?\b|serial|numeric|decimal|^number|^long|date|timestamp/i.test(dataType.trim());
+}

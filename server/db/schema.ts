@@ -554,6 +554,8 @@ export const dataTables = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     /** When the columns were last read from the source. */
     discoveredAt: timestamp('discovered_at', { withTimezone: true }),
+    /** A timestamp, or an id that only grows: row rules then read only the rows past their last result (migration 0017). */
+    watermarkColumn: text('watermark_column'),
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -605,6 +607,8 @@ export const qualityRules = pgTable(
     severity: text('severity').notNull().default('fail'),
     /** The share of rows allowed to fail (0 to 1). */
     tolerance: doublePrecision('tolerance').notNull().default(0),
+    /** Set: the rule reads this percent of the table's pages, and its results are estimates. */
+    samplePercent: doublePrecision('sample_percent'),
     isActive: boolean('is_active').notNull().default(true),
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
@@ -661,6 +665,16 @@ export const qualityResults = pgTable(
     sample: jsonb('sample').$type<Array<Record<string, unknown>>>(),
     query: text('query'),
     message: text('message'),
+    /** The watermark column its rows were read by; null when the table had none (migration 0017). */
+    coveredColumn: text('covered_column'),
+    /** The watermark value its rows were read after; null: every row. */
+    coveredAfter: text('covered_after'),
+    /** The greatest watermark when the run started: the rule's next incremental run reads the rows after it. */
+    coveredUpTo: text('covered_up_to'),
+    /** Measured on this percent of the table's pages: the result is an estimate. */
+    samplePercent: doublePrecision('sample_percent'),
+    /** What would make the check cheaper, as a statement to run (an index). */
+    advice: text('advice'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
   },

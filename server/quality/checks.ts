@@ -17,6 +17,11 @@ export interface CheckContext<Params> {
   params: Params;
   dialect: QualityDialect;
   value: ValueWriter;
+  /**
+   * The rows the rule covers, when not every row (an incremental check's new rows): a condition
+   * written with `value` when called, so that it is called where it stands in the statement.
+   */
+  rows?: () => string;
 }
 
 /** A rule that judges rows: it counts the failing ones. */
@@ -49,7 +54,9 @@ type ColumnKind = 'not_null' | 'unique' | 'value_between' | 'regex_match' | 'in_
 const countWhere = (dialect: QualityDialect, condition: string) =>
   dialect.countWhere ? dialect.countWhere(condition) : `sum(case when ${condition} then 1 else 0 end)`;
 
-const sampleWhere = (table: string, condition: string, limit: number) => `select * from ${table} where ${condition} limit ${limit}`;
+/** Failing rows: those meeting `condition`, among the rows covered. */
+const sampleWhere = (context: CheckContext<unknown>, condition: string, limit: number) =>
+  `select * from ${context.table} where ${condition}${context.rows ? ` and ${context.rows()}` : ''} limit ${limit}`;
 
 /** A row rule defined by the condition its failing rows meet. */
 function conditionCheck<Params>(
@@ -59,7 +66,7 @@ function conditionCheck<Params>(
   return {
     judges: 'rows',
     countFailing: (context) => countWhere(context.dialect, failing(context)),
-    sample: (context, limit) => sampleWhere(context.table, failing(context), limit),
+    sample: (context, limit) => sampleWhere(context, failing(context), limit),
     describe,
   };
 }
@@ -78,7 +85,7 @@ export const COLUMN_CHECKS: { [K in Exclude<ColumnKind, 'freshness'>]: RowCheck<
   not_null: {
     judges: 'rows',
     countFailing: ({ column }) => `count(*) - count(${column})`,
-    sample: ({ table, column }, limit) => sampleWhere(table, `${column} is null`, limit),
+    sample: (context, limit) => sampleWhere(context, `${context.column} is null`, limit),
     describe: (name) => `${name} is null`,
   },
   unique: {
@@ -86,9 +93,11 @@ export const COLUMN_CHECKS: { [K in Exclude<ColumnKind, 'freshness'>]: RowCheck<
     ownStatement: true,
     // Rows that repeat an earlier row's value: rows with a value, less the distinct values.
     countFailing: ({ column }) => `count(${column}) - count(distinct ${column})`,
-    // Every row of a repeated value, side by side.
-    sample: ({ table, column }, limit) =>
-      `select * from ${table} where ${column} in (select ${column} from ${table} where ${column} is not null group by ${column} having count(*) > 1) order by ${column} limit ${limit}`,
+    // Every row of a repeated value, side by side; of an incremental check, the values of the new rows repeated anywhere.
+    sample: ({ table, column, rows }, limit) =>
+      `select * from ${table} where ${column} in (select ${column} from ${table} where ${
+        rows ? `${column} in (select ${column} from ${table} where ${rows()})` : `${column} is not null`
+      } group by ${column} having count(*) > 1) order by ${column} limit ${limit}`,
     describe: (name) => `${name} repeats the value of an earlier row`,
   },
   value_between: conditionCheck(

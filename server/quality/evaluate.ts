@@ -1,7 +1,7 @@
 import { FUNCTION_TYPE_OF, PARAMS_OF, type QualityFunction, type QualityParams } from '../../common/schemas/quality';
 import { ConnectorError, splitTableEndpoint, type QueryOptions, type TableSource } from '../connectors/types';
 import { COLUMN_CHECKS, type CheckContext, type NewestCheck, type RowCheck } from './checks';
-import { buildStatement, QUALITY_DIALECTS, type BuiltStatement, type QualityDialect } from './dialects';
+import { buildStatement, QUALITY_DIALECTS, type BuiltStatement, type QualityDialect, type ValueWriter } from './dialects';
 import { ageInWords, expectedInWords, rowsInWords, toleranceInWords } from './wording';
 import type { DictionaryColumn, ResultRow, ResultStatus, RuleToRun, RunOutcome } from './rules';
 import { SAMPLE_ROWS, sampleOf } from './samples';
@@ -14,7 +14,15 @@ import { checkCompanySql } from '../sql/company-sql';
  *
  * All column rules, and row_count_between, are measured by one aggregate statement over the
  * table, but for rules whose measure would keep its plan on one core (a distinct count): each of
- * those has a statement of its own, run at the same time on another connection. Samples are read only for the rules that failed; custom SQL runs on its own, once. When the
+ * those has a statement of its own, run at the same time on another connection. Samples are read
+ * only for the rules that failed; custom SQL runs on its own, once.
+ *
+ * A table with a watermark column is checked incrementally: a row rule whose last result covered
+ * the rows up to some value reads only the rows after it (up to the greatest value when the run
+ * starts), in an aggregate of its own; `unique` looks the new rows' values up in the whole table;
+ * row_count_between and freshness stay whole-table, read as cheaply as their verdict allows. A
+ * rule asked to run on a sample reads that share of the table's pages, and its result is an
+ * estimate. When the
  * aggregate is refused for something one rule asked (a pattern the source rejects, a bound it
  * cannot compare), each rule is measured on its own so the others still count; when the source
  * or the table is gone, the run as a whole is an error and keeps no result.
@@ -36,6 +44,11 @@ export interface EvaluationInput {
   now?: () => Date;
   /** How many failing rows each failed rule keeps (the company's `qualitySampleRows`); 20 when absent. */
   sampleRows?: number;
+  /**
+   * The table's watermark column, and by rule id the value the rule's rows are read after (the
+   * greatest its last result covered). A rule without one reads every row.
+   */
+  watermark?: { column: string; after: ReadonlyMap<string, string> };
 }
 
 /** The run as a whole could not be measured: the source or the table is gone. */
@@ -62,7 +75,17 @@ interface Run {
   columns: DictionaryColumn[];
   clock: () => Date;
   sampleRows: number;
+  /** The table's watermark: its column, quoted, and its greatest value when the run started (null: no row has one). */
+  watermark?: { column: string; quoted: string; upTo: string | null; after: ReadonlyMap<string, string> };
 }
+
+/** Which rows a statement reads: those past a watermark (up to the run's), a sample of the table's pages, both, or all. */
+interface Scope {
+  after?: string;
+  samplePercent?: number;
+}
+
+const scopeKey = (scope: Scope) => `${scope.after ?? ''}\u0000${scope.samplePercent ?? ''}`;
 
 const isColumnKind = (name: QualityFunction): name is ColumnKind => FUNCTION_TYPE_OF[name] === 'column';
 
@@ -83,8 +106,20 @@ function statusOf(rule: RuleToRun, passed: boolean): ResultStatus {
   return rule.severity === 'warn' ? 'warned' : 'failed';
 }
 
-function baseResult(rule: RuleToRun): Pick<ResultRow, 'ruleId' | 'ruleName' | 'functionName' | 'columnName' | 'severity'> {
-  return { ruleId: rule.id, ruleName: rule.name, functionName: rule.functionName, columnName: rule.columnName, severity: rule.severity };
+type Coverage = Pick<ResultRow, 'coveredColumn' | 'coveredAfter' | 'coveredUpTo' | 'samplePercent' | 'advice'>;
+
+/** A result of the whole table, exact. */
+const WHOLE_TABLE: Coverage = { coveredColumn: null, coveredAfter: null, coveredUpTo: null, samplePercent: null, advice: null };
+
+function baseResult(rule: RuleToRun): Pick<ResultRow, 'ruleId' | 'ruleName' | 'functionName' | 'columnName' | 'severity'> & Coverage {
+  return {
+    ruleId: rule.id,
+    ruleName: rule.name,
+    functionName: rule.functionName,
+    columnName: rule.columnName,
+    severity: rule.severity,
+    ...WHOLE_TABLE,
+  };
 }
 
 function errorResult(rule: RuleToRun, message: string, query: string, startedAt: Date, endedAt: Date): ResultRow {
@@ -114,17 +149,44 @@ function prepare(rule: RuleToRun, index: number): PreparedRule | { rule: RuleToR
   return { rule, index, params: parsed.data };
 }
 
-function contextOf(run: Run, prepared: PreparedRule, value: CheckContext<unknown>['value']): CheckContext<never> {
+function contextOf(run: Run, prepared: PreparedRule, value: ValueWriter, scope: Scope = {}): CheckContext<never> {
+  const { after } = scope;
   return {
     column: run.source.quote(prepared.rule.columnName ?? ''),
     table: run.table,
     params: prepared.params as never,
     dialect: run.dialect,
     value,
+    ...(after === undefined ? {} : { rows: () => sinceCondition(run, after, value) }),
   };
 }
 
 const checkOf = (prepared: PreparedRule) => COLUMN_CHECKS[prepared.rule.functionName as ColumnKind] as RowCheck<never> | NewestCheck;
+
+/** Whether a rule judges rows one by one, and so may read only the new ones, or a sample. */
+const judgesRows = (prepared: PreparedRule) => isColumnKind(prepared.rule.functionName) && checkOf(prepared).judges === 'rows';
+
+/** The rows a rule reads this run. */
+function scopeOf(run: Run, prepared: PreparedRule): Scope {
+  if (!judgesRows(prepared)) return {};
+  const after = run.watermark?.upTo != null ? run.watermark.after.get(prepared.rule.id) : undefined;
+  // A distinct count over a sample says nothing of the table's repeats: unique is never sampled (the rule's body refuses it).
+  const samplePercent = measuredApart(prepared) ? undefined : (prepared.rule.samplePercent ?? undefined);
+  return { ...(after === undefined ? {} : { after }), ...(samplePercent ? { samplePercent } : {}) };
+}
+
+/** The rows past `after`, up to the run's watermark: written where it stands in the statement. */
+function sinceCondition(run: Run, after: string, value: ValueWriter): string {
+  const { quoted, upTo } = run.watermark!;
+  return `${quoted} > ${value(after)} and ${quoted} <= ${value(upTo!)}`;
+}
+
+/** `from …` of a statement reading a scope's rows. */
+function fromScope(run: Run, scope: Scope, value: ValueWriter): string {
+  const sampled = scope.samplePercent ? run.dialect.sampled(run.table, scope.samplePercent) : { from: run.table };
+  const conditions = [sampled.where, scope.after === undefined ? undefined : sinceCondition(run, scope.after, value)].filter(Boolean);
+  return `from ${sampled.from}${conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''}`;
+}
 
 /** The select-list entries measuring column rules: `<count of failing rows> as r3`, or `max(c) as r5, <its age> as r5_age`. */
 function measuresOf(run: Run, rules: readonly PreparedRule[], value: CheckContext<unknown>['value']): string[] {
@@ -138,22 +200,25 @@ function measuresOf(run: Run, rules: readonly PreparedRule[], value: CheckContex
   });
 }
 
-function aggregateOf(run: Run, rules: readonly PreparedRule[]): BuiltStatement {
+function aggregateOf(run: Run, rules: readonly PreparedRule[], scope: Scope = {}): BuiltStatement {
   return buildStatement(
     run.dialect,
-    (value) => `select ${['count(*) as rows_scanned', ...measuresOf(run, rules, value)].join(', ')} from ${run.table}`,
+    (value) => `select ${['count(*) as rows_scanned', ...measuresOf(run, rules, value)].join(', ')} ${fromScope(run, scope, value)}`,
   );
 }
 
+/** What measured one rule: the row holding its measure, the rows it read (null: not counted) and which. */
+type Measured =
+  | { row: Record<string, unknown>; statement: BuiltStatement; rowsScanned: number | null; scope: Scope; provenBy?: string }
+  | { error: string; statement: BuiltStatement; scope: Scope };
+
 interface Measurement {
-  rowsScanned: number;
-  /** Per rule index: the row holding its measure and the statement that read it, or the source's refusal. */
-  byRule: Map<
-    number,
-    { row: Record<string, unknown>; statement: BuiltStatement; provenBy?: string } | { error: string; statement: BuiltStatement }
-  >;
-  /** The statement that counted the rows. */
-  countStatement: BuiltStatement;
+  /** Per rule index: its measure, or the source's refusal. */
+  byRule: Map<number, Measured>;
+  /** The table's rows, when counted: exactly, or up to `bound` (when it holds `bound`, it may hold more). */
+  tableRows?: { rows: number; statement: BuiltStatement; bound?: number };
+  /** The indexes leading with the columns that mattered; undefined where the source's catalogue could not say. */
+  indexes?: Map<string, ColumnIndex>;
   startedAt: Date;
   endedAt: Date;
 }
@@ -192,16 +257,17 @@ interface ColumnIndex {
  * MySQL only; elsewhere, or when the catalogue cannot be read, none (the rules are then measured
  * by reading the table, which also reports a missing table).
  */
-async function indexesOf(run: Run, rules: readonly PreparedRule[]): Promise<Map<string, ColumnIndex>> {
+async function indexesOf(run: Run, columns: readonly string[]): Promise<Map<string, ColumnIndex> | undefined> {
   const found = new Map<string, ColumnIndex>();
-  const wanted = [...new Set(rules.map((prepared) => prepared.rule.columnName ?? ''))];
-  const statement = wanted.length > 0 ? indexCatalogue(run) : undefined;
-  if (!statement) return found;
+  const wanted = [...new Set(columns)];
+  if (wanted.length === 0) return found;
+  const statement = indexCatalogue(run);
+  if (!statement) return undefined;
   let rows: Array<Record<string, unknown>>;
   try {
     rows = await run.source.query(statement.sql, statement.params, readOnly(SAMPLE_TIME_LIMIT_MS));
   } catch {
-    return found;
+    return undefined;
   }
   for (const row of rows) {
     const column = String(row.column_name);
@@ -246,85 +312,220 @@ const measuredApart = (prepared: PreparedRule) => {
 };
 
 /**
- * The rules' statements: one aggregate counting the rows with every rule it can hold, and one
- * statement for each rule measured apart. They run at once, each on a connection of its own (a
- * source with one connection takes them in turn), so the aggregate keeps a parallel plan while
- * the distinct counts are sorted beside it. A unique index on a rule's column alone proves the
- * rule with no read of the table; a plain index leading with it lets its repeats be counted in
- * the index's order, with no sort.
+ * The rules' statements, all run at once, each on a connection of its own (a source with one
+ * connection takes them in turn):
+ * - one aggregate over the whole table counting its rows, with every rule reading the whole table
+ *   it can hold, so it keeps a parallel plan;
+ * - one aggregate per other set of rows rules read (the rows past a watermark, a sample);
+ * - a statement per `unique` rule, sorted beside the aggregate. A unique index on the rule's column
+ *   alone proves it with no read of the table; a plain index leading with it lets its repeats be
+ *   counted in the index's order, with no sort, or the new rows' values be looked up.
+ *
+ * When no rule reads the whole table (an incremental run), nothing counts the whole table unless
+ * a custom rule needs it: freshness reads the newest value alone, and row_count_between counts
+ * no further than its bounds need.
  */
-async function measure(run: Run, columnRules: readonly PreparedRule[]): Promise<Measurement> {
+async function measure(
+  run: Run,
+  columnRules: readonly PreparedRule[],
+  rowCountRules: readonly PreparedRule[],
+  custom: boolean,
+): Promise<Measurement> {
   const startedAt = run.clock();
-  const indexes = await indexesOf(run, columnRules.filter(measuredApart));
+  const incremental = columnRules.some((prepared) => scopeOf(run, prepared).after !== undefined);
+  const newest = columnRules.filter((prepared) => !judgesRows(prepared));
+  const apartRules = columnRules.filter(measuredApart);
+  const columnOf = (prepared: PreparedRule) => prepared.rule.columnName ?? '';
+  const indexes = await indexesOf(run, [
+    ...apartRules.map(columnOf),
+    ...(incremental ? [run.watermark!.column, ...newest.map(columnOf)] : []),
+  ]);
+  const found = indexes ?? new Map<string, ColumnIndex>();
   // A unique index on the column alone proves the rule without reading a row.
-  const proven = columnRules.filter((prepared) => indexes.get(prepared.rule.columnName ?? '')?.unique);
-  const apart = columnRules.filter((prepared) => measuredApart(prepared) && !proven.includes(prepared));
-  const together = columnRules.filter((prepared) => !measuredApart(prepared));
-  // Nothing to run beside a distinct count: the row count joins it (one read of the table rather than two).
-  if (together.length === 0 && apart.length > 0 && !indexes.has(apart[0]!.rule.columnName ?? '')) together.push(apart.shift()!);
+  const proven = apartRules.filter((prepared) => found.get(columnOf(prepared))?.unique);
+  const apart = apartRules.filter((prepared) => !proven.includes(prepared));
+  const groups = new Map<string, { scope: Scope; rules: PreparedRule[] }>();
+  for (const prepared of columnRules) {
+    if (measuredApart(prepared) || !judgesRows(prepared)) continue;
+    const scope = scopeOf(run, prepared);
+    const group = groups.get(scopeKey(scope));
+    if (group) group.rules.push(prepared);
+    else groups.set(scopeKey(scope), { scope, rules: [prepared] });
+  }
+  const wholeKey = scopeKey({});
+  const readsWhole = (prepared: PreparedRule) => scopeOf(run, prepared).after === undefined;
+  const wholeNeeded =
+    groups.has(wholeKey) ||
+    apart.some(readsWhole) ||
+    proven.some(readsWhole) ||
+    custom ||
+    (!incremental && (newest.length > 0 || rowCountRules.length > 0));
+  if (wholeNeeded) {
+    const whole = groups.get(wholeKey) ?? { scope: {}, rules: [] };
+    groups.set(wholeKey, whole);
+    whole.rules.push(...newest);
+    // Nothing to run beside a distinct count: the row count joins it (one read of the table rather than two).
+    const alone = whole.rules.length === 0 ? apart.find((prepared) => readsWhole(prepared) && !found.has(columnOf(prepared))) : undefined;
+    if (alone) {
+      whole.rules.push(alone);
+      apart.splice(apart.indexOf(alone), 1);
+    }
+  }
   const settled = await Promise.allSettled([
-    measureTogether(run, together),
-    ...apart.map((prepared) => measureAlone(run, prepared, indexes.has(prepared.rule.columnName ?? ''))),
+    ...[...groups.values()].map((group) => measureTogether(run, group.rules, group.scope)),
+    ...apart.map((prepared) => measureAlone(run, prepared, found.has(columnOf(prepared)))),
+    ...(!wholeNeeded && newest.length > 0 ? [measureNewest(run, newest)] : []),
+    ...(!wholeNeeded && rowCountRules.length > 0 ? [countUpTo(run, rowCountRules)] : []),
   ]);
   const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failure) throw failure.reason;
-  const [main, ...alone] = settled.map((outcome) => (outcome as PromiseFulfilledResult<Partial<Measurement>>).value);
-  const byRule: Measurement['byRule'] = new Map(main!.byRule);
-  for (const measured of alone) for (const [index, entry] of measured.byRule!) byRule.set(index, entry);
-  for (const prepared of proven) {
-    const { name, statement } = indexes.get(prepared.rule.columnName!)!;
-    byRule.set(prepared.index, { row: { [`r${prepared.index}`]: 0 }, statement, provenBy: name });
+  const byRule: Measurement['byRule'] = new Map();
+  let tableRows: Measurement['tableRows'];
+  for (const outcome of settled) {
+    const measured = (outcome as PromiseFulfilledResult<Partial<Pick<Measurement, 'byRule' | 'tableRows'>>>).value;
+    for (const [index, entry] of measured.byRule ?? []) byRule.set(index, entry);
+    tableRows ??= measured.tableRows;
   }
-  return { rowsScanned: main!.rowsScanned!, byRule, countStatement: main!.countStatement!, startedAt, endedAt: run.clock() };
+  // Rules of the whole table measured apart read its row count.
+  for (const [index, entry] of byRule) {
+    if (
+      'row' in entry &&
+      entry.rowsScanned === null &&
+      entry.scope.after === undefined &&
+      !entry.scope.samplePercent &&
+      judgesRowsAt(columnRules, index)
+    )
+      byRule.set(index, { ...entry, rowsScanned: tableRows?.rows ?? null });
+  }
+  for (const prepared of proven) {
+    const { name, statement } = found.get(columnOf(prepared))!;
+    byRule.set(prepared.index, {
+      row: { [`r${prepared.index}`]: 0 },
+      statement,
+      rowsScanned: tableRows?.rows ?? null,
+      scope: {},
+      provenBy: name,
+    });
+  }
+  return { byRule, ...(tableRows ? { tableRows } : {}), ...(indexes ? { indexes } : {}), startedAt, endedAt: run.clock() };
 }
 
-/** A rule measured apart: its own statement, or the source's refusal of what it asked. */
+const judgesRowsAt = (rules: readonly PreparedRule[], index: number) => {
+  const prepared = rules.find((candidate) => candidate.index === index);
+  return prepared !== undefined && judgesRows(prepared);
+};
+
+/**
+ * A rule measured apart: its own statement, or the source's refusal of what it asked. Of the
+ * whole table, its repeats; of the rows past a watermark, those of the new rows whose value
+ * another row of the table holds, looked up through an index on the column where there is one.
+ */
 async function measureAlone(run: Run, prepared: PreparedRule, indexed: boolean): Promise<Pick<Measurement, 'byRule'>> {
   const alias = `r${prepared.index}`;
+  const scope = scopeOf(run, prepared);
+  const { after } = scope;
   const column = run.source.quote(prepared.rule.columnName ?? '');
-  const statement = buildStatement(run.dialect, (value) =>
-    indexed
+  const statement = buildStatement(run.dialect, (value) => {
+    if (after !== undefined && prepared.rule.columnName === run.watermark?.column) {
+      // The watermark column itself: a value of a new row lies past the watermark, and so does every row holding it.
+      // Its repeats are among the new rows alone.
+      return `select count(*) as rows_scanned, ${measuresOf(run, [prepared], value).join(', ')} ${fromScope(run, scope, value)}`;
+    }
+    if (after !== undefined && indexed) {
+      // Each new row's value looked up through the index: a handful of index entries per new row, not a read of the table.
+      const repeated = `n.${column} is not null and (select count(*) from ${run.table} o where o.${column} = n.${column}) > 1`;
+      return `select count(*) as rows_scanned, coalesce(${countOf(run.dialect, repeated)}, 0) as ${alias} from ${run.table} n where ${sinceCondition(run, after, value)}`;
+    }
+    if (after !== undefined) {
+      // No index: the new rows' values are matched in one read of the table.
+      const repeated = `${column} in (select ${column} from ${run.table} where ${column} in (select ${column} from ${run.table} where ${sinceCondition(run, after, value)}) group by ${column} having count(*) > 1)`;
+      return `select count(*) as rows_scanned, coalesce(${countOf(run.dialect, repeated)}, 0) as ${alias} ${fromScope(run, scope, value)}`;
+    }
+    return indexed
       ? // Read in the index's order, the repeated values are counted group by group with no sort: rows with
         // a value, less one per value, as count(c) - count(distinct c) counts them.
         `select coalesce(sum(repeats - 1), 0) as ${alias} from (select count(*) as repeats from ${run.table} where ${column} is not null group by ${column} having count(*) > 1) repeated`
-      : `select ${measuresOf(run, [prepared], value).join(', ')} from ${run.table}`,
-  );
+      : `select ${measuresOf(run, [prepared], value).join(', ')} from ${run.table}`;
+  });
   try {
     const [row = {}] = await readForRules(run, statement, readOnly(AGGREGATE_TIME_LIMIT_MS));
-    return { byRule: new Map([[prepared.index, { row, statement }]]) };
+    const rowsScanned = after === undefined ? null : asCount(row.rows_scanned);
+    return { byRule: new Map([[prepared.index, { row, statement, rowsScanned, scope }]]) };
   } catch (err) {
     if (err instanceof RunNotMeasured) throw err;
-    return { byRule: new Map([[prepared.index, { error: sourceErrorOf(err).message, statement }]]) };
+    return { byRule: new Map([[prepared.index, { error: sourceErrorOf(err).message, statement, scope }]]) };
   }
 }
 
-/** The one aggregate over the table; if the source refuses it for something a rule asked, each of its rules on its own. */
+/** The rows meeting `condition`, counted as the dialect counts best. */
+const countOf = (dialect: QualityDialect, condition: string) =>
+  dialect.countWhere ? dialect.countWhere(condition) : `sum(case when ${condition} then 1 else 0 end)`;
+
+/** freshness rules of a run that reads no whole table: the newest values alone, which an index on the column answers at once. */
+async function measureNewest(run: Run, rules: readonly PreparedRule[]): Promise<Pick<Measurement, 'byRule'>> {
+  const statement = buildStatement(run.dialect, (value) => `select ${measuresOf(run, rules, value).join(', ')} from ${run.table}`);
+  const [row = {}] = await readOrEndRun(run, statement, readOnly(AGGREGATE_TIME_LIMIT_MS));
+  return { byRule: new Map(rules.map((prepared) => [prepared.index, { row, statement, rowsScanned: null, scope: {} }])) };
+}
+
+/**
+ * row_count_between of a run that reads no whole table: the rows counted up to the most any of
+ * its rules needs to judge (one more than a max, or the min). Below that bound the count is
+ * exact; at it, the table holds at least that many, which is all the verdicts need.
+ */
+async function countUpTo(run: Run, rules: readonly PreparedRule[]): Promise<Pick<Measurement, 'tableRows'>> {
+  const bound = Math.max(
+    ...rules.map((prepared) => {
+      const { min, max } = prepared.params as QualityParams['row_count_between'];
+      return max != null ? max + 1 : (min ?? 0);
+    }),
+  );
+  const statement = buildStatement(
+    run.dialect,
+    () => `select count(*) as rows_scanned from (select 1 as one from ${run.table} limit ${bound}) bounded`,
+  );
+  const [row = {}] = await readOrEndRun(run, statement, readOnly(AGGREGATE_TIME_LIMIT_MS));
+  return { tableRows: { rows: asCount(row.rows_scanned), statement, bound } };
+}
+
+/** An aggregate over a scope's rows; if the source refuses it for something a rule asked, each of its rules on its own. */
 async function measureTogether(
   run: Run,
   columnRules: readonly PreparedRule[],
-): Promise<Pick<Measurement, 'rowsScanned' | 'byRule' | 'countStatement'>> {
-  const aggregate = aggregateOf(run, columnRules);
+  scope: Scope,
+): Promise<Pick<Measurement, 'byRule' | 'tableRows'>> {
+  const whole = scope.after === undefined && !scope.samplePercent;
+  const aggregate = aggregateOf(run, columnRules, scope);
+  const answer = (rowsScanned: number, byRule: Measurement['byRule'], statement: BuiltStatement) => ({
+    byRule,
+    ...(whole ? { tableRows: { rows: rowsScanned, statement } } : {}),
+  });
   try {
     const [row = {}] = await readForRules(run, aggregate, readOnly(AGGREGATE_TIME_LIMIT_MS));
-    const byRule = new Map(columnRules.map((prepared) => [prepared.index, { row, statement: aggregate }]));
-    return { rowsScanned: asCount(row.rows_scanned), byRule, countStatement: aggregate };
+    const rowsScanned = asCount(row.rows_scanned);
+    const byRule: Measurement['byRule'] = new Map(
+      columnRules.map((prepared) => [prepared.index, { row, statement: aggregate, rowsScanned, scope }]),
+    );
+    return answer(rowsScanned, byRule, aggregate);
   } catch (err) {
     if (err instanceof RunNotMeasured) throw err;
   }
-  const countStatement = aggregateOf(run, []);
+  const countStatement = aggregateOf(run, [], scope);
   const [counted = {}] = await readOrEndRun(run, countStatement, readOnly(AGGREGATE_TIME_LIMIT_MS));
+  const rowsScanned = asCount(counted.rows_scanned);
   const byRule: Measurement['byRule'] = new Map();
   for (const prepared of columnRules) {
-    const statement = aggregateOf(run, [prepared]);
+    const statement = aggregateOf(run, [prepared], scope);
     try {
       const [row = {}] = await readForRules(run, statement, readOnly(AGGREGATE_TIME_LIMIT_MS));
-      byRule.set(prepared.index, { row, statement });
+      // A sample is drawn again by each statement: the rule's own count of the rows it read.
+      byRule.set(prepared.index, { row, statement, rowsScanned: scope.samplePercent ? asCount(row.rows_scanned) : rowsScanned, scope });
     } catch (err) {
       if (err instanceof RunNotMeasured) throw err;
-      byRule.set(prepared.index, { error: sourceErrorOf(err).message, statement });
+      byRule.set(prepared.index, { error: sourceErrorOf(err).message, statement, scope });
     }
   }
-  return { rowsScanned: asCount(counted.rows_scanned), byRule, countStatement };
+  return answer(rowsScanned, byRule, countStatement);
 }
 
 /**
@@ -340,8 +541,8 @@ export function singleAggregateStatement(source: TableSource, endpoint: string, 
 }
 
 /** A row rule's verdict from its count of failing rows. */
-function judgeRows(rule: RuleToRun, rowsFailed: number, rowsScanned: number, found: string) {
-  const share = rowsScanned > 0 ? Math.min(1, rowsFailed / rowsScanned) : rowsFailed > 0 ? 1 : 0;
+function judgeRows(rule: RuleToRun, rowsFailed: number, rowsScanned: number | null, found: string) {
+  const share = rowsScanned !== null && rowsScanned > 0 ? Math.min(1, rowsFailed / rowsScanned) : rowsFailed > 0 ? 1 : 0;
   const passed = share <= rule.tolerance;
   return {
     status: statusOf(rule, passed),
@@ -358,7 +559,7 @@ function judgeNewest(
   params: QualityParams['freshness'],
   row: Record<string, unknown>,
   alias: string,
-  rowsScanned: number,
+  rowsScanned: number | null,
 ) {
   const newest = row[alias];
   const column = rule.columnName ?? '';
@@ -384,42 +585,72 @@ function judgeNewest(
   };
 }
 
-function judgeColumnRule(prepared: PreparedRule, measurement: Measurement): ResultRow {
+function judgeColumnRule(run: Run, prepared: PreparedRule, measurement: Measurement): ResultRow {
   const { rule } = prepared;
   const measured = measurement.byRule.get(prepared.index)!;
   const { startedAt, endedAt } = measurement;
-  if ('error' in measured) return errorResult(rule, measured.error, measured.statement.shown, startedAt, endedAt);
+  const coverage = coverageOf(run, prepared, measured.scope);
+  if ('error' in measured) return { ...errorResult(rule, measured.error, measured.statement.shown, startedAt, endedAt), ...coverage };
   const check = checkOf(prepared);
   const alias = `r${prepared.index}`;
+  const { rowsScanned } = measured;
+  const failed = asCount(measured.row[alias]);
   const verdict =
     check.judges === 'rows'
       ? judgeRows(
           rule,
-          asCount(measured.row[alias]),
-          measurement.rowsScanned,
-          `${rowsInWords(asCount(measured.row[alias]), measurement.rowsScanned)}: ${check.describe(rule.columnName ?? '', prepared.params as never)}${
-            measured.provenBy ? ` (the unique index ${measured.provenBy} allows none; no row was read for it)` : ''
-          }`,
+          failed,
+          rowsScanned,
+          `${rowsScanned === null ? `${failed} ${failed === 1 ? 'row' : 'rows'}` : rowsInWords(failed, rowsScanned)}${rowsCoveredInWords(run, measured.scope)}: ${check.describe(
+            rule.columnName ?? '',
+            prepared.params as never,
+          )}${measured.provenBy ? ` (the unique index ${measured.provenBy} allows none; no row was read for it)` : ''}`,
         )
-      : judgeNewest(rule, prepared.params as QualityParams['freshness'], measured.row, alias, measurement.rowsScanned);
-  return { ...baseResult(rule), ...verdict, sample: [], query: measured.statement.shown, startedAt, endedAt };
+      : judgeNewest(rule, prepared.params as QualityParams['freshness'], measured.row, alias, rowsScanned);
+  return { ...baseResult(rule), ...verdict, ...coverage, sample: [], query: measured.statement.shown, startedAt, endedAt };
+}
+
+/**
+ * Which rows a row rule's result covers. With a watermark, every row rule says where its next
+ * run starts (the greatest value when this one started), reading all rows or the new ones; a
+ * rule proven by a unique index covered every row.
+ */
+function coverageOf(run: Run, prepared: PreparedRule, scope: Scope): Coverage {
+  if (!judgesRows(prepared)) return WHOLE_TABLE;
+  return {
+    ...WHOLE_TABLE,
+    ...(run.watermark?.upTo != null
+      ? { coveredColumn: run.watermark.column, coveredAfter: scope.after ?? null, coveredUpTo: run.watermark.upTo }
+      : {}),
+    samplePercent: scope.samplePercent ?? null,
+  };
+}
+
+/** " with id after 9900000", " in a sample of the table (1% of its pages; an estimate)", or nothing for every row. */
+function rowsCoveredInWords(run: Run, scope: Scope): string {
+  const since = scope.after === undefined ? '' : ` with ${run.watermark!.column} after ${scope.after}`;
+  const sample = scope.samplePercent ? ` in a sample (${scope.samplePercent}% of the table's pages; an estimate)` : '';
+  return `${since}${sample}`;
 }
 
 function judgeRowCount(prepared: PreparedRule, measurement: Measurement): ResultRow {
   const { rule } = prepared;
   const bounds = prepared.params as QualityParams['row_count_between'];
-  const rows = measurement.rowsScanned;
-  const passed = (bounds.min == null || rows >= bounds.min) && (bounds.max == null || rows <= bounds.max);
+  const { rows, statement, bound } = measurement.tableRows!;
+  // Counted up to a bound and reaching it: at least that many, more than any max below it.
+  const atLeast = bound !== undefined && rows >= bound;
+  const passed = (bounds.min == null || rows >= bounds.min) && (bounds.max == null || (!atLeast && rows <= bounds.max));
+  const held = atLeast ? `at least ${rows} ${rows === 1 ? 'row' : 'rows'} (counted no further)` : `${rows} ${rows === 1 ? 'row' : 'rows'}`;
   return {
     ...baseResult(rule),
     status: statusOf(rule, passed),
-    observed: String(rows),
+    observed: atLeast ? `at least ${rows}` : String(rows),
     rowsScanned: rows,
     rowsFailed: null,
     failedShare: null,
     sample: [],
-    query: measurement.countStatement.shown,
-    message: `the table holds ${rows} ${rows === 1 ? 'row' : 'rows'}; expected ${expectedInWords(bounds)}`,
+    query: statement.shown,
+    message: `the table holds ${held}; expected ${expectedInWords(bounds)}`,
     startedAt: measurement.startedAt,
     endedAt: measurement.endedAt,
   };
@@ -498,6 +729,49 @@ function runStatusOf(results: readonly ResultRow[]): ResultStatus {
   return missed.length > 0 ? 'warned' : 'passed';
 }
 
+/** The table's watermark column, and its greatest value as the source's own text, read before the rules. */
+async function watermarkOf(run: Run, watermark: NonNullable<EvaluationInput['watermark']>): Promise<NonNullable<Run['watermark']>> {
+  const quoted = run.source.quote(watermark.column);
+  const statement = buildStatement(run.dialect, () => `select ${run.dialect.asString(`max(${quoted})`)} as up_to from ${run.table}`);
+  let rows: Array<Record<string, unknown>>;
+  try {
+    rows = await run.source.query(statement.sql, statement.params, readOnly(AGGREGATE_TIME_LIMIT_MS));
+  } catch (err) {
+    throw new RunNotMeasured(`The watermark column ${watermark.column} could not be read: ${sourceErrorOf(err).message}`);
+  }
+  const upTo = rows[0]?.up_to;
+  return { column: watermark.column, quoted, upTo: upTo === null || upTo === undefined ? null : String(upTo), after: watermark.after };
+}
+
+/** The statement creating an index on `column`, named after the table and the column. */
+function createIndexStatement(run: Run, column: string): string {
+  const { table } = splitTableEndpoint(run.endpoint);
+  const name = `${table}_${column}_idx`.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 60);
+  return `create index ${run.source.quote(name)} on ${run.table} (${run.source.quote(column)})`;
+}
+
+/**
+ * What would make a rule of an incremental run cheaper, where the source's catalogue could say:
+ * an index on the watermark column (to find the new rows), on a unique rule's column (to look
+ * their values up), on a freshness column read alone (to find the newest value).
+ */
+function adviceOf(run: Run, prepared: PreparedRule, measurement: Measurement): string | null {
+  const { indexes } = measurement;
+  const measured = measurement.byRule.get(prepared.index);
+  if (!indexes || !run.watermark || !measured) return null;
+  const column = prepared.rule.columnName ?? '';
+  const watermark = run.watermark.column;
+  if (measured.scope.after !== undefined) {
+    if (!indexes.has(watermark))
+      return `Finding the rows with ${watermark} after the last check reads the whole table without an index on ${watermark}: ${createIndexStatement(run, watermark)}`;
+    if (measuredApart(prepared) && !indexes.has(column))
+      return `The new rows' values of ${column} are looked up by reading the whole table; an index on ${column} finds them directly: ${createIndexStatement(run, column)}`;
+  }
+  if (!judgesRows(prepared) && 'row' in measured && measured.rowsScanned === null && !indexes.has(column))
+    return `The newest ${column} is found by reading the whole table; an index on ${column} finds it at once: ${createIndexStatement(run, column)}`;
+  return null;
+}
+
 export async function evaluateRules(source: TableSource, input: EvaluationInput): Promise<RunOutcome> {
   if (input.rules.length === 0) return { status: 'passed', results: [] };
   const clock = input.now ?? (() => new Date());
@@ -518,25 +792,29 @@ export async function evaluateRules(source: TableSource, input: EvaluationInput)
   const prepared = input.rules.map(prepare);
   const measurable = prepared.filter((entry): entry is PreparedRule => 'params' in entry);
   const columnRules = measurable.filter((entry) => isColumnKind(entry.rule.functionName));
+  const rowCountRules = measurable.filter((entry) => entry.rule.functionName === 'row_count_between');
+  const custom = measurable.some((entry) => entry.rule.functionName === 'custom_sql');
   try {
-    const measurement = await measure(run, columnRules);
+    if (input.watermark) run.watermark = await watermarkOf(run, input.watermark);
+    const measurement = await measure(run, columnRules, rowCountRules, custom);
     const results = new Map<number, ResultRow>();
     for (const entry of measurable) {
       if (isColumnKind(entry.rule.functionName)) {
-        let result = judgeColumnRule(entry, measurement);
+        let result = judgeColumnRule(run, entry, measurement);
         const check = checkOf(entry);
+        const { scope } = measurement.byRule.get(entry.index)!;
         if (check.judges === 'rows' && needsSample(result)) {
           result = await withSample(
             run,
             result,
-            buildStatement(run.dialect, (value) => check.sample(contextOf(run, entry, value), run.sampleRows)),
+            buildStatement(run.dialect, (value) => check.sample(contextOf(run, entry, value, scope), run.sampleRows)),
           );
         }
-        results.set(entry.index, result);
+        results.set(entry.index, { ...result, advice: adviceOf(run, entry, measurement) });
       } else if (entry.rule.functionName === 'row_count_between') {
         results.set(entry.index, judgeRowCount(entry, measurement));
       } else {
-        results.set(entry.index, await runCustom(run, entry, measurement.rowsScanned));
+        results.set(entry.index, await runCustom(run, entry, measurement.tableRows?.rows ?? 0));
       }
     }
     const ordered = prepared.map((entry, index) => {

@@ -11,6 +11,8 @@ export interface RuleToRun {
   params: unknown;
   severity: QualitySeverity;
   tolerance: number;
+  /** Set: the rule reads this percent of the table's pages, and its results are estimates. */
+  samplePercent?: number | null;
 }
 
 export type ResultStatus = 'passed' | 'warned' | 'failed' | 'error';
@@ -36,6 +38,16 @@ export interface ResultRow {
   query: string;
   /** What a person reads: what was found against what was allowed, or why the rule could not be measured. */
   message: string;
+  /** The watermark column its rows were read by; null when the table has none, or for a whole-table rule. */
+  coveredColumn: string | null;
+  /** The watermark value its rows were read after; null: every row. */
+  coveredAfter: string | null;
+  /** The greatest watermark when the run started, where the rule's next incremental run starts. */
+  coveredUpTo: string | null;
+  /** Measured on this percent of the table's pages: an estimate. */
+  samplePercent: number | null;
+  /** What would make the check cheaper: an index, as the statement that creates it. */
+  advice: string | null;
   startedAt: Date;
   endedAt: Date;
 }

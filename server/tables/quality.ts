@@ -8,7 +8,8 @@ import { qualityResults, qualityRules, qualityRuns } from '../db/schema';
 const lastResult = sql<Record<string, unknown> | null>`(
   select json_build_object(
     'runId', x.run_id, 'status', x.status, 'observed', x.observed, 'rowsScanned', x.rows_scanned, 'rowsFailed', x.rows_failed,
-    'failedShare', x.failed_share, 'message', x.message, 'startedAt', x.started_at, 'endedAt', x.ended_at)
+    'failedShare', x.failed_share, 'message', x.message, 'coveredColumn', x.covered_column, 'coveredAfter', x.covered_after,
+    'samplePercent', x.sample_percent, 'startedAt', x.started_at, 'endedAt', x.ended_at)
   from ${qualityResults} x where x.company_id = ${qualified('quality_rules', 'company_id')} and x.rule_id = ${qualified('quality_rules', 'id')}
   order by x.ended_at desc limit 1
 )`;
@@ -23,6 +24,7 @@ export const ruleColumns = {
   params: qualityRules.params,
   severity: qualityRules.severity,
   tolerance: qualityRules.tolerance,
+  samplePercent: qualityRules.samplePercent,
   isActive: qualityRules.isActive,
   lastResult,
   createdAt: qualityRules.createdAt,
@@ -54,6 +56,11 @@ export const resultColumns = {
   sample: qualityResults.sample,
   query: qualityResults.query,
   message: qualityResults.message,
+  coveredColumn: qualityResults.coveredColumn,
+  coveredAfter: qualityResults.coveredAfter,
+  coveredUpTo: qualityResults.coveredUpTo,
+  samplePercent: qualityResults.samplePercent,
+  advice: qualityResults.advice,
   startedAt: qualityResults.startedAt,
   endedAt: qualityResults.endedAt,
 };

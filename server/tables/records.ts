@@ -42,6 +42,7 @@ const tableColumnsSelected = {
     ),
   lastRun,
   discoveredAt: dataTables.discoveredAt,
+  watermarkColumn: dataTables.watermarkColumn,
   createdBy: dataTables.createdBy,
   createdByName: userNameSql(creators),
   createdAt: dataTables.createdAt,

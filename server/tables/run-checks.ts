@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
 import { connectionTypeOf } from '../../common/connections';
 import type { QualityFunction } from '../../common/schemas/quality';
 import type { Secrets } from '../auth/secrets';
@@ -20,6 +20,8 @@ export interface CheckRequest {
   tableId: string;
   /** The rules to run; the table's active rules when absent. */
   ruleIds?: string[];
+  /** Every row, for a table with a watermark column ("Full check"); otherwise row rules read the rows past their last result. */
+  full?: boolean;
   /** 'manual' for "Run checks now", 'workflow' for a quality task of a workflow run. */
   trigger: 'manual' | 'workflow';
   /** The job run it belongs to. */
@@ -56,6 +58,12 @@ export async function runTableChecks(
   if (!config.isActive) throw badRequest(`The connection "${table.connectionName}" is deactivated; activate it first`);
   const dictionary = await wholeDictionary(db, companyId, table.id);
   const sampleRows = await sampleRowsOf(db, companyId);
+  const watermark = table.watermarkColumn
+    ? {
+        column: table.watermarkColumn,
+        after: request.full ? new Map<string, string>() : await ruleStarts(db, companyId, table.watermarkColumn, rules),
+      }
+    : undefined;
   const startedAt = new Date();
   let outcome: RunOutcome;
   try {
@@ -72,7 +80,9 @@ export async function runTableChecks(
           params: r.params,
           severity: r.severity as 'fail' | 'warn',
           tolerance: r.tolerance,
+          samplePercent: r.samplePercent,
         })),
+        ...(watermark ? { watermark } : {}),
         columns: dictionary.filter((c) => c.present).map((c) => ({ name: c.name, sensitivity: c.sensitivity })),
         sampleRows,
       });
@@ -120,6 +130,11 @@ export async function runTableChecks(
             sample: result.sample.slice(0, SAMPLE_ROWS),
             query: result.query,
             message: result.message,
+            coveredColumn: result.coveredColumn,
+            coveredAfter: result.coveredAfter,
+            coveredUpTo: result.coveredUpTo,
+            samplePercent: result.samplePercent,
+            advice: result.advice,
             startedAt: result.startedAt,
             endedAt: result.endedAt,
           };
@@ -131,4 +146,34 @@ export async function runTableChecks(
     return run.id;
   });
   return { run: (await findRun(db, companyId, runId))!, outcome, tableName: table.name };
+}
+
+/**
+ * Where each rule's incremental run starts: the watermark its newest measured result covered up
+ * to, by the table's watermark column as it is now (a result by another column says nothing of
+ * this one's rows). A rule with none, or whose last result could not be measured, reads every row.
+ */
+async function ruleStarts(db: Db, companyId: string, column: string, rules: ReadonlyArray<{ id: string }>): Promise<Map<string, string>> {
+  const starts = new Map<string, string>();
+  if (rules.length === 0) return starts;
+  const newest = await db
+    .selectDistinctOn([qualityResults.ruleId], {
+      ruleId: qualityResults.ruleId,
+      column: qualityResults.coveredColumn,
+      upTo: qualityResults.coveredUpTo,
+    })
+    .from(qualityResults)
+    .where(
+      and(
+        eq(qualityResults.companyId, companyId),
+        inArray(
+          qualityResults.ruleId,
+          rules.map((rule) => rule.id),
+        ),
+        ne(qualityResults.status, 'error'),
+      ),
+    )
+    .orderBy(qualityResults.ruleId, desc(qualityResults.endedAt));
+  for (const last of newest) if (last.column === column && last.upTo !== null) starts.set(last.ruleId, last.upTo);
+  return starts;
 }

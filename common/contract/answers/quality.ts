@@ -33,6 +33,11 @@ export const lastQualityResult = z.object({
   failedShare: z.number().nullable(),
   /** Why it failed or could not be measured. */
   message: z.string().nullable(),
+  /** Which rows it covered (see qualityResult). */
+  coveredColumn: z.string().nullable(),
+  coveredAfter: z.string().nullable(),
+  /** Set: an estimate from a sample of this percent of the table's pages. */
+  samplePercent: z.number().nullable(),
   startedAt: timestamp,
   endedAt: timestamp,
 });
@@ -53,6 +58,8 @@ export const qualityRuleRow = z.object({
   severity: z.enum(QUALITY_SEVERITIES),
   /** The share of rows allowed to fail (0 to 1). */
   tolerance: z.number(),
+  /** Set: the rule reads this percent of the table's pages, and its results are estimates. */
+  samplePercent: z.number().nullable(),
   isActive: z.boolean(),
   /** Null until the rule has run. */
   lastResult: lastQualityResult.nullable(),
@@ -80,6 +87,16 @@ export const qualityResult = z.object({
   /** The SQL that measured it. */
   query: z.string().nullable(),
   message: z.string().nullable(),
+  /** The table's watermark column its rows were read by; null for a table without one, or a whole-table rule. */
+  coveredColumn: z.string().nullable(),
+  /** The watermark value its rows were read after ("since …"); null: every row. */
+  coveredAfter: z.string().nullable(),
+  /** The greatest watermark when the run started: the rule's next incremental run reads the rows after it. */
+  coveredUpTo: z.string().nullable(),
+  /** Set: an estimate, measured on a sample of this percent of the table's pages (rowsScanned is the sample's size). */
+  samplePercent: z.number().nullable(),
+  /** What would make the check cheaper, with the statement that does it (an index). */
+  advice: z.string().nullable(),
   startedAt: timestamp,
   endedAt: timestamp,
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq, inArray } from 'drizzle-orm';
 import { connectionTypeOf } from '../../../common/connections';
 import { tableAnswer, tablesContract } from '../../../common/contract/tables';
-import { registerTableBody, updateTableBody } from '../../../common/schemas/tables';
+import { isWatermarkType, registerTableBody, updateTableBody } from '../../../common/schemas/tables';
 import { recordAudit } from '../../audit';
 import { connectionConfig } from '../../connections/records';
 import { within as withinTime } from '../../connectors/registry';
@@ -107,7 +107,15 @@ export function registerTableChanges(app: FastifyInstance): void {
     },
     async ({ auth, params: { id }, body, request }) => {
       const table = await findTable(db, auth.companyId, id);
-      const dictionary = body.columns ? await wholeDictionary(db, auth.companyId, id) : [];
+      const dictionary = body.columns || body.watermarkColumn ? await wholeDictionary(db, auth.companyId, id) : [];
+      if (body.watermarkColumn) {
+        const entry = dictionary.find((c) => c.name === body.watermarkColumn && c.present);
+        if (!entry) throw badRequest(`watermarkColumn: "${body.watermarkColumn}" is not a column of this table`);
+        if (!isWatermarkType(entry.dataType))
+          throw badRequest(
+            `watermarkColumn: "${entry.name}" is ${entry.dataType}; a watermark column must be a timestamp, a date or a number that only grows`,
+          );
+      }
       if (body.columns) {
         const known = new Set(dictionary.map((entry) => entry.name));
         const unknown = body.columns.filter((c) => !known.has(c.name)).map((c) => `"${c.name}"`);
@@ -118,8 +126,18 @@ export function registerTableChanges(app: FastifyInstance): void {
         if (twice.length > 0) throw badRequest(`columns: "${twice[0]}" is given twice`);
       }
       const workspaceId = body.workspaceId === undefined ? table.workspaceId : await liveWorkspaceId(db, auth.companyId, body.workspaceId);
-      const before = { name: table.name, description: table.description, workspaceId: table.workspaceId };
-      const after = { name: body.name ?? table.name, description: body.description ?? table.description, workspaceId };
+      const before = {
+        name: table.name,
+        description: table.description,
+        workspaceId: table.workspaceId,
+        watermarkColumn: table.watermarkColumn,
+      };
+      const after = {
+        name: body.name ?? table.name,
+        description: body.description ?? table.description,
+        workspaceId,
+        watermarkColumn: body.watermarkColumn === undefined ? table.watermarkColumn : body.watermarkColumn,
+      };
       const { before: was, after: now } = fieldChanges(before, after);
       const tableChanged = Object.keys(now).length > 0;
       const entriesUpdated = await db.transaction(async (tx) => {

@@ -110,6 +110,7 @@ export function registerQualityRoutes(app: FastifyInstance): void {
       params: PARAMS_OF[body.functionName].parse(body.params ?? {}) as Record<string, unknown>,
       severity: body.severity,
       tolerance: body.tolerance,
+      samplePercent: body.samplePercent ?? null,
       isActive: body.isActive ?? true,
     };
     if (values.functionName === 'custom_sql') await checkCustomSql(String(values.params.sql ?? ''), table.connectionType);
@@ -173,14 +174,14 @@ export function registerQualityRoutes(app: FastifyInstance): void {
   actionRoute(app, updating, runChecks, async ({ auth, params: { id }, body, request }) => {
     const { run, outcome, tableName } = await runTableChecks(
       { db, secrets, connectors },
-      { companyId: auth.companyId, tableId: id, ruleIds: body.ruleIds, trigger: 'manual', userId: auth.userId },
+      { companyId: auth.companyId, tableId: id, ruleIds: body.ruleIds, full: body.full, trigger: 'manual', userId: auth.userId },
       (tx, runId, result, rules) =>
         recordAudit(tx, request, {
           companyId: auth.companyId,
           model: 'table',
           operation: 'run_checks',
           recordId: id,
-          changes: { after: { runId, status: result.status, rules } },
+          changes: { after: { runId, status: result.status, rules, ...(body.full ? { full: true } : {}) } },
         }),
     );
     const failed = outcome.results.filter((r) => r.status !== 'passed').length;

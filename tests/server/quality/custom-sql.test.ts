@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TableSource } from '../../../server/connectors/types';
 import { evaluateRules } from '../../../server/quality/evaluate';
 import type { ResultRow, RuleToRun } from '../../../server/quality/rules';
-import { type Place, SOURCE_KINDS } from './sources';
+import { type Place, SOURCE_KINDS, watchedSource } from './sources';
 
 /**
  * Custom SQL rules on each kind of source: a query the company SQL check refuses never reaches the
@@ -31,19 +31,6 @@ const notNullId: RuleToRun = {
   severity: 'fail',
   tolerance: 0,
 };
-
-/** Forwards to a source, keeping every statement it is given. */
-function watched(source: TableSource) {
-  const statements: string[] = [];
-  const wrapped: TableSource = {
-    ...source,
-    async query(sql, params, options) {
-      statements.push(sql);
-      return source.query(sql, params, options);
-    },
-  };
-  return { source: wrapped, statements };
-}
 
 const ids = (result: ResultRow | undefined) => (result?.sample ?? []).map((row) => Number(row.id));
 
@@ -104,7 +91,7 @@ describe.each(SOURCE_KINDS)('custom SQL rules on $label', (kind) => {
               [`select @@datadir as dir`, '@@datadir is not allowed: it reads settings of the database server'],
             ];
       for (const [sql, message] of refused) {
-        const { source, statements } = watched(place.source);
+        const { source, statements } = watchedSource(place.source);
         const outcome = await evaluate([customRule(sql), notNullId], source);
         const [custom, other] = outcome.results;
         expect(custom, sql).toMatchObject({ status: 'error', rowsFailed: null, sample: [], query: sql });
@@ -120,7 +107,7 @@ describe.each(SOURCE_KINDS)('custom SQL rules on $label', (kind) => {
 
   it.skipIf(kind.skip)('runs the query once, re-printed: one statement counts every failing row and reads the sample', async () => {
     const table = place.table('people');
-    const { source, statements } = watched(place.source);
+    const { source, statements } = watchedSource(place.source);
     const outcome = await evaluate([customRule(`select id, email from ${table} where amount < 0 or id > 8 order by id`)], source);
     const [custom] = outcome.results;
     expect(custom).toMatchObject({

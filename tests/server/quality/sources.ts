@@ -162,3 +162,16 @@ export const SOURCE_KINDS: SourceKind[] = [
     },
   },
 ];
+
+/** Forwards to a source, keeping every statement it is given. */
+export function watchedSource(source: TableSource) {
+  const statements: string[] = [];
+  const wrapped: TableSource = {
+    ...source,
+    async query(sql, params, options) {
+      statements.push(sql);
+      return source.query(sql, params, options);
+    },
+  };
+  return { source: wrapped, statements };
+}
