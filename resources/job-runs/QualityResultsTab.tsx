@@ -1,7 +1,7 @@
 import { Alert, Box } from '@mui/material';
 import { useTranslate, WithRecord } from 'react-admin';
 import { RelatedTable, type RelatedColumn } from '../../src/framework/related/RelatedTable';
-import { failedRowsText, formatObserved, RunStatusChip as ResultStatusChip } from '../tables/cells';
+import { CoverageChips, failedRowsText, formatObserved, RunStatusChip as ResultStatusChip } from '../tables/cells';
 import { FailingRows } from '../tables/FailingRows';
 import { RuleName } from '../tables/RunResults';
 import { MultiSelect } from './FilterInputs';
@@ -9,7 +9,15 @@ import { useRunQuality } from './hooks';
 import type { JobRun, RunQualityResult } from './types';
 
 const COLUMNS: readonly RelatedColumn<RunQualityResult>[] = [
-  { label: 'resources.job-runs.quality.check', render: (result) => <RuleName ruleName={result.ruleName} columnName={result.columnName} /> },
+  {
+    label: 'resources.job-runs.quality.check',
+    render: (result) => (
+      <>
+        <RuleName ruleName={result.ruleName} columnName={result.columnName} />
+        <CoverageChips result={result} />
+      </>
+    ),
+  },
   { label: 'resources.job-runs.quality.status', render: (result) => <ResultStatusChip status={result.status} /> },
   { label: 'resources.job-runs.quality.observed', render: (result) => formatObserved(result.observed) },
   { label: 'resources.job-runs.quality.rows_failed', render: (result) => failedRowsText(result) },

@@ -2,17 +2,18 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import { Box, Button, Chip, Typography } from '@mui/material';
+import { Box, Button, Chip, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useCanAccess, useTranslate, WithRecord } from 'react-admin';
 import { FUNCTION_TYPE_OF, QUALITY_FUNCTIONS, type QualityFunctionType } from '../../common/schemas/quality';
 import { RelatedTable, type RelatedColumn, type RelatedRowAction } from '../../src/framework/related/RelatedTable';
 import { SearchField, SelectFilter } from '../../src/framework/related/SearchField';
-import { failedRowsText, formatObserved, formatWhen, RunStatusChip } from './cells';
+import { CoverageChips, failedRowsText, formatObserved, formatWhen, RunStatusChip } from './cells';
 import { useRuleActions, useRules, useRunChecks } from './hooks';
 import { RuleDialog } from './RuleDialog';
 import { RunHistory } from './RunHistory';
 import { RunResults } from './RunResults';
+import { WatermarkSetting } from './WatermarkSetting';
 import type { DataTable, QualityRule } from './types';
 import { Spinner } from '../../src/framework/Spinner';
 
@@ -39,6 +40,7 @@ function LastResult({ rule }: { rule: QualityRule }) {
       <Typography variant="caption">
         {translate('resources.tables.quality.observed_value', { value: formatObserved(result.observed) })} · {failedRowsText(result)}
       </Typography>
+      <CoverageChips result={result} />
     </Box>
   );
 }
@@ -148,6 +150,15 @@ function QualityBody({ table }: { table: DataTable }) {
             <Button startIcon={<AddIcon />} onClick={() => setEditing('new')}>
               {translate('resources.tables.quality.add')}
             </Button>
+            {table.watermarkColumn && (
+              <Tooltip title={translate('resources.tables.quality.full_check_help', { column: table.watermarkColumn })}>
+                <span>
+                  <Button onClick={() => void checks.start(true)} disabled={checks.running}>
+                    {translate('resources.tables.quality.full_check')}
+                  </Button>
+                </span>
+              </Tooltip>
+            )}
             <Button
               variant="contained"
               startIcon={checks.running ? <Spinner size={16} color="inherit" /> : <PlayArrowIcon />}
@@ -160,6 +171,7 @@ function QualityBody({ table }: { table: DataTable }) {
           </Box>
         )}
       </Box>
+      <WatermarkSetting table={table} editable={mayUpdate === true} />
       {checks.run && <RunResults run={checks.run} onClose={checks.close} />}
       <RelatedTable
         list={rules.list}

@@ -2,11 +2,20 @@ import { Autocomplete, Box, Chip, TextField as MuiTextField } from '@mui/materia
 import { useEffect, useMemo, useRef } from 'react';
 import { useFormContext, useWatch, type FieldValues, type Resolver } from 'react-hook-form';
 import { BooleanInput, NumberInput, SelectInput, TextInput, useInput, useTranslate } from 'react-admin';
-import { FUNCTION_TYPE_OF, IN_SET_MAX, QUALITY_FUNCTIONS, QUALITY_SEVERITIES, type QualityRuleBody } from '../../common/schemas/quality';
+import {
+  FUNCTION_TYPE_OF,
+  IN_SET_MAX,
+  QUALITY_FUNCTIONS,
+  QUALITY_SEVERITIES,
+  SAMPLE_PERCENT_MAX,
+  SAMPLE_PERCENT_MIN,
+  type QualityRuleBody,
+} from '../../common/schemas/quality';
 import { FormDialog } from '../../src/framework/form/FormDialog';
 import { namedProblem, useColumns } from './hooks';
 import {
   AGE_UNITS,
+  canSample,
   checkRule,
   formFieldOf,
   hasTolerance,
@@ -189,6 +198,22 @@ function ToleranceInput() {
   );
 }
 
+/** For kinds judging rows one by one: run on a sample of the table's pages, as an estimate; empty for every row. */
+function SampleInput() {
+  const fn = useWatch({ name: 'functionName' }) as RuleFormValues['functionName'];
+  if (!canSample(fn)) return null;
+  return (
+    <NumberInput
+      source="samplePercent"
+      label="resources.tables.quality.sample_percent"
+      helperText="resources.tables.quality.sample_percent_help"
+      min={SAMPLE_PERCENT_MIN}
+      max={SAMPLE_PERCENT_MAX}
+      step={1}
+    />
+  );
+}
+
 export interface RuleDialogProps {
   tableId: string;
   /** The rule to edit; null for a new one. */
@@ -241,6 +266,7 @@ export function RuleDialog({ tableId, rule, onSave, onClose }: RuleDialogProps) 
         choices={QUALITY_SEVERITIES.map((severity) => ({ id: severity, name: translate(`resources.tables.severities.${severity}`) }))}
       />
       <ToleranceInput />
+      <SampleInput />
       <BooleanInput source="isActive" label="resources.tables.quality.active" helperText={false} />
     </FormDialog>
   );

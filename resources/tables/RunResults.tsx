@@ -2,6 +2,7 @@ import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import {
   Alert,
+  AlertTitle,
   Box,
   Button,
   Card,
@@ -19,7 +20,7 @@ import {
 import CloseIcon from '@mui/icons-material/Close';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { failedRowsText, formatObserved, formatShare, formatWhen, RunStatusChip } from './cells';
+import { CoverageChips, failedRowsText, formatObserved, formatShare, formatWhen, RunStatusChip } from './cells';
 import { FailingRows } from './FailingRows';
 import type { QualityRun, RuleResult } from './types';
 
@@ -48,6 +49,14 @@ function ResultDetails({ runId, result }: { runId: string; result: RuleResult })
       {result.message && (
         <Alert severity={result.status === 'error' ? 'error' : 'info'} sx={{ py: 0 }}>
           {result.message}
+        </Alert>
+      )}
+      {result.advice && (
+        <Alert severity="warning" sx={{ py: 0 }} data-advice>
+          <AlertTitle sx={{ fontSize: '0.875rem' }}>{translate('resources.tables.quality.advice')}</AlertTitle>
+          <Box component="span" sx={{ wordBreak: 'break-word' }}>
+            {result.advice}
+          </Box>
         </Alert>
       )}
       {result.query && (
@@ -83,7 +92,10 @@ export function RunResults({ run, onClose }: { run: QualityRun; onClose: () => v
   const title = translate('resources.tables.quality.run_title', { when: formatWhen(run.endedAt ?? run.startedAt) });
   const card = useRef<HTMLElement>(null);
   // A run opened from the history below is shown up here: bring it into view.
-  useEffect(() => card.current?.scrollIntoView?.({ block: 'nearest' }), [run.id]);
+  // In braces: a browser whose scrollIntoView answers a promise must not have it taken for the effect's cleanup.
+  useEffect(() => {
+    card.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [run.id]);
   return (
     <Card ref={card} variant="outlined" component="section" aria-label={translate('resources.tables.quality.run_results')} sx={{ mb: 2 }}>
       <CardContent>
@@ -135,6 +147,7 @@ function ResultRows({ runId, result }: { runId: string; result: RuleResult }) {
       <TableRow data-result={result.ruleId} sx={{ '& > td': { borderBottom: 'none' } }}>
         <TableCell>
           <RuleName ruleName={result.ruleName} columnName={result.columnName} />
+          <CoverageChips result={result} />
         </TableCell>
         <TableCell>
           <RunStatusChip status={result.status} />

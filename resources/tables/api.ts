@@ -36,6 +36,13 @@ export async function saveEntry(tableId: string, name: string, changes: EntryEdi
   return answer?.message;
 }
 
+/** Sets the table's watermark column (null: none), through the table's update. */
+export async function saveWatermarkColumn(tableId: string, watermarkColumn: string | null): Promise<string | undefined> {
+  const { path, method } = routeSpec(tablesContract.routes.update, 'update');
+  const answer = await apiRequest<{ message?: string }>(fillPath(path, { id: tableId }), { method, body: { watermarkColumn } });
+  return answer?.message;
+}
+
 /** The file name a download answer names (`Content-Disposition`), if any. */
 function attachmentName(disposition: string | null): string | null {
   if (!disposition) return null;
@@ -94,9 +101,9 @@ export async function deleteRule(ruleId: string): Promise<string | undefined> {
   return (await callAction(actions.deleteRule, { values: { id: ruleId } }))?.message;
 }
 
-/** Runs the table's active rules now and answers the run. */
-export async function runChecks(tableId: string): Promise<Saved<QualityRun>> {
-  const answer = await callAction(actions.runChecks, { values: { id: tableId }, body: {} });
+/** Runs the table's active rules now and answers the run; `full` reads every row of a table with a watermark column. */
+export async function runChecks(tableId: string, full = false): Promise<Saved<QualityRun>> {
+  const answer = await callAction(actions.runChecks, { values: { id: tableId }, body: full ? { full: true } : {} });
   return { message: answer.message, data: answer.data };
 }
 

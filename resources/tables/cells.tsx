@@ -84,3 +84,55 @@ export function failedRowsText(result: Pick<RuleResult, 'rowsFailed' | 'rowsScan
 export function endpointText(endpoint: Pick<Endpoint, 'name' | 'group'>): string {
   return endpoint.group ? `${endpoint.group} / ${endpoint.name}` : endpoint.name;
 }
+
+/**
+ * Which rows a result covered, beside it: the new rows of an incremental check ("Rows since id
+ * 9900000"), every row of a table with a watermark column ("All rows"), and a sample's estimate
+ * ("Estimate: 10% sample of 4,812 rows"). Nothing for an exact check of a table without one.
+ */
+export function CoverageChips({
+  result,
+}: {
+  result: Pick<RuleResult, 'coveredColumn' | 'coveredAfter' | 'samplePercent' | 'rowsScanned'>;
+}) {
+  const translate = useTranslate();
+  const chips: Array<{ key: string; label: string; title: string; color?: 'info' }> = [];
+  if (result.coveredColumn && result.coveredAfter != null)
+    chips.push({
+      key: 'since',
+      label: translate('resources.tables.quality.since', { column: result.coveredColumn, value: result.coveredAfter }),
+      title: translate('resources.tables.quality.since_help', { column: result.coveredColumn, value: result.coveredAfter }),
+    });
+  else if (result.coveredColumn)
+    chips.push({
+      key: 'all',
+      label: translate('resources.tables.quality.all_rows'),
+      title: translate('resources.tables.quality.all_rows_help'),
+    });
+  if (result.samplePercent != null)
+    chips.push({
+      key: 'estimate',
+      color: 'info',
+      label: translate('resources.tables.quality.estimate', {
+        percent: result.samplePercent,
+        rows: (result.rowsScanned ?? 0).toLocaleString('en'),
+      }),
+      title: translate('resources.tables.quality.estimate_help'),
+    });
+  if (chips.length === 0) return null;
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', mt: 0.25 }}>
+      {chips.map((chip) => (
+        <Chip
+          key={chip.key}
+          size="small"
+          variant="outlined"
+          color={chip.color ?? 'default'}
+          label={chip.label}
+          title={chip.title}
+          data-coverage={chip.key}
+        />
+      ))}
+    </Box>
+  );
+}

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { QualityRuleBody } from '../../common/schemas/quality';
-import { dictionaryEdit } from '../../common/schemas/tables';
+import { dictionaryEdit, isWatermarkType } from '../../common/schemas/tables';
 import { alerts } from '../../providers/alerts';
 import { ApiError } from '../../providers/http';
 import { downloadFile } from '../../src/framework/csv';
@@ -22,6 +22,7 @@ import {
   runChecks,
   saveEntry,
   saveRule,
+  saveWatermarkColumn,
   uploadDictionary,
   uploadProblems,
 } from './api';
@@ -43,7 +44,7 @@ export function useFailureAlert(error: unknown) {
 export const SEARCH_DELAY_MS = 300;
 
 /** Refreshes what shows a table's state after a change: its record and the list's counts. */
-function useTableChanged(tableId: string) {
+export function useTableChanged(tableId: string) {
   const queryClient = useQueryClient();
   return useCallback(async () => {
     await queryClient.invalidateQueries({ queryKey: ['tables', 'getOne'] });
@@ -339,11 +340,12 @@ export function useRunChecks(tableId: string) {
   const [running, setRunning] = useState(false);
   const [run, setRun] = useState<QualityRun | null>(null);
 
-  const start = async () => {
+  /** Runs the checks; `full` reads every row of a table with a watermark column ("Full check"). */
+  const start = async (full = false) => {
     setRunning(true);
     alerts.loading();
     try {
-      const { message, data } = await runChecks(tableId);
+      const { message, data } = await runChecks(tableId, full);
       setRun(data);
       if (data.status === 'error') alerts.error(data.error ?? message ?? translate('resources.tables.quality.run_error'));
       else alerts.success(message ?? translate('resources.tables.quality.run_done'));
@@ -388,4 +390,31 @@ export function useRunHistory(tableId: string, onOpen: (run: QualityRun) => void
   };
   const available = !(runs.error instanceof ApiError && runs.error.status === 404);
   return { runs, page, setPage, open, opening, available };
+}
+
+/**
+ * The table's watermark column: the columns that can be one (a timestamp, a date, a growing
+ * number of the dictionary), and saving the choice (null: none).
+ */
+export function useWatermarkColumn(tableId: string) {
+  const columns = useColumns(tableId);
+  const changed = useTableChanged(tableId);
+  const [saving, setSaving] = useState(false);
+  const candidates = useMemo(
+    () => (columns.data ?? []).filter((column) => column.present && isWatermarkType(column.dataType)),
+    [columns.data],
+  );
+  const save = async (column: string | null) => {
+    setSaving(true);
+    try {
+      const message = await saveWatermarkColumn(tableId, column);
+      if (message) alerts.success(message);
+      await changed();
+    } catch (error) {
+      alerts.error(failureText(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return { candidates, loading: columns.isLoading, saving, save };
 }

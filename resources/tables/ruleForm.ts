@@ -4,6 +4,7 @@ import {
   JUDGES_ROWS,
   QUALITY_FUNCTIONS,
   qualityRuleBody,
+  SAMPLEABLE,
   type QualityFunction,
   type QualityRuleBody,
   type QualitySeverity,
@@ -35,6 +36,8 @@ export interface RuleFormValues {
   severity: QualitySeverity;
   /** The share of rows allowed to fail, in percent (the body's tolerance is 0 to 1). */
   tolerancePercent?: number | null;
+  /** Empty: every row; else the percent of the table's pages the rule reads (its results are estimates). */
+  samplePercent?: number | string | null;
   isActive: boolean;
 }
 
@@ -55,6 +58,7 @@ export function isFunction(value: unknown): value is QualityFunction {
 
 export const needsColumn = (fn: QualityFunction | '') => isFunction(fn) && FUNCTION_TYPE_OF[fn] === 'column';
 export const hasTolerance = (fn: QualityFunction | '') => isFunction(fn) && JUDGES_ROWS[fn];
+export const canSample = (fn: QualityFunction | '') => isFunction(fn) && SAMPLEABLE[fn];
 
 /** A maximum age in the largest unit that says it exactly. */
 export function ageOf(minutes: number): { maxAge: number; maxAgeUnit: AgeUnit } {
@@ -81,6 +85,7 @@ export function ruleFormValues(rule: QualityRule): RuleFormValues {
     ...(typeof params.maxAgeMinutes === 'number' ? ageOf(params.maxAgeMinutes) : {}),
     severity: rule.severity,
     tolerancePercent: Math.round((rule.tolerance ?? 0) * 10_000) / 100,
+    samplePercent: rule.samplePercent ?? null,
     isActive: rule.isActive,
   };
 }
@@ -148,6 +153,8 @@ export function ruleBodyOf(values: RuleFormValues): Record<string, unknown> {
     params: paramsOf(values),
     severity: values.severity,
     tolerance: hasTolerance(fn) ? (blank(values.tolerancePercent) ? 0 : Number(values.tolerancePercent) / 100) : 0,
+    // Left empty, or for a kind that cannot be sampled: every row (a rule saved without it reads every row again).
+    samplePercent: canSample(fn) && !blank(values.samplePercent) ? Number(values.samplePercent) : undefined,
     isActive: values.isActive,
   });
 }
@@ -159,6 +166,7 @@ const FORM_FIELD_OF: Record<string, keyof RuleFormValues> = {
   columnName: 'columnName',
   severity: 'severity',
   tolerance: 'tolerancePercent',
+  samplePercent: 'samplePercent',
   isActive: 'isActive',
   params: 'functionName',
   'params.min': 'min',

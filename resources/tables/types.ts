@@ -22,6 +22,8 @@ export interface DataTable {
   ruleCount: number;
   lastRun: { id: string; status: RunStatus; startedAt: string; endedAt: string | null } | null;
   discoveredAt: string | null;
+  /** A timestamp, or an id that only grows: row rules read only the rows past their last result. Absent from servers without incremental checks. */
+  watermarkColumn?: string | null;
   createdBy: string | null;
   createdByName: string | null;
   createdAt: string;
@@ -66,6 +68,15 @@ export interface RuleResult {
   sample: Record<string, unknown>[] | null;
   query: string | null;
   message: string | null;
+  /** The watermark column its rows were read by (null: every row of a table without one). */
+  coveredColumn?: string | null;
+  /** The watermark value its rows were read after: "since …"; null: every row. */
+  coveredAfter?: string | null;
+  coveredUpTo?: string | null;
+  /** Set: an estimate from a sample of this percent of the table's pages. */
+  samplePercent?: number | null;
+  /** What would make the check cheaper (an index), with the statement that does it. */
+  advice?: string | null;
   startedAt: string;
   endedAt: string | null;
 }
@@ -80,6 +91,8 @@ export interface QualityRule {
   params: Record<string, unknown> | null;
   severity: QualitySeverity;
   tolerance: number;
+  /** Set: the rule reads this percent of the table's pages, and its results are estimates. */
+  samplePercent?: number | null;
   isActive: boolean;
   lastResult: RuleResult | null;
   createdAt: string;

@@ -133,3 +133,43 @@ export async function copyWorkflow(
   if (made.status !== 201) throw new Error(`the workflow "${name}" could not be made: ${made.status} ${JSON.stringify(made.body)}`);
   return made.body.data.id;
 }
+
+interface RunState {
+  id: string;
+  status: string;
+  error: string | null;
+}
+
+/**
+ * Appends the rows `query` reads from the sample shop to `table` of the sample warehouse (made
+ * when missing), by a workflow of one copy task made and run through the API; waits until the
+ * run has succeeded. The workflow's id (`GET /workflow/destinationRows/{id}` counts its table).
+ */
+export async function appendToWarehouse(token: string, load: { name: string; query: string; table: string }): Promise<string> {
+  const pairName = 'Sample shop → Sample warehouse';
+  const pairs = await api<{ data: Named[] }>('/active/source/destination', { token });
+  const pair = pairs.body.data.find((candidate) => candidate.name === pairName);
+  if (!pair) throw new Error(`no pair "${pairName}": ${JSON.stringify(pairs.body)}`);
+  const made = await api<{ data: { id: string; jobId?: string } }>('/workflow', {
+    token,
+    body: {
+      name: load.name,
+      pairId: pair.id,
+      tasks: [{ id: 'load', name: load.name, type: 'copy', from: { query: load.query }, to: { table: load.table, mode: 'append' } }],
+    },
+  });
+  if (made.status !== 201) throw new Error(`the workflow "${load.name}" could not be made: ${made.status} ${JSON.stringify(made.body)}`);
+  const workflowId = made.body.data.id;
+  const started = await api<{ data: RunState }>(`/workflow/run/${made.body.data.jobId ?? workflowId}`, { token, body: {} });
+  if (started.status !== 202)
+    throw new Error(`the workflow "${load.name}" did not start: ${started.status} ${JSON.stringify(started.body)}`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const run = (await api<{ data: RunState }>(`/jobRunTracker/${started.body.data.id}`, { token })).body.data;
+    if (run.status === 'succeeded') return workflowId;
+    if (['failed', 'canceled', 'timed_out'].includes(run.status))
+      throw new Error(`the load "${load.name}" ${run.status}: ${run.error ?? ''}`);
+    if (Date.now() > deadline) throw new Error(`the load "${load.name}" did not end within a minute`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
