@@ -11,7 +11,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { COPY_MODES, type TaskType } from '../../common/schemas/workflows';
+import { COPY_MODES, type CopyMode, type TaskType } from '../../common/schemas/workflows';
 import { failureText } from '../../src/framework/feedback';
 import { ChipsInput } from '../../src/framework/form/ChipsInput';
 import { holdsTables, useEndpoints } from '../connections/api';
@@ -24,6 +24,8 @@ import type { Workflow } from './types';
 
 const MONOSPACE = { '& input, & textarea': { fontFamily: 'monospace' } };
 const label = (key: string) => `resources.workflows.tasks.${key}`;
+/** The modes whose copy makes the destination table when it is missing (server/jobs/tasks/copy.ts): all of them. */
+const MAKES_MISSING_TABLE: ReadonlySet<string> = new Set<CopyMode>(['create', 'replace', 'append', 'merge']);
 /** Addresses pasted at once: commas, semicolons, spaces. */
 export const ADDRESS_SEPARATOR = /[\s,;]+/;
 
@@ -43,7 +45,7 @@ function usePairConnections(): { pairId: string | null; sourceId: string | null;
  * A copy task's table, chosen among the tables the connection discovered (its endpoints), as
  * table registration does: no typed names. A saved table the connection no longer lists stays
  * chosen and says so; a connection that cannot list says why, with a retry; `extra` adds one
- * choice that is not a discovered table (the new table a "create" copy makes).
+ * choice that is not a discovered table (the new table a copy makes when the destination lacks it).
  */
 function EndpointTableInput({
   source,
@@ -111,10 +113,11 @@ function CopyTaskInputs({ index }: { index: number }) {
   const sourceTable = (useWatch({ name: `tasks.${index}.from.table` }) as string | null) || null;
   const task = (field: string) => `tasks.${index}.${field}`;
   const pair = usePairConnections();
-  // A "create" copy makes a new table: named after the source's, it is a choice beside the destination's tables.
+  // A copy makes its table when the destination lacks it: named after the source's, that table is a
+  // choice beside the destination's own.
   const newTable = useMemo(
     () =>
-      mode === 'create' && kind !== 'query' && sourceTable
+      mode && MAKES_MISSING_TABLE.has(mode) && kind !== 'query' && sourceTable
         ? { id: sourceTable, name: translate(label('new_table'), { name: sourceTable }) }
         : null,
     [mode, kind, sourceTable, translate],

@@ -145,9 +145,10 @@ export const workflows = defineResource<Workflow>({
         mode: 'Mode',
         choose_mode: 'Choose how the copy writes',
         mode_help_create: 'Makes a new table; fails when it exists',
-        mode_help_replace: 'Puts a new copy in the table’s place, in one step',
-        mode_help_append: 'Adds the rows read; a row copied twice is there twice',
-        mode_help_merge: 'Updates the rows whose key the table holds and adds the others: running it again adds nothing',
+        mode_help_replace: 'Puts a new copy in the table’s place, in one step, making the table when it is missing',
+        mode_help_append: 'Adds the rows read, making the table when it is missing; a row copied twice is there twice',
+        mode_help_merge:
+          'Updates the rows whose key the table holds and adds the others, making the table when it is missing: running it again adds nothing',
         keys: 'Key columns',
         keys_help: 'The source columns that identify a row; the destination gets a unique key on them',
         keys_typed_help: 'Columns of the query that identify a row; press Enter after each',

@@ -161,9 +161,10 @@ export const workflows = {
     mode: 'Mode',
     choose_mode: 'Choisissez comment la copie écrit',
     mode_help_create: 'Crée une nouvelle table ; échoue si elle existe',
-    mode_help_replace: 'Met une nouvelle copie à la place de la table, en une étape',
-    mode_help_append: 'Ajoute les lignes lues ; une ligne copiée deux fois y est deux fois',
-    mode_help_merge: 'Met à jour les lignes dont la table a la clé et ajoute les autres : la relancer n’ajoute rien',
+    mode_help_replace: 'Met une nouvelle copie à la place de la table, en une étape, en créant la table si elle manque',
+    mode_help_append: 'Ajoute les lignes lues, en créant la table si elle manque ; une ligne copiée deux fois y est deux fois',
+    mode_help_merge:
+      'Met à jour les lignes dont la table a la clé et ajoute les autres, en créant la table si elle manque : la relancer n’ajoute rien',
     keys: 'Colonnes clés',
     keys_help: 'Les colonnes de la source qui identifient une ligne ; la destination reçoit une clé unique sur elles',
     keys_typed_help: 'Les colonnes de la requête qui identifient une ligne ; Entrée après chacune',

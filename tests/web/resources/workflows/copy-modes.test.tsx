@@ -17,7 +17,7 @@ type User = ReturnType<typeof userEvent.setup>;
 
 const LAKE_TABLES = [{ id: 'lake.orders', name: 'orders', kind: 'table' as const, group: 'lake', format: 'table' }];
 
-function fakes() {
+function fakes({ lakeTables = LAKE_TABLES }: { lakeTables?: typeof LAKE_TABLES } = {}) {
   const runs = runsApi();
   const nightly = workflows()[0]!;
   const appending = workflow({
@@ -33,7 +33,7 @@ function fakes() {
     { name: 'updated_at', dataType: 'timestamp with time zone' },
   ];
   const connections = connectionsApi(workflowConnections(), PAIRS);
-  connections.endpoints[S3] = LAKE_TABLES;
+  connections.endpoints[S3] = lakeTables;
   tablesApi(tableRows());
   return { api, runs };
 }
@@ -145,6 +145,98 @@ describe('a copy task’s mode, keys and watermark', { timeout: WORKFLOWS_TIMEOU
         }),
       ]),
     );
+  });
+});
+
+describe('a copy into a table the destination does not hold yet', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
+  /** A new workflow with one copy task from sales.orders, in `mode`, on a destination that holds no tables. */
+  async function copyToEmptyLake(user: User, name: string, mode: string) {
+    const { api } = fakes({ lakeTables: [] });
+    renderWorkflows('/workflows/create');
+    const general = await screen.findByRole('region', { name: 'Workflow' });
+    await user.type(within(general).getByRole('textbox', { name: 'Name' }), name);
+    await choose(user, general, 'Source/destination pair', 'Warehouse to lake');
+    await user.click(within(screen.getByRole('region', { name: 'Tasks' })).getByRole('button', { name: 'Add task' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Copy' }));
+    const copy = task(1);
+    await user.type(within(copy).getByRole('textbox', { name: 'Name' }), name);
+    await choose(user, copy, 'Source table', 'sales / orders');
+    await choose(user, copy, 'Mode', mode);
+    return { api, copy };
+  }
+
+  it('a merge offers the source’s table as a new one, and picks its keys among the source’s columns', async () => {
+    const user = userEvent.setup();
+    const { api, copy } = await copyToEmptyLake(user, 'Merge orders', 'Merge (update or add by key)');
+    expect(helperOf(within(copy).getByRole('combobox', { name: 'Mode' }))).toBe(
+      'Updates the rows whose key the table holds and adds the others, making the table when it is missing: running it again adds nothing',
+    );
+
+    expect(await optionsOf(user, copy, 'Destination table')).toEqual(['sales.orders (new table)']);
+    await choose(user, copy, 'Destination table', 'sales.orders (new table)');
+    expect(within(copy).getByRole('combobox', { name: 'Destination table' })).toHaveValue('sales.orders (new table)');
+    expect(await optionsOf(user, copy, 'Key columns')).toEqual([
+      'id (integer)',
+      'customer (character varying(40))',
+      'updated_at (timestamp with time zone)',
+    ]);
+    await choose(user, copy, 'Key columns', 'id (integer)');
+    await save(user);
+
+    await waitFor(() =>
+      expect(api.bodiesOf(/^POST \/workflow$/)).toEqual([
+        expect.objectContaining({
+          pairId: PAIR,
+          tasks: [
+            {
+              id: 'task-1',
+              name: 'Merge orders',
+              type: 'copy',
+              from: { table: 'sales.orders' },
+              to: { table: 'sales.orders', mode: 'merge', keys: ['id'] },
+            },
+          ],
+        }),
+      ]),
+    );
+  });
+
+  it('an append offers the source’s table as a new one', async () => {
+    const user = userEvent.setup();
+    const { api, copy } = await copyToEmptyLake(user, 'Append orders', 'Append');
+    expect(helperOf(within(copy).getByRole('combobox', { name: 'Mode' }))).toBe(
+      'Adds the rows read, making the table when it is missing; a row copied twice is there twice',
+    );
+
+    expect(await optionsOf(user, copy, 'Destination table')).toEqual(['sales.orders (new table)']);
+    await choose(user, copy, 'Destination table', 'sales.orders (new table)');
+    await choose(user, copy, 'Watermark column (incremental copy)', 'updated_at (timestamp with time zone)');
+    await save(user);
+
+    await waitFor(() =>
+      expect(api.bodiesOf(/^POST \/workflow$/)).toEqual([
+        expect.objectContaining({
+          pairId: PAIR,
+          tasks: [
+            {
+              id: 'task-1',
+              name: 'Append orders',
+              type: 'copy',
+              from: { table: 'sales.orders' },
+              to: { table: 'sales.orders', mode: 'append' },
+              watermark: 'updated_at',
+            },
+          ],
+        }),
+      ]),
+    );
+  });
+
+  it('a replace into a destination without the table offers the new one too: the first run makes it', async () => {
+    const user = userEvent.setup();
+    const { copy } = await copyToEmptyLake(user, 'Replace orders', 'Replace');
+    await open(user, copy, 'Destination table');
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['sales.orders (new table)']);
   });
 });
 
