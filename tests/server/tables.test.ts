@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
-import { dataTables, qualityResults, qualityRuns, systemAudits, tableColumns } from '../../server/db/schema';
+import { connections, dataTables, qualityResults, qualityRuns, systemAudits, tableColumns } from '../../server/db/schema';
 import { isTableSource, type TableSource } from '../../server/connectors/types';
 import { call, createOtherCompany, signInAdmin, snapshot, userWithPolicies } from './helpers';
 
@@ -511,5 +511,34 @@ describe('data-quality rules and runs', () => {
     expect(off.json()).toMatchObject({ message: 'Table "customers" is deactivated', data: { isActive: false } });
     const [row] = await server.db.select().from(dataTables).where(eq(dataTables.id, tableId));
     expect(row.isActive).toBe(false);
+  });
+});
+
+describe('custom SQL on a Databricks table', () => {
+  it('is refused when the rule is saved, for the reason a run would give, and nothing is stored', async () => {
+    const companyId = server.company.companyId;
+    const [lakehouse] = await server.db
+      .insert(connections)
+      .values({ companyId, name: 'Lakehouse', type: 'databricks', settings: { host: 'adb-1.azuredatabricks.net', warehouseId: 'w1' } })
+      .returning({ id: connections.id });
+    const [table] = await server.db
+      .insert(dataTables)
+      .values({ companyId, connectionId: lakehouse!.id, endpoint: 'main.sales.orders', name: 'orders' })
+      .returning({ id: dataTables.id });
+    await server.db.insert(tableColumns).values({ companyId, tableId: table!.id, name: 'amount', position: 1, dataType: 'DECIMAL(12,2)' });
+    const before = await snapshot(server.db);
+    const res = await addRule(table!.id, {
+      name: 'No negative amounts',
+      functionName: 'custom_sql',
+      params: { sql: 'select * from main.sales.orders where amount < 0' },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toBe(
+      'params.sql: Custom SQL does not run on Databricks connections: its queries cannot be checked to read only; write the check as a built-in rule',
+    );
+    expect(await snapshot(server.db)).toEqual(before);
+    // Built-in rules are saved as before.
+    const builtIn = await addRule(table!.id, { name: 'Amount given', functionName: 'not_null', columnName: 'amount' });
+    expect(builtIn.statusCode, builtIn.body).toBe(201);
   });
 });

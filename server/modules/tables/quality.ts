@@ -40,10 +40,12 @@ const ruleSearch = (text: string) => searching([qualityRules.name, qualityRules.
 /**
  * A custom rule's query is checked as it is saved, in the dialect of the table's connection, so a
  * query that may not run is refused now rather than at every run (where it is checked again).
- * A connection whose SQL is not checked here (Databricks) saves it as it is.
+ * Databricks refuses custom SQL (nothing could prove a query there reads only); a connection
+ * without SQL saves it as it is.
  */
 async function checkCustomSql(query: string, connectionType: string | null | undefined): Promise<void> {
-  const dialect = companySqlDialectOf(connectionType);
+  // Databricks: refused when saved, for the reason a run would give (checkCompanySql says it), not only when run.
+  const dialect = connectionType === 'databricks' ? 'databricks' : companySqlDialectOf(connectionType);
   if (!dialect) return;
   try {
     await checkCompanySql(dialect, query);
