@@ -224,10 +224,13 @@ function writeReport(sections) {
     'The server runs on the embedded database in a fresh data directory, on loopback; the browser is Chromium, headless.',
     '',
   ];
-  // A partial run (BENCH_ONLY) keeps the sections it did not measure from the last report.
-  const measured = new Set(sections.map((section) => section[0]));
-  for (const kept of previousSections()) if (!measured.has(kept[0])) sections.push(kept);
-  for (const section of sections) lines.push(...section, '');
+  // A partial run (BENCH_ONLY) keeps the sections it did not measure from the last report, each in
+  // its place: a measured section takes the place of its last figures, a new one goes last.
+  const measured = new Map(sections.map((section) => [section[0], section]));
+  const previous = previousSections();
+  const ordered = previous.map((kept) => measured.get(kept[0]) ?? kept);
+  for (const section of sections) if (!previous.some((kept) => kept[0] === section[0])) ordered.push(section);
+  for (const section of ordered) lines.push(...section, '');
   fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
   fs.writeFileSync(path.join(root, 'docs', 'benchmarks.md'), lines.join('\n'));
   console.log(lines.join('\n'));

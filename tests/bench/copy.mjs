@@ -17,9 +17,10 @@ import { provisionCompany } from '../../server/tenancy/provision.ts';
  * database into another, by `psql -c "COPY … TO STDOUT" | psql -c "COPY … FROM STDIN"` and by the
  * copy executor (a `copy` task, create mode, batches of 10,000, as a workflow run calls it),
  * each 3 times in the same run (the median is reported). For reference, the task in append mode
- * (a commit per batch), and the same batches written by multi-row INSERTs
- * (`insert … select * from unnest($1::bigint[], …)`), the fastest way in without COPY. Runs
- * under `node --import tsx`:
+ * (a commit per batch); in merge mode by id, into an empty table and again over a table that
+ * already holds every row (each one conflicts and is updated: a merge copy's steady state); and
+ * the same batches written by multi-row INSERTs (`insert … select * from unnest($1::bigint[], …)`),
+ * the fastest way in without COPY. Runs under `node --import tsx`:
  *
  *   node --import tsx tests/bench/copy.mjs       (BENCH_DATABASE_URL, default the local PostgreSQL)
  */
@@ -191,9 +192,11 @@ async function copyExecutorFor(databaseUrl) {
     setGitCommit: async () => {},
   };
   return {
-    async copy(source, target, mode = 'create') {
+    /** `keys` only with mode 'merge': the columns rows are matched by. */
+    async copy(source, target, mode = 'create', keys = undefined) {
+      const to = keys ? { table: target, mode, keys } : { table: target, mode };
       const outcome = await executors.copy(
-        { id: 'copy', name: 'Copy', type: 'copy', from: { table: source }, to: { table: target, mode }, batchSize: BATCH },
+        { id: 'copy', name: 'Copy', type: 'copy', from: { table: source }, to, batchSize: BATCH },
         context,
       );
       if (outcome.rowsWritten !== COPY_ROWS) throw new Error(`the copy wrote ${outcome.rowsWritten} rows, not ${COPY_ROWS}`);
@@ -204,7 +207,8 @@ async function copyExecutorFor(databaseUrl) {
 
 /**
  * Times each way REPEATS times, taking turns (one run of each, then again), so that whatever else
- * the machine does weighs on all of them alike; `prepare` runs before each timed run, untimed.
+ * the machine does weighs on all of them alike; `prepare` runs before each timed run and
+ * `verify`, where a way has one, after it, both untimed.
  */
 async function timeInTurns(ways) {
   const runs = ways.map(() => []);
@@ -214,6 +218,7 @@ async function timeInTurns(ways) {
       const started = performance.now();
       await way.work();
       runs[index].push(performance.now() - started);
+      await way.verify?.();
     }
   }
   return runs.map((times) => ({ median: [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)], runs: times }));
@@ -223,7 +228,7 @@ const rate = (ms) => Math.round(COPY_ROWS / (ms / 1000));
 const perSecond = (ms) => `${rate(ms).toLocaleString('en-US')} rows/s`;
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-/** Makes the tables in a schema of its own, times the three ways, drops the schema, and answers the section of docs/benchmarks.md. */
+/** Makes the tables in a schema of its own, times the six ways, drops the schema, and answers the section of docs/benchmarks.md. */
 export async function measureCopy({ databaseUrl }) {
   const schema = `bench_copy_${crypto.randomBytes(4).toString('hex')}`;
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -243,18 +248,41 @@ export async function measureCopy({ databaseUrl }) {
       const { rows } = await client.query(`select count(*)::int as n from ${table}`);
       if (rows[0].n !== COPY_ROWS) throw new Error(`${table} holds ${rows[0].n} rows, not ${COPY_ROWS}`);
     };
+    const keyed = (table) => async () => {
+      await client.query(`drop table if exists ${table}`);
+      await client.query(`create table ${table} (${COLUMNS}, primary key (id))`);
+    };
+    /** The transaction that wrote the rows a merge runs over: after it, no row may still be that transaction's. */
+    let filledBy;
+    const merged = `${schema}.by_merge_again`;
+    const filledAsByAMerge = async () => {
+      await keyed(merged)();
+      await client.query(`insert into ${merged} select * from ${source}`);
+      await client.query(`vacuum analyze ${merged}`);
+      [{ filledBy }] = (await client.query(`select xmin::text as "filledBy" from ${merged} limit 1`)).rows;
+    };
+    const everyRowUpdated = async () => {
+      const [{ n, stale }] = (
+        await client.query(`select count(*)::int as n, (count(*) filter (where xmin::text = $1))::int as stale from ${merged}`, [filledBy])
+      ).rows;
+      if (n !== COPY_ROWS) throw new Error(`the merge run over the same rows left ${n} rows in ${merged}, not ${COPY_ROWS}`);
+      if (stale !== 0) throw new Error(`the merge run over the same rows left ${stale} rows of ${merged} as they were, not updated`);
+    };
     // Warm-up: the source read once, so that the first timed copy is not the only one reading from disk.
     await client.query(`select count(*) from ${source}`);
 
-    const [psql, task, appended, inserts] = await timeInTurns([
+    const [psql, task, appended, mergedEmpty, mergedAgain, inserts] = await timeInTurns([
       { prepare: fresh(`${schema}.by_psql`), work: () => psqlPipe(databaseUrl, source, `${schema}.by_psql`) },
       { prepare: () => client.query(`drop table if exists ${schema}.by_task`), work: () => executor.copy(source, `${schema}.by_task`) },
       { prepare: fresh(`${schema}.by_append`), work: () => executor.copy(source, `${schema}.by_append`, 'append') },
+      { prepare: keyed(`${schema}.by_merge`), work: () => executor.copy(source, `${schema}.by_merge`, 'merge', ['id']) },
+      { prepare: filledAsByAMerge, work: () => executor.copy(source, merged, 'merge', ['id']), verify: everyRowUpdated },
       { prepare: fresh(`${schema}.by_insert`), work: () => unnestInserts(databaseUrl, source, `${schema}.by_insert`) },
     ]);
-    for (const table of ['by_psql', 'by_task', 'by_append', 'by_insert']) await counted(`${schema}.${table}`);
+    for (const table of ['by_psql', 'by_task', 'by_append', 'by_merge', 'by_merge_again', 'by_insert']) await counted(`${schema}.${table}`);
 
     const ratio = rate(task.median) / rate(psql.median);
+    const against = (timed) => `${(rate(timed.median) / rate(psql.median)).toFixed(2)}×`;
     const row = (what, timed, extra) =>
       `| ${what} | ${seconds(timed.median)} (${timed.runs.map(seconds).join(', ')}) | ${perSecond(timed.median)} | ${extra} |`;
     return [
@@ -262,10 +290,17 @@ export async function measureCopy({ databaseUrl }) {
       '',
       'Command: `npm run bench` (`BENCH_ONLY=copy npm run bench` for this part alone; tests/bench/copy.mjs, on `BENCH_DATABASE_URL`, default the local PostgreSQL). ' +
         `One table of ${COPY_ROWS.toLocaleString('en-US')} rows (bigint, text, numeric(12,2), timestamptz, 64 characters of text, boolean; ${size}) in a schema of its own (dropped afterwards), ` +
-        'copied into a new table of the same database four ways, taking turns, each 3 times in the same run (the median first): ' +
+        'copied into a table of the same database six ways, taking turns, each 3 times in the same run (the median first): ' +
         '`psql -c "COPY … TO STDOUT" | psql -c "COPY … FROM STDIN"` into an empty table; a `copy` task in create mode with batches of 10,000, run by the copy executor as a workflow run calls it ' +
         "(it reads `COPY (…) TO STDOUT` and writes each batch with `COPY … FROM STDIN`, both through pg's custom-query interface as pg-copy-streams is not a dependency, the source reading ahead while a batch is written, into a table of its own that takes the target's place at the end); " +
-        'for reference, the same task in append mode into an empty table (a commit, so a flush of the write-ahead log, per batch) ' +
+        'for reference, the same task in append mode into an empty table (a commit, so a flush of the write-ahead log, per batch); ' +
+        'the same task in merge mode by id, which writes the batches by COPY into a table of its own, checks that no key is missing or repeated, ' +
+        'then moves them into the target in one statement, `insert … select … on conflict (id) do update set …` (all in one transaction), ' +
+        `into an empty table with a primary key on id, and again over a table that already holds the same ${COPY_ROWS.toLocaleString('en-US')} rows ` +
+        '(filled and vacuumed beforehand, untimed), where every row conflicts and is updated, as in a merge copy run after run; the bench checks afterwards ' +
+        `that the table still holds exactly ${COPY_ROWS.toLocaleString('en-US')} rows, none of them left as it was ` +
+        "(the two merge rows have no target: most of their time is PostgreSQL's own `insert … on conflict`, a look-up in the key's index for every row " +
+        'and, over rows already there, a new version of each row and of its index entry, which a COPY into a bare table never pays); ' +
         'and the same batches read by a cursor and written by `insert … select * from unnest($1::bigint[], …)`, the fastest way in without COPY. ' +
         `Target: the copy task at ${TARGET_RATIO}× psql's throughput or better.`,
       '',
@@ -277,12 +312,14 @@ export async function measureCopy({ databaseUrl }) {
         task,
         `${ratio.toFixed(2)}× — target ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : '**missed**'}`,
       ),
+      row('copy task, append mode (a transaction per batch; reference)', appended, against(appended)),
+      row('copy task, merge mode by id into an empty table (reference)', mergedEmpty, against(mergedEmpty)),
       row(
-        'copy task, append mode (a transaction per batch; reference)',
-        appended,
-        `${(rate(appended.median) / rate(psql.median)).toFixed(2)}×`,
+        `copy task, merge mode re-run over the same ${COPY_ROWS.toLocaleString('en-US')} rows (every row updated; reference)`,
+        mergedAgain,
+        against(mergedAgain),
       ),
-      row('cursor + `insert … unnest(…)` (reference)', inserts, `${(rate(inserts.median) / rate(psql.median)).toFixed(2)}×`),
+      row('cursor + `insert … unnest(…)` (reference)', inserts, against(inserts)),
       '',
       `PostgreSQL ${version}, server and both clients on the same machine.`,
       '',
