@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { importPKCS8, SignJWT } from 'jose';
-import { callService, callServiceJson, openServiceStream, secureBaseUrl, serviceUrl, wordsWithCode } from './http';
+import { callService, callServiceJson, openServiceStream, secureBaseUrl, ServiceAnswerError, serviceUrl, wordsWithCode } from './http';
 import type { HttpOptions, HttpService } from './http';
 import { normalisedPrefix, objectStoreTables } from './object-store';
 import type { ObjectHead, ObjectPage, ObjectRead, ObjectStoreClient, HttpStoreOptions, StorePlace } from './object-store';
@@ -170,6 +170,11 @@ class TokenCache {
     return pending;
   }
 
+  /** Drops `token` when it is still the one kept for the key (another call may have replaced it already). */
+  forget(cacheKey: string, token: AccessToken): void {
+    if (this.tokens.get(cacheKey) === token) this.tokens.delete(cacheKey);
+  }
+
   private keep(cacheKey: string, token: AccessToken, at: number): void {
     this.tokens.delete(cacheKey);
     this.tokens.set(cacheKey, token);
@@ -211,16 +216,18 @@ class GcsClient implements ObjectStoreClient {
   }
 
   async listPage(maxKeys: number, token?: string): Promise<ObjectPage> {
-    const page = await callServiceJson<{ items?: GcsObject[]; nextPageToken?: string }>(
-      GCS,
-      this.url('', {
-        prefix: this.settings.prefix || undefined,
-        maxResults: maxKeys,
-        pageToken: token,
-        fields: 'items(name,size),nextPageToken',
-      }),
-      { headers: await this.authorization() },
-      this.http,
+    const page = await this.authorized((headers) =>
+      callServiceJson<{ items?: GcsObject[]; nextPageToken?: string }>(
+        GCS,
+        this.url('', {
+          prefix: this.settings.prefix || undefined,
+          maxResults: maxKeys,
+          pageToken: token,
+          fields: 'items(name,size),nextPageToken',
+        }),
+        { headers },
+        this.http,
+      ),
     );
     return {
       objects: (page.items ?? [])
@@ -231,11 +238,8 @@ class GcsClient implements ObjectStoreClient {
   }
 
   async head(key: string): Promise<ObjectHead> {
-    const object = await callServiceJson<GcsObject>(
-      GCS,
-      this.url(key, { fields: 'size,generation' }),
-      { headers: await this.authorization() },
-      this.http,
+    const object = await this.authorized((headers) =>
+      callServiceJson<GcsObject>(GCS, this.url(key, { fields: 'size,generation' }), { headers }, this.http),
     );
     const size = Number(object.size ?? 0);
     return { size, version: String(object.generation ?? `size ${size}`) };
@@ -243,9 +247,11 @@ class GcsClient implements ObjectStoreClient {
 
   async read(key: string, head: ObjectHead, range?: readonly [number, number]): Promise<ObjectRead> {
     const generation = /^\d+$/.test(head.version) ? head.version : undefined;
-    const headers: Record<string, string> = { ...(await this.authorization()), accept: '*/*' };
-    if (range) headers.range = `bytes=${range[0]}-${range[1] - 1}`;
-    const answer = await openServiceStream(GCS, this.url(key, { alt: 'media', generation }), { headers }, this.http);
+    const answer = await this.authorized((authorization) => {
+      const headers: Record<string, string> = { ...authorization, accept: '*/*' };
+      if (range) headers.range = `bytes=${range[0]}-${range[1] - 1}`;
+      return openServiceStream(GCS, this.url(key, { alt: 'media', generation }), { headers }, this.http);
+    });
     return { body: answer.body, partial: answer.status === 206 };
   }
 
@@ -255,9 +261,20 @@ class GcsClient implements ObjectStoreClient {
     return serviceUrl(this.settings.endpoint, `/storage/v1/b/${encodeURIComponent(this.settings.bucket)}/o${object}`, query);
   }
 
-  private async authorization(): Promise<Record<string, string>> {
+  /**
+   * A call with the kept access token. A token Google refuses (401: revoked, or its key disabled
+   * and enabled again before it expired) is forgotten, and the call made once more with a new one.
+   */
+  private async authorized<T>(call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
     const token = await accessTokens.token(this.tokenKey, this.now, () => this.grant());
-    return { authorization: `Bearer ${token.value}` };
+    try {
+      return await call({ authorization: `Bearer ${token.value}` });
+    } catch (error) {
+      if (!(error instanceof ServiceAnswerError) || error.status !== 401) throw error;
+      accessTokens.forget(this.tokenKey, token);
+      const fresh = await accessTokens.token(this.tokenKey, this.now, () => this.grant());
+      return call({ authorization: `Bearer ${fresh.value}` });
+    }
   }
 
   /** The JWT bearer grant: a JWT signed with the key, exchanged at its token_uri for an access token. */

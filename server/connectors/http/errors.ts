@@ -34,10 +34,22 @@ export function wordsWithCode(message: string | undefined, code: string | undefi
  */
 export function answerError(service: HttpService, answer: HttpAnswer): ConnectorError {
   const said = serviceWords(service.errorText(answer.text, answer.headers)) ?? statusText(answer.status);
-  return new ConnectorError(
+  return new ServiceAnswerError(
     `${service.name}: ${said} (HTTP ${answer.status})`,
     service.errorKind?.(answer.status, answer.text) ?? kindOfStatus(answer.status),
+    answer.status,
   );
+}
+
+/** A service's failed answer, with its HTTP status for a connector that acts on it (a token refused: 401). */
+export class ServiceAnswerError extends ConnectorError {
+  constructor(
+    message: string,
+    kind: ConnectorError['kind'],
+    readonly status: number,
+  ) {
+    super(message, kind);
+  }
 }
 
 export function kindOfStatus(status: number): ConnectorError['kind'] {

@@ -19,7 +19,7 @@
 
 export { callService, callServiceJson, openServiceStream } from './call';
 export { formatSeconds, withDeadline } from './deadline';
-export { hostAndPort, kindOfStatus, SERVICE_WORDS_MAX, serviceWords, unreachableError, wordsWithCode } from './errors';
+export { hostAndPort, kindOfStatus, SERVICE_WORDS_MAX, ServiceAnswerError, serviceWords, unreachableError, wordsWithCode } from './errors';
 export { RETRY_DEFAULTS, retryAfterMs, sleep } from './retry';
 export { HTTP_TIMEOUT_MS, type HttpAnswer, type HttpOptions, type HttpRequest, type HttpService, type HttpStream } from './types';
 export { secureBaseUrl, serviceUrl } from './urls';

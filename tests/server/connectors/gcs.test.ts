@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { GCS_SCOPE, openGcsConnector } from '../../../server/connectors/gcs';
-import type { ConnectionConfig } from '../../../server/connectors/types';
+import type { ConnectionConfig, ConnectorError } from '../../../server/connectors/types';
 import { sendJson, startLocalServer, type LocalServer, type ReceivedRequest } from './fixtures-remote/local-server';
 import { describeObjectStore } from './object-store-suite';
 import { connectorFailure as failure, TEST_COMPANY_ID, TEST_HTTP } from './test-context';
@@ -364,6 +364,45 @@ describe('access tokens kept between connectors', () => {
     expect(tokens[2]).toBe(first);
     expect(tokens[3]).not.toBe(first);
     expect(issuedTokens.has(tokens[3]!)).toBe(true);
+  });
+
+  it('forgets a token Google stops taking, and signs in again once, before the token would expire', async () => {
+    const config = gcsConfig({}, serviceAccountKey(), randomUUID());
+    const before = google.requests.length;
+    await open(config).endpoints();
+    const [first] = listingTokens(before);
+    // Revoked: the bucket now answers 401 to it, long before its hour is up.
+    issuedTokens.delete(first!);
+    await open(config).endpoints();
+    expect(tokenRequests().filter((request) => google.requests.indexOf(request) >= before)).toHaveLength(2);
+    const tokens = listingTokens(before);
+    // The refused call, then the same call with the new token; the new one is kept for the next calls.
+    expect(tokens.slice(1)).toEqual([first, expect.not.stringMatching(first!)]);
+    await open(config).endpoints();
+    expect(tokenRequests().filter((request) => google.requests.indexOf(request) >= before)).toHaveLength(2);
+    expect(listingTokens(before).at(-1)).toBe(tokens.at(-1));
+  });
+
+  it('signs in again only once when the new token is refused too, and says so', async () => {
+    const config = gcsConfig({}, serviceAccountKey(), randomUUID());
+    const before = google.requests.length;
+    await open(config).endpoints();
+    issuedTokens.delete(listingTokens(before)[0]!);
+    const grantsBefore = tokenRequests().length;
+    // Tokens issued from now on are not known to the bucket: each is refused.
+    const keep = issuedTokens.set.bind(issuedTokens);
+    issuedTokens.set = () => issuedTokens;
+    let error: ConnectorError;
+    try {
+      error = await failure(open(config).endpoints());
+    } finally {
+      issuedTokens.set = keep;
+    }
+    expect(error.kind).toBe('auth');
+    expect(error.message).toMatch(/\(HTTP 401\)$/);
+    expect(tokenRequests().length - grantsBefore).toBe(1);
+    // The first listing, then the refused one and its one retry.
+    expect(listingTokens(before)).toHaveLength(3);
   });
 
   it('makes callers that need a token at once share one exchange', async () => {
