@@ -39,17 +39,33 @@ export function requireSourceColumns(
  * Readies an existing target for a merge by `keys`: a unique key on exactly them is used as it
  * is; without one, the target's rows must not repeat a key (else the run fails, the target
  * untouched) and a unique index is made, which the run's log tells.
+ *
+ * On MySQL, ON DUPLICATE KEY UPDATE answers a clash on any unique key of the table: a row whose
+ * key is new but which clashes on another unique key the copy writes (`written`) would update the
+ * row it clashes with instead of being added. Such a target is refused, the table untouched.
  */
 export async function prepareMergeTarget(
   writer: TableWriter,
   target: { table: string; connectionName: string; dialect: Dialect },
   keys: readonly string[],
   log: (line: string) => Promise<void>,
+  written: readonly string[] = [],
 ): Promise<void> {
   const same = sameName(target.dialect);
   const exactly = (columns: readonly string[]) =>
     columns.length === keys.length && keys.every((key) => columns.some((column) => same(column, key)));
-  if ((await writer.uniqueKeys(target.table)).some(exactly)) return;
+  const unique = await writer.uniqueKeys(target.table);
+  if (target.dialect === 'mysql') {
+    const clashing = unique.find((columns) => !exactly(columns) && columns.every((column) => written.some((name) => same(name, column))));
+    if (clashing) {
+      throw new Error(
+        `${target.table} of "${target.connectionName}" has another unique key, on ${clashing.join(', ')}, which the copy writes: ` +
+          `MySQL's merge (ON DUPLICATE KEY UPDATE) would update the row a new row clashes with on it rather than add the new row. ` +
+          `Merge by ${clashing.join(', ')}, or leave ${clashing.length === 1 ? 'that column' : 'those columns'} out of the copy. Nothing was written`,
+      );
+    }
+  }
+  if (unique.some(exactly)) return;
   const repeated = await writer.repeatedKey(target.table, keys);
   if (repeated) {
     throw new Error(

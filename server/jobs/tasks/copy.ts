@@ -160,7 +160,13 @@ export async function runCopy(
         if (addsToTarget && exists) {
           await requireColumns(target, table, columnNames, destination.name);
           if (keys)
-            await prepareMergeTarget(writer, { table, connectionName: destination.name, dialect: target.dialect }, keys, context.log);
+            await prepareMergeTarget(
+              writer,
+              { table, connectionName: destination.name, dialect: target.dialect },
+              keys,
+              context.log,
+              columnNames,
+            );
         } else if (addsToTarget) {
           await writer.create(table, definitions, keys);
           // A plain append keeps the table it made with the batches already in it; a staged copy leaves nothing behind.

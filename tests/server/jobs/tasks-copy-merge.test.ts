@@ -277,6 +277,34 @@ for (const { skip, make } of destinations) {
       expect(await destination.uniqueKeys(name)).toEqual([]);
     });
 
+    it('on MariaDB, refuses a table with another unique key the copy writes; elsewhere, a clash on it fails the run', async () => {
+      const source = `public.${randomName('customers')}`;
+      await makeCustomers(source);
+      const name = randomName('twokeys');
+      const hostile = destination.kind === 'MariaDB' ? `\`${HOSTILE.replace(/`/g, '``')}\`` : `"${HOSTILE.replace(/"/g, '""')}"`;
+      await destination.run([
+        `create table ${destination.table(name)} (id integer primary key, ${hostile} varchar(60), amount numeric(10,2), updated_at timestamp null)`,
+        `create unique index ${name}_name on ${destination.table(name)} (${hostile})`,
+        `insert into ${destination.table(name)} values (900, 'customer 3', 1, null)`,
+      ]);
+      const before = await destination.fingerprint(name);
+      const task = copyTask({ from: { table: source }, to: { table: destination.table(name), mode: 'merge', keys: ['id'] } });
+      if (destination.kind !== 'MariaDB') {
+        // PostgreSQL's ON CONFLICT (id) names its key: a clash on the other one fails the run, the table untouched.
+        await failureOf(runTask(server, task, recordingContext(server, await destination.workflow())));
+        expect(await destination.fingerprint(name)).toEqual(before);
+        return;
+      }
+      const message = await failureOf(runTask(server, task, recordingContext(server, await destination.workflow())));
+      expect(message).toContain(`${destination.table(name)} of "`);
+      expect(message).toContain(
+        `has another unique key, on ${HOSTILE}, which the copy writes: MySQL's merge (ON DUPLICATE KEY UPDATE) would update`,
+      );
+      expect(message).toContain('leave that column out of the copy. Nothing was written');
+      // Row 900 keeps its name: no new row took its place.
+      expect(await destination.fingerprint(name)).toEqual(before);
+    });
+
     it('gives an existing table without a unique key one on the key columns, and says so', async () => {
       const source = `public.${randomName('customers')}`;
       await makeCustomers(source);
