@@ -17,9 +17,9 @@ import type { ColumnChoice, GitRepository, TableChoice, WorkflowCheck } from './
 
 const { actions } = workflowsContract;
 
-/** Queues a run of the workflow whose run id is `jobId`; answers the new run. */
-export async function runWorkflow(jobId: string) {
-  return callAction(jobRunsContract.actions.start, { values: { jobId }, body: { jobId } });
+/** Queues a run of the workflow whose run id is `jobId`; answers the new run. `fullCopy`: its incremental copies read every row once. */
+export async function runWorkflow(jobId: string, fullCopy = false) {
+  return callAction(jobRunsContract.actions.start, { values: { jobId }, body: fullCopy ? { jobId, fullCopy: true } : { jobId } });
 }
 
 /** A table's columns as the connection describes them now: where a copy's key and watermark columns are picked. */

@@ -42,13 +42,13 @@ export function useRunWorkflow(workflow: Pick<Workflow, 'id' | 'jobId' | 'tasks'
   const createPath = useCreatePath();
   const [running, setRunning] = useState(false);
   const [warning, setWarning] = useState<AppendWarning | undefined>(undefined);
-  const queue = async () => {
+  const queue = async (fullCopy = false) => {
     if (!workflow) return;
     setWarning(undefined);
     setRunning(true);
     alerts.loading();
     try {
-      const { message, data } = await runWorkflow(String(workflow.jobId ?? workflow.id));
+      const { message, data } = await runWorkflow(String(workflow.jobId ?? workflow.id), fullCopy);
       const text = message ?? translate('resources.workflows.run.queued');
       await queryClient.invalidateQueries({ queryKey: ['workflows'] });
       await queryClient.invalidateQueries({ queryKey: ['job-runs'] });
@@ -72,7 +72,15 @@ export function useRunWorkflow(workflow: Pick<Workflow, 'id' | 'jobId' | 'tasks'
     if (held) setWarning(held);
     else await queue();
   };
-  return { running, run, warning, confirm: queue, dismiss: () => setWarning(undefined) };
+  return { running, run, warning, confirm: () => queue(), dismiss: () => setWarning(undefined), runFullCopy: () => queue(true) };
+}
+
+/** The copy tasks of a workflow that read incrementally (by a watermark column), by name, and which of them append. */
+export function incrementalCopies(workflow: Pick<Workflow, 'tasks'> | undefined): { names: string[]; appending: string[] } {
+  const copies = (workflow?.tasks ?? []).filter(
+    (task): task is Extract<Workflow['tasks'][number], { type: 'copy' }> => task.type === 'copy' && Boolean(task.watermark),
+  );
+  return { names: copies.map((task) => task.name), appending: copies.filter((task) => task.to.mode === 'append').map((task) => task.name) };
 }
 
 export type CheckState =

@@ -69,6 +69,13 @@ export const workflows = defineResource<Workflow>({
         append_rows: 'The destination %{table} already holds %{rows} rows; appending may repeat rows. Run anyway?',
         append_more: 'more than %{rows}',
         anyway: 'Run anyway',
+        full_copy: 'Full copy',
+        full_copy_of: 'Run %{name} with a full copy',
+        full_copy_title: 'Run %{name} with a full copy?',
+        full_copy_content:
+          'Its incremental copies (%{names}) read every row of their sources once, not only the rows past their watermark; the watermarks move when the run succeeds.',
+        full_copy_appends: '%{names} append: their destinations receive every row again, next to the rows they hold.',
+        full_copy_confirm: 'Run a full copy',
       },
       check: {
         button: 'Check',

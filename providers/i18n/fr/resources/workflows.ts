@@ -76,6 +76,13 @@ export const workflows = {
     append_rows: 'La destination %{table} contient déjà %{rows} lignes ; ajouter peut répéter des lignes. Exécuter quand même ?',
     append_more: 'plus de %{rows}',
     anyway: 'Exécuter quand même',
+    full_copy: 'Copie complète',
+    full_copy_of: 'Exécuter %{name} avec une copie complète',
+    full_copy_title: 'Exécuter %{name} avec une copie complète ?',
+    full_copy_content:
+      'Ses copies incrémentales (%{names}) lisent une fois toutes les lignes de leurs sources, pas seulement celles au-delà de leur repère ; les repères avancent si l’exécution réussit.',
+    full_copy_appends: '%{names} ajoutent : leurs destinations reçoivent à nouveau toutes les lignes, à côté de celles qu’elles ont déjà.',
+    full_copy_confirm: 'Lancer une copie complète',
   },
   check: {
     button: 'Vérifier',

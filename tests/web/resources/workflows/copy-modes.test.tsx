@@ -277,3 +277,59 @@ describe('running a workflow that appends', { timeout: WORKFLOWS_TIMEOUT_MS }, (
     await waitFor(() => expect(view.location().pathname).toBe(`/job-runs/${RUN_NEW}/show`));
   });
 });
+
+describe('running a full copy', { timeout: WORKFLOWS_TIMEOUT_MS }, () => {
+  function incrementalFakes(mode: 'append' | 'merge') {
+    const runs = runsApi();
+    const nightly = workflows()[0]!;
+    const incremental = workflow({
+      ...nightly,
+      tasks: [
+        {
+          id: 'task-1',
+          name: 'Copy orders',
+          type: 'copy',
+          from: { table: 'sales.orders' },
+          to: mode === 'merge' ? { table: 'lake.orders', mode, keys: ['id'] } : { table: 'lake.orders', mode },
+          watermark: 'updated_at',
+        },
+      ],
+    });
+    const api = workflowsApi([incremental, ...workflows().slice(1)], runs);
+    connectionsApi(workflowConnections(), PAIRS);
+    tablesApi(tableRows());
+    return api;
+  }
+
+  it('is offered for a workflow with an incremental copy, says what it reads, and runs with fullCopy', async () => {
+    const user = userEvent.setup();
+    const api = incrementalFakes('merge');
+    const view = renderWorkflows('/workflows');
+    await screen.findByText('Nightly orders');
+    // Workflows without an incremental copy have no such button.
+    await within(rowOf('Hourly refresh')).findByRole('button', { name: 'Run Hourly refresh' });
+    expect(within(rowOf('Hourly refresh')).queryByRole('button', { name: /with a full copy$/ })).toBeNull();
+    await user.click(await within(rowOf('Nightly orders')).findByRole('button', { name: 'Run Nightly orders with a full copy' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Run Nightly orders with a full copy?' });
+    expect(dialog).toHaveTextContent(
+      'Its incremental copies (Copy orders) read every row of their sources once, not only the rows past their watermark; the watermarks move when the run succeeds.',
+    );
+    expect(dialog).not.toHaveTextContent('receive every row again');
+    await user.click(within(dialog).getByRole('button', { name: 'Run a full copy' }));
+    await waitFor(() => expect(api.bodiesOf(/^POST \/workflow\/run/)).toEqual([{ jobId: NIGHTLY, fullCopy: true }]));
+    await waitFor(() => expect(view.location().pathname).toBe(`/job-runs/${RUN_NEW}/show`));
+  });
+
+  it('warns that an incremental append copy adds every row again, and runs nothing when cancelled', async () => {
+    const user = userEvent.setup();
+    const api = incrementalFakes('append');
+    renderWorkflows('/workflows');
+    await screen.findByText('Nightly orders');
+    await user.click(await within(rowOf('Nightly orders')).findByRole('button', { name: 'Run Nightly orders with a full copy' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Copy orders append: their destinations receive every row again, next to the rows they hold.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.seen(/^POST \/workflow\/run/)).toEqual([]);
+  });
+});
