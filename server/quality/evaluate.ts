@@ -364,6 +364,8 @@ async function measure(
     const whole = groups.get(wholeKey) ?? { scope: {}, rules: [] };
     groups.set(wholeKey, whole);
     whole.rules.push(...newest);
+    // In the rules' own order, as the statement has always listed them.
+    whole.rules.sort((a, b) => a.index - b.index);
     // Nothing to run beside a distinct count: the row count joins it (one read of the table rather than two).
     const alone = whole.rules.length === 0 ? apart.find((prepared) => readsWhole(prepared) && !found.has(columnOf(prepared))) : undefined;
     if (alone) {
