@@ -4,8 +4,9 @@ import { ConnectorError, type QueryOptions } from './types';
 /**
  * One query on a Databricks SQL warehouse, through the Statement Execution API 2.0: submitted
  * (`POST /api/2.0/sql/statements`, results inline as JSON arrays), waited for by polling while the
- * warehouse starts or runs it, read chunk by chunk up to the rows wanted, and cancelled when its
- * time runs out, so that a warehouse does not go on with work nobody waits for.
+ * warehouse starts or runs it, read chunk by chunk up to the rows wanted (a result that never ends
+ * is refused, at its time limit or at MAX_RESULT_CHUNKS), and cancelled when its time runs out, so
+ * that a warehouse does not go on with work nobody waits for.
  *
  * A warehouse has no read-only transaction: what keeps this read-only is that nothing but one
  * query (SELECT, WITH) is sent. The statements come from the server (the quality rules' SQL, with
@@ -20,6 +21,14 @@ const SUBMIT_WAIT_S = 10;
 /** Polls start this far apart and double up to POLL_MAX_MS: a quick statement is seen soon, a long one is not asked about too often. */
 const POLL_FIRST_MS = 200;
 const POLL_MAX_MS = 5_000;
+
+/**
+ * Result chunks one query reads at most. An INLINE result is at most 25 MiB (the warehouse aborts a
+ * statement whose result is larger), so even in chunks of 25 KiB a whole result fits in 1,000; a
+ * chain longer than that is not a result but a warehouse that does not stop, and it is refused
+ * before it fills memory or holds the query until its time limit.
+ */
+export const MAX_RESULT_CHUNKS = 1_000;
 
 const STATEMENTS = '/api/2.0/sql/statements';
 
@@ -203,12 +212,30 @@ export async function runDatabricksQuery<Row extends Record<string, unknown>>(
   };
   let chunk = response.result;
   take(chunk);
+  // The first chunk is chunk 0; each one names the next, which must come after it.
+  let index = 0;
+  let chunksRead = 1;
   // The index goes into the next call's path: a workspace URL is the company's to give, and only a whole number is followed.
   while (Number.isSafeInteger(chunk?.next_chunk_index) && (maxRows === undefined || rows.length < maxRows)) {
-    if (remainingMs() <= 0) {
-      throw new ConnectorError(`The query did not finish within ${formatSeconds(options.timeoutMs)}`, 'timeout');
+    const next = chunk!.next_chunk_index!;
+    if (next <= index) {
+      throw new ConnectorError(
+        `Databricks: result chunk ${index} named chunk ${next} to follow it, which does not move the result forward`,
+        'failed',
+      );
     }
-    chunk = await target.call<ResultChunk>(`${path}/result/chunks/${chunk!.next_chunk_index}`);
+    if (chunksRead >= MAX_RESULT_CHUNKS) {
+      throw new ConnectorError(
+        `Databricks: the result is longer than ${MAX_RESULT_CHUNKS.toLocaleString('en-US')} chunks, more than one query may read`,
+        'failed',
+      );
+    }
+    if (remainingMs() <= 0) {
+      throw new ConnectorError(`The query's result was not read in full within ${formatSeconds(options.timeoutMs)}`, 'timeout');
+    }
+    chunk = await target.call<ResultChunk>(`${path}/result/chunks/${next}`);
+    index = next;
+    chunksRead += 1;
     take(chunk);
   }
   return rows;

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabricksConnector } from '../../../server/connectors/databricks';
-import { databricksValue, isSingleQuery } from '../../../server/connectors/databricks-sql';
+import { databricksValue, isSingleQuery, MAX_RESULT_CHUNKS } from '../../../server/connectors/databricks-sql';
 import { openPostgresConnector } from '../../../server/connectors/postgresql';
 import type { ConnectionConfig, TableSource } from '../../../server/connectors/types';
 import { COLUMN_CHECKS } from '../../../server/quality/checks';
@@ -39,6 +39,10 @@ const READ = { timeoutMs: 10_000, readOnly: true };
 
 const requestsTo = (path: RegExp, method?: string) =>
   warehouse.server.requests.filter((request) => path.test(request.path) && (!method || request.method === method));
+
+/** The result chunks asked for of a statement, by index, in the order asked. */
+const chunksAsked = (id: string) =>
+  requestsTo(new RegExp(`^/api/2\\.0/sql/statements/${id}/result/chunks/\\d+$`)).map((request) => Number(request.path.split('/').pop()));
 
 beforeAll(async () => {
   if (skipPostgres) return;
@@ -155,6 +159,48 @@ describe.skipIf(skipPostgres)('a query on the warehouse', () => {
     const second = warehouse.statements.at(-1)!;
     expect(second.rowLimit).toBe(3);
     expect(requestsTo(new RegExp(`^/api/2\\.0/sql/statements/${second.id}/result/chunks/\\d+$`))).toHaveLength(1);
+  });
+
+  it('refuses a result whose chunks never end once it is longer than the chunks a query reads, rather than answer part of it', async () => {
+    warehouse.scenario.chunkSize = 2;
+    warehouse.scenario.chunkChain = 'endless';
+    const started = performance.now();
+    const error = await failure(open().query(`select id from ${table()} order by id`, [], READ));
+    expect(error.kind).toBe('failed');
+    expect(error.message).toBe('Databricks: the result is longer than 1,000 chunks, more than one query may read');
+    // Chunk 0 came with the statement; chunks 1 to 999 were asked for, one by one, and no more.
+    const asked = chunksAsked(warehouse.statements.at(-1)!.id);
+    expect(asked).toHaveLength(MAX_RESULT_CHUNKS - 1);
+    expect(asked.at(-1)).toBe(MAX_RESULT_CHUNKS - 1);
+    expect(performance.now() - started).toBeLessThan(READ.timeoutMs);
+
+    // With the rows wanted counted, the same chain is read up to them, as ever.
+    const limited = await open().query(`select id from ${table()} order by id`, [], { ...READ, maxRows: 3 });
+    expect(limited.map((row) => row.id)).toEqual([1, 2, 3]);
+    expect(chunksAsked(warehouse.statements.at(-1)!.id)).toEqual([1]);
+  });
+
+  it("stops reading a result whose chunks never end at the query's time limit, and says so", async () => {
+    warehouse.scenario.chunkSize = 2;
+    warehouse.scenario.chunkChain = 'endless';
+    warehouse.scenario.chunkDelayMs = 100;
+    const started = performance.now();
+    const error = await failure(open().query(`select id from ${table()} order by id`, [], { timeoutMs: 800, readOnly: true }));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toBe("The query's result was not read in full within 0.8 s");
+    expect(performance.now() - started).toBeLessThan(3_000);
+    const asked = chunksAsked(warehouse.statements.at(-1)!.id);
+    expect(asked.length).toBeGreaterThan(1);
+    expect(asked.length).toBeLessThan(10);
+  });
+
+  it('refuses a result chunk that names itself as the next one, rather than ask for it again', async () => {
+    warehouse.scenario.chunkSize = 2;
+    warehouse.scenario.chunkChain = 'repeated';
+    const error = await failure(open().query(`select id from ${table()} order by id`, [], READ));
+    expect(error.kind).toBe('failed');
+    expect(error.message).toBe('Databricks: result chunk 1 named chunk 1 to follow it, which does not move the result forward');
+    expect(chunksAsked(warehouse.statements.at(-1)!.id)).toEqual([1]);
   });
 
   it('sends the submit again after a 429, and a poll again after a 503, with backoff', async () => {

@@ -53,9 +53,24 @@ export interface Scenario {
   never: boolean;
   /** Rows per result chunk. */
   chunkSize: number;
+  /**
+   * What each result chunk names as the next one: the chunk after it while rows remain (`result`),
+   * the chunk after it forever, past the rows (`endless`), or from chunk 1 on itself (`repeated`).
+   */
+  chunkChain: 'result' | 'endless' | 'repeated';
+  /** How long a request for a result chunk waits before it is answered. */
+  chunkDelayMs: number;
 }
 
-export const defaultScenario = (): Scenario => ({ submitRefusals: [], pollRefusals: [], pendingPolls: 0, never: false, chunkSize: 1000 });
+export const defaultScenario = (): Scenario => ({
+  submitRefusals: [],
+  pollRefusals: [],
+  pendingPolls: 0,
+  never: false,
+  chunkSize: 1000,
+  chunkChain: 'result',
+  chunkDelayMs: 0,
+});
 
 interface Statement {
   id: string;
@@ -66,6 +81,7 @@ interface Statement {
   pollsLeft: number;
   never: boolean;
   chunkSize: number;
+  chunkChain: Scenario['chunkChain'];
   columns?: Array<{ name: string; type_name: string; position: number }>;
   rows?: Array<Array<string | null>>;
   error?: { error_code: string; message: string };
@@ -127,14 +143,16 @@ export async function startFakeWarehouse(searchPath: string): Promise<FakeWareho
     const rows = statement.rows ?? [];
     const start = index * statement.chunkSize;
     const last = Math.max(0, Math.ceil(rows.length / statement.chunkSize) - 1);
+    const data = rows.slice(start, start + statement.chunkSize);
+    const next = { result: index < last ? index + 1 : undefined, endless: index + 1, repeated: Math.max(index, 1) }[statement.chunkChain];
     return {
       chunk_index: index,
       row_offset: start,
-      row_count: Math.min(statement.chunkSize, rows.length - start),
-      data_array: rows.slice(start, start + statement.chunkSize),
-      ...(index < last
-        ? { next_chunk_index: index + 1, next_chunk_internal_link: `/api/2.0/sql/statements/${statement.id}/result/chunks/${index + 1}` }
-        : {}),
+      row_count: data.length,
+      data_array: data,
+      ...(next === undefined
+        ? {}
+        : { next_chunk_index: next, next_chunk_internal_link: `/api/2.0/sql/statements/${statement.id}/result/chunks/${next}` }),
     };
   };
 
@@ -206,6 +224,7 @@ export async function startFakeWarehouse(searchPath: string): Promise<FakeWareho
         pollsLeft: scenario.pendingPolls,
         never: scenario.never,
         chunkSize: scenario.chunkSize,
+        chunkChain: scenario.chunkChain,
       };
       statements.push(statement);
       byId.set(statement.id, statement);
@@ -220,7 +239,10 @@ export async function startFakeWarehouse(searchPath: string): Promise<FakeWareho
       if (statement.state === 'PENDING' || statement.state === 'RUNNING') statement.state = 'CANCELED';
       return sendJson(response, 200, {});
     }
-    if (request.method === 'GET' && match[3] !== undefined) return sendJson(response, 200, chunkOf(statement, Number(match[3])));
+    if (request.method === 'GET' && match[3] !== undefined) {
+      if (scenario.chunkDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, scenario.chunkDelayMs));
+      return sendJson(response, 200, chunkOf(statement, Number(match[3])));
+    }
     if (request.method === 'GET' && match[2] === undefined) {
       const refusal = scenario.pollRefusals.shift();
       if (refusal) return sendJson(response, refusal.status, refusal.body);
