@@ -3,10 +3,10 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
+import { onEmbedded } from './embedded-source';
 import { createTestServer, type TestServer } from './harness';
 import { connections, sourceDestinations, systemAudits, workspaces } from '../../server/db/schema';
 import { call, createOtherCompany, signInAdmin, snapshot, userWithPolicies } from './helpers';
-import { isTableSource } from '../../server/connectors/types';
 
 /** Connections and source/destination pairs (docs/api/connections.md), on embedded databases and the local PostgreSQL. */
 
@@ -244,18 +244,7 @@ describe('POST /connection/{id}/configure (test) and GET /connection/{id}/endpoi
     expect(row).toMatchObject({ lastTestOk: true, lastTestLatencyMs: outcome.latencyMs, lastTestMessage: outcome.message });
     expect(await lastAudit(id)).toMatchObject({ operation: 'test', changes: { after: { ok: true } } });
 
-    const source = server.app.ctx.connectors.open({
-      companyId: server.company.companyId,
-      type: 'embedded',
-      settings: { database: 'scratch' },
-      secrets: {},
-    });
-    try {
-      if (!isTableSource(source)) throw new Error('an embedded database is a table source');
-      await source.query('create table if not exists public.visits (id int primary key, page text)', [], { timeoutMs: 10_000 });
-    } finally {
-      await source.close();
-    }
+    await onEmbedded(server, 'scratch', ['create table if not exists public.visits (id int primary key, page text)']);
     const endpoints = await call(server, 'GET', `/connection/${id}/endpoints`, { token: reader.token });
     expect(endpoints.statusCode, endpoints.body).toBe(200);
     expect(endpoints.json().data).toContainEqual(expect.objectContaining({ id: 'public.visits', kind: 'table', group: 'public' }));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
 import { qualityFailingRows, qualityResults, qualityRuns, systemAudits } from '../../server/db/schema';
-import { isTableSource } from '../../server/connectors/types';
+import { onEmbedded } from './embedded-source';
 import { purgeExpiredRecords } from '../../server/settings/retention';
 import { call, createOtherCompany, signInAdmin, snapshot, userWithPolicies } from './helpers';
 
@@ -20,20 +20,7 @@ let reader: Awaited<ReturnType<typeof userWithPolicies>>;
 let tableId: string;
 let ruleId: string;
 
-async function sql(database: string, statements: string[]) {
-  const connector = server.app.ctx.connectors.open({
-    companyId: server.company.companyId,
-    type: 'embedded',
-    settings: { database },
-    secrets: {},
-  });
-  if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
-  try {
-    for (const statement of statements) await connector.query(statement, [], { timeoutMs: 30_000 });
-  } finally {
-    await connector.close();
-  }
-}
+const sql = (database: string, statements: string[]) => onEmbedded(server, database, statements);
 
 const runChecks = async () => {
   const res = await call(server, 'POST', `/table/${tableId}/configure`, { token: adminToken });

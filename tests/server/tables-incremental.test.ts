@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
 import { systemAudits } from '../../server/db/schema';
-import { isTableSource } from '../../server/connectors/types';
+import { onEmbedded } from './embedded-source';
 import { call, signInAdmin, snapshot } from './helpers';
 
 /**
@@ -17,20 +17,7 @@ let token: string;
 let database: string;
 let tableId: string;
 
-async function sql(...statements: string[]) {
-  const connector = server.app.ctx.connectors.open({
-    companyId: server.company.companyId,
-    type: 'embedded',
-    settings: { database },
-    secrets: {},
-  });
-  if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
-  try {
-    for (const statement of statements) await connector.query(statement, [], { timeoutMs: 30_000 });
-  } finally {
-    await connector.close();
-  }
-}
+const sql = (...statements: string[]) => onEmbedded(server, database, statements);
 
 const customer = (id: number, email: string | null) =>
   `(${id}, ${email === null ? 'null' : `'${email}'`}, now() - interval '${100 - id} minutes')`;

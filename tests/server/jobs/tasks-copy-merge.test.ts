@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunStatements, isTableSource, type TableSource } from '../../../server/connectors/types';
 import { copyWatermarks } from '../../../server/db/schema';
 import { configFromUrl, MYSQL_URL, onMysql, onPostgres, POSTGRES_URL, randomName, skipMysql, skipPostgres } from '../connectors/db-helpers';
+import { onEmbedded, readEmbedded } from '../embedded-source';
 import { createTestServer, type TestServer } from '../harness';
 import { call, signInAdmin } from '../helpers';
 import { createConnection, createPair, createWorkflow, failureOf, recordingContext, runTask } from './tasks-helpers';
@@ -20,26 +20,6 @@ let token: string;
 let shop: string;
 let shopId: string;
 
-function embedded(database: string): TableSource {
-  const connector = server.app.ctx.connectors.open({
-    companyId: server.company.companyId,
-    type: 'embedded',
-    settings: { database },
-    secrets: {},
-  });
-  if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
-  return connector;
-}
-
-async function onEmbedded(database: string, statements: string[]): Promise<void> {
-  const connector = embedded(database);
-  if (!canRunStatements(connector)) throw new Error('an embedded database runs statements');
-  await connector.runStatements(statements);
-}
-
-const readEmbedded = <Row extends Record<string, unknown>>(database: string, sql: string) =>
-  embedded(database).query<Row>(sql, [], { timeoutMs: 60_000 });
-
 const copyTask = (fields: Record<string, unknown>) => ({
   id: `copy-${crypto.randomBytes(3).toString('hex')}`,
   name: 'Merge customers',
@@ -52,7 +32,7 @@ const HOSTILE = 'na"me`x';
 
 /** The source: customers keyed by id, each with a time of its last change. */
 async function makeCustomers(table: string): Promise<void> {
-  await onEmbedded(shop, [
+  await onEmbedded(server, shop, [
     `create table ${table} (id integer primary key, "${HOSTILE.replace(/"/g, '""')}" varchar(60) not null, amount numeric(10,2), updated_at timestamp not null)`,
     `insert into ${table} select g, 'customer ' || g, g * 1.5, timestamp '2026-11-20 10:00:00' + g * interval '1 minute' from generate_series(1, 50) g`,
   ]);
@@ -106,9 +86,9 @@ const destinations: Array<{ skip: boolean; make: () => Destination }> = [
       ...pgLike(
         'the embedded database',
         (name) => `public.${name}`,
-        (sql) => readEmbedded(embeddedLake, sql),
+        (sql) => readEmbedded(server, embeddedLake, sql),
       ),
-      run: (statements) => onEmbedded(embeddedLake, statements),
+      run: (statements) => onEmbedded(server, embeddedLake, statements),
       async workflow() {
         const lakeId = await createConnection(server, token, {
           name: `Lake ${crypto.randomBytes(3).toString('hex')}`,
@@ -236,7 +216,7 @@ for (const { skip, make } of destinations) {
       }
 
       const quoted = `"${HOSTILE.replace(/"/g, '""')}"`;
-      await onEmbedded(shop, [
+      await onEmbedded(server, shop, [
         `update ${source} set ${quoted} = 'renamed ' || id, updated_at = updated_at + interval '1 day' where id in (3, 7)`,
         `insert into ${source} values (51, 'newcomer', 1, timestamp '2026-12-01 00:00:00')`,
       ]);
@@ -342,7 +322,7 @@ describe('what a merge refuses before writing', () => {
       ),
     );
     expect(missing).toContain('The key column customer_id is not a column of the source; its columns are id, na"me`x, amount, updated_at');
-    expect(await readEmbedded(embeddedLake, `select to_regclass('public.nowhere') is null as gone`)).toEqual([{ gone: true }]);
+    expect(await readEmbedded(server, embeddedLake, `select to_regclass('public.nowhere') is null as gone`)).toEqual([{ gone: true }]);
 
     const repeated = await failureOf(
       runTask(
@@ -356,7 +336,7 @@ describe('what a merge refuses before writing', () => {
     );
     expect(repeated).toMatch(/The source repeats the key id = '\d': a merge takes one row per key/);
     expect(repeated).toContain('No row of public.by_rest was written or changed');
-    expect(await readEmbedded(embeddedLake, `select to_regclass('public.by_rest') is null as gone`)).toEqual([{ gone: true }]);
+    expect(await readEmbedded(server, embeddedLake, `select to_regclass('public.by_rest') is null as gone`)).toEqual([{ gone: true }]);
   });
 });
 
@@ -381,19 +361,19 @@ describe('incremental copies by a watermark column', () => {
     expect(first.lines).toContain('Reading all rows, first run');
     expect(await watermarkOf(workflow.id, task.id)).toEqual({ value: '2026-11-20 10:50:00', columnName: 'updated_at' });
 
-    await onEmbedded(shop, [
+    await onEmbedded(server, shop, [
       `update ${source} set amount = 999, updated_at = timestamp '2026-11-21 08:00:00' where id in (10, 20)`,
       `insert into ${source} select g, 'later ' || g, 0, timestamp '2026-11-21 09:00:00' from generate_series(51, 53) g`,
     ]);
     const second = recordingContext(server, workflow);
     expect(await runTask(server, task, second)).toEqual({ rowsRead: 5, rowsWritten: 5 });
     expect(second.lines).toContain('Reading rows with updated_at after 2026-11-20 10:50:00 up to 2026-11-21 09:00:00');
-    expect(await readEmbedded(embeddedLake, `select count(*)::int as n, sum(amount)::text as total from ${target}`)).toEqual([
+    expect(await readEmbedded(server, embeddedLake, `select count(*)::int as n, sum(amount)::text as total from ${target}`)).toEqual([
       // 1.5 × (1 + … + 50), with rows 10 and 20 (15 and 30) now 999 each.
       { n: 53, total: '3865.50' },
     ]);
 
-    await onEmbedded(shop, [
+    await onEmbedded(server, shop, [
       `insert into ${source} values (54, 'latest', 5, timestamp '2026-11-22 00:00:00')`,
       `update ${source} set amount = 1 where id = 1`,
     ]);
@@ -401,7 +381,7 @@ describe('incremental copies by a watermark column', () => {
     // Row 1 changed without its watermark moving: an incremental copy does not see it, as it promises.
     expect(await runTask(server, task, third)).toEqual({ rowsRead: 1, rowsWritten: 1 });
     expect(third.lines).toContain('Reading rows with updated_at after 2026-11-21 09:00:00 up to 2026-11-22 00:00:00');
-    expect(await readEmbedded(embeddedLake, `select count(*)::int as n from ${target}`)).toEqual([{ n: 54 }]);
+    expect(await readEmbedded(server, embeddedLake, `select count(*)::int as n from ${target}`)).toEqual([{ n: 54 }]);
     expect(await watermarkOf(workflow.id, task.id)).toEqual({ value: '2026-11-22 00:00:00', columnName: 'updated_at' });
 
     const idle = recordingContext(server, workflow);
@@ -417,8 +397,8 @@ describe('incremental copies by a watermark column', () => {
     const task = copyTask({ from: { table: source }, to: { table: target, mode: 'append' }, watermark: 'updated_at' });
 
     expect(await runTask(server, task, recordingContext(server, workflow))).toEqual({ rowsRead: 50, rowsWritten: 50 });
-    await onEmbedded(embeddedLake, [`alter table ${target} add constraint small_amounts check (amount < 1000)`]);
-    await onEmbedded(shop, [
+    await onEmbedded(server, embeddedLake, [`alter table ${target} add constraint small_amounts check (amount < 1000)`]);
+    await onEmbedded(server, shop, [
       `insert into ${source} values (51, 'fine', 10, timestamp '2026-11-23 00:00:00'), (52, 'too much', 5000, timestamp '2026-11-23 00:01:00')`,
     ]);
 
@@ -426,14 +406,14 @@ describe('incremental copies by a watermark column', () => {
     const message = await failureOf(runTask(server, task, failing));
     expect(message).toContain('small_amounts');
     expect(message).toContain(`No row of ${target} was written or changed`);
-    expect(await readEmbedded(embeddedLake, `select count(*)::int as n from ${target}`)).toEqual([{ n: 50 }]);
+    expect(await readEmbedded(server, embeddedLake, `select count(*)::int as n from ${target}`)).toEqual([{ n: 50 }]);
     expect(await watermarkOf(workflow.id, task.id)).toEqual({ value: '2026-11-20 10:50:00', columnName: 'updated_at' });
 
-    await onEmbedded(embeddedLake, [`alter table ${target} drop constraint small_amounts`]);
+    await onEmbedded(server, embeddedLake, [`alter table ${target} drop constraint small_amounts`]);
     const again = recordingContext(server, workflow);
     expect(await runTask(server, task, again)).toEqual({ rowsRead: 2, rowsWritten: 2 });
     expect(again.lines).toContain('Reading rows with updated_at after 2026-11-20 10:50:00 up to 2026-11-23 00:01:00');
-    expect(await readEmbedded(embeddedLake, `select count(*)::int as n, count(distinct id)::int as ids from ${target}`)).toEqual([
+    expect(await readEmbedded(server, embeddedLake, `select count(*)::int as n, count(distinct id)::int as ids from ${target}`)).toEqual([
       { n: 52, ids: 52 },
     ]);
   });
@@ -510,7 +490,7 @@ describe('through the API, with the server’s runner', () => {
     expect(full.steps[0]!.log).toContain('Reading all rows, full copy asked');
     const after = await run(workflow.jobId);
     expect(after.steps[0]!.log).toContain('Reading rows with updated_at after 2026-11-20 10:50:00');
-    expect(await readEmbedded(embeddedLake, `select count(*)::int as n from ${merged}`)).toEqual([{ n: 50 }]);
+    expect(await readEmbedded(server, embeddedLake, `select count(*)::int as n from ${merged}`)).toEqual([{ n: 50 }]);
 
     // A key that is not a column of the source is found by the check, before any run.
     const edited = await call(server, 'PUT', `/workflow/${workflow.id}`, {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunStatements, isTableSource, type TableSource } from '../../../server/connectors/types';
 import { configFromUrl, MYSQL_URL, onMysql, randomName, skipMysql } from '../connectors/db-helpers';
+import { embeddedSource, onEmbedded, readEmbedded } from '../embedded-source';
 import { createTestServer, type TestServer } from '../harness';
 import { signInAdmin } from '../helpers';
 import { createConnection, createPair, createWorkflow, failureOf, recordingContext, runTask } from './tasks-helpers';
@@ -23,17 +23,6 @@ const copyTask = (fields: Record<string, unknown>) => ({
   ...fields,
 });
 
-function embedded(database: string): TableSource {
-  const connector = server.app.ctx.connectors.open({
-    companyId: server.company.companyId,
-    type: 'embedded',
-    settings: { database },
-    secrets: {},
-  });
-  if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
-  return connector;
-}
-
 beforeAll(async () => {
   server = await createTestServer();
   token = (await signInAdmin(server)).accessToken!;
@@ -48,9 +37,7 @@ describe('copying from a query of the embedded database', () => {
   beforeAll(async () => {
     shop = `shop-${crypto.randomBytes(4).toString('hex')}`;
     const shopId = await createConnection(server, token, { name: 'Shop', type: 'embedded', settings: { database: shop } });
-    const connector = embedded(shop);
-    if (!canRunStatements(connector)) throw new Error('an embedded database runs statements');
-    await connector.runStatements([
+    await onEmbedded(server, shop, [
       'create table public.items (id int primary key, note text)',
       "insert into public.items values (1, 'plain'), (2, E'back\\\\slash'), (3, 'it''s')",
     ]);
@@ -79,14 +66,10 @@ describe('copying from a query of the embedded database', () => {
       ).toBe(message);
       expect(context.progressed, query).toEqual([]);
     }
-    expect(
-      await embedded(lake)
-        .query('select count(*)::int as n from public.refused', [], { timeoutMs: 10_000 })
-        .catch((err: Error) => err.message),
-    ).toMatch(/does not exist/);
-    expect(await embedded(shop).query<{ n: number }>('select count(*)::int as n from public.items', [], { timeoutMs: 10_000 })).toEqual([
-      { n: 3 },
-    ]);
+    expect(await readEmbedded(server, lake, 'select count(*)::int as n from public.refused').catch((err: Error) => err.message)).toMatch(
+      /does not exist/,
+    );
+    expect(await readEmbedded<{ n: number }>(server, shop, 'select count(*)::int as n from public.items')).toEqual([{ n: 3 }]);
   });
 
   it('copies the rows of an accepted query, comments, backslashes and a final semicolon and all', async () => {
@@ -97,7 +80,7 @@ describe('copying from a query of the embedded database', () => {
       recordingContext(server, workflow),
     );
     expect(outcome).toEqual({ rowsRead: 3, rowsWritten: 3 });
-    expect(await embedded(lake).query('select id, note from public.copied order by id', [], { timeoutMs: 10_000 })).toEqual([
+    expect(await readEmbedded(server, lake, 'select id, note from public.copied order by id')).toEqual([
       { id: 1, note: 'plain' },
       { id: 2, note: 'back\\slash' },
       { id: 3, note: "it's" },
@@ -136,7 +119,7 @@ describe.skipIf(skipMysql)('copying from a query of MariaDB', () => {
       recordingContext(server, workflow),
     );
     expect(outcome).toEqual({ rowsRead: 2, rowsWritten: 2 });
-    expect((await embedded(lake).columns('public.plant_items')).map((column) => column.name)).toEqual(['id']);
+    expect((await embeddedSource(server, lake).columns('public.plant_items')).map((column) => column.name)).toEqual(['id']);
   });
 
   it('fails a copy whose query the check refuses', async () => {

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRunStatements, isTableSource, type TableSource } from '../../../server/connectors/types';
 import { configFromUrl, MYSQL_URL, onMysql, onPostgres, POSTGRES_URL, randomName, skipMysql, skipPostgres } from '../connectors/db-helpers';
+import { embeddedSource, onEmbedded, readEmbedded } from '../embedded-source';
 import { createTestServer, type TestServer } from '../harness';
 import { signInAdmin } from '../helpers';
 import { createConnection, createPair, createWorkflow, failureOf, recordingContext, runTask, type RecordingContext } from './tasks-helpers';
@@ -21,28 +21,6 @@ let server: TestServer;
 let token: string;
 let shop: string;
 let shopId: string;
-
-/** The embedded database of the shop, to fill and to read it directly. */
-function embedded(database: string): TableSource {
-  const connector = server.app.ctx.connectors.open({
-    companyId: server.company.companyId,
-    type: 'embedded',
-    settings: { database },
-    secrets: {},
-  });
-  if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
-  return connector;
-}
-
-async function onEmbedded(database: string, statements: string[]): Promise<void> {
-  const connector = embedded(database);
-  if (!canRunStatements(connector)) throw new Error('an embedded database runs statements');
-  await connector.runStatements(statements);
-}
-
-async function readEmbedded<Row extends Record<string, unknown>>(database: string, sql: string): Promise<Row[]> {
-  return embedded(database).query<Row>(sql, [], { timeoutMs: 60_000 });
-}
 
 /** Every value of an orders table in one hash, computed the same way on both sides of a copy. */
 const ORDERS_FINGERPRINT = (table: string) => `
@@ -71,7 +49,7 @@ beforeAll(async () => {
   token = (await signInAdmin(server)).accessToken!;
   shop = `shop-${crypto.randomBytes(4).toString('hex')}`;
   shopId = await createConnection(server, token, { name: 'Shop', type: 'embedded', settings: { database: shop } });
-  await onEmbedded(shop, [
+  await onEmbedded(server, shop, [
     `create table public.orders (
        id integer primary key, customer varchar(40) not null, amount numeric(10,2), placed_at timestamptz not null,
        note text, paid boolean, payload jsonb, receipt bytea)`,
@@ -111,7 +89,7 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
     await onPostgres((client) => client.query(`create schema ${schema}`));
     const warehouseId = await createConnection(server, token, { name: 'Warehouse', type: 'postgresql', settings: postgresSettings() });
     workflow = await createWorkflow(server, { name: 'Nightly orders', pairId: await createPair(server, token, shopId, warehouseId) });
-    [shopFingerprint] = await readEmbedded<{ rows: number; hash: string }>(shop, ORDERS_FINGERPRINT('public.orders'));
+    [shopFingerprint] = await readEmbedded<{ rows: number; hash: string }>(server, shop, ORDERS_FINGERPRINT('public.orders'));
   });
 
   afterAll(async () => {
@@ -211,7 +189,7 @@ describe.skipIf(skipPostgres)('copying into PostgreSQL', () => {
       }),
     );
     expect(message).toMatch(/^The copy failed after 0 rows were read: cannot execute nextval\(\) in a read-only transaction\./);
-    expect(await readEmbedded(shop, 'select is_called from public.tickets')).toEqual([{ is_called: false }]);
+    expect(await readEmbedded(server, shop, 'select is_called from public.tickets')).toEqual([{ is_called: false }]);
     expect(await pgTables()).not.toContain('tickets');
   });
 
@@ -419,7 +397,7 @@ describe.skipIf(skipMysql)('copying from MariaDB', () => {
     );
     expect(outcome).toEqual({ rowsRead: 25_000, rowsWritten: 25_000 });
 
-    const columns = await embedded(lake).columns('public.readings');
+    const columns = await embeddedSource(server, lake).columns('public.readings');
     expect(columns.map((column) => `${column.name} ${column.dataType}${column.nullable ? '' : ' not null'}`)).toEqual([
       'id bigint not null',
       'sensor character varying(30) not null',
@@ -433,6 +411,7 @@ describe.skipIf(skipMysql)('copying from MariaDB', () => {
       'note text',
     ]);
     const rows = await readEmbedded(
+      server,
       lake,
       `
       select id, sensor, value::text, taken_at::text, stamped at time zone 'UTC' as stamped_utc, ok, encode(blob_data, 'hex') as hex, detail::text, flags, note
@@ -492,7 +471,7 @@ describe.skipIf(skipMysql)('copying from MariaDB', () => {
         }),
       ),
     });
-    await onEmbedded(lake, [
+    await onEmbedded(server, lake, [
       `create table public.flags (id int primary key, on_time boolean, seen timestamptz, price numeric, label varchar(300), raw bytea)`,
       `insert into public.flags select g, g % 2 = 0, timestamptz '2024-01-01 10:00:00+02' + g * interval '1 hour', g / 4.0, repeat('x', g % 5), decode('ff00', 'hex') from generate_series(1, 100) g`,
     ]);
@@ -561,7 +540,7 @@ describe('copying a file', () => {
       recordingContext(server, workflow),
     );
     expect(outcome).toEqual({ rowsRead: 2500, rowsWritten: 2500 });
-    const columns = await embedded(store).columns('public.sales');
+    const columns = await embeddedSource(server, store).columns('public.sales');
     expect(columns.map((column) => `${column.name} ${column.dataType}`)).toEqual([
       'id integer',
       'region text',
@@ -571,6 +550,7 @@ describe('copying a file', () => {
     ]);
     expect(
       await readEmbedded(
+        server,
         store,
         'select id, region, amount::text, sold_on::text, comment from public.sales where id in (1, 100) order by id',
       ),
