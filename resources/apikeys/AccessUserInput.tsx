@@ -30,6 +30,7 @@ export function AccessUserInput({ mode }: { mode: 'create' | 'edit' }) {
     label: 'resources.apikeys.fields.accessUserId',
     helperText: translate('resources.apikeys.helpers.accessUserId'),
     choices,
+    translateChoice: false,
     isPending: users.isPending,
     isRequired: mode === 'edit',
   };

@@ -2,20 +2,26 @@ import { MenuItem, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { Choice } from '../../src/framework/types';
 
-/** Several values of a sub-list's filter (statuses, check names), as one select. */
+/**
+ * Several values of a sub-list's filter (statuses, check names), as one select. Choices are
+ * translation keys (statuses) unless `translateChoice` is false: names from records (checks,
+ * columns) are shown exactly as written.
+ */
 export function MultiSelect({
   label,
   value,
   choices,
   onChange,
+  translateChoice = true,
 }: {
   label: string;
   value: string[];
   choices: readonly Choice[];
   onChange: (value: string[]) => void;
+  translateChoice?: boolean;
 }) {
   const translate = useTranslate();
-  const text = (choice: Choice) => translate(choice.name, { _: choice.name });
+  const text = (choice: Choice) => (translateChoice ? translate(choice.name, { _: choice.name }) : choice.name);
   const nameOf = (id: string) => {
     const choice = choices.find((candidate) => String(candidate.id) === id);
     return choice ? text(choice) : id;

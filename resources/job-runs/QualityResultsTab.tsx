@@ -54,12 +54,14 @@ function QualityBody({ run }: { run: JobRun }) {
           label={translate('resources.job-runs.quality.names')}
           value={filter.qualityName}
           choices={choices.data?.qualityName ?? []}
+          translateChoice={false}
           onChange={(qualityName) => change({ qualityName })}
         />
         <MultiSelect
           label={translate('resources.job-runs.quality.columns')}
           value={filter.columnName}
           choices={choices.data?.columnName ?? []}
+          translateChoice={false}
           onChange={(columnName) => change({ columnName })}
         />
       </Box>

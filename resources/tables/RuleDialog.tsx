@@ -155,6 +155,7 @@ function ColumnInput({ tableId }: { tableId: string }) {
       source="columnName"
       label="resources.tables.quality.column"
       choices={choices}
+      translateChoice={false}
       isPending={columns.isPending}
       isRequired
       helperText={false}

@@ -33,6 +33,7 @@ function ConnectionPicker() {
       source="connectionId"
       label="resources.tables.fields.connectionId"
       choices={choices}
+      translateChoice={false}
       isPending={connections.isPending}
       isRequired
       helperText={connections.isError ? failureText(connections.error) : 'resources.tables.register.connection_help'}
@@ -77,6 +78,7 @@ function EndpointPicker() {
       source="endpoint"
       label="resources.tables.fields.endpoint"
       choices={choices}
+      translateChoice={false}
       isPending={endpoints.isPending}
       isRequired
       helperText="resources.tables.register.endpoint_help"

@@ -66,7 +66,13 @@ function DemoAccountForm({ onDone }: { onDone: () => void }) {
           autoComplete="new-password"
           helperText={passwordRulesHint(passwordPolicy, (key, params) => translate(key, params))}
         />
-        <SelectInput source="roleId" label="resources.users.fields.roleId" choices={roles ?? []} isPending={isPending} />
+        <SelectInput
+          source="roleId"
+          label="resources.users.fields.roleId"
+          choices={roles ?? []}
+          translateChoice={false}
+          isPending={isPending}
+        />
       </DialogContent>
       <DialogActions>
         <Button onClick={onDone}>{translate('ra.action.cancel')}</Button>

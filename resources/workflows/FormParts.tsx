@@ -47,6 +47,7 @@ export function ConnectionSelect({ source, label, types, helperText, isRequired 
       source={source}
       label={label}
       choices={choices}
+      translateChoice={false}
       isPending={connections.isPending}
       isRequired={isRequired}
       emptyText="resources.workflows.form.none"

@@ -62,6 +62,7 @@ export function RepositoryFilePicker({ index }: { index: number }) {
         source={`tasks.${index}.ref`}
         label="resources.workflows.sql.branch"
         choices={branches}
+        translateChoice={false}
         isPending={repository.isPending}
         emptyText={translate('resources.workflows.sql.default_branch', { name: defaultBranch })}
         helperText={false}
@@ -71,6 +72,7 @@ export function RepositoryFilePicker({ index }: { index: number }) {
         source={`tasks.${index}.path`}
         label="resources.workflows.sql.path"
         choices={files}
+        translateChoice={false}
         isPending={repository.isFetching}
         isRequired
         helperText={

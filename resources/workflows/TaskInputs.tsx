@@ -96,6 +96,7 @@ function EndpointTableInput({
         source={source}
         label={inputLabel}
         choices={choices}
+        translateChoice={false}
         isPending={Boolean(connectionId) && endpoints.isPending}
         disabled={!connectionId && !current}
         isRequired
@@ -238,6 +239,7 @@ function CopyColumnInputs({
             source={`tasks.${index}.to.keys`}
             label={label('keys')}
             choices={choices}
+            translateChoice={false}
             isPending={ready && columns.isPending}
             disabled={!ready}
             isRequired
@@ -257,6 +259,7 @@ function CopyColumnInputs({
           source={`tasks.${index}.watermark`}
           label={label('watermark')}
           choices={choices}
+          translateChoice={false}
           isPending={ready && columns.isPending}
           disabled={!ready}
           emptyText={translate(label('no_watermark'))}
@@ -300,6 +303,7 @@ function QualityTaskInputs({ index }: { index: number }) {
       source={`tasks.${index}.tableIds`}
       label={label('tables')}
       choices={choices}
+      translateChoice={false}
       isPending={tables.isPending}
       isRequired
       helperText={tables.isError ? failureText(tables.error) : label('tables_help')}

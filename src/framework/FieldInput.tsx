@@ -18,10 +18,18 @@ import { useChoices } from './useChoices';
 /** Long choice lists are easier to type into than to scroll. */
 const AUTOCOMPLETE_FROM = 12;
 
-function useTranslatedChoices(field: FieldDeclaration): { choices: Choice[]; isPending: boolean } {
+/**
+ * The choices as shown: a declared list is the product's own words (translation keys), worded in
+ * the user's language; choices the server lists (a route, the filter props) are records
+ * (workspaces, roles, pairs), shown exactly as they are named, even when a name reads like a
+ * translation key or a server text.
+ */
+function useShownChoices(field: FieldDeclaration): { choices: Choice[]; isPending: boolean } {
   const translate = useTranslate();
   const { choices, isPending } = useChoices(field.choices);
-  return { choices: (choices ?? []).map((choice) => ({ id: choice.id, name: translate(choice.name, { _: choice.name }) })), isPending };
+  const declared = Array.isArray(field.choices);
+  const text = (name: string) => (declared ? translate(name, { _: name }) : name);
+  return { choices: (choices ?? []).map((choice) => ({ id: choice.id, name: text(choice.name) })), isPending };
 }
 
 function formatJson(value: unknown): string {
@@ -45,8 +53,16 @@ interface InputProps {
 }
 
 function ChoiceInput({ field, resource }: InputProps) {
-  const { choices, isPending } = useTranslatedChoices(field);
-  const common = { source: field.source, label: fieldLabelKey(resource, field), helperText: field.helperText, isPending, choices };
+  const { choices, isPending } = useShownChoices(field);
+  // Worded above, once: react-admin would otherwise translate every name again.
+  const common = {
+    source: field.source,
+    label: fieldLabelKey(resource, field),
+    helperText: field.helperText,
+    isPending,
+    choices,
+    translateChoice: false,
+  };
   if (field.type === 'multiselect' || field.type === 'chips') {
     return choices.length >= AUTOCOMPLETE_FROM ? <AutocompleteArrayInput {...common} /> : <SelectArrayInput {...common} />;
   }
