@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
+import { embeddedSource } from './embedded-source';
 import { connections, dataTables, qualityResults, qualityRuns, systemAudits, tableColumns } from '../../server/db/schema';
-import { isTableSource, type TableSource } from '../../server/connectors/types';
 import { call, createOtherCompany, signInAdmin, snapshot, userWithPolicies } from './helpers';
 
 /** Tables, data dictionaries and data-quality rules (docs/api/tables.md), on an embedded database the test fills. */
@@ -18,16 +18,7 @@ let connectionId: string;
 let database: string;
 
 /** The embedded database behind the test's connection, to shape its data directly. */
-function source(): TableSource {
-  const connector = server.app.ctx.connectors.open({
-    companyId: server.company.companyId,
-    type: 'embedded',
-    settings: { database },
-    secrets: {},
-  });
-  if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
-  return connector;
-}
+const source = () => embeddedSource(server, database);
 /** Runs statements one by one (a source runs one statement per query). */
 async function sql(statements: string) {
   const s = source();

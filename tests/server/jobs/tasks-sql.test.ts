@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isTableSource } from '../../../server/connectors/types';
 import { repositoryFile } from '../../../server/jobs/tasks/repository';
 import { configFromUrl, MYSQL_URL, POSTGRES_URL, skipMysql, skipPostgres } from '../connectors/db-helpers';
+import { readEmbedded as readEmbeddedOf } from '../embedded-source';
 import { createTestServer, type TestServer } from '../harness';
 import { signInAdmin } from '../helpers';
 import { createConnection, createPair, createWorkflow, failureOf, recordingContext, runTask } from './tasks-helpers';
@@ -58,16 +58,7 @@ async function commitFiles(files: Record<string, string>, message: string, minut
   });
 }
 
-function readEmbedded(database: string, sql: string) {
-  const connector = server.app.ctx.connectors.open({
-    companyId: server.company.companyId,
-    type: 'embedded',
-    settings: { database },
-    secrets: {},
-  });
-  if (!isTableSource(connector)) throw new Error('an embedded database is a table source');
-  return connector.query(sql, [], { timeoutMs: 10_000 });
-}
+const readEmbedded = (database: string, sql: string) => readEmbeddedOf(server, database, sql);
 
 const sqlTask = (fields: Record<string, unknown>) => ({
   id: `sql-${crypto.randomBytes(3).toString('hex')}`,

@@ -38,6 +38,11 @@ function fakes({ lakeTables = LAKE_TABLES }: { lakeTables?: typeof LAKE_TABLES }
   return { api, runs };
 }
 
+/** The one workflow the form posted: the pair's, with `task` as its only task. */
+async function expectSavedTask(api: { bodiesOf(pattern: RegExp): unknown[] }, task: Record<string, unknown>) {
+  await waitFor(() => expect(api.bodiesOf(/^POST \/workflow$/)).toEqual([expect.objectContaining({ pairId: PAIR, tasks: [task] })]));
+}
+
 function helperOf(input: HTMLElement): string {
   return input.closest('.MuiFormControl-root')?.querySelector('.MuiFormHelperText-root')?.textContent ?? '';
 }
@@ -128,23 +133,14 @@ describe('a copy task’s mode, keys and watermark', { timeout: WORKFLOWS_TIMEOU
     await choose(user, copy, 'Watermark column (incremental copy)', 'updated_at (timestamp with time zone)');
     await save(user);
 
-    await waitFor(() =>
-      expect(api.bodiesOf(/^POST \/workflow$/)).toEqual([
-        expect.objectContaining({
-          pairId: PAIR,
-          tasks: [
-            {
-              id: 'task-1',
-              name: 'Merge orders',
-              type: 'copy',
-              from: { table: 'sales.orders' },
-              to: { table: 'lake.orders', mode: 'merge', keys: ['id'] },
-              watermark: 'updated_at',
-            },
-          ],
-        }),
-      ]),
-    );
+    await expectSavedTask(api, {
+      id: 'task-1',
+      name: 'Merge orders',
+      type: 'copy',
+      from: { table: 'sales.orders' },
+      to: { table: 'lake.orders', mode: 'merge', keys: ['id'] },
+      watermark: 'updated_at',
+    });
   });
 });
 
@@ -183,22 +179,13 @@ describe('a copy into a table the destination does not hold yet', { timeout: WOR
     await choose(user, copy, 'Key columns', 'id (integer)');
     await save(user);
 
-    await waitFor(() =>
-      expect(api.bodiesOf(/^POST \/workflow$/)).toEqual([
-        expect.objectContaining({
-          pairId: PAIR,
-          tasks: [
-            {
-              id: 'task-1',
-              name: 'Merge orders',
-              type: 'copy',
-              from: { table: 'sales.orders' },
-              to: { table: 'sales.orders', mode: 'merge', keys: ['id'] },
-            },
-          ],
-        }),
-      ]),
-    );
+    await expectSavedTask(api, {
+      id: 'task-1',
+      name: 'Merge orders',
+      type: 'copy',
+      from: { table: 'sales.orders' },
+      to: { table: 'sales.orders', mode: 'merge', keys: ['id'] },
+    });
   });
 
   it('an append offers the source’s table as a new one', async () => {
@@ -213,23 +200,14 @@ describe('a copy into a table the destination does not hold yet', { timeout: WOR
     await choose(user, copy, 'Watermark column (incremental copy)', 'updated_at (timestamp with time zone)');
     await save(user);
 
-    await waitFor(() =>
-      expect(api.bodiesOf(/^POST \/workflow$/)).toEqual([
-        expect.objectContaining({
-          pairId: PAIR,
-          tasks: [
-            {
-              id: 'task-1',
-              name: 'Append orders',
-              type: 'copy',
-              from: { table: 'sales.orders' },
-              to: { table: 'sales.orders', mode: 'append' },
-              watermark: 'updated_at',
-            },
-          ],
-        }),
-      ]),
-    );
+    await expectSavedTask(api, {
+      id: 'task-1',
+      name: 'Append orders',
+      type: 'copy',
+      from: { table: 'sales.orders' },
+      to: { table: 'sales.orders', mode: 'append' },
+      watermark: 'updated_at',
+    });
   });
 
   it('a replace into a destination without the table offers the new one too: the first run makes it', async () => {
