@@ -191,7 +191,9 @@ export function OperationsPanel(_: { label?: false }) {
   if (!record) return null;
   let body;
   if (catalogue.isPending) {
-    body = <Skeleton variant="rectangular" height={160} aria-label={translate('resources.apikeys.operations.loading')} />;
+    body = (
+      <Skeleton variant="rectangular" height={160} role="progressbar" aria-label={translate('resources.apikeys.operations.loading')} />
+    );
   } else if (catalogue.isError) {
     body = (
       <Alert severity="error">{translate('resources.apikeys.operations.load_error', { message: failureText(catalogue.error) })}</Alert>

@@ -18,7 +18,9 @@ export function DatabricksPanel({ run }: { run: JobRun }) {
   const title = translate('resources.job-runs.databricks.title');
   let body;
   if (state.isPending)
-    body = <Skeleton variant="rectangular" height={48} aria-label={translate('resources.job-runs.databricks.loading')} />;
+    body = (
+      <Skeleton variant="rectangular" height={48} role="progressbar" aria-label={translate('resources.job-runs.databricks.loading')} />
+    );
   else if (state.isError) body = <Alert severity="error">{failureText(state.error)}</Alert>;
   else {
     const data = state.data;

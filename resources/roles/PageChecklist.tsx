@@ -77,7 +77,15 @@ export function LoadedPageChecklist(props: Omit<PageChecklistProps, 'catalogue'>
   const translate = useTranslate();
   const catalogue = usePageCatalogue();
   if (catalogue.isPending)
-    return <Skeleton variant="rectangular" height={120} sx={{ maxWidth: 960 }} aria-label={translate('resources.roles.pages.loading')} />;
+    return (
+      <Skeleton
+        variant="rectangular"
+        height={120}
+        sx={{ maxWidth: 960 }}
+        role="progressbar"
+        aria-label={translate('resources.roles.pages.loading')}
+      />
+    );
   if (catalogue.isError) {
     return <Alert severity="error">{translate('resources.roles.pages.load_error', { message: failureText(catalogue.error) })}</Alert>;
   }

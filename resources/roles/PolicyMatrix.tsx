@@ -98,7 +98,15 @@ export function LoadedPolicyMatrix(props: Omit<PolicyMatrixProps, 'catalogue'> &
   const translate = useTranslate();
   const catalogue = usePolicyCatalogue();
   if (catalogue.isPending)
-    return <Skeleton variant="rectangular" height={160} sx={{ maxWidth: 720 }} aria-label={translate('resources.roles.matrix.loading')} />;
+    return (
+      <Skeleton
+        variant="rectangular"
+        height={160}
+        sx={{ maxWidth: 720 }}
+        role="progressbar"
+        aria-label={translate('resources.roles.matrix.loading')}
+      />
+    );
   if (catalogue.isError) {
     return <Alert severity="error">{translate('resources.roles.matrix.load_error', { message: failureText(catalogue.error) })}</Alert>;
   }

@@ -104,7 +104,9 @@ function RoleEditForm() {
   const save = useRoleSave(initial);
 
   if (!record || current.isPending)
-    return <Skeleton variant="rectangular" height={320} sx={{ m: 2 }} aria-label={translate('resources.roles.loading')} />;
+    return (
+      <Skeleton variant="rectangular" height={320} sx={{ m: 2 }} role="progressbar" aria-label={translate('resources.roles.loading')} />
+    );
   if (current.isError)
     return (
       <Alert severity="error" sx={{ m: 2 }}>

@@ -47,7 +47,9 @@ function HeldSection() {
   const catalogue = usePageCatalogue();
   if (!record) return null;
   if (held.isPending)
-    return <Skeleton variant="rectangular" height={200} sx={{ mx: 2 }} aria-label={translate('resources.roles.loading')} />;
+    return (
+      <Skeleton variant="rectangular" height={200} sx={{ mx: 2 }} role="progressbar" aria-label={translate('resources.roles.loading')} />
+    );
   if (held.isError)
     return (
       <Alert severity="error" sx={{ mx: 2 }}>

@@ -88,7 +88,7 @@ function RelatedTableBody<Row>(props: RelatedTableProps<Row>) {
   const translate = useTranslate();
   const [confirming, setConfirming] = useState<{ action: RelatedRowAction<Row>; row: Row } | null>(null);
   if (list.isPending && !list.error) {
-    return <Skeleton variant="rectangular" height={loadingHeight} aria-label={loadingLabel} />;
+    return <Skeleton variant="rectangular" height={loadingHeight} role="progressbar" aria-label={loadingLabel} />;
   }
   if (list.error) {
     return (

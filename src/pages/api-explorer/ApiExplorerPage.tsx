@@ -53,7 +53,12 @@ export default function ApiExplorerPage() {
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'minmax(280px, 380px) 1fr' }, alignItems: 'start' }}>
           <Paper variant="outlined" sx={{ p: 1.5 }}>
             {catalogue.isPending ? (
-              <Skeleton variant="rectangular" height={320} aria-label={translate('resources.apikeys.explorer.loading')} />
+              <Skeleton
+                variant="rectangular"
+                height={320}
+                role="progressbar"
+                aria-label={translate('resources.apikeys.explorer.loading')}
+              />
             ) : (
               <OperationBrowser operations={catalogue.data} selected={selected} onSelect={select} />
             )}

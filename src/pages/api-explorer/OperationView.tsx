@@ -89,7 +89,7 @@ export function OperationView({ id, apiKey, onApiKeyChange }: OperationViewProps
   const translate = useTranslate();
   const operation = useOperation(id);
   if (operation.isPending)
-    return <Skeleton variant="rectangular" height={240} aria-label={translate('resources.apikeys.explorer.loading')} />;
+    return <Skeleton variant="rectangular" height={240} role="progressbar" aria-label={translate('resources.apikeys.explorer.loading')} />;
   if (operation.isError) {
     return <Alert severity="error">{translate('resources.apikeys.explorer.load_error', { message: failureText(operation.error) })}</Alert>;
   }
