@@ -132,7 +132,9 @@ async function unmarkedTexts(page: Page, data: readonly string[]): Promise<strin
         const rest = unmarked
           .replace(dataPattern, ' ')
           // Dates and times as the browser writes them.
-          .replace(/\b(AM|PM|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|UTC|GMT)\b/g, ' ');
+          .replace(/\b(AM|PM|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|UTC|GMT)\b/g, ' ')
+          // Units after a number ("24 ms", "4 min 05 s", "135 KB") are symbols, the same in every language.
+          .replace(/\d\s?(ms|min|h|s|KB|MB|GB|B)\b/g, ' ');
         return /\p{L}{2,}/u.test(rest);
       }),
     ),
