@@ -283,7 +283,6 @@ export const serverTextsFr: ServerTextLanguage = {
     'does not apply to unique: a sample cannot tell whether a value repeats elsewhere in the table':
       'ne s’applique pas à unique : un échantillon ne peut pas dire si une valeur se répète ailleurs dans la table',
     'must be a number from {min} to {max}': 'doit être un nombre de {min} à {max}',
-    'must be a column name': 'doit être un nom de colonne',
     'watermarkColumn: "{name}" is {type}; a watermark column must be a timestamp, a date or a number that only grows':
       'watermarkColumn : « {name} » est de type {type} ; une colonne repère doit être un horodatage, une date ou un nombre qui ne fait que croître',
     'give a min, a max or both': 'indiquez un min, un max ou les deux',
