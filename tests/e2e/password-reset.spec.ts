@@ -32,6 +32,8 @@ test('a forgotten password is reset through the link in the mail', async ({ page
 
   // The link cannot be used twice.
   await page.goto('/logout');
+  // The logout ends on sign-in: going on before it has would find the session still open.
+  await expect(page).toHaveURL(/\/auth\/signin$/);
   await page.goto(new URL(link).pathname + new URL(link).search);
   await expect(page.getByText('This reset link cannot be used.')).toBeVisible();
 });

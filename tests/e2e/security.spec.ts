@@ -90,6 +90,8 @@ test('a recovery code signs in once; the count goes down; regenerating replaces 
   const { codes } = await enrolInBrowser(page);
 
   await page.goto('/logout');
+  // The logout ends on sign-in: going on before it has would find the session still open.
+  await expect(page).toHaveURL(/\/auth\/signin$/);
   await submitSignIn(page, account);
   await expect(page).toHaveURL(/\/auth\/verify-otp$/);
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
@@ -103,6 +105,8 @@ test('a recovery code signs in once; the count goes down; regenerating replaces 
 
   // The used code does not work a second time.
   await page.goto('/logout');
+  // The logout ends on sign-in: going on before it has would find the session still open.
+  await expect(page).toHaveURL(/\/auth\/signin$/);
   await submitSignIn(page, account);
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByLabel('Recovery code').fill(codes[0]);
@@ -127,6 +131,8 @@ test('a recovery code signs in once; the count goes down; regenerating replaces 
   await expect(section.getByTestId('recovery-codes-left')).toHaveText('10 recovery codes left');
 
   await page.goto('/logout');
+  // The logout ends on sign-in: going on before it has would find the session still open.
+  await expect(page).toHaveURL(/\/auth\/signin$/);
   await submitSignIn(page, account);
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByLabel('Recovery code').fill(codes[2]);
