@@ -14,7 +14,7 @@ import { acquireDataDirLock } from './lock';
 import { attachTableWatch, TableWatch } from './table-watch';
 import { StatementCachingClient } from './statement-cache';
 import { scopedClientClass, ScopedPool } from './scoped-connection';
-import { prepareServerRole, SERVER_ROLE } from './server-role';
+import { prepareServerRoles, SERVER_ROLE } from './server-role';
 import { PROTECT_COMPANY_ROWS_SQL } from './company-rows';
 
 export type Schema = typeof schema;
@@ -106,9 +106,10 @@ async function openPglite(options: OpenOptions): Promise<Database> {
 async function openPostgres(databaseUrl: string, schemaName: string, prepare: boolean): Promise<Database> {
   const owner = new pg.Client({ connectionString: databaseUrl });
   await owner.connect();
+  let systemRole: string;
   try {
     if (schemaName !== 'public') await owner.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`);
-    await prepareServerRole(owner, schemaName);
+    systemRole = await prepareServerRoles(owner, schemaName);
   } finally {
     await owner.end();
   }
@@ -116,7 +117,7 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
   const pool = new ScopedPool({
     connectionString: databaseUrl,
     max: 10,
-    Client: scopedClientClass(Base),
+    Client: scopedClientClass(Base, { company: SERVER_ROLE, system: systemRole }),
     // Every connection works as the server's role, to which the row-level security policies apply.
     options: [schemaName !== 'public' ? `-c search_path=${schemaName}` : '', `-c role=${SERVER_ROLE}`].filter(Boolean).join(' '),
   });
@@ -200,7 +201,7 @@ export async function migrateDatabase(database: Database, schemaName = 'public',
     await migratePg(drizzlePg(owner) as never, config);
     if (options.moduleSql) await owner.query(options.moduleSql);
     await owner.query(PROTECT_COMPANY_ROWS_SQL);
-    await prepareServerRole(owner, schemaName);
+    await prepareServerRoles(owner, schemaName);
   } finally {
     await owner.end();
   }

@@ -1,7 +1,9 @@
 /**
  * Row-level security for every tenant table (migration 0011 and docs/security.md): each table
  * with a company_id column, and companies itself, shows and accepts only the rows of the company
- * named by the session setting app.company_id, or every row when app.system is 'on'. It runs
+ * named by the session setting app.company_id (work across companies runs as a role that bypasses
+ * the policies: server-role.ts). One equality, which the planner folds into a one-time filter
+ * and estimates right (migration 0018). It runs
  * after every migration, so a table a later migration adds gets its policy from this one place
  * rather than from SQL written by hand (tests/server/row-level-security.test.ts checks them all).
  * Idempotent: a table that has its policy keeps it.
@@ -26,8 +28,8 @@ BEGIN
     -- The settings are read in sub-selects: PostgreSQL reads each once per statement (an initial
     -- plan) rather than once per row, which a count over many rows would pay for.
     EXECUTE format(
-      'CREATE POLICY company_rows ON %I USING (%2$I = (SELECT nullif(current_setting(''app.company_id'', true), '''')::uuid) OR (SELECT current_setting(''app.system'', true)) = ''on'') '
-      'WITH CHECK (%2$I = (SELECT nullif(current_setting(''app.company_id'', true), '''')::uuid) OR (SELECT current_setting(''app.system'', true)) = ''on'')',
+      'CREATE POLICY company_rows ON %I USING (%2$I = (SELECT nullif(current_setting(''app.company_id'', true), '''')::uuid)) '
+      'WITH CHECK (%2$I = (SELECT nullif(current_setting(''app.company_id'', true), '''')::uuid))',
       t.relname, t.attname);
   END LOOP;
 END

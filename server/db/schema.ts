@@ -151,7 +151,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_company_email_key').on(t.companyId, t.email),
     uniqueIndex('users_company_username_key').on(t.companyId, sql`lower(${t.username})`),
-    index('users_company_created_idx').on(t.companyId, t.createdAt),
+    index('users_company_created_idx').on(t.companyId, t.createdAt, t.id),
     index('users_company_role_idx').on(t.companyId, t.roleId),
   ],
 );
@@ -182,7 +182,10 @@ export const sessions = pgTable(
     endReason: text('end_reason'),
     isDeleted: boolean('is_deleted').notNull().default(false),
   },
-  (t) => [index('sessions_company_user_idx').on(t.companyId, t.userId), index('sessions_company_created_idx').on(t.companyId, t.createdAt)],
+  (t) => [
+    index('sessions_company_user_idx').on(t.companyId, t.userId),
+    index('sessions_company_created_idx').on(t.companyId, t.createdAt, t.id),
+  ],
 );
 
 /**
@@ -245,9 +248,9 @@ export const accessEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('access_events_company_created_idx').on(t.companyId, t.createdAt),
-    index('access_events_company_user_created_idx').on(t.companyId, t.userId, t.createdAt),
-    index('access_events_company_status_created_idx').on(t.companyId, t.status, t.createdAt),
+    index('access_events_company_created_idx').on(t.companyId, t.createdAt, t.id),
+    index('access_events_company_user_created_idx').on(t.companyId, t.userId, t.createdAt, t.id),
+    index('access_events_company_status_created_idx').on(t.companyId, t.status, t.createdAt, t.id),
   ],
 );
 
@@ -271,10 +274,10 @@ export const systemAudits = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('system_audits_company_created_idx').on(t.companyId, t.createdAt),
-    index('system_audits_company_user_created_idx').on(t.companyId, t.userId, t.createdAt),
-    index('system_audits_company_model_created_idx').on(t.companyId, t.model, t.createdAt),
-    index('system_audits_company_operation_created_idx').on(t.companyId, t.operation, t.createdAt),
+    index('system_audits_company_created_idx').on(t.companyId, t.createdAt, t.id),
+    index('system_audits_company_user_created_idx').on(t.companyId, t.userId, t.createdAt, t.id),
+    index('system_audits_company_model_created_idx').on(t.companyId, t.model, t.createdAt, t.id),
+    index('system_audits_company_operation_created_idx').on(t.companyId, t.operation, t.createdAt, t.id),
   ],
 );
 
@@ -345,7 +348,7 @@ export const workspaces = pgTable(
     uniqueIndex('workspaces_company_name_key')
       .on(t.companyId, sql`lower(${t.name})`)
       .where(sql`${t.deletedAt} is null`),
-    index('workspaces_company_created_idx').on(t.companyId, t.createdAt),
+    index('workspaces_company_created_idx').on(t.companyId, t.createdAt, t.id),
   ],
 );
 
@@ -451,8 +454,8 @@ export const notifications = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
-    index('notifications_company_user_created_idx').on(t.companyId, t.userId, t.createdAt),
-    index('notifications_company_created_idx').on(t.companyId, t.createdAt),
+    index('notifications_company_user_created_idx').on(t.companyId, t.userId, t.createdAt, t.id),
+    index('notifications_company_created_idx').on(t.companyId, t.createdAt, t.id),
   ],
 );
 
@@ -514,7 +517,7 @@ export const connections = pgTable(
   },
   (t) => [
     uniqueIndex('connections_company_name_key').on(t.companyId, sql`lower(${t.name})`),
-    index('connections_company_created_idx').on(t.companyId, t.createdAt),
+    index('connections_company_created_idx').on(t.companyId, t.createdAt, t.id),
     index('connections_company_workspace_idx').on(t.companyId, t.workspaceId),
   ],
 );
@@ -562,7 +565,7 @@ export const dataTables = pgTable(
   },
   (t) => [
     uniqueIndex('data_tables_company_connection_endpoint_key').on(t.companyId, t.connectionId, t.endpoint),
-    index('data_tables_company_created_idx').on(t.companyId, t.createdAt),
+    index('data_tables_company_created_idx').on(t.companyId, t.createdAt, t.id),
   ],
 );
 
@@ -734,7 +737,7 @@ export const workflows = pgTable(
   },
   (t) => [
     uniqueIndex('workflows_company_name_key').on(t.companyId, sql`lower(${t.name})`),
-    index('workflows_company_created_idx').on(t.companyId, t.createdAt),
+    index('workflows_company_created_idx').on(t.companyId, t.createdAt, t.id),
   ],
 );
 
@@ -767,8 +770,8 @@ export const jobRuns = pgTable(
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
   },
   (t) => [
-    index('job_runs_company_workflow_queued_idx').on(t.companyId, t.workflowId, t.queuedAt),
-    index('job_runs_company_queued_idx').on(t.companyId, t.queuedAt),
+    index('job_runs_company_workflow_queued_idx').on(t.companyId, t.workflowId, t.queuedAt, t.id),
+    index('job_runs_company_queued_idx').on(t.companyId, t.queuedAt, t.id),
     index('job_runs_status_idx').on(t.status),
   ],
 );
@@ -817,7 +820,7 @@ export const reports = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
-    index('reports_company_created_idx').on(t.companyId, t.createdAt),
+    index('reports_company_created_idx').on(t.companyId, t.createdAt, t.id),
     uniqueIndex('reports_company_weekly_period_key')
       .on(t.companyId, t.periodStart)
       .where(sql`kind = 'weekly'`),
@@ -860,7 +863,7 @@ export const shares = pgTable(
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
   },
-  (t) => [index('shares_company_created_idx').on(t.companyId, t.createdAt)],
+  (t) => [index('shares_company_created_idx').on(t.companyId, t.createdAt, t.id)],
 );
 
 /** A company's plan: assigned by an operator (provider `self`) or bought through Stripe. */

@@ -4,8 +4,10 @@ import { currentScope, scopeSettings } from './tenant-scope';
 
 /**
  * PostgreSQL connections that tell the server, before a statement, whose rows it may touch: the
- * tenant scope of the code that runs it (tenant-scope.ts) becomes the session settings
- * `app.company_id` and `app.system`, which the row-level security policies read (migration 0011).
+ * tenant scope of the code that runs it (tenant-scope.ts) becomes the session setting
+ * `app.company_id`, which the row-level security policies read (migrations 0011 and 0018), and the
+ * role the statement runs as: the server's role for a company's work (or no scope's: it sees no
+ * tenant row), the role that bypasses the policies for system work (server-role.ts).
  *
  * A pooled connection remembers the scope it last set, so the settings are sent only when a
  * statement of another scope comes along (a request of another company): one short round trip
@@ -19,7 +21,7 @@ type Send = (...args: unknown[]) => unknown;
 type Callback = (error: unknown, result: unknown) => void;
 type ClientClass = new (config?: string | pg.ClientConfig) => pg.Client;
 
-const SET_SCOPE = "select set_config('app.company_id', $1, false), set_config('app.system', $2, false)";
+const SET_SCOPE = "select set_config('role', $2, false), set_config('app.company_id', $1, false)";
 /** Ends a transaction by undoing it, and with it any setting made inside. */
 const UNDOES_SETTINGS = /^\s*(rollback|abort)\b/i;
 
@@ -28,7 +30,13 @@ interface QueryLike {
   submit?: unknown;
 }
 
-export function scopedClientClass(Base: ClientClass): ClientClass {
+/** The roles statements run as: `company` for a company's work and no scope's, `system` for work across companies. */
+export interface ScopeRoles {
+  company: string;
+  system: string;
+}
+
+export function scopedClientClass(Base: ClientClass, roles: ScopeRoles): ClientClass {
   return class ScopedClient extends Base {
     /** The scope this connection's settings hold; undefined when not known. */
     private settingsKey: string | undefined;
@@ -38,7 +46,8 @@ export function scopedClientClass(Base: ClientClass): ClientClass {
       const send = this.query.bind(this) as Send;
       this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
         const { companyId, system } = scopeSettings(currentScope());
-        const key = `${companyId}/${system}`;
+        const role = system ? roles.system : roles.company;
+        const key = `${companyId}/${role}`;
         const text = typeof config === 'string' ? config : (config as QueryLike | null)?.text;
         const undoes = typeof text === 'string' && UNDOES_SETTINGS.test(text);
         const streamed = typeof (config as QueryLike | null)?.submit === 'function';
@@ -61,7 +70,7 @@ export function scopedClientClass(Base: ClientClass): ClientClass {
         };
         // Ending a transaction needs no settings, and after a failed statement PostgreSQL would refuse them until it ends.
         if (this.settingsKey === key || undoes) return run();
-        const setting = send({ text: SET_SCOPE, values: [companyId, system] }) as Promise<unknown>;
+        const setting = send({ text: SET_SCOPE, values: [companyId, role] }) as Promise<unknown>;
         if (streamed) {
           // A cursor is handed to the connection as it is: it is queued right behind the settings,
           // on the same connection, which runs them in order, and fails with them.

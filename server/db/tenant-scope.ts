@@ -45,10 +45,14 @@ export function withoutTenant<T>(work: () => T): T {
   return storage.run(NONE, work);
 }
 
-/** The two settings the policies read: `app.company_id` and `app.system`. */
-export function scopeSettings(scope: TenantScope = currentScope()): { companyId: string; system: 'on' | 'off' } {
+/**
+ * What a connection is set to before a statement of this scope: the company the policies read
+ * (`app.company_id`), and whether the statement runs as the role that bypasses them (system work;
+ * server-role.ts).
+ */
+export function scopeSettings(scope: TenantScope = currentScope()): { companyId: string; system: boolean } {
   return {
     companyId: scope.kind === 'company' ? scope.companyId : '',
-    system: scope.kind === 'system' ? 'on' : 'off',
+    system: scope.kind === 'system',
   };
 }

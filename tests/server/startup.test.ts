@@ -275,7 +275,7 @@ describe('the server process', () => {
           expect(await started.exited).toBe(1);
           expect(started.output()).toMatch(/The server could not (create|grant) the role dataops_console_app/);
           expect(started.output()).toContain('CREATEROLE');
-          expect(started.output()).toContain('docs/operations.md, "The server\'s database role"');
+          expect(started.output()).toContain('docs/operations.md, "The server\'s database roles"');
         } finally {
           fs.rmSync(dir, { recursive: true, force: true });
         }
