@@ -3,10 +3,20 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { ListSort } from '../../common/contract/routes';
 import type { Db } from '../db/client';
-import { anyOf, filterBody, listPage, periodAndSearchFilters, within, type ListAnswer } from '../http/lists';
+import {
+  anyOf,
+  DEFERRED_JOIN_FROM,
+  deferredIds,
+  filterBody,
+  inlined,
+  listPage,
+  periodAndSearchFilters,
+  within,
+  type ListAnswer,
+} from '../http/lists';
 import { searchCondition, type SearchedList } from '../http/search';
 import { sortedOrder, type SortColumns } from '../platform/list-sort';
-import { readPage } from './merge';
+import { mergeColumn, readPage } from './merge';
 import { usersMatching } from './people';
 
 /**
@@ -79,8 +89,14 @@ export async function listLog<Stored, Row>(
             .from(table)
             .where(and(where, value))
             .orderBy(...newestFirst);
+        // Deep in a list without a merge, the skipped entries are read from the order's index alone (lists.ts, DEFERRED_JOIN_FROM).
+        const deferred = o >= DEFERRED_JOIN_FROM && !mergeColumn(indexed);
         // The columns are the log's, so the rows are its stored entries.
-        const rows = (await readPage(part, indexed, newestFirst, o, l)) as Stored[];
+        const rows = (
+          deferred
+            ? await part(await deferredIds(db, { table, id: idColumn as PgColumn, where, order: newestFirst }, o, l)).limit(inlined(l))
+            : await readPage(part, indexed, newestFirst, o, l)
+        ) as Stored[];
         return log.named(db, companyId, rows);
       },
     },

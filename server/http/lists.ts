@@ -1,4 +1,24 @@
-import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  Column,
+  desc,
+  eq,
+  getTableColumns,
+  getTableName,
+  gte,
+  ilike,
+  inArray,
+  is,
+  lte,
+  or,
+  Param,
+  SQL,
+  sql,
+  StringChunk,
+  type AnyColumn,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import { PgDialect, type PgColumn, type PgSelect, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
@@ -56,21 +76,168 @@ export function orderedPage<Query extends PgSelect>(
   limit: number,
 ): Promise<ListAnswer<Awaited<Query>[number]>> {
   const { select, where, order, countFrom } = query;
+  // A condition that reads a joined table (countWhere given) or an order by one cannot cut the ids from the base table alone.
+  const idColumn = (getTableColumns(countFrom) as Record<string, PgColumn | undefined>).id;
+  const deferrable = idColumn !== undefined && !('countWhere' in query) && readsOnly(countFrom, where, ...order);
   return listPage(
     db,
     {
-      page: (o, l) =>
-        select()
-          .where(where)
-          .orderBy(...order)
-          .offset(inlined(o))
-          .limit(inlined(l)) as unknown as Promise<Awaited<Query>[number][]>,
+      page: async (o, l) =>
+        (deferrable && o >= DEFERRED_JOIN_FROM
+          ? select()
+              .where(await deferredIds(db, { table: countFrom, id: idColumn, where, order }, o, l))
+              .orderBy(...order)
+              .limit(inlined(l))
+          : select()
+              .where(where)
+              .orderBy(...order)
+              .offset(inlined(o))
+              .limit(inlined(l))) as unknown as Promise<Awaited<Query>[number][]>,
       countFrom,
       where: 'countWhere' in query ? query.countWhere : where,
     },
     offset,
     limit,
   );
+}
+
+/**
+ * From this offset on, a page reads the ids of its rows first and then the rows by id (a deferred
+ * join). The rows an offset skips are then read from the index of the list's order alone
+ * (company_id, column, id: migration 0018) instead of each being fetched whole, which at offset
+ * 500,000 is the difference between reading half a million table rows and half a million index
+ * entries. The first pages read their rows directly, which is cheaper there.
+ */
+export const DEFERRED_JOIN_FROM = 1_000;
+
+/**
+ * `id = any(the ids of the page)`: the page's ids cut by `order`, `offset` and `limit` from `table`
+ * alone. The select it goes into orders the rows again (a list of ids has no order). Written as an
+ * array, the ids are read once, before the rows: as `id in (select …)` the planner may walk the
+ * list's order and look each row up in the subquery, running the deep cut again for every row.
+ *
+ * Past ANCHOR_STRIDE rows the cut starts from a kept anchor (anchorAt) where the order allows one,
+ * so that it reads fewer than ANCHOR_STRIDE index entries however deep the page is.
+ */
+export async function deferredIds(db: Db, source: DeferredSource, offset: number, limit: number): Promise<SQL> {
+  const bucket = Math.floor(offset / ANCHOR_STRIDE);
+  const keys = bucket > 0 ? anchorKeys(source) : null;
+  const anchor = keys ? await anchorAt(db, source, keys, bucket * ANCHOR_STRIDE) : null;
+  const cut = anchor
+    ? { where: and(source.where, afterAnchor(keys!, anchor)), offset: offset - bucket * ANCHOR_STRIDE }
+    : { where: source.where, offset };
+  const ids = db
+    .select({ id: source.id })
+    .from(source.table)
+    .where(cut.where)
+    .orderBy(...source.order)
+    .offset(inlined(cut.offset))
+    .limit(inlined(limit));
+  return idAmong(source.id, ids);
+}
+
+export interface DeferredSource {
+  table: PgTable;
+  id: PgColumn;
+  where: SQL | undefined;
+  order: Array<SQL | PgColumn>;
+}
+
+/**
+ * Rows between two kept anchors. An anchor is the order's values at row ANCHOR_STRIDE × n of a
+ * list: a page n × ANCHOR_STRIDE + k rows deep reads k index entries past it rather than all of
+ * them. Finding one costs what the deep page cost without it, once; it is kept, like a count, until
+ * a table it read is written (table-watch.ts).
+ */
+export const ANCHOR_STRIDE = 10_000;
+
+interface OrderKey {
+  column: PgColumn;
+  descending: boolean;
+}
+
+/**
+ * The order as columns of the base table, when a row comparison can stand for it: every key a
+ * column of `table` that holds no nulls, all in one direction, the id last (so the order is total).
+ * Read from the SQL Drizzle's asc() and desc() write (`"col" asc`), or a bare column.
+ */
+function anchorKeys(source: DeferredSource): OrderKey[] | null {
+  const keys: OrderKey[] = [];
+  for (const part of source.order) {
+    let column: PgColumn | undefined;
+    let words = '';
+    if (is(part, Column)) column = part as PgColumn;
+    else {
+      for (const chunk of (part as SQL).queryChunks) {
+        if (is(chunk, Column) && !column) column = chunk as PgColumn;
+        else if (is(chunk, StringChunk)) words += (chunk as StringChunk).value.join('');
+        else return null;
+      }
+    }
+    const direction = words.trim().toLowerCase();
+    if (!column || column.table !== source.table || (!column.notNull && column !== source.id) || (direction !== '' && direction !== 'asc' && direction !== 'desc'))
+      return null;
+    keys.push({ column, descending: direction === 'desc' });
+  }
+  if (keys.length === 0 || keys.at(-1)!.column !== source.id || keys.some((key) => key.descending !== keys[0].descending)) return null;
+  return keys;
+}
+
+/** The order's values, as text, at row `position` of the list (1-based); null when the list is shorter. */
+function anchorAt(db: Db, source: DeferredSource, keys: OrderKey[], position: number): Promise<string[] | null> {
+  const name = getTableName(source.table);
+  const condition = source.where ? keyDialect.sqlToQuery(source.where) : { sql: '', params: [] };
+  const order = keys.map((key) => `${key.column.name} ${key.descending ? 'desc' : 'asc'}`).join(',');
+  const cacheKey = `${name}\u0000${condition.sql}\u0000${JSON.stringify(condition.params)}\u0000${order}\u0000${position}`;
+  return anchors.read(db, cacheKey, [name, ...tablesRead(condition.sql)], async () => {
+    // Text keeps every digit (a timestamp's microseconds, which a JavaScript date would drop).
+    const fields = Object.fromEntries(keys.map((key, i) => [`k${i}`, sql<string>`${key.column}::text`]));
+    const [row] = await db
+      .select(fields)
+      .from(source.table)
+      .where(source.where)
+      .orderBy(...source.order)
+      .offset(inlined(position - 1))
+      .limit(1);
+    return row ? keys.map((_, i) => String((row as Record<string, unknown>)[`k${i}`])) : null;
+  });
+}
+
+/** The rows after an anchor in the keys' order: one row comparison, which the order's index reads as a range. */
+function afterAnchor(keys: OrderKey[], anchor: string[]): SQL {
+  const columns = sql.join(
+    keys.map((key) => sql`${key.column}`),
+    sql`, `,
+  );
+  const values = sql.join(
+    keys.map((key, i) => sql`cast(${anchor[i]} as ${sql.raw(key.column.getSQLType())})`),
+    sql`, `,
+  );
+  return keys[0].descending ? sql`(${columns}) < (${values})` : sql`(${columns}) > (${values})`;
+}
+
+/** Kept anchors: a list's position and filter each, until a table they read is written. */
+const anchors = new KeptAnswers<string[] | null>({ ttlMs: 15_000, maxEntries: 1_000 });
+
+/** `id = any(array(select …))`: the ids are read once, before the rows they name (deferredIds says why). */
+export function idAmong(id: AnyColumn, ids: SQL | SQLWrapper): SQL {
+  return sql`${id} = any(array(${ids}))`;
+}
+
+/**
+ * Whether every column the parts name is one of `table`'s: a condition and an order the page's
+ * ids can be cut by from that table alone. Anything else it cannot see into (a subquery, another
+ * table's column) says no.
+ */
+export function readsOnly(table: PgTable, ...parts: Array<SQL | PgColumn | undefined>): boolean {
+  const walk = (part: unknown): boolean => {
+    if (part === undefined || part === null) return true;
+    if (is(part, Column)) return (part as PgColumn).table === table;
+    if (is(part, SQL)) return (part as SQL).queryChunks.every(walk);
+    if (Array.isArray(part)) return part.every(walk);
+    return is(part, StringChunk) || is(part, Param) || typeof part !== 'object';
+  };
+  return parts.every(walk);
 }
 
 export interface CappedCount {

@@ -9,6 +9,8 @@ import { notifications } from '../db/schema';
 import { mergeColumn } from '../audits/merge';
 import { namesOf, usersWho } from '../audits/people';
 import {
+  DEFERRED_JOIN_FROM,
+  deferredIds,
   cappedCount,
   anyOf,
   choicesOf,
@@ -155,7 +157,9 @@ export async function listNotifications(
               .orderBy(...order)
               .offset(inlined(o))
               .limit(inlined(l))
-          : await part().offset(inlined(o)).limit(inlined(l));
+          : o >= DEFERRED_JOIN_FROM
+            ? await part(await deferredIds(db, { table: notifications, id: notifications.id, where, order }, o, l)).limit(inlined(l))
+            : await part().offset(inlined(o)).limit(inlined(l));
         return named(db, reader.companyId, rows);
       },
     },

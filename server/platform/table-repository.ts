@@ -1,8 +1,8 @@
-import { and, asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ZodObject } from 'zod';
 import type { EntityContract } from '../../common/contract/define';
-import { anyOf, inlined, listPage, orderBy, searching, type ListAnswer } from '../http/lists';
+import { anyOf, DEFERRED_JOIN_FROM, deferredIds, inlined, listPage, orderBy, searching, type ListAnswer } from '../http/lists';
 import type { EntityRepository, EntityRow, EntityScope, PageRequest } from './entity-routes';
 
 /** A table of one company's records: an `id` and a `companyId` column beside the entity's own. */
@@ -62,17 +62,26 @@ export function companyTableRepository<Row extends EntityRow, Table extends Comp
   const mine = (scope: EntityScope, ...conditions: Array<SQL | undefined>) => and(eq(table.companyId, scope.auth.companyId), ...conditions);
   const page = (scope: EntityScope, where: SQL | undefined, request: PageRequest) => {
     const sorted = sortable[request.sort.field] ?? table.id;
+    // The id breaks ties in the same direction, so that one (company_id, column, id) index serves the order both ways.
+    const order = [orderBy(sorted, request.sort.order), orderBy(table.id, request.sort.order)];
     return listPage(
       scope.db,
       {
-        page: (offset, limit) =>
-          scope.db
-            .select(selected)
-            .from(table as PgTable)
-            .where(where)
-            .orderBy(orderBy(sorted, request.sort.order), asc(table.id))
-            .offset(inlined(offset))
-            .limit(inlined(limit)),
+        page: async (offset, limit) =>
+          offset >= DEFERRED_JOIN_FROM
+            ? scope.db
+                .select(selected)
+                .from(table as PgTable)
+                .where(await deferredIds(scope.db, { table, id: table.id, where, order }, offset, limit))
+                .orderBy(...order)
+                .limit(inlined(limit))
+            : scope.db
+                .select(selected)
+                .from(table as PgTable)
+                .where(where)
+                .orderBy(...order)
+                .offset(inlined(offset))
+                .limit(inlined(limit)),
         countFrom: table,
         where,
       },

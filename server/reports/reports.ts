@@ -8,7 +8,7 @@ import { recipientLocales } from '../mail/recipients';
 import { recordAudit } from '../audit';
 import { badRequest } from '../http/errors';
 import { isUniqueViolation } from '../http/database-errors';
-import { inlined, listPage, type ListAnswer } from '../http/lists';
+import { DEFERRED_JOIN_FROM, deferredIds, inlined, listPage, type ListAnswer } from '../http/lists';
 import type { ReportFormat, ReportKind } from '../../common/schemas/reports';
 import type { Locale } from '../../common/locales';
 import { reportFigures, type HeadlineFigure } from './figures';
@@ -343,8 +343,19 @@ export async function listReports(db: Db, companyId: string, offset: number, lim
   const answer = await listPage(
     db,
     {
-      page: (o, l) =>
-        selectReports(db).where(where).orderBy(desc(reports.createdAt), desc(reports.id)).offset(inlined(o)).limit(inlined(l)),
+      page: async (o, l) => {
+        const order = [desc(reports.createdAt), desc(reports.id)];
+        return o >= DEFERRED_JOIN_FROM
+          ? selectReports(db)
+              .where(await deferredIds(db, { table: reports, id: reports.id, where, order }, o, l))
+              .orderBy(...order)
+              .limit(inlined(l))
+          : selectReports(db)
+              .where(where)
+              .orderBy(...order)
+              .offset(inlined(o))
+              .limit(inlined(l));
+      },
       countFrom: reports,
       where,
     },

@@ -10,6 +10,8 @@ import { SETTING_LIMITS } from '../../common/settings';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from '../audits/counts';
 import { namesOf, usersWho } from '../audits/people';
 import {
+  DEFERRED_JOIN_FROM,
+  deferredIds,
   anyOf,
   choicesOf,
   filterBody,
@@ -147,14 +149,21 @@ export class SessionLists {
     now = new Date(),
   ): Promise<ListAnswer<SessionRow>> {
     const where = this.conditions(viewer.companyId, filter, now);
-    const select = (condition: SQL | undefined, ordering: SQL[], o: number, l: number) =>
-      this.db
-        .select()
-        .from(sessions)
-        .where(and(where, condition))
-        .orderBy(...ordering)
-        .offset(inlined(o))
-        .limit(inlined(l));
+    const select = async (condition: SQL | undefined, ordering: SQL[], o: number, l: number) =>
+      o >= DEFERRED_JOIN_FROM
+        ? this.db
+            .select()
+            .from(sessions)
+            .where(await deferredIds(this.db, { table: sessions, id: sessions.id, where: and(where, condition), order: ordering }, o, l))
+            .orderBy(...ordering)
+            .limit(inlined(l))
+        : this.db
+            .select()
+            .from(sessions)
+            .where(and(where, condition))
+            .orderBy(...ordering)
+            .offset(inlined(o))
+            .limit(inlined(l));
     const newestFirst = [desc(sessions.createdAt), desc(sessions.id)];
 
     const page = async (o: number, l: number) => {

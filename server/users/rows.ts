@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import { qualified, type Db } from '../db/client';
 import { KeptAnswers } from '../db/table-watch';
 import { notFound } from '../http/errors';
 import { roles, users, workspaceMembers, workspaces } from '../db/schema';
-import { listPage, type ListAnswer, inlined, orderBy, orEmpty, searchText } from '../http/lists';
+import { idAmong, listPage, type ListAnswer, inlined, orderBy, orEmpty, searchText } from '../http/lists';
 import { inAnyWorkspace, membersOf } from '../workspaces/members';
 import type { SearchedList } from '../http/search';
 import type { UserSortField, UserStatus } from '../../common/schemas/users';
@@ -233,7 +233,7 @@ export async function listUsers(
     db
       .select({ ...userColumns, workspaces: workspacesOf(companyId, qualified('users', 'id')) })
       .from(users)
-      .where(inArray(users.id, pageIds(sort, o, l)))
+      .where(idAmong(users.id, pageIds(sort, o, l)))
       .orderBy(...sortOf(sort));
   const answer = await listPage<SelectedUser & { workspaces: WorkspaceRef[] }>(db, { page, countFrom, where }, offset, limit);
   return { ...answer, rows: await withRoles(db, companyId, answer.rows) };

@@ -80,6 +80,9 @@ async function seedTenant(exec, companyId, roleId, tag, users, audits, events) {
   }
 }
 
+/** p95 targets of the deep page, by database: it reads from a kept anchor (server/http/lists.ts, ANCHOR_STRIDE). */
+export const DEEP_PAGE_TARGETS = { PostgreSQL: 50, PGlite: 150 };
+
 /**
  * The calls measured: lists, and filters a user would set. Each is called again and again, as a
  * user paging through a list does, so the count of a filter is taken once and then kept (see
@@ -107,6 +110,7 @@ function calls(seedStart) {
     },
     { name: 'users search', method: 'POST', path: '/users/filter/10/0/DESC/createdAt', body: { search: 'user4242' } },
     { name: 'audits list', method: 'GET', path: '/system/audits/0/10' },
+    { name: 'audits list, page at offset 500,000', method: 'GET', path: '/system/audits/500000/10', targets: DEEP_PAGE_TARGETS },
     {
       name: 'audits filter (model, last 30 days)',
       method: 'POST',
@@ -122,6 +126,13 @@ function calls(seedStart) {
       name: 'audits filter, a new one every call',
       method: 'POST',
       path: '/system/audits/filter/0/10',
+      body: () => ({ startDate: freshStart() }),
+      target: false,
+    },
+    {
+      name: 'audits page at offset 500,000, a new filter every call',
+      method: 'POST',
+      path: '/system/audits/filter/500000/10',
       body: () => ({ startDate: freshStart() }),
       target: false,
     },
@@ -208,7 +219,8 @@ export async function measureListCalls({ baseUrl, token, ids, label, target, sec
     const { times, errors } = await hammer(baseUrl, token, call, { seconds });
     const p50 = percentile(times, 50);
     const p95 = percentile(times, 95);
-    const verdict = call.target === false ? 'not a target (see below)' : p95 <= target ? 'met' : `**missed** (${target} ms)`;
+    const goal = call.targets?.[label] ?? target;
+    const verdict = call.target === false ? 'not a target (see below)' : p95 <= goal ? 'met' : `**missed** (${goal} ms)`;
     rows.push(
       `| ${label} | ${call.name} | ${times.length} | ${(times.length / seconds).toFixed(0)}/s | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms | ${errors} | ${verdict} |`,
     );
@@ -227,7 +239,7 @@ export function listSection(rows, seconds) {
       `10 clients call each route as fast as they can for ${seconds} s, over loopback, signed in as the tenant's admin, after a ` +
       `warm-up pass of ${WARM_UP_SECONDS} s on every call (a server that has run a while: its code compiled, its plans and kept counts made). ` +
       'The clients run on the same machine as the server and the database, on node:http with kept-alive connections. ' +
-      'Targets: p95 ≤ 20 ms on PostgreSQL, ≤ 100 ms on PGlite.',
+      'Targets: p95 ≤ 20 ms on PostgreSQL, ≤ 100 ms on PGlite; the page at offset 500,000: ≤ 50 ms on PostgreSQL, ≤ 150 ms on PGlite.',
     '',
     '| database | call | calls | rate | p50 | p95 | errors | target |',
     '|---|---|---|---|---|---|---|---|',
@@ -238,10 +250,16 @@ export function listSection(rows, seconds) {
       "way (server/db/table-watch.ts); a users page with its workspaces is one statement; one workspace's members are read newest " +
       'first from an index; the searches of users, audits and access events read trigram indexes over the fields they search; ' +
       'on PostgreSQL every statement but a ' +
-      'text search is named, with its page bounds and fixed values written in, so each connection plans a list page once.',
+      'text search is named, with its page bounds and fixed values written in, so each connection plans a list page once. ' +
+      "Row-level security is one equality on the session's company, which the planner estimates right (system work runs as a role " +
+      "that bypasses it), and every list's order has an index with its id tie-break (migration 0018). Past 1,000 rows a page reads " +
+      'its ids from that index alone and then its rows by id (a deferred join); past 10,000 it starts from a kept anchor, the ' +
+      "order's values at every 10,000th row, found once per filter and kept like a count, so a page 500,000 rows deep reads fewer " +
+      'than 10,000 index entries.',
     '',
     'Not a target: **a new filter every call** changes the filter on each call (a start date a few milliseconds apart), so every ' +
       'call takes a fresh count of up to 10,000 rows: the cost of the first page of a filter nobody has used yet, which the rows ' +
-      'above pay once.',
+      'above pay once. **A deep page with a new filter every call** is the same for the page 500,000 rows deep: each call finds ' +
+      'its anchor afresh, reading 500,000 index entries (no table rows).',
   ];
 }
