@@ -19,6 +19,13 @@ export function startOfTodayUtc(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
+/**
+ * `days` before the start of the minute `now` falls in. Cards count "the last 7 days" as of the
+ * minute: a window that moved with every millisecond made every call a new filter, whose count
+ * could never be kept (server/http/lists.ts, cappedCount).
+ */
 export function daysAgo(days: number, now = new Date()): Date {
-  return new Date(now.getTime() - days * DAY_MS);
+  return new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS - days * DAY_MS);
 }
+
+const MINUTE_MS = 60 * 1000;

@@ -1,3 +1,4 @@
+import { daysAgo } from '../../server/audits/counts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
@@ -655,5 +656,12 @@ describe('planner statistics of the list tables', () => {
       // PostgreSQL's autovacuum does it there; the server schedules nothing.
       expect(after).toEqual(before);
     }
+  });
+});
+
+describe('the window of the cards', () => {
+  it('starts "the last 7 days" at a whole minute, so that calls within a minute share one kept count', () => {
+    expect(daysAgo(7, new Date('2026-11-28T10:15:42.123Z')).toISOString()).toBe('2026-11-21T10:15:00.000Z');
+    expect(daysAgo(7, new Date('2026-11-28T10:15:59.999Z'))).toEqual(daysAgo(7, new Date('2026-11-28T10:15:00.000Z')));
   });
 });
