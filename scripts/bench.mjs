@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Benchmarks: builds the console, starts the real server on a fresh data directory, measures,
 // and writes the figures with the command behind them to docs/benchmarks.md.
-//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | runs | isolation | live: one part)
+//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | runs | isolation | live: one part;
+//                            BENCH_ONLY=peer: beside Directus, once ../shared/bench/peer-directus/setup.sh has run)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import { chromiumPath } from './chromium.mjs';
 import { measureFirstLoad } from '../tests/bench/first-load.mjs';
 import { measureSignIn } from '../tests/bench/sign-in.mjs';
 import { listSection, measureListCalls, seedListData } from '../tests/bench/lists.mjs';
+import { measurePeer, seedPeerData } from '../tests/bench/peer-directus.mjs';
 import { measureQuality } from '../tests/bench/quality.mjs';
 import { measureCopy } from '../tests/bench/copy.mjs';
 import { measureRunLatency } from '../tests/bench/jobs-latency.mjs';
@@ -39,6 +41,9 @@ function startServer(env) {
       PORT: String(port),
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
+      // The clients drive one admin session far past any person's rate; the limits would refuse them.
+      RATE_LIMIT_SESSION_PER_MINUTE: '0',
+      RATE_LIMIT_API_KEY_PER_MINUTE: '0',
       BOOTSTRAP_COMPANY_HOSTNAME: account.companyHostname,
       BOOTSTRAP_ADMIN_EMAIL: account.email,
       BOOTSTRAP_ADMIN_PASSWORD: account.password,
@@ -141,6 +146,39 @@ async function listsOnPostgres() {
   }
 }
 
+/** This server beside the Directus peer on the same PostgreSQL (tests/bench/peer-directus.mjs); only with BENCH_ONLY=peer. */
+async function peerOnPostgres() {
+  const { default: pg } = await import('pg');
+  const schema = `bench_peer_${Date.now().toString(36)}`;
+  const client = new pg.Client({ connectionString: benchDatabaseUrl });
+  await client.connect();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-peer-'));
+  try {
+    const env = { DATA_DIR: dataDir, DATABASE_URL: benchDatabaseUrl, DATABASE_SCHEMA: schema };
+    let server = startServer(env);
+    await server.ready();
+    await server.stop();
+    await client.query(`set search_path = "${schema}"`);
+    console.log('Seeding PostgreSQL for the peer comparison…');
+    await seedPeerData(
+      (sql) => client.query(sql),
+      async (sql) => (await client.query(sql)).rows,
+      account.companyHostname,
+    );
+    server = startServer(env);
+    try {
+      await server.ready();
+      return await measurePeer({ baseUrl, token: await adminToken() });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await client.query(`drop schema if exists "${schema}" cascade`).catch(() => {});
+    await client.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** Builds the console into a directory of its own, so that a console built or served from dist/ is left alone. */
 function buildConsole() {
   if (!chromiumPath()) throw new Error('Benchmarks need Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
@@ -173,6 +211,8 @@ async function main() {
     const rows = [...(await listsOnPostgres()), ...(await listsOnPglite())];
     sections.push(listSection(rows, listSeconds));
   }
+  // Not part of a whole run: it needs the Directus peer set up beside the server.
+  if (only === 'peer') sections.push(await peerOnPostgres());
   if (measures('quality')) sections.push(await measureQuality({ databaseUrl: benchDatabaseUrl }));
   if (measures('copy')) sections.push(await measureCopy({ databaseUrl: benchDatabaseUrl }));
   if (measures('runs')) sections.push(await measureRunLatency({ databaseUrl: benchDatabaseUrl }));
