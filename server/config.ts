@@ -61,6 +61,12 @@ export interface Config {
   filesRoots: string[];
   /** Embedded source databases: how many a company may have (EMBEDDED_DATABASES_PER_COMPANY), and how long one stays open unused (EMBEDDED_IDLE_SECONDS). */
   embedded: { maxPerCompany: number; idleSeconds: number };
+  /**
+   * Calls a minute one API key (RATE_LIMIT_API_KEY_PER_MINUTE) or one signed-in session
+   * (RATE_LIMIT_SESSION_PER_MINUTE) may make, counted in the database across servers
+   * (server/auth/rate-limit.ts); 0 turns that limit off.
+   */
+  rateLimits: { apiKeyPerMinute: number; sessionPerMinute: number };
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -183,6 +189,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedded: {
       maxPerCompany: int('EMBEDDED_DATABASES_PER_COMPANY', env.EMBEDDED_DATABASES_PER_COMPANY, 10),
       idleSeconds: int('EMBEDDED_IDLE_SECONDS', env.EMBEDDED_IDLE_SECONDS, 300),
+    },
+    rateLimits: {
+      apiKeyPerMinute: int('RATE_LIMIT_API_KEY_PER_MINUTE', env.RATE_LIMIT_API_KEY_PER_MINUTE, 600),
+      // A console session opens a screen with a burst of calls (cards, lists, filter choices) and
+      // keeps a live stream; a busy person stays far below this, a runaway script does not.
+      sessionPerMinute: int('RATE_LIMIT_SESSION_PER_MINUTE', env.RATE_LIMIT_SESSION_PER_MINUTE, 1200),
     },
   };
 }

@@ -10,6 +10,7 @@ import { isAllowed, type PolicyConfig } from './policies';
 import type { AuthContext } from '../platform/auth-context';
 import { verifyAccessToken, type SessionStage } from './tokens';
 import { withTenant } from '../db/tenant-scope';
+import { registerRateLimits } from './rate-limit';
 
 export type { AuthContext } from '../platform/auth-context';
 
@@ -47,11 +48,13 @@ const impersonators = alias(users, 'impersonators');
 
 /**
  * The one guard every API request passes: token → open session row → active user and company →
- * stage and admin checks. A failure before the session is found is 401 "Invalid JWT token", so the
- * console sends the user back to sign-in; a missing right is 403 "Resource Access not provided".
+ * calls a minute (rate-limit.ts) → stage and admin checks. A failure before the session is found
+ * is 401 "Invalid JWT token", so the console sends the user back to sign-in; a missing right is 403
+ * "Resource Access not provided".
  */
 export function registerAuthGuard(app: FastifyInstance) {
   app.decorateRequest('auth', null);
+  const rateLimits = registerRateLimits(app);
   app.addHook('onRequest', async (request) => {
     const routeConfig = request.routeOptions.config ?? {};
     if (routeConfig.public || !request.routeOptions.url) return;
@@ -59,6 +62,8 @@ export function registerAuthGuard(app: FastifyInstance) {
       request.headers[TOKEN_HEADER] || !request.headers[API_KEY_HEADER]
         ? await authenticate(app, request)
         : await authenticateApiKey(app, request, routeConfig.apiKeys !== false);
+    // Counted once the caller is known, before its rights are checked: refused calls cost the server too.
+    await rateLimits?.admit(auth);
     const allowed = routeConfig.stages ?? ['full'];
     if (!allowed.includes(auth.stage)) throw unauthorized();
     if (routeConfig.adminOnly && !auth.isAdmin) throw forbidden();

@@ -55,14 +55,21 @@ export interface TestServerOptions {
  * (sign-up open) and lets them reach this machine's loopback addresses (TEST_ALLOWED_HOSTS), where
  * the tests' fakes and databases listen; `reach: { allowedHosts: [], deniedHosts: [] }` gives the
  * policy a server has out of the box. Names are resolved without the network (testResolver): only
- * `localhost` and the names `options.reach.resolve` knows have addresses.
+ * `localhost` and the names `options.reach.resolve` knows have addresses. The limits of calls a
+ * minute are off; `rateLimits` turns them on.
  */
 export async function createTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const schema = databaseUrl ? `t_${crypto.randomBytes(6).toString('hex')}` : 'public';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-test-'));
   const config: Config = {
-    ...readConfig({ DATA_DIR: dataDir, CONNECTION_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS }),
+    ...readConfig({
+      DATA_DIR: dataDir,
+      CONNECTION_ALLOWED_HOSTS: TEST_ALLOWED_HOSTS,
+      // The suites drive one session or key far faster than anyone would; tests/server/rate-limits.test.ts sets its own.
+      RATE_LIMIT_API_KEY_PER_MINUTE: '0',
+      RATE_LIMIT_SESSION_PER_MINUTE: '0',
+    }),
     databaseUrl,
     databaseSchema: schema,
     ...overrides,

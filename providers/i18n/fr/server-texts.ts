@@ -98,6 +98,10 @@ export const serverTextsFr: ServerTextLanguage = {
     'activation mail requests from this address': 'demandes d’e-mail d’activation depuis cette adresse',
     'company sign-ups from this address': 'créations d’entreprise depuis cette adresse',
     'test mails from this company': 'demandes d’e-mail de test pour cette entreprise',
+    'Too many requests for this API key: at most {limit} a minute. Try again in {wait}.':
+      'Trop de requêtes pour cette clé d’API : {limit} par minute au plus. Réessayez dans {wait}.',
+    'Too many requests for this session: at most {limit} a minute. Try again in {wait}.':
+      'Trop de requêtes pour cette session : {limit} par minute au plus. Réessayez dans {wait}.',
     '1 second': '1 seconde',
     '{count} seconds': '{count} secondes',
     '1 minute': '1 minute',
