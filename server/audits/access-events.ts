@@ -8,7 +8,7 @@ import { accessEvents } from '../db/schema';
 import { choicesOf, idChoiceFilter, orEmpty, searchText, type Card, type Choice, type ListAnswer } from '../http/lists';
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
 import { listLog, logFilterBody, type Log } from './log-list';
-import { namesOf, usersWho } from './people';
+import { namesOf, usersOf } from './people';
 import type { SearchedList } from '../http/search';
 
 export const accessEventFilterBody = logFilterBody({
@@ -139,12 +139,12 @@ export async function presentStatuses(db: Db, companyId: string): Promise<string
 
 export async function accessEventProps(db: Db, companyId: string): Promise<{ user: Choice[]; status: Choice[] }> {
   const [user, statuses] = await Promise.all([
-    usersWho(
-      db,
-      companyId,
-      (userId) =>
-        sql`exists (select 1 from ${accessEvents} where ${accessEvents.companyId} = ${companyId} and ${accessEvents.userId} = ${userId})`,
-    ),
+    usersOf(db, companyId, {
+      table: accessEvents,
+      companyColumn: accessEvents.companyId,
+      userColumn: accessEvents.userId,
+      createdColumn: accessEvents.createdAt,
+    }),
     presentStatuses(db, companyId),
   ]);
   return { user, status: choicesOf(statuses) };

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { displayName } from '../auth/session-user';
@@ -52,6 +53,43 @@ export async function usersWho(db: Db, companyId: string, appearsIn: (userId: SQ
     .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(and(eq(users.companyId, companyId), appearsIn(sql`${users.id}`)))
+    .orderBy(users.firstName, users.lastName, users.email);
+  return rows.map((u) => ({ id: u.id, name: displayName(u) }));
+}
+
+/** A log whose (company_id, user_id, created_at, …) index a loose scan can walk. */
+export interface UserLog {
+  table: PgTable;
+  companyColumn: PgColumn;
+  userColumn: PgColumn;
+  createdColumn: PgColumn;
+}
+
+/**
+ * The company's users a log mentions (since `since`, when given), as filter choices by name.
+ * The log's distinct users are found by a loose scan of its (company_id, user_id, …) index, one
+ * probe per distinct user (`user_id > previous order by user_id limit 1`): a log written by a
+ * thousand of a company's hundred thousand users costs a thousand probes, where usersWho would
+ * probe once per user of the company.
+ */
+export async function usersOf(db: Db, companyId: string, log: UserLog, since?: Date): Promise<Choice[]> {
+  const { table, companyColumn: company, userColumn: user, createdColumn: created } = log;
+  const c = (column: PgColumn) => sql.identifier(column.name);
+  const found = sql`
+    with recursive found(value) as (
+      (select ${c(user)} from ${table} where ${c(company)} = ${companyId} and ${c(user)} is not null order by ${c(user)} limit 1)
+      union all
+      select (select ${c(user)} from ${table} where ${c(company)} = ${companyId} and ${c(user)} > found.value order by ${c(user)} limit 1)
+      from found where found.value is not null
+    )
+    select value from found where value is not null`;
+  const recent = since
+    ? sql`exists (select 1 from ${table} where ${c(company)} = ${companyId} and ${c(user)} = ${users.id} and ${c(created)} >= ${since.toISOString()}::timestamptz)`
+    : undefined;
+  const rows = await db
+    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), sql`${users.id} in (${found})`, recent))
     .orderBy(users.firstName, users.lastName, users.email);
   return rows.map((u) => ({ id: u.id, name: displayName(u) }));
 }

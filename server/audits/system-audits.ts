@@ -7,7 +7,7 @@ import { choicesOf, idChoiceFilter, orEmpty, searchText, textChoiceFilter, type 
 import { cappedCount, countCard, daysAgo, startOfTodayUtc } from './counts';
 import { distinctByLooseScan } from './distinct';
 import { listLog, logFilterBody, type Log } from './log-list';
-import { namesOf, usersWho } from './people';
+import { namesOf, usersOf } from './people';
 import { apiKeyNamesOf } from '../apikeys/records';
 import type { SearchedList } from '../http/search';
 
@@ -141,16 +141,19 @@ export type AuditProps = {
   user: Choice[];
 };
 
+/** The audit log's users, read from its (company_id, user_id, created_at, id) index. */
+const auditUsers = {
+  table: systemAudits,
+  companyColumn: systemAudits.companyId,
+  userColumn: systemAudits.userId,
+  createdColumn: systemAudits.createdAt,
+};
+
 export async function auditProps(db: Db, companyId: string): Promise<AuditProps> {
   const [models, operations, user] = await Promise.all([
     distinctByLooseScan(db, 'system_audits', 'model', companyId),
     distinctByLooseScan(db, 'system_audits', 'operation', companyId),
-    usersWho(
-      db,
-      companyId,
-      (userId) =>
-        sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId})`,
-    ),
+    usersOf(db, companyId, auditUsers),
   ]);
   return { model: choicesOf(models), operation: choicesOf(operations), user };
 }
@@ -162,12 +165,7 @@ export async function auditCards(db: Db, companyId: string, now = new Date()): P
     cappedCount(db, systemAudits, tenant),
     cappedCount(db, systemAudits, and(tenant, gte(systemAudits.createdAt, startOfTodayUtc(now)))),
     cappedCount(db, systemAudits, and(tenant, gte(systemAudits.createdAt, weekAgo))),
-    usersWho(
-      db,
-      companyId,
-      (userId) =>
-        sql`exists (select 1 from ${systemAudits} where ${systemAudits.companyId} = ${companyId} and ${systemAudits.userId} = ${userId} and ${systemAudits.createdAt} >= ${weekAgo.toISOString()}::timestamptz)`,
-    ),
+    usersOf(db, companyId, auditUsers, weekAgo),
   ]);
   return [
     countCard('total', 'Audit entries', total),

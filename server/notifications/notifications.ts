@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, type AnyColumn, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { NOTIFICATION_STATUSES, notificationsContract } from '../../common/contract/notifications';
@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { enumChoiceFilter } from '../audits/enum-filter';
 import { notifications } from '../db/schema';
 import { mergeColumn } from '../audits/merge';
-import { namesOf, usersWho } from '../audits/people';
+import { namesOf, usersOf } from '../audits/people';
 import {
   DEFERRED_JOIN_FROM,
   deferredIds,
@@ -230,12 +230,12 @@ export async function notificationOptions(db: Db, reader: Reader): Promise<Notif
       .from(notifications)
       .where(and(scope, isNotNull(notifications.createdBy))),
     reader.seesEveryone
-      ? usersWho(
-          db,
-          reader.companyId,
-          (userId) =>
-            sql`exists (select 1 from ${notifications} where ${notifications.companyId} = ${reader.companyId} and ${notifications.userId} = ${userId})`,
-        )
+      ? usersOf(db, reader.companyId, {
+          table: notifications,
+          companyColumn: notifications.companyId,
+          userColumn: notifications.userId,
+          createdColumn: notifications.createdAt,
+        })
       : namesOf(db, reader.companyId, [reader.userId]).then((names) => [...names].map(([id, p]) => ({ id, name: p.name }))),
   ]);
   const senderNames = await namesOf(
