@@ -3,7 +3,9 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { displayName } from '../auth/session-user';
-import { searching, type Choice } from '../http/lists';
+import type { Choice } from '../http/lists';
+import { searchCondition } from '../http/search';
+import { usersSearch } from '../users/rows';
 
 export interface Person {
   email: string;
@@ -29,11 +31,13 @@ export async function namesOf(db: Db, companyId: string, ids: ReadonlyArray<stri
 const SEARCHED_PEOPLE_MAX = 200;
 
 /**
- * The ids of the company's users whose email or name holds `text` (a log's search also finds the
- * entries of the people it names). One query over the users table, which is small beside the logs.
+ * The ids of the company's users whose email, username or name holds `text` (a log's search also
+ * finds the entries of the people it names), read as the users list searches: through its trigram
+ * index (server/http/search.ts). Four `ilike`s over every user of a company of 100,000 took half a
+ * second of every log search.
  */
 export async function usersMatching(db: Db, companyId: string, text: string): Promise<string[]> {
-  const matched = searching([users.email, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`], text);
+  const matched = await searchCondition(db, usersSearch, companyId, text);
   if (!matched) return [];
   const rows = await db
     .select({ id: users.id })
