@@ -175,7 +175,12 @@ function anchorKeys(source: DeferredSource): OrderKey[] | null {
       }
     }
     const direction = words.trim().toLowerCase();
-    if (!column || column.table !== source.table || (!column.notNull && column !== source.id) || (direction !== '' && direction !== 'asc' && direction !== 'desc'))
+    if (
+      !column ||
+      column.table !== source.table ||
+      (!column.notNull && column !== source.id) ||
+      (direction !== '' && direction !== 'asc' && direction !== 'desc')
+    )
       return null;
     keys.push({ column, descending: direction === 'desc' });
   }
