@@ -10,7 +10,9 @@ import { screen, within } from '@testing-library/react';
  * waits for it, by its columns button (out of sight, and so not found, until then).
  */
 export async function listToolbarShown(): Promise<void> {
-  await screen.findByRole('button', { name: 'Columns' });
+  // A list loads its page and its lazily built toolbar: on a machine busy with other runs that
+  // takes longer than the one second findBy waits by default.
+  await screen.findByRole('button', { name: 'Columns' }, { timeout: 10_000 });
 }
 
 /** Waits for a row showing `text` and for the list's toolbar. */
