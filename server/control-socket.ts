@@ -153,14 +153,20 @@ export async function startControlSocket(
       }
       socket.off('data', onData);
       socket.setTimeout(0);
-      let request: ControlRequest;
+      let request: unknown;
       try {
-        request = JSON.parse(received.slice(0, end)) as ControlRequest;
+        request = JSON.parse(received.slice(0, end));
       } catch {
         socket.end(line({ ok: false, message: 'The request is not a line of JSON.' }));
         return;
       }
-      void answer(socket, request);
+      if (typeof request !== 'object' || request === null) {
+        socket.end(line({ ok: false, message: 'The request is not a JSON object with a "command".' }));
+        return;
+      }
+      answer(socket, request as ControlRequest).catch((error: Error) => {
+        if (!socket.destroyed) socket.end(line({ ok: false, message: error.message }));
+      });
     };
     socket.on('data', onData);
   });

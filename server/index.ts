@@ -14,6 +14,8 @@ import type { LocalRunner } from './jobs/local-runner';
 import { startWeeklyReports, type WeeklyReports } from './reports/schedule';
 import { startRetentionPurge, type RetentionPurge } from './settings/retention';
 import { keepWritesPrivate, prepareDataDirectory, tightenPermissions } from './data-directory';
+import { startControlSocket, type ControlSocket } from './control-socket';
+import { takeBackup } from './db/backup';
 
 async function main() {
   // Before anything is written: the database, the secret and companies' files are the server's alone.
@@ -32,6 +34,7 @@ async function main() {
   stopOnSignals(
     (signal) => `\n${signal} received: stopping`,
     async () => {
+      await control?.close();
       await app?.close();
       await runner?.stop();
       await weeklyReports?.stop();
@@ -44,6 +47,7 @@ async function main() {
   let runner: LocalRunner | undefined;
   let weeklyReports: WeeklyReports | undefined;
   let retention: RetentionPurge | undefined;
+  let control: ControlSocket | undefined;
   try {
     await migrateDatabase(database, config.databaseSchema);
     if ((await missingExtras(database.db)).length > 0) {
@@ -78,6 +82,9 @@ async function main() {
     if (config.runWorker) await runner.start();
     weeklyReports = startWeeklyReports({ db: database.db, mailer, config }, (message) => console.warn(message));
     retention = startRetentionPurge(database.db, { onError: (error) => console.warn(`The retention purge failed: ${error.message}`) });
+    // The operator's backups of the embedded database (docs/operations.md): only this process may open it.
+    const pglite = database.pglite;
+    if (pglite) control = await startControlSocket(config.dataDir, { backup: () => takeBackup(pglite, config.dataDir) }, console);
     await app.listen({ port: config.port, host: config.host });
     const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     const where = database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
@@ -96,6 +103,7 @@ async function main() {
     }
   } catch (err) {
     console.error(`Could not start: ${(err as Error).message}`);
+    await control?.close().catch(() => {});
     await app?.close().catch(() => {});
     await runner?.stop().catch(() => {});
     await weeklyReports?.stop().catch(() => {});

@@ -61,7 +61,7 @@ export interface Backup {
 /** A failure an operator can act on, printed alone. */
 export class BackupError extends Error {}
 
-/** The version in package.json: beside server/ in the sources, two folders up from dist/server/ once compiled. */
+/** The version in package.json, beside server/ (or one folder further up, should the server be bundled a folder deeper). */
 export function productVersion(): string {
   for (const candidate of [serverFilePath('../package.json'), serverFilePath('../../package.json')]) {
     try {

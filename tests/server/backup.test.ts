@@ -6,9 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startControlSocket } from '../../server/control-socket';
 import { knownMigrations, restoreBackup, takeBackup } from '../../server/db/backup';
 import { migrateDatabase, openDatabase, pgliteExtensions } from '../../server/db/client';
 import { acquireDataDirLock } from '../../server/db/lock';
+import { freePort, ROOT, runScript, type Outcome } from './processes';
 
 /*
  * `npm run backup` and `npm run restore` as an operator runs them: the real server process on its
@@ -16,7 +18,6 @@ import { acquireDataDirLock } from '../../server/db/lock';
  * backup restored into a fresh directory and opened as the server opens it.
  */
 
-const ROOT = path.resolve(__dirname, '../..');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-backup-'));
 const running: ChildProcess[] = [];
 
@@ -25,36 +26,9 @@ afterAll(() => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `npm run backup` or `npm run restore`, in the operator's environment: the data directory, no PostgreSQL. */
 function command(name: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `server/cli/${name}.ts`, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), DATABASE_URL: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runScript(name, args, { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), DATABASE_URL: '', ...env });
 }
 
 function startServer(dataDir: string, port: number) {
@@ -372,5 +346,40 @@ describe('backups of the embedded database', { timeout: 600_000 }, () => {
     } finally {
       await pglite.close();
     }
+  });
+
+  it('answers anything but a backup request on the control socket with a message, and goes on serving', async () => {
+    const dataDir = fs.mkdtempSync(path.join(scratch, 'socket-'));
+    const said: string[] = [];
+    const control = await startControlSocket(
+      dataDir,
+      {
+        backup: async () => {
+          throw new Error('There is nothing to back up here.');
+        },
+      },
+      { log: (message) => said.push(message), warn: (message) => said.push(message) },
+    );
+    expect(control).toBeDefined();
+    const ask = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.createConnection(control!.path);
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+        socket.write(request);
+      });
+    try {
+      expect(JSON.parse(await ask('null\n'))).toEqual({ ok: false, message: 'The request is not a JSON object with a "command".' });
+      expect(JSON.parse(await ask('"backup"\n'))).toEqual({ ok: false, message: 'The request is not a JSON object with a "command".' });
+      expect(JSON.parse(await ask('{not json\n'))).toEqual({ ok: false, message: 'The request is not a line of JSON.' });
+      expect(JSON.parse(await ask('{"command":"drop"}\n'))).toEqual({ ok: false, message: 'Unknown command "drop".' });
+      expect(JSON.parse(await ask('{"command":"backup"}\n'))).toEqual({ ok: false, message: 'There is nothing to back up here.' });
+      expect(said).toEqual([]);
+    } finally {
+      await control!.close();
+    }
+    expect(fs.existsSync(path.join(dataDir, 'control.sock'))).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,36 +9,19 @@ import { acquireDataDirLock } from '../../server/db/lock';
 import { subscriptions, systemAudits } from '../../server/db/schema';
 import { readPlanGrant } from '../../server/subscription/grants';
 import { provisionCompany } from '../../server/tenancy/provision';
+import { runScript, type Outcome } from './processes';
 
 /*
  * `npm run plan` as an operator runs it: a separate process on the server's data directory (the
  * embedded database), which it refuses to open while a server holds it.
  */
 
-const ROOT = path.resolve(__dirname, '../..');
 let dataDir: string;
 let companyId: string;
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function plan(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/plan.ts', ...args], {
-      cwd: ROOT,
-      // The operator's environment: the server's data directory, no PostgreSQL.
-      env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), DATA_DIR: dataDir, DATABASE_URL: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  // The operator's environment: the server's data directory, no PostgreSQL.
+  return runScript('plan', args, { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), DATA_DIR: dataDir, DATABASE_URL: '', ...env });
 }
 
 /** Opens the data directory as the server does (taking its lock), runs `work`, and closes it. */
