@@ -19,6 +19,8 @@ import { apiRoutes } from './routes';
 import { registerOpenApiDocument } from './apikeys/openapi-document';
 import { consoleContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers';
 import { CSP_REPORT_PATH } from './routes/csp-reports';
+import { registerRequestLog, serverLogOptions } from './http/request-log';
+import { registerMetrics, type MetricsOptions } from './http/metrics';
 
 /** What every route can reach through `app.ctx`. */
 export interface BuildOptions {
@@ -29,11 +31,14 @@ export interface BuildOptions {
   serveConsole?: boolean;
   /** Hold every answer against its declared schema and fail the call when it does not match (the test servers do). */
   checkAnswers?: boolean;
+  /** The database pool's use, for the metrics (server/http/metrics.ts). */
+  poolStats?: MetricsOptions['poolStats'];
 }
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Request ids, one line per request, credentials redacted (server/http/request-log.ts).
+    ...serverLogOptions(options.logger),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: ctx.config.trustProxy,
     // Route ids are uuids; long garbage in a path should be a 404, not a crash.
@@ -45,6 +50,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.decorate('ctx', ctx);
   app.setErrorHandler(errorHandler);
   closeQuietConnectionsOnStop(app);
+  registerRequestLog(app, { logRequests: Boolean(options.logger) });
   // First, on the root: every answer (API, console files, not-found and errors) carries them.
   registerSecurityHeaders(app, {
     corsOrigins: ctx.config.corsOrigins,
@@ -53,6 +59,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   // Before the routes: the document and the API-key catalogue are collected as routes register.
   await registerOpenApiDocument(app);
+  // On the root: every request is counted, whichever part of the server answers it.
+  registerMetrics(app, { poolStats: options.poolStats });
 
   await app.register(
     async (api) => {
@@ -164,6 +172,9 @@ function consolePage(template: string, policyFor: (nonce: string) => string, gaM
   };
 }
 
+/** Paths monitoring tools and clients try that are never a page of the console: metrics, probes, other API versions. */
+const NOT_CONSOLE_PAGES = /^\/(metrics|health|healthz|livez|ready|readyz|api)(\/|$)/;
+
 async function serveConsole(
   app: FastifyInstance,
   consoleDir: string,
@@ -195,6 +206,11 @@ async function serveConsole(
   const page = consolePage(fs.readFileSync(indexFile, 'utf8'), policyFor, gaMeasurementId);
   app.setNotFoundHandler((request, reply) => {
     const accept = request.headers.accept ?? '';
+    const pathName = request.url.split('?')[0];
+    // A scraper or a probe aimed at the wrong path must see a 404, not the console's page answered 200.
+    if (NOT_CONSOLE_PAGES.test(pathName)) {
+      return reply.code(404).send({ message: `Not found: ${pathName} (the API and its probes are under ${API_PREFIX})` });
+    }
     if (request.method === 'GET' && !request.url.startsWith('/assets/') && (accept.includes('text/html') || accept.includes('*/*'))) {
       const { html, policy } = page();
       return reply

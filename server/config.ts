@@ -39,7 +39,14 @@ export interface Config {
   sessionTtlMinutes: number;
   /** Directory holding the built console; served at `/` when it exists. */
   consoleDir: string;
+  /** LOG_LEVEL: `info` (default) writes one line per request; the server's own start-up stays at warnings (server/http/request-log.ts). */
   logLevel: string;
+  /**
+   * Prometheus metrics (server/http/metrics.ts): METRICS_TOKEN asks scrapers for `Authorization:
+   * Bearer <token>`, METRICS_PORT serves them on a port of their own (on METRICS_HOST) instead of
+   * /api/v1/metrics; with neither, metrics are off.
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   trustProxy: boolean;
   /** Exact origins allowed to call the API from a browser (CORS); empty keeps CORS closed. */
   corsOrigins: string[];
@@ -148,6 +155,24 @@ function folders(name: string, value: string | undefined): string[] {
   });
 }
 
+/** A token a scraper could guess in a few tries would open the metrics to anyone: at least 16 characters. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function metricsSettings(env: NodeJS.ProcessEnv): Config['metrics'] {
+  const token = env.METRICS_TOKEN?.trim() || undefined;
+  if (token !== undefined && (token.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(token))) {
+    throw new Error(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces (openssl rand -hex 32 makes one)`,
+    );
+  }
+  const port = env.METRICS_PORT ? int('METRICS_PORT', env.METRICS_PORT, 0) : undefined;
+  if (port !== undefined && (port < 1 || port > 65535)) throw new Error(`METRICS_PORT must be a port number, got "${env.METRICS_PORT}"`);
+  if (port !== undefined && port === int('PORT', env.PORT, 8080)) {
+    throw new Error('METRICS_PORT must differ from PORT: the metrics are served apart from the console and the API');
+  }
+  return { token, port, host: env.METRICS_HOST?.trim() || '127.0.0.1' };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const schema = env.DATABASE_SCHEMA || 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
@@ -174,7 +199,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret: env.APP_SECRET || undefined,
     sessionTtlMinutes: int('SESSION_TTL_MINUTES', env.SESSION_TTL_MINUTES, 480),
     consoleDir: path.resolve(env.CONSOLE_DIR || './dist/console'),
-    logLevel: env.LOG_LEVEL || 'warn',
+    logLevel: env.LOG_LEVEL || 'info',
+    metrics: metricsSettings(env),
     trustProxy: bool(env.TRUST_PROXY, false),
     corsOrigins: origins('CORS_ORIGINS', env.CORS_ORIGINS, false),
     cspExtraOrigins: withAnalyticsOrigins(origins('CSP_EXTRA_ORIGINS', env.CSP_EXTRA_ORIGINS, true), measurementId(env.GA_MEASUREMENT_ID)),

@@ -77,7 +77,7 @@ async function main() {
     }
     app = await buildApp(
       { db: database.db, config, mailer, secrets, connectors, runner },
-      { logger: { level: config.logLevel }, serveConsole: true },
+      { logger: { level: config.logLevel }, serveConsole: true, poolStats: database.poolStats },
     );
     if (config.runWorker) await runner.start();
     weeklyReports = startWeeklyReports({ db: database.db, mailer, config }, (message) => console.warn(message));

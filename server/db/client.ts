@@ -30,6 +30,8 @@ export interface Database {
   pglite?: PGlite;
   /** The PostgreSQL server and schema, for what opens connections of its own (the job queue). */
   postgres?: { url: string; schema: string };
+  /** The connection pool's use now, for the metrics (PostgreSQL only: PGlite is one connection inside the process). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   /** Flushes and closes: CHECKPOINT then close on PGlite, ends the pool on PostgreSQL. */
   close(): Promise<void>;
 }
@@ -131,6 +133,7 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
     kind: 'postgres',
     watch,
     postgres: { url: databaseUrl, schema: schemaName },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

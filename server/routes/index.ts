@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { healthRoutes } from './health';
+import { readyRoutes } from './ready';
 import { cspReportRoutes } from './csp-reports';
 import { authRoutes } from './auth';
 import { companyRoutes } from './company';
@@ -17,6 +18,7 @@ import { liveRoutes } from './live';
 /** Every area's routes, registered under /api/v1. */
 export async function apiRoutes(api: FastifyInstance) {
   await api.register(healthRoutes);
+  await api.register(readyRoutes);
   await api.register(cspReportRoutes);
   await api.register(authRoutes);
   await api.register(companyRoutes);

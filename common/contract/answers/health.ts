@@ -15,3 +15,8 @@ export const healthAnswer = z.object({
   /** Only for a fully signed-in admin. */
   details: z.object({ dataDirectory: dataDirectoryPrivacyAnswer }).optional(),
 });
+
+/** `GET /ready`: `{ message: "ready" }`; a server not ready answers 503 with what is not. */
+export const readyAnswer = z.object({
+  message: z.string(),
+});

@@ -88,6 +88,10 @@ export const serverTextsFr: ServerTextLanguage = {
     'This session already has {count} live streams open; close a tab and try again':
       'Cette session a déjà {count} flux en direct ouverts ; fermez un onglet et réessayez',
     'The database is unavailable': 'La base de données est indisponible',
+    'The database lacks migrations of this server: {names}': 'Il manque à la base de données des migrations de ce serveur : {names}',
+    'The job queue is unavailable': 'La file des tâches est indisponible',
+    'Metrics need the token of METRICS_TOKEN, sent as Authorization: Bearer <token>':
+      'Les métriques demandent le jeton de METRICS_TOKEN, envoyé comme Authorization: Bearer <jeton>',
 
     // Too many attempts: what was tried, and how long to wait.
     'Too many {what}. Try again in {wait}.': 'Trop de {what}. Réessayez dans {wait}.',
