@@ -1,7 +1,7 @@
 import type { ACCESS_EVENT_KINDS, ACCESS_EVENT_REASONS, ACCESS_EVENT_STATUSES } from '../common/contract/access-events';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from './db/client';
-import { accessEvents, systemAudits } from './db/schema';
+import { accessEvents, NO_COMPANY, systemAudits } from './db/schema';
 
 export interface AuditEntry {
   companyId: string;
@@ -46,7 +46,7 @@ export interface AccessEvent {
 export async function recordAccessEvent(db: Db, request: FastifyRequest | null, event: AccessEvent): Promise<void> {
   const userAgent = request?.headers['user-agent'];
   await db.insert(accessEvents).values({
-    companyId: event.companyId,
+    companyId: event.companyId ?? NO_COMPANY,
     userId: event.userId ?? null,
     email: event.email ?? null,
     event: event.event,

@@ -16,8 +16,9 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /*
- * Every tenant table carries company_id, and tenant-owned rows are keyed and indexed with it
- * first, so that the schema can later be distributed by company without a redesign.
+ * Every tenant table carries company_id, its indexes lead with it, and its primary key and unique
+ * indexes include it (migration 0022), so that the schema can be distributed by company on Citus
+ * without a redesign (docs/scaling.md; tests/server/shard-ready.test.ts).
  */
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -29,7 +30,21 @@ const id = () =>
   uuid('id')
     .primaryKey()
     .default(sql`gen_random_uuid()`);
+/**
+ * The id of a company's row: its table's primary key is (id, company_id), declared beside the
+ * table (migration 0022), because a table distributed by company_id may only have keys that
+ * include it (docs/scaling.md). id comes first, so a lookup by id alone still reads the key.
+ */
+const rowId = () =>
+  uuid('id')
+    .notNull()
+    .default(sql`gen_random_uuid()`);
 const companyId = () => uuid('company_id').notNull();
+/**
+ * The company of rows that belong to none (a sign-in naming an unknown host name, a mail of the
+ * instance itself): no company has the nil uuid, and a distributed table accepts no null company.
+ */
+export const NO_COMPANY = '00000000-0000-0000-0000-000000000000';
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -89,7 +104,7 @@ export const companySettings = pgTable(
 export const roles = pgTable(
   'roles',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
@@ -102,6 +117,7 @@ export const roles = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     uniqueIndex('roles_company_name_key').on(t.companyId, sql`lower(${t.name})`),
     index('roles_company_updated_idx').on(t.companyId, t.updatedAt),
   ],
@@ -110,7 +126,7 @@ export const roles = pgTable(
 export const users = pgTable(
   'users',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     email: text('email').notNull(),
     username: text('username'),
@@ -149,6 +165,7 @@ export const users = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     uniqueIndex('users_company_email_key').on(t.companyId, t.email),
     uniqueIndex('users_company_username_key').on(t.companyId, sql`lower(${t.username})`),
     index('users_company_created_idx').on(t.companyId, t.createdAt, t.id),
@@ -164,7 +181,7 @@ export const users = pgTable(
 export const sessions = pgTable(
   'sessions',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     userId: uuid('user_id').notNull(),
     /** 'full', or a step of sign-in still missing: 'otp' (code needed) or 'otp_setup' (enrolment needed). */
@@ -183,6 +200,7 @@ export const sessions = pgTable(
     isDeleted: boolean('is_deleted').notNull().default(false),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     index('sessions_company_user_idx').on(t.companyId, t.userId),
     index('sessions_company_created_idx').on(t.companyId, t.createdAt, t.id),
   ],
@@ -232,9 +250,9 @@ export const rolePages = pgTable(
 export const accessEvents = pgTable(
   'access_events',
   {
-    id: id(),
-    /** Null when the company named at sign-in does not exist. */
-    companyId: uuid('company_id'),
+    id: rowId(),
+    /** NO_COMPANY when the company named at sign-in does not exist. */
+    companyId: companyId(),
     userId: uuid('user_id'),
     email: text('email'),
     /** 'signin', 'otp', 'otp_setup', 'password_change', 'password_reset', 'password_create', 'logout', 'impersonation', 'session_end' */
@@ -248,6 +266,7 @@ export const accessEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     index('access_events_company_created_idx').on(t.companyId, t.createdAt, t.id),
     index('access_events_company_user_created_idx').on(t.companyId, t.userId, t.createdAt, t.id),
     index('access_events_company_status_created_idx').on(t.companyId, t.status, t.createdAt, t.id),
@@ -258,7 +277,7 @@ export const accessEvents = pgTable(
 export const systemAudits = pgTable(
   'system_audits',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     userId: uuid('user_id'),
     impersonatorUserId: uuid('impersonator_user_id'),
@@ -274,6 +293,7 @@ export const systemAudits = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     index('system_audits_company_created_idx').on(t.companyId, t.createdAt, t.id),
     index('system_audits_company_user_created_idx').on(t.companyId, t.userId, t.createdAt, t.id),
     index('system_audits_company_model_created_idx').on(t.companyId, t.model, t.createdAt, t.id),
@@ -285,8 +305,9 @@ export const systemAudits = pgTable(
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
-    id: id(),
-    companyId: uuid('company_id'),
+    id: rowId(),
+    /** NO_COMPANY for a mail of the instance itself. */
+    companyId: companyId(),
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
@@ -301,14 +322,14 @@ export const mailOutbox = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (t) => [index('mail_outbox_company_created_idx').on(t.companyId, t.createdAt)],
+  (t) => [primaryKey({ columns: [t.id, t.companyId] }), index('mail_outbox_company_created_idx').on(t.companyId, t.createdAt)],
 );
 
 /** One-time tokens mailed to users: password reset and account activation. Stored hashed. */
 export const authTokens = pgTable(
   'auth_tokens',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     userId: uuid('user_id').notNull(),
     /** 'reset' or 'activation' */
@@ -318,7 +339,7 @@ export const authTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('auth_tokens_hash_key').on(t.tokenHash)],
+  (t) => [primaryKey({ columns: [t.id, t.companyId] }), uniqueIndex('auth_tokens_hash_key').on(t.tokenHash, t.companyId)],
 );
 
 /** Failed-attempt counters for sign-in, OTP and onboarding, kept in the database so that several instances share them. */
@@ -333,7 +354,7 @@ export const throttles = pgTable('throttles', {
 export const workspaces = pgTable(
   'workspaces',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
@@ -345,6 +366,7 @@ export const workspaces = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     uniqueIndex('workspaces_company_name_key')
       .on(t.companyId, sql`lower(${t.name})`)
       .where(sql`${t.deletedAt} is null`),
@@ -408,7 +430,7 @@ export const userPolicies = pgTable(
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     name: text('name').notNull(),
     /** The first characters of the key, shown in lists and used to find the row. */
@@ -429,14 +451,18 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('api_keys_prefix_key').on(t.prefix), index('api_keys_company_created_idx').on(t.companyId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
+    uniqueIndex('api_keys_prefix_key').on(t.prefix, t.companyId),
+    index('api_keys_company_created_idx').on(t.companyId, t.createdAt),
+  ],
 );
 
 /** In-app notifications, one row per recipient. */
 export const notifications = pgTable(
   'notifications',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     /** The recipient. */
     userId: uuid('user_id').notNull(),
@@ -454,6 +480,7 @@ export const notifications = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     index('notifications_company_user_created_idx').on(t.companyId, t.userId, t.createdAt, t.id),
     index('notifications_company_created_idx').on(t.companyId, t.createdAt, t.id),
   ],
@@ -466,7 +493,7 @@ export const notifications = pgTable(
 export const listColumnChoices = pgTable(
   'list_column_choices',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     listKey: text('list_key').notNull(),
     /** Null for the tenant default. */
@@ -477,6 +504,7 @@ export const listColumnChoices = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     uniqueIndex('list_column_choices_key').on(
       t.companyId,
       t.listKey,
@@ -493,7 +521,7 @@ export const listColumnChoices = pgTable(
 export const connections = pgTable(
   'connections',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     workspaceId: uuid('workspace_id'),
     name: text('name').notNull(),
@@ -516,6 +544,7 @@ export const connections = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     uniqueIndex('connections_company_name_key').on(t.companyId, sql`lower(${t.name})`),
     index('connections_company_created_idx').on(t.companyId, t.createdAt, t.id),
     index('connections_company_workspace_idx').on(t.companyId, t.workspaceId),
@@ -526,7 +555,7 @@ export const connections = pgTable(
 export const sourceDestinations = pgTable(
   'source_destinations',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     name: text('name').notNull(),
     sourceId: uuid('source_id').notNull(),
@@ -537,6 +566,7 @@ export const sourceDestinations = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     uniqueIndex('source_destinations_company_pair_key').on(t.companyId, t.sourceId, t.destinationId),
     index('source_destinations_company_destination_idx').on(t.companyId, t.destinationId),
   ],
@@ -546,7 +576,7 @@ export const sourceDestinations = pgTable(
 export const dataTables = pgTable(
   'data_tables',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     connectionId: uuid('connection_id').notNull(),
     workspaceId: uuid('workspace_id'),
@@ -564,6 +594,7 @@ export const dataTables = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     uniqueIndex('data_tables_company_connection_endpoint_key').on(t.companyId, t.connectionId, t.endpoint),
     index('data_tables_company_created_idx').on(t.companyId, t.createdAt, t.id),
   ],
@@ -596,7 +627,7 @@ export const tableColumns = pgTable(
 export const qualityRules = pgTable(
   'quality_rules',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     tableId: uuid('table_id').notNull(),
     name: text('name').notNull(),
@@ -617,14 +648,14 @@ export const qualityRules = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('quality_rules_company_table_idx').on(t.companyId, t.tableId, t.createdAt)],
+  (t) => [primaryKey({ columns: [t.id, t.companyId] }), index('quality_rules_company_table_idx').on(t.companyId, t.tableId, t.createdAt)],
 );
 
 /** One evaluation of a table's rules: by a person ("Run checks now") or by a workflow run. */
 export const qualityRuns = pgTable(
   'quality_runs',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     tableId: uuid('table_id').notNull(),
     /** The job run it belongs to, when a workflow ran it. */
@@ -638,6 +669,7 @@ export const qualityRuns = pgTable(
     createdBy: uuid('created_by'),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     index('quality_runs_company_table_started_idx').on(t.companyId, t.tableId, t.startedAt),
     index('quality_runs_company_job_run_idx').on(t.companyId, t.jobRunId),
   ],
@@ -647,7 +679,7 @@ export const qualityRuns = pgTable(
 export const qualityResults = pgTable(
   'quality_results',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     runId: uuid('run_id').notNull(),
     ruleId: uuid('rule_id').notNull(),
@@ -682,6 +714,7 @@ export const qualityResults = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     index('quality_results_company_run_idx').on(t.companyId, t.runId),
     index('quality_results_company_rule_ended_idx').on(t.companyId, t.ruleId, t.endedAt),
   ],
@@ -710,7 +743,7 @@ export const qualityFailingRows = pgTable(
 export const workflows = pgTable(
   'workflows',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     workspaceId: uuid('workspace_id'),
     name: text('name').notNull(),
@@ -736,6 +769,7 @@ export const workflows = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     uniqueIndex('workflows_company_name_key').on(t.companyId, sql`lower(${t.name})`),
     index('workflows_company_created_idx').on(t.companyId, t.createdAt, t.id),
   ],
@@ -745,7 +779,7 @@ export const workflows = pgTable(
 export const jobRuns = pgTable(
   'job_runs',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     workflowId: uuid('workflow_id').notNull(),
     /** queued, running, succeeded, failed, canceled, timed_out */
@@ -770,6 +804,7 @@ export const jobRuns = pgTable(
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     index('job_runs_company_workflow_queued_idx').on(t.companyId, t.workflowId, t.queuedAt, t.id),
     index('job_runs_company_queued_idx').on(t.companyId, t.queuedAt, t.id),
     index('job_runs_status_idx').on(t.status),
@@ -780,7 +815,7 @@ export const jobRuns = pgTable(
 export const jobRunSteps = pgTable(
   'job_run_steps',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     runId: uuid('run_id').notNull(),
     position: integer('position').notNull(),
@@ -796,14 +831,14 @@ export const jobRunSteps = pgTable(
     log: text('log').notNull().default(''),
     error: text('error'),
   },
-  (t) => [index('job_run_steps_company_run_idx').on(t.companyId, t.runId, t.position)],
+  (t) => [primaryKey({ columns: [t.id, t.companyId] }), index('job_run_steps_company_run_idx').on(t.companyId, t.runId, t.position)],
 );
 
 /** A report (weekly, or made on demand): the period it sums up, its figures and who got it. */
 export const reports = pgTable(
   'reports',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     /** weekly, on_demand */
     kind: text('kind').notNull(),
@@ -820,6 +855,7 @@ export const reports = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
     index('reports_company_created_idx').on(t.companyId, t.createdAt, t.id),
     uniqueIndex('reports_company_weekly_period_key')
       .on(t.companyId, t.periodStart)
@@ -831,7 +867,7 @@ export const reports = pgTable(
 export const reportAttachments = pgTable(
   'report_attachments',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     reportId: uuid('report_id').notNull(),
     fileName: text('file_name').notNull(),
@@ -840,14 +876,14 @@ export const reportAttachments = pgTable(
     bytes: bytea('bytes').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('report_attachments_company_report_idx').on(t.companyId, t.reportId)],
+  (t) => [primaryKey({ columns: [t.id, t.companyId] }), index('report_attachments_company_report_idx').on(t.companyId, t.reportId)],
 );
 
 /** Something shared with chosen users (POST /shares): a report, or a list view by its address. */
 export const shares = pgTable(
   'shares',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     /** report, list */
     kind: text('kind').notNull(),
@@ -863,7 +899,7 @@ export const shares = pgTable(
     createdBy: uuid('created_by'),
     createdAt: createdAt(),
   },
-  (t) => [index('shares_company_created_idx').on(t.companyId, t.createdAt, t.id)],
+  (t) => [primaryKey({ columns: [t.id, t.companyId] }), index('shares_company_created_idx').on(t.companyId, t.createdAt, t.id)],
 );
 
 /** A company's plan: assigned by an operator (provider `self`) or bought through Stripe. */
@@ -891,7 +927,7 @@ export const checkoutSessions = pgTable(
   'checkout_sessions',
   {
     /** Stripe's id of the session. */
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     companyId: companyId(),
     plan: text('plan').notNull(),
     /** open, complete, expired */
@@ -901,7 +937,7 @@ export const checkoutSessions = pgTable(
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('checkout_sessions_company_created_idx').on(t.companyId, t.createdAt)],
+  (t) => [primaryKey({ columns: [t.id, t.companyId] }), index('checkout_sessions_company_created_idx').on(t.companyId, t.createdAt)],
 );
 
 /** Stripe webhook events already applied, so that a redelivery changes nothing. */
@@ -918,7 +954,7 @@ export const stripeEvents = pgTable('stripe_events', {
 export const listSavedViews = pgTable(
   'list_saved_views',
   {
-    id: id(),
+    id: rowId(),
     companyId: companyId(),
     userId: uuid('user_id').notNull(),
     listKey: text('list_key').notNull(),
@@ -930,7 +966,10 @@ export const listSavedViews = pgTable(
     order: text('column_order').array(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('list_saved_views_name_key').on(t.companyId, t.userId, t.listKey, sql`lower(${t.name})`)],
+  (t) => [
+    primaryKey({ columns: [t.id, t.companyId] }),
+    uniqueIndex('list_saved_views_name_key').on(t.companyId, t.userId, t.listKey, sql`lower(${t.name})`),
+  ],
 );
 
 /**

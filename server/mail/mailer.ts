@@ -2,7 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { eq } from 'drizzle-orm';
 import type { Locale } from '../../common/locales';
 import type { Db } from '../db/client';
-import { mailOutbox } from '../db/schema';
+import { mailOutbox, NO_COMPANY } from '../db/schema';
 import { asSystem, withTenant } from '../db/tenant-scope';
 import { recipientLocale } from './recipients';
 
@@ -87,7 +87,7 @@ export function createMailer(db: Db, options: MailerOptions): Mailer {
     const [row] = await db
       .insert(mailOutbox)
       .values({
-        companyId: mail.companyId,
+        companyId: mail.companyId ?? NO_COMPANY,
         toAddress: mail.to,
         subject: mail.subject,
         text: mail.text,

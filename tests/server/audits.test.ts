@@ -2,7 +2,7 @@ import { daysAgo } from '../../server/audits/counts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestServer, type TestServer } from './harness';
-import { accessEvents, systemAudits } from '../../server/db/schema';
+import { accessEvents, NO_COMPANY, systemAudits } from '../../server/db/schema';
 import { provisionCompany } from '../../server/tenancy/provision';
 import { buildApp } from '../../server/app';
 import { analyzeStaleTables } from '../../server/audits/statistics';
@@ -435,7 +435,7 @@ describe('access events', () => {
     // A sign-in naming an unknown company, with the member's address: never any tenant's.
     await server.db
       .insert(accessEvents)
-      .values({ companyId: null, email: 'mia.member@acme.test', event: 'signin', status: 'failure', reason: 'unknown_company' });
+      .values({ companyId: NO_COMPANY, email: 'mia.member@acme.test', event: 'signin', status: 'failure', reason: 'unknown_company' });
     await server.db
       .insert(accessEvents)
       .values({ companyId: other.companyId, email: 'spy@globex.test', event: 'signin', status: 'failure', reason: 'bad_password' });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { onEmbedded } from './embedded-source';
 import { createTestServer, type TestServer } from './harness';
@@ -494,14 +494,19 @@ describe('source/destination pairs', () => {
         })
       ).statusCode,
     ).toBe(201);
-    const taken = await call(server, 'PUT', `/source/destination/${pairId}`, { token: adminToken, body: { sourceId, destinationId } });
-    expect(taken.statusCode).toBe(404);
     expect((await call(server, 'DELETE', `/source/destination/${pairId}`, { token: adminToken })).statusCode).toBe(404);
-    const [still] = await server.db
-      .select()
-      .from(sourceDestinations)
-      .where(and(eq(sourceDestinations.id, pairId)));
-    expect(still).toMatchObject({ companyId: other.companyId, sourceId: theirSource });
+    // Ids are keyed by company (migration 0022): the same id here makes this company's own pair, and theirs stays as it was.
+    const ourDestination = (await embedded('Same-id destination', { isSource: false, isDestination: true })).json().data.id;
+    const ours = await call(server, 'PUT', `/source/destination/${pairId}`, {
+      token: adminToken,
+      body: { sourceId, destinationId: ourDestination },
+    });
+    expect(ours.statusCode, ours.body).toBe(201);
+    expect((await call(server, 'DELETE', `/source/destination/${pairId}`, { token: adminToken })).statusCode).toBe(200);
+    const still = await server.db.select().from(sourceDestinations).where(eq(sourceDestinations.id, pairId));
+    expect(still).toEqual([
+      expect.objectContaining({ companyId: other.companyId, sourceId: theirSource, destinationId: theirDestination }),
+    ]);
   });
 
   it('needs connections/update to change pairs and connections/delete to delete them', async () => {

@@ -86,7 +86,10 @@ interface RecordCase {
    * list, not a 404 (B's record must get exactly that answer). Otherwise a 404.
    */
   missing?: 'empty';
-  /** The route creates a record at an unknown id (PUT as upsert): only the 404 is checked. */
+  /**
+   * The route creates a record at an unknown id (PUT as upsert). Ids are keyed by company
+   * (migration 0022), so B's id must get the very answer an unknown id gets, and B's record stay as it was.
+   */
   createsAtUnknownId?: boolean;
   /** The call removes the caller's own record: run last among the calls on one's own records. */
   removes?: boolean;
@@ -464,7 +467,7 @@ async function recordRouteProblems(
       if (refused && sameAnswer) continue;
       problems.reached += 1;
       if (known.createsAtUnknownId) {
-        if (theirs.statusCode !== 404) problems.push(`${where}: ${theirs.statusCode} ${theirs.body.slice(0, 200)}`);
+        if (!sameAnswer) problems.push(`${where}: answered ${theirs.body.slice(0, 200)}, a missing one ${missing.body.slice(0, 200)}`);
         continue;
       }
       const expected = known.missing === 'empty' ? 200 : 404;

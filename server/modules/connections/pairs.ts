@@ -107,8 +107,7 @@ export function registerPairRoutes(app: FastifyInstance, allowed: (action: Polic
           changes: before ? { before, after: values } : { after: values },
         });
       } catch (err) {
-        // An id another company uses (which this company cannot see) is not this company's to take.
-        if (isUniqueViolation(err, 'source_destinations_pkey')) throw notFound('Source/destination pair');
+        // Ids are keyed by company (migration 0022): one another company uses is this company's to use too.
         if (isUniqueViolation(err)) throw conflict(`destinationId: "${source.name}" is already paired with "${destination.name}"`);
         throw err;
       }
