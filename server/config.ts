@@ -18,6 +18,8 @@ export interface Config {
   databaseSchema: string;
   /** Send parameterised statements named, so PostgreSQL plans each once per connection (DATABASE_PREPARE=false: unnamed). */
   databasePrepare: boolean;
+  /** Where the change feed listens for other servers' writes (server/db/change-feed.ts); DATABASE_URL when unset. */
+  databaseListenUrl: string | undefined;
   bootstrap: {
     companyHostname: string;
     companyName: string;
@@ -185,6 +187,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseSchema: schema,
     databasePrepare: env.DATABASE_PREPARE !== 'false',
+    databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
     bootstrap: {
       companyHostname: (env.BOOTSTRAP_COMPANY_HOSTNAME || 'demo').trim().toLowerCase(),
       companyName: env.BOOTSTRAP_COMPANY_NAME || 'Demo Company',

@@ -26,6 +26,7 @@ async function main() {
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,
     prepare: config.databasePrepare,
+    listenUrl: config.databaseListenUrl,
     dataDir: config.dataDir,
     lock: true,
   });

@@ -48,7 +48,12 @@ async function main(): Promise<void> {
   }
   await prepareDataDirectory(config.dataDir, (message) => console.warn(message));
   const secrets = createSecrets(sharedSecret(config));
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, prepare: config.databasePrepare });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    schema: config.databaseSchema,
+    prepare: config.databasePrepare,
+    listenUrl: config.databaseListenUrl,
+  });
   let runner: LocalRunner | undefined;
   stopOnSignals(
     (signal) => `${signal} received: the worker stops taking runs and ends the ones under way`,

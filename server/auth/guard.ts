@@ -149,10 +149,10 @@ function buildSessionLookup(app: FastifyInstance) {
 }
 
 /**
- * Session rows are kept between requests until the server writes any of the tables they come
- * from (an ended session, a deactivated user, a changed role: the next request reads afresh), so
- * the common request costs no session query at all. See server/db/table-watch.ts; the time limit
- * only matters for writes made by another process on the same database.
+ * Session rows are kept between requests until any server writes the tables they come from for
+ * that company (an ended session, a deactivated user, a changed role: the next request reads
+ * afresh), so the common request costs no session query at all. See server/db/table-watch.ts;
+ * the time limit only matters for writes made without a server (psql).
  */
 const SESSION_TABLES = ['sessions', 'users', 'roles', 'companies'];
 type SessionRow = Awaited<ReturnType<ReturnType<typeof buildSessionLookup>['execute']>>[number];

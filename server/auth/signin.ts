@@ -9,7 +9,7 @@ import { companySessionLifetime, openSession, recordLogin, sessionExpiry } from 
 import { sessionUserOf, type SessionUser } from './session-user';
 import { clearFailures, SIGNIN_POLICY, type ThrottlePolicy } from './throttle';
 import type { SessionStage } from './tokens';
-import { withTenant } from '../db/tenant-scope';
+import { asFoundCompany } from '../db/tenant-scope';
 
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email, password or company host name';
 export const DEACTIVATED_MESSAGE = 'Your account is deactivated. Contact your administrator.';
@@ -64,28 +64,28 @@ export async function signIn(
   const { email, password, companyHostname } = credentials;
   const limits = signinLimits(companyHostname, email, request.ip);
   const { company, user } = await findAccount(db, companyHostname, email);
-  const event = { companyId: company?.id ?? null, userId: user?.id ?? null, email, event: 'signin' as const };
-  await refuseWhenBlocked(db, request, limits, event);
+  // From here on the company is known (or known not to exist): the rest is its work alone.
+  return asFoundCompany(company?.id, async () => {
+    const event = { companyId: company?.id ?? null, userId: user?.id ?? null, email, event: 'signin' as const };
+    await refuseWhenBlocked(db, request, limits, event);
 
-  const passwordMatches = await verifyPassword(user?.passwordHash ?? null, password);
-  if (!passwordMatches || !user || !company) {
-    const reason = !company ? 'unknown_company' : !user ? 'unknown_account' : 'bad_password';
-    await recordAccessEvent(db, request, { ...event, status: 'failure', reason });
-    await countFailure(db, limits);
-    throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
-  }
-  if (!company.isActive || !user.isActive || user.status === 'inactive') {
-    await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'deactivated' });
-    throw forbidden(DEACTIVATED_MESSAGE);
-  }
-  if (user.status !== 'active') {
-    await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'not_activated' });
-    throw forbidden(NOT_ACTIVATED_MESSAGE);
-  }
+    const passwordMatches = await verifyPassword(user?.passwordHash ?? null, password);
+    if (!passwordMatches || !user || !company) {
+      const reason = !company ? 'unknown_company' : !user ? 'unknown_account' : 'bad_password';
+      await recordAccessEvent(db, request, { ...event, status: 'failure', reason });
+      await countFailure(db, limits);
+      throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
+    }
+    if (!company.isActive || !user.isActive || user.status === 'inactive') {
+      await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'deactivated' });
+      throw forbidden(DEACTIVATED_MESSAGE);
+    }
+    if (user.status !== 'active') {
+      await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'not_activated' });
+      throw forbidden(NOT_ACTIVATED_MESSAGE);
+    }
 
-  await clearFailures(db, limits[0].key);
-  // The account is known: the session is opened as its company's, not across companies.
-  return withTenant(company.id, async () => {
+    await clearFailures(db, limits[0].key);
     const stage = signinStage(user, company);
     const expiresAt = sessionExpiry(stage === 'full' ? await companySessionLifetime(db, ctx.config, company.id) : ctx.config, stage);
     const session = await db.transaction(async (tx) => {

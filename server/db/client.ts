@@ -2,8 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { getTableColumns, getTableName, is, sql, type SQL } from 'drizzle-orm';
+import { PgTable, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -12,8 +12,9 @@ import pg from 'pg';
 import * as schema from './schema';
 import { acquireDataDirLock } from './lock';
 import { attachTableWatch, TableWatch } from './table-watch';
+import { AT_ONCE, NOTIFY_ALL, PostgresChangeFeed } from './change-feed';
 import { StatementCachingClient } from './statement-cache';
-import { scopedClientClass, ScopedPool } from './scoped-connection';
+import { scopedClientClass, ScopedPool, type WriteTracking } from './scoped-connection';
 import { prepareServerRoles, SERVER_ROLE } from './server-role';
 import { PROTECT_COMPANY_ROWS_SQL } from './company-rows';
 
@@ -44,6 +45,8 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 export interface OpenOptions {
   /** PostgreSQL connection string; when absent, PGlite is used. */
   databaseUrl?: string;
+  /** Where the change feed listens (change-feed.ts), when the pool's connections go through a pooler that cannot keep a LISTEN. */
+  listenUrl?: string;
   /** Schema to live in on PostgreSQL (created when missing). */
   schema?: string;
   /** Named statements on PostgreSQL, planned once per connection (statement-cache.ts); on unless false. */
@@ -65,7 +68,14 @@ export function isRowSecured(db: Db): boolean {
 }
 
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema ?? 'public', options.prepare !== false);
+  if (options.databaseUrl) {
+    return openPostgres(
+      options.databaseUrl,
+      options.schema ?? 'public',
+      options.prepare !== false,
+      options.listenUrl || options.databaseUrl,
+    );
+  }
   return openPglite(options);
 }
 
@@ -85,8 +95,10 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     );
   }
   const watch = new TableWatch();
-  const db = drizzlePglite(client, { schema, logger: watcher(watch) }) as unknown as Db;
+  // One connection, in this process: every statement is seen as it runs, and nothing runs between a write and its commit.
+  const db = drizzlePglite(client, { schema, logger: watcher(watch, companyTables) }) as unknown as Db;
   attachTableWatch(db, watch);
+  watch.resume(AT_ONCE);
   return {
     db,
     kind: 'pglite',
@@ -105,7 +117,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   };
 }
 
-async function openPostgres(databaseUrl: string, schemaName: string, prepare: boolean): Promise<Database> {
+async function openPostgres(databaseUrl: string, schemaName: string, prepare: boolean, listenUrl: string): Promise<Database> {
   const owner = new pg.Client({ connectionString: databaseUrl });
   await owner.connect();
   let systemRole: string;
@@ -116,17 +128,37 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
     await owner.end();
   }
   const Base = prepare ? StatementCachingClient : pg.Client;
+  const watch = new TableWatch();
+  // The feed is made once the pool is; the pool's connections announce through it.
+  const announcer: { feed?: PostgresChangeFeed } = {};
+  const tracking: WriteTracking = { watch, companyTables, announce: (writes) => announcer.feed?.announce(writes) ?? Promise.resolve() };
   const pool = new ScopedPool({
     connectionString: databaseUrl,
     max: 10,
-    Client: scopedClientClass(Base, { company: SERVER_ROLE, system: systemRole }),
+    Client: scopedClientClass(Base, { company: SERVER_ROLE, system: systemRole }, tracking),
     // Every connection works as the server's role, to which the row-level security policies apply.
     options: [schemaName !== 'public' ? `-c search_path=${schemaName}` : '', `-c role=${SERVER_ROLE}`].filter(Boolean).join(' '),
   });
   survivesServerLoss(pool);
-  const watch = new TableWatch();
-  const db = drizzlePg(pool, { schema, logger: watcher(watch) }) as unknown as Db;
+  // The pool's connections tell the watch what they write (scoped-connection.ts).
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
   attachTableWatch(db, watch);
+  let announceFailureSaid = 0;
+  const feed = new PostgresChangeFeed(watch, {
+    connectionString: listenUrl,
+    schema: schemaName,
+    // Not through the pool: its connections may all be waiting for this very announcement.
+    fallback: (channel, payloads) => notifyOnce(listenUrl, channel, payloads),
+    onAnnounceFailure: (error) => {
+      // Once a minute at most: the database is down, and every request says so already.
+      if (Date.now() - announceFailureSaid < 60_000) return;
+      announceFailureSaid = Date.now();
+      console.warn(`Writes could not be announced to the other servers (they catch up within their time limits): ${error.message}`);
+    },
+  });
+  announcer.feed = feed;
+  // Nothing is kept until the feed listens; a database it cannot listen on yet is tried again in the background.
+  await feed.started;
   rowSecured.add(db);
   return {
     db,
@@ -135,9 +167,22 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
     postgres: { url: databaseUrl, schema: schemaName },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
+      await feed.stop();
       await pool.end();
     },
   };
+}
+
+/** Sends announcements on a connection of their own, for when the change feed's is down. */
+async function notifyOnce(connectionString: string, channel: string, payloads: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2_000, statement_timeout: 2_000 });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query(NOTIFY_ALL, [channel, payloads]);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 function ownerPool(databaseUrl: string, schemaName: string, max: number): pg.Pool {
@@ -169,15 +214,28 @@ function survivesServerLoss(pool: pg.Pool): void {
 export function openOperatorView(database: Database): { db: Db; close(): Promise<void> } {
   if (database.kind === 'pglite' || !database.postgres) return { db: database.db, close: async () => {} };
   const pool = ownerPool(database.postgres.url, database.postgres.schema, 4);
+  // Its writes drop what this process keeps (whole tables: the owner may write any company's rows), not what other servers keep.
   const db = drizzlePg(pool, { schema, logger: watcher(database.watch) }) as unknown as Db;
   attachTableWatch(db, database.watch);
   return { db, close: () => pool.end() };
 }
 
 /** Drizzle's logger hook, used to see every statement (transactions included) before it runs. */
-function watcher(watch: TableWatch) {
-  return { logQuery: (query: string) => watch.observe(query) };
+function watcher(watch: TableWatch, tables?: ReadonlySet<string>) {
+  return { logQuery: (query: string) => void watch.observe(query, tables) };
 }
+
+/**
+ * Tables of the schema holding company rows under row-level security on PostgreSQL
+ * (company-rows.ts): each with a company_id column, and companies itself, whose policy reads its id.
+ */
+const companyTables: ReadonlySet<string> = new Set([
+  getTableName(schema.companies),
+  ...(Object.values(schema) as unknown[])
+    .filter((value): value is PgTable => is(value, PgTable))
+    .filter((table) => Object.values(getTableColumns(table)).some((column) => column.name === 'company_id'))
+    .map((table) => getTableName(table)),
+]);
 
 /** Applies the migrations in server/db/migrations that the database has not seen yet. */
 export interface MigrateOptions {

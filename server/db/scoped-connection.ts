@@ -1,6 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
 import pg from 'pg';
+import { writeOf, type TableWatch } from './table-watch';
 import { currentScope, scopeSettings } from './tenant-scope';
+import { EVERYTHING, transactionStep, type Announcement } from './write-announcements';
 
 /**
  * PostgreSQL connections that tell the server, before a statement, whose rows it may touch: the
@@ -36,10 +38,78 @@ export interface ScopeRoles {
   system: string;
 }
 
-export function scopedClientClass(Base: ClientClass, roles: ScopeRoles): ClientClass {
+/**
+ * What the server's statements write, told to this process's watch and announced to the other
+ * servers (table-watch.ts, write-announcements.ts).
+ */
+export interface WriteTracking {
+  watch: TableWatch;
+  /** Tables holding company rows under row-level security: a company's statement wrote only its own there. */
+  companyTables: ReadonlySet<string>;
+  /** Tells the other servers of committed writes; resolves once they can hear it. */
+  announce(writes: ReadonlyArray<Announcement | typeof EVERYTHING>): Promise<void>;
+}
+
+/**
+ * One connection's writes: applied to the watch once committed (a transaction's rows are seen by
+ * other connections only from its commit), then announced. The
+ * statement that committed returns only once the announcement is made, so that no caller hears of
+ * a write before every server can.
+ */
+class ConnectionWrites {
+  private inTransaction = false;
+  private written: Array<Announcement | typeof EVERYTHING> = [];
+
+  constructor(private readonly tracking: WriteTracking) {}
+
+  /**
+   * Before a statement is sent: what it writes. Nothing is applied yet: until the commit, other
+   * connections read the rows as they were, and what they keep then is outdated at the commit.
+   */
+  before(text: string): Announcement | typeof EVERYTHING | null {
+    const write = writeOf(text, this.tracking.companyTables);
+    if (write && this.inTransaction) this.written.push(write);
+    return write;
+  }
+
+  /** After it succeeded: a commit, or a write outside a transaction, is applied again and announced. */
+  after(text: string, write: Announcement | typeof EVERYTHING | null): Promise<void> | undefined {
+    const step = transactionStep(text);
+    if (step === 'begin') {
+      this.inTransaction = true;
+      this.written = [];
+      return undefined;
+    }
+    if (step === 'rollback') {
+      this.inTransaction = false;
+      this.written = [];
+      return undefined;
+    }
+    let committed: Array<Announcement | typeof EVERYTHING>;
+    if (step === 'commit') {
+      committed = this.written;
+      this.inTransaction = false;
+      this.written = [];
+    } else if (write && !this.inTransaction) committed = [write];
+    else return undefined;
+    if (committed.length === 0) return undefined;
+    for (const each of committed) this.tracking.watch.apply(each);
+    return this.tracking.announce(committed);
+  }
+
+  /** A statement failed. A failed commit ends its transaction all the same (PostgreSQL rolls it back). */
+  failed(text: string): void {
+    if (transactionStep(text) !== 'commit') return;
+    this.inTransaction = false;
+    this.written = [];
+  }
+}
+
+export function scopedClientClass(Base: ClientClass, roles: ScopeRoles, tracking?: WriteTracking): ClientClass {
   return class ScopedClient extends Base {
     /** The scope this connection's settings hold; undefined when not known. */
     private settingsKey: string | undefined;
+    private readonly writes = tracking ? new ConnectionWrites(tracking) : undefined;
 
     constructor(config?: string | pg.ClientConfig) {
       super(config);
@@ -54,16 +124,39 @@ export function scopedClientClass(Base: ClientClass, roles: ScopeRoles): ClientC
         const done = typeof values === 'function' ? (values as Callback) : typeof callback === 'function' ? (callback as Callback) : null;
         const params = typeof values === 'function' ? undefined : values;
         const forget = () => (this.settingsKey = undefined);
+        const writes = streamed || typeof text !== 'string' ? undefined : this.writes;
         const run = () => {
+          const write = writes?.before(text!) ?? null;
           let result: unknown;
           if (done) {
             result = send(config, params, (error: unknown, answer: unknown) => {
-              if (error) forget();
-              done(error, answer);
+              if (error) {
+                forget();
+                writes?.failed(text!);
+              }
+              const announced = error ? undefined : writes?.after(text!, write);
+              if (announced)
+                announced.then(
+                  () => done(error, answer),
+                  () => done(error, answer),
+                );
+              else done(error, answer);
             });
           } else {
             result = send(config, values);
-            if (result instanceof Promise) result = result.catch((error: unknown) => (forget(), Promise.reject(error)));
+            if (result instanceof Promise) {
+              result = result.then(
+                async (answer: unknown) => {
+                  await writes?.after(text!, write);
+                  return answer;
+                },
+                (error: unknown) => {
+                  forget();
+                  writes?.failed(text!);
+                  return Promise.reject(error);
+                },
+              );
+            }
           }
           if (undoes) forget();
           return result;

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { NO_COMPANY } from './schema';
 
 /**
  * Whose rows the server's statements may see, carried along every call without being passed.
@@ -38,6 +39,19 @@ export function withTenant<T>(companyId: string, work: () => T): T {
  */
 export function asSystem<T>(reason: string, work: () => T): T {
   return storage.run({ kind: 'system', reason }, work);
+}
+
+/**
+ * Runs the rest of a path that had to look across companies as the company it found: once a
+ * sign-in, a mailed link or a sign-up knows its company, what it writes is that company's alone,
+ * for row-level security and for the answers every server keeps (table-watch.ts), which would
+ * otherwise take a write across companies as touching every company. When it found none, its
+ * rows (a refused sign-in's event, a mail of the instance itself) are those of no company
+ * (NO_COMPANY). Only ever narrows: in a company's scope or none, `work` runs in the scope it has.
+ */
+export function asFoundCompany<T>(companyId: string | null | undefined, work: () => T): T {
+  if (currentScope().kind !== 'system') return work();
+  return withTenant(companyId ?? NO_COMPANY, work);
 }
 
 /** Runs `work` with no scope: it sees no tenant rows (a request before its caller is known). */

@@ -277,7 +277,7 @@ export async function cappedCount(db: Db, table: PgTable, where: SQL | undefined
 
 const keyDialect = new PgDialect();
 
-/** Kept counts: a few thousand filters, each at most 15 s old for writes this process cannot see. */
+/** Kept counts: a few thousand filters, each at most 15 s old for writes made without a server (psql). */
 const counts = new KeptAnswers<CappedCount>({ ttlMs: 15_000, maxEntries: 2_000 });
 
 /**

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Locale } from '../../common/locales';
 import type { Db } from '../db/client';
 import { mailOutbox, NO_COMPANY } from '../db/schema';
-import { asSystem, withTenant } from '../db/tenant-scope';
+import { withTenant } from '../db/tenant-scope';
 import { recipientLocale } from './recipients';
 
 export interface MailAttachment {
@@ -70,8 +70,8 @@ export function createMailer(db: Db, options: MailerOptions): Mailer {
   return {
     transport: instanceRoute ? 'smtp' : 'outbox',
     send(mail) {
-      // The mail is its company's (a mail of no company is the instance's own): written and marked in that scope, whoever sends it.
-      return mail.companyId ? withTenant(mail.companyId, () => sendMail(mail)) : asSystem('a mail of no company', () => sendMail(mail));
+      // The mail is its company's (a mail of no company is the instance's own, NO_COMPANY's): written and marked in that scope, whoever sends it.
+      return withTenant(mail.companyId ?? NO_COMPANY, () => sendMail(mail));
     },
   };
 

@@ -1,3 +1,4 @@
+import { asFoundCompany } from '../db/tenant-scope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
@@ -243,26 +244,29 @@ export async function authRoutes(app: FastifyInstance) {
       );
       const { email, companyHostname } = request.body;
       const { company, user } = await findAccount(db, companyHostname, email);
-      const event = { companyId: company?.id ?? null, userId: user?.id ?? null, email, event: 'password_reset_request' as const };
-      if (!company || !user || !isActiveAccount(user, company)) {
-        await recordAccessEvent(db, request, { ...event, status: 'failure', reason: user ? 'not_active' : 'unknown_account' });
+      // The account's company is known (or known not to exist): the rest is its work alone.
+      return asFoundCompany(company?.id, async () => {
+        const event = { companyId: company?.id ?? null, userId: user?.id ?? null, email, event: 'password_reset_request' as const };
+        if (!company || !user || !isActiveAccount(user, company)) {
+          await recordAccessEvent(db, request, { ...event, status: 'failure', reason: user ? 'not_active' : 'unknown_account' });
+          return { message: FORGOT_PASSWORD_MESSAGE };
+        }
+        if (!(await withinQuietRate(db, `forgot:acct:${user.id}`, RESET_MAILS_PER_HOUR, 3600))) {
+          await recordAccessEvent(db, request, { ...event, status: 'blocked', reason: 'throttled' });
+          return { message: FORGOT_PASSWORD_MESSAGE };
+        }
+        const token = await issueOneTimeToken(db, ctx.secrets, { companyId: company.id, userId: user.id }, 'reset');
+        const link = `${mailLinkBase(ctx.config, request)}/auth/reset-password?token=${encodeURIComponent(token)}`;
+        const mail = passwordResetMail({
+          firstName: user.firstName,
+          companyName: company.name,
+          link,
+          validMinutes: TOKEN_LIFETIME_MS.reset / 60_000,
+        });
+        await ctx.mailer.send({ companyId: company.id, to: user.email, kind: 'password_reset', ...mail });
+        await recordAccessEvent(db, request, { ...event, status: 'success' });
         return { message: FORGOT_PASSWORD_MESSAGE };
-      }
-      if (!(await withinQuietRate(db, `forgot:acct:${user.id}`, RESET_MAILS_PER_HOUR, 3600))) {
-        await recordAccessEvent(db, request, { ...event, status: 'blocked', reason: 'throttled' });
-        return { message: FORGOT_PASSWORD_MESSAGE };
-      }
-      const token = await issueOneTimeToken(db, ctx.secrets, { companyId: company.id, userId: user.id }, 'reset');
-      const link = `${mailLinkBase(ctx.config, request)}/auth/reset-password?token=${encodeURIComponent(token)}`;
-      const mail = passwordResetMail({
-        firstName: user.firstName,
-        companyName: company.name,
-        link,
-        validMinutes: TOKEN_LIFETIME_MS.reset / 60_000,
       });
-      await ctx.mailer.send({ companyId: company.id, to: user.email, kind: 'password_reset', ...mail });
-      await recordAccessEvent(db, request, { ...event, status: 'success' });
-      return { message: FORGOT_PASSWORD_MESSAGE };
     },
   );
 
@@ -295,26 +299,35 @@ export async function authRoutes(app: FastifyInstance) {
       const holder = await findTokenHolder(db, ctx.secrets, 'reset', clientId);
       if (!holder || !isActiveAccount(holder.user, holder.company)) throw badRequest(RESET_LINK_INVALID_MESSAGE);
       const { user, company } = holder;
-      if (user.email !== email) throw badRequest('email: is not the address this reset link was sent to');
-      await assertPasswordAllowed(db, company.id, newPassword);
-      await assertPasswordChanges(user.passwordHash, newPassword);
-      const passwordHash = await hashPassword(newPassword);
-      await db.transaction(async (tx) => {
-        if (!(await spendToken(tx, holder.tokenId))) throw badRequest(RESET_LINK_INVALID_MESSAGE);
-        await storeNewPassword(tx, user, passwordHash);
-        await recordAudit(tx, request, {
-          companyId: company.id,
-          userId: user.id,
-          model: 'user',
-          operation: 'password_reset',
-          recordId: user.id,
+      // The link's company is known: the rest is its work alone.
+      return asFoundCompany(company.id, async () => {
+        if (user.email !== email) throw badRequest('email: is not the address this reset link was sent to');
+        await assertPasswordAllowed(db, company.id, newPassword);
+        await assertPasswordChanges(user.passwordHash, newPassword);
+        const passwordHash = await hashPassword(newPassword);
+        await db.transaction(async (tx) => {
+          if (!(await spendToken(tx, holder.tokenId))) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+          await storeNewPassword(tx, user, passwordHash);
+          await recordAudit(tx, request, {
+            companyId: company.id,
+            userId: user.id,
+            model: 'user',
+            operation: 'password_reset',
+            recordId: user.id,
+          });
+          await recordAccessEvent(tx, request, {
+            companyId: company.id,
+            userId: user.id,
+            email,
+            event: 'password_reset',
+            status: 'success',
+          });
         });
-        await recordAccessEvent(tx, request, { companyId: company.id, userId: user.id, email, event: 'password_reset', status: 'success' });
+        // Whoever proved they own the mailbox may sign in at once, even after earlier failures.
+        await clearFailures(db, accountSigninKey(company.hostname, email));
+        await mailPasswordChanged(ctx, user, company);
+        return { message: 'Your password has been reset. Sign in with your new password.' };
       });
-      // Whoever proved they own the mailbox may sign in at once, even after earlier failures.
-      await clearFailures(db, accountSigninKey(company.hostname, email));
-      await mailPasswordChanged(ctx, user, company);
-      return { message: 'Your password has been reset. Sign in with your new password.' };
     },
   );
 

@@ -1,3 +1,4 @@
+import { asFoundCompany } from '../../db/tenant-scope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
@@ -165,42 +166,45 @@ export function registerInvitationRoutes(app: FastifyInstance): void {
       const holder = await findTokenHolder(db, ctx.secrets, 'activation', defaultPasswordToken);
       if (!isPendingActivation(holder)) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
       const { user } = holder;
-      await assertPasswordAllowed(db, user.companyId, newPassword);
-      const limits = [reauthLimit(user.id)];
-      const event = { companyId: user.companyId, userId: user.id, email: user.email, event: 'password_create' as const };
-      await refuseWhenBlocked(db, request, limits, event);
-      if (!(await verifyPassword(user.passwordHash, oldPassword))) {
-        await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_temporary_password' });
-        await countFailure(db, limits);
-        throw badRequest(TEMPORARY_PASSWORD_MISMATCH);
-      }
-      if (newPassword === oldPassword) throw badRequest('newPassword: must be different from the temporary password');
-      const passwordHash = await hashPassword(newPassword);
-      await db.transaction(async (tx) => {
-        if (!(await spendToken(tx, holder.tokenId))) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
-        await storeNewPassword(tx, user, passwordHash, { status: 'active' });
-        await recordAudit(tx, request, {
-          companyId: user.companyId,
-          userId: user.id,
-          model: 'user',
-          operation: 'activate',
-          recordId: user.id,
-          changes: { before: { status: 'invited' }, after: { status: 'active' } },
+      // The link's company is known: the rest is its work alone.
+      return asFoundCompany(user.companyId, async () => {
+        await assertPasswordAllowed(db, user.companyId, newPassword);
+        const limits = [reauthLimit(user.id)];
+        const event = { companyId: user.companyId, userId: user.id, email: user.email, event: 'password_create' as const };
+        await refuseWhenBlocked(db, request, limits, event);
+        if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+          await recordAccessEvent(db, request, { ...event, status: 'failure', reason: 'bad_temporary_password' });
+          await countFailure(db, limits);
+          throw badRequest(TEMPORARY_PASSWORD_MISMATCH);
+        }
+        if (newPassword === oldPassword) throw badRequest('newPassword: must be different from the temporary password');
+        const passwordHash = await hashPassword(newPassword);
+        await db.transaction(async (tx) => {
+          if (!(await spendToken(tx, holder.tokenId))) throw badRequest(ACTIVATION_LINK_INVALID_MESSAGE);
+          await storeNewPassword(tx, user, passwordHash, { status: 'active' });
+          await recordAudit(tx, request, {
+            companyId: user.companyId,
+            userId: user.id,
+            model: 'user',
+            operation: 'activate',
+            recordId: user.id,
+            changes: { before: { status: 'invited' }, after: { status: 'active' } },
+          });
+          await recordAccessEvent(tx, request, { ...event, status: 'success' });
+          const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
+          await notify(tx, {
+            companyId: user.companyId,
+            to: await activeAdminIds(tx, user.companyId, user.id),
+            type: 'invitation_accepted',
+            title: `${name} accepted the invitation`,
+            message: `${user.email} has activated their account.`,
+            link: `/users/${user.id}/show`,
+            createdBy: user.id,
+          });
         });
-        await recordAccessEvent(tx, request, { ...event, status: 'success' });
-        const name = `${user.firstName} ${user.lastName}`.trim() || user.email;
-        await notify(tx, {
-          companyId: user.companyId,
-          to: await activeAdminIds(tx, user.companyId, user.id),
-          type: 'invitation_accepted',
-          title: `${name} accepted the invitation`,
-          message: `${user.email} has activated their account.`,
-          link: `/users/${user.id}/show`,
-          createdBy: user.id,
-        });
+        await clearFailures(db, limits[0].key);
+        return { message: 'Your password is set and your account is active. Sign in with your new password.' };
       });
-      await clearFailures(db, limits[0].key);
-      return { message: 'Your password is set and your account is active. Sign in with your new password.' };
     },
   );
 
@@ -218,21 +222,23 @@ export function registerInvitationRoutes(app: FastifyInstance): void {
     const { email, companyHostname } = body;
     const { company, user } = await findAccount(db, companyHostname, email);
     const waiting = company?.isActive && user?.status === 'invited' && user.isActive;
-    if (!company || !user || !waiting || !(await withinQuietRate(db, `resend:acct:${user.id}`, ACTIVATION_MAILS_PER_HOUR, 3600))) {
-      return { message: RESEND_MESSAGE };
-    }
-    const token = await db.transaction(async (tx) => {
-      const issued = await renewInvitation(tx, ctx.secrets, user, temporary);
-      await recordAudit(tx, request, {
-        companyId: company.id,
-        userId: user.id,
-        model: 'user',
-        operation: 'resend_invitation',
-        recordId: user.id,
+    if (!company || !user || !waiting) return { message: RESEND_MESSAGE };
+    // The account's company is known: the rest is its work alone.
+    return asFoundCompany(company.id, async () => {
+      if (!(await withinQuietRate(db, `resend:acct:${user.id}`, ACTIVATION_MAILS_PER_HOUR, 3600))) return { message: RESEND_MESSAGE };
+      const token = await db.transaction(async (tx) => {
+        const issued = await renewInvitation(tx, ctx.secrets, user, temporary);
+        await recordAudit(tx, request, {
+          companyId: company.id,
+          userId: user.id,
+          model: 'user',
+          operation: 'resend_invitation',
+          recordId: user.id,
+        });
+        return issued;
       });
-      return issued;
+      await mailInvitation(ctx, request, { user, company, temporaryPassword: temporary.password, token });
+      return { message: RESEND_MESSAGE };
     });
-    await mailInvitation(ctx, request, { user, company, temporaryPassword: temporary.password, token });
-    return { message: RESEND_MESSAGE };
   });
 }
