@@ -81,6 +81,7 @@ async function main() {
       { logger: { level: config.logLevel }, serveConsole: true, poolStats: database.poolStats },
     );
     if (config.runWorker) await runner.start();
+    else await runner.openQueue();
     weeklyReports = startWeeklyReports({ db: database.db, mailer, config }, (message) => console.warn(message));
     retention = startRetentionPurge(database.db, { onError: (error) => console.warn(`The retention purge failed: ${error.message}`) });
     // The operator's backups of the embedded database (docs/operations.md): only this process may open it.

@@ -122,6 +122,8 @@ async function openPostgres(databaseUrl: string, schemaName: string, prepare: bo
   await owner.connect();
   let systemRole: string;
   try {
+    // Servers starting together take turns here too: two grants of one role at once fail ("tuple concurrently updated").
+    await lockSchemaSetUp(owner, schemaName);
     if (schemaName !== 'public') await owner.query(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`);
     systemRole = await prepareServerRoles(owner, schemaName);
   } finally {
@@ -243,6 +245,18 @@ export interface MigrateOptions {
   moduleSql?: string;
 }
 
+/** The advisory lock's first key, which with the schema's name says "setting up this schema". */
+const SCHEMA_SET_UP_LOCK = 0x44_4f_43_4d;
+
+/**
+ * Servers started together on a new database (a cluster, a compose file) set up its schema, roles
+ * and migrations one at a time: the others wait here, then find it all done. Held by the owner's
+ * connection until it ends, even if this process dies.
+ */
+async function lockSchemaSetUp(owner: pg.Client, schemaName: string): Promise<void> {
+  await owner.query('select pg_advisory_lock($1, hashtext($2))', [SCHEMA_SET_UP_LOCK, schemaName]);
+}
+
 export async function migrateDatabase(database: Database, schemaName = 'public', options: MigrateOptions = {}): Promise<void> {
   const config = { migrationsFolder, migrationsSchema: schemaName };
   if (database.kind === 'pglite' || !database.postgres) {
@@ -259,6 +273,7 @@ export async function migrateDatabase(database: Database, schemaName = 'public',
   owner.on('error', () => {});
   await owner.connect();
   try {
+    await lockSchemaSetUp(owner, schemaName);
     await migratePg(drizzlePg(owner) as never, config);
     if (options.moduleSql) await owner.query(options.moduleSql);
     await owner.query(PROTECT_COMPANY_ROWS_SQL);

@@ -14,14 +14,19 @@ DECLARE
   t record;
 BEGIN
   FOR t IN
-    SELECT c.relname, a.attname
+    SELECT c.relname, a.attname, c.relrowsecurity
     FROM pg_class c
     JOIN pg_namespace n ON n.oid = c.relnamespace
     JOIN pg_attribute a ON a.attrelid = c.oid AND NOT a.attisdropped
       AND a.attname = CASE WHEN c.relname = 'companies' THEN 'id' ELSE 'company_id' END
     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
   LOOP
-    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t.relname);
+    -- Only where it is off: ALTER TABLE locks the table against every reader and writer, and a
+    -- server starting beside others under load would otherwise queue behind their transactions,
+    -- stall them, and deadlock with the ones that hold one table and want the next.
+    IF NOT t.relrowsecurity THEN
+      EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t.relname);
+    END IF;
     CONTINUE WHEN EXISTS (
       SELECT 1 FROM pg_policies p WHERE p.schemaname = current_schema() AND p.tablename = t.relname AND p.policyname = 'company_rows'
     );

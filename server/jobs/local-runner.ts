@@ -69,6 +69,12 @@ export interface LocalRunner extends JobRunner {
   readonly workerId: string;
   /** Looks for runs to recover now (start() does, then every limits.sweepMs). */
   recover(): Promise<void>;
+  /**
+   * Opens the queue without working it, for a server that leaves runs to `npm run worker`
+   * (RUN_WORKER=false): on a new database that makes the queue's tables, so the server is ready
+   * (its readiness probe asks for them) and can queue runs before any worker has started.
+   */
+  openQueue(): Promise<void>;
 }
 
 const SERVER_STOPPING = 'The server is stopping';
@@ -283,5 +289,8 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
     start,
     stop,
     recover,
+    openQueue: async () => {
+      await queue();
+    },
   };
 }

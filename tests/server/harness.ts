@@ -117,14 +117,20 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
       await runner.stop();
       await operator.close();
       await database.close();
-      if (databaseUrl) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-        await dropQueueSchema({ url: databaseUrl, schema });
-      }
+      if (databaseUrl) await dropTestSchema(databaseUrl, schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Drops a test's PostgreSQL schema and its job queue's. */
+export async function dropTestSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+  await dropQueueSchema({ url: databaseUrl, schema });
 }
