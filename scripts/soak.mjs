@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // Soak: long load and fault runs against the real server, figures written to docs/soak.md.
-//   npm run test:soak        (SOAK_ONLY=load-pg | load-pglite | faults: one part; SOAK_SECONDS: load length, 300 by default)
+//   npm run test:soak        (SOAK_ONLY=load-pg | load-pglite | cluster | faults: one part; SOAK_SECONDS: load length, 300 by default)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applySeedScale, loadOnPglite, loadOnPostgres, seedDescription } from '../tests/soak/load-parts.mjs';
 import { THINK_MS } from '../tests/soak/load.mjs';
 import { runFaults } from '../tests/soak/faults.mjs';
+import { soakCluster } from '../tests/soak/cluster.mjs';
 import { root } from '../tests/soak/server.mjs';
 
 const only = process.env.SOAK_ONLY ?? '';
-const parts = ['load-pg', 'load-pglite', 'faults'];
+const parts = ['load-pg', 'load-pglite', 'cluster', 'faults'];
 if (only && !parts.includes(only)) {
   console.error(`SOAK_ONLY must be one of ${parts.join(', ')}`);
   process.exit(2);
@@ -20,6 +21,8 @@ const seconds = Number(process.env.SOAK_SECONDS || 300);
 const databaseUrl = process.env.SOAK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const pgUsers = Number(process.env.SOAK_PG_USERS || 200);
 const pgliteUsers = Number(process.env.SOAK_PGLITE_USERS || 20);
+const clusterServers = Number(process.env.SOAK_CLUSTER_SERVERS || 3);
+const clusterWorkers = Number(process.env.SOAK_CLUSTER_WORKERS || 2);
 const seedScale = Number(process.env.SOAK_SEED_SCALE || 1);
 const port = Number(process.env.SOAK_PORT || 8383);
 applySeedScale(seedScale);
@@ -72,6 +75,81 @@ function loadSection(title, result, { users, loadBefore, loadAfter, note }) {
   ];
 }
 
+/** What the cluster part expects: errors only around the faults, nothing lost or left running, sweeps done once. */
+function clusterVerdicts(result) {
+  const unexplained = result.runs.reduce((n, row) => n + row.unexplained, 0);
+  const midRun = result.faults.some((fault) => fault.midRun);
+  return [
+    [
+      'cluster: errors only around the faults',
+      result.failuresOutside === 0,
+      `${result.errors} errors, ${result.failuresOutside} outside the faults' windows`,
+    ],
+    [
+      'cluster: no lost writes',
+      result.writes.lost === 0,
+      `${result.writes.acknowledged} workspaces acknowledged, ${result.writes.lost} missing`,
+    ],
+    [
+      'cluster: every run ended, failures with their reason',
+      result.runsLeft === 0 && unexplained === 0,
+      `${result.runsLeft} left queued or running, ${unexplained} failed without a reason`,
+    ],
+    [
+      'cluster: a worker killed mid-run',
+      midRun,
+      midRun ? 'the worker holding a running copy was killed' : 'no run was under way when the worker was killed',
+    ],
+    [
+      'cluster: weekly reports once per company and week',
+      result.reportsMade > 0 && result.duplicateReports === 0 && result.duplicateReportMails === 0,
+      `${result.reportsMade} made, ${result.duplicateReports} weeks made twice, ${result.duplicateReportMails} mailed twice`,
+    ],
+    [
+      'cluster: the retention pass once, not once per server',
+      result.retentionAudits === 1,
+      `${result.retentionAudits} retention audit entries for the company with a retention, from the passes of ${result.processStarts} servers starting together`,
+    ],
+  ];
+}
+
+function clusterSection(result, { loadBefore, loadAfter }) {
+  const rate = (result.calls / result.elapsed).toFixed(0);
+  const runs = result.runs.map((row) => `${row.n} ${row.status}`).join(', ');
+  return [
+    '## Cluster under load and faults',
+    '',
+    `Command: \`SOAK_ONLY=cluster npm run test:soak\` (tests/soak/cluster.mjs). \`npm run cluster\`'s topology (scripts/cluster.mjs): ` +
+      `${result.servers} servers with \`RUN_WORKER=false\`, ${result.workers} workers and HAProxy, on a private PostgreSQL (restartable without touching the machine's), ` +
+      `seeded as the one-server load (${seedDescription()}; seeding took ${result.seedSeconds.toFixed(0)} s). ${result.users} simulated people browse through HAProxy ` +
+      `for ${result.seconds} s as in the load above, while the admin queues a quick workflow every 3 s and a ~10 s copy whenever the last one ended ` +
+      `(${result.queued.accepted} of ${result.queued.asked} accepted) and creates a workspace every 0.2 s. ` +
+      `Machine load (1, 5, 15 min) before: ${loadBefore}; after: ${loadAfter}.`,
+    '',
+    '| people | calls | rate | errors | p50 | p95 | p99 | max |',
+    '|---|---|---|---|---|---|---|---|',
+    `| ${result.users} | ${result.calls} | ${rate}/s | ${result.errors} | ${ms(result.overall.p50)} | ${ms(result.overall.p95)} | ${ms(result.overall.p99)} | ${ms(result.overall.max)} |`,
+    '',
+    'Faults, with the time from the fault until the cluster answered again:',
+    '',
+    ...result.faults.map((fault) => `- ${fault.name}: ${((fault.to - fault.from) / 1000).toFixed(1)} s`),
+    '',
+    'Errors by kind (a call counts against a fault when it was sent from 1 s before the fault until the cluster answered again; HAProxy sends GETs again to another server, not POSTs, which may have written):',
+    '',
+    ...(result.failuresByKind.length > 0 ? result.failuresByKind.map(([kind, n]) => `- ${kind}: ${n}`) : ['- none']),
+    '',
+    `Writes: ${result.writes.asked} workspaces asked, ${result.writes.acknowledged} acknowledged, ${result.writes.failed} refused or unanswered; ` +
+      `${result.writes.stored} stored, **${result.writes.lost} acknowledged and missing**.`,
+    '',
+    `Runs of the two workflows at the end: ${runs}; ${result.runsLeft} left queued or running.`,
+    '',
+    `Weekly reports (the companies were made a month before, so each server's first sweep finds last week's due): ${result.reportsMade} made, ` +
+      `${result.duplicateReports} company-weeks made more than once, ${result.duplicateReportMails} mailed more than once. ` +
+      `Retention: ${result.retentionAudits} purge audit entries for the company that keeps its audits 60 days (with 300 entries a year old) from the passes of the ${result.processStarts} servers started together (each runs a pass at its start).`,
+    ...(result.samples.length > 0 ? ['', 'First errors:', '', ...result.samples.map((s) => `- \`${s.replace(/`/g, "'")}\``)] : []),
+  ];
+}
+
 async function main() {
   const sections = [];
   const verdicts = [];
@@ -117,6 +195,19 @@ async function main() {
       verdicts.push(['load on PGlite', false, error.message]);
     }
   }
+  if (runs('cluster')) {
+    const loadBefore = loadNow();
+    try {
+      const result = await soakCluster({ users: pgUsers, seconds, port, log, servers: clusterServers, workers: clusterWorkers });
+      if (result.notRun) verdicts.push(['cluster under load and faults', null, `not run: ${result.notRun}`]);
+      else {
+        sections.push(clusterSection(result, { loadBefore, loadAfter: loadNow() }));
+        verdicts.push(...clusterVerdicts(result));
+      }
+    } catch (error) {
+      verdicts.push(['cluster under load and faults', false, error.message]);
+    }
+  }
   if (runs('faults')) {
     const faults = await runFaults({ port, log, command: command() });
     sections.push(faults.section);
@@ -137,7 +228,13 @@ function writeReport(sections, verdicts) {
   const previous = previousSections(file);
   const measured = new Set(sections.map((section) => section[0]));
   const kept = previous.filter((section) => !measured.has(section[0]) && section[0] !== '## Last run');
-  const order = ['## Load on PostgreSQL', '## Load on the embedded database', '## Faults', '## Why these are not in `npm test`'];
+  const order = [
+    '## Load on PostgreSQL',
+    '## Load on the embedded database',
+    '## Cluster under load and faults',
+    '## Faults',
+    '## Why these are not in `npm test`',
+  ];
   const all = [...sections, ...kept, whyNotInNpmTest()].filter((section, i, list) => list.findIndex((s) => s[0] === section[0]) === i);
   all.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -145,7 +242,7 @@ function writeReport(sections, verdicts) {
     '# Soak runs',
     '',
     'Written by `npm run test:soak` (scripts/soak.mjs); each section comes from the last run of its part, with its own command.',
-    `\`SOAK_ONLY=load-pg\`, \`load-pglite\` or \`faults\` runs one part and keeps the others' last figures; \`SOAK_SECONDS\` sets the length of each load (300 s by default).`,
+    `\`SOAK_ONLY=load-pg\`, \`load-pglite\`, \`cluster\` or \`faults\` runs one part and keeps the others' last figures; \`SOAK_SECONDS\` sets the length of each load (300 s by default).`,
     '',
     '## Last run',
     '',

@@ -109,29 +109,39 @@ class Recorder {
   constructor() {
     this.families = new Map();
     this.samples = [];
+    /** Every failed call: when it was sent (ms since the epoch), its method, and its kind (the status, or the network error's code). */
+    this.failures = [];
   }
-  add(family, ms, ok, what) {
+  add(family, ms, ok, what, failure) {
     let entry = this.families.get(family);
     if (!entry) this.families.set(family, (entry = { times: [], errors: 0 }));
     entry.times.push(ms);
     if (!ok) {
       entry.errors += 1;
       if (this.samples.length < 20) this.samples.push(`${family}: ${what}`);
+      if (failure) this.failures.push(failure);
     }
   }
 }
 
 async function timed(recorder, family, call, [method, path, body], { expectRows = false } = {}) {
   const started = performance.now();
+  const at = Date.now();
   try {
     const res = await call(method, path, body);
     const ms = performance.now() - started;
     const rows = res.body?.data?.rows;
     const ok = res.status >= 200 && res.status < 300 && (!expectRows || Array.isArray(rows));
-    recorder.add(family, ms, ok, `${method} ${path} → ${res.status} ${res.text.slice(0, 160)}`);
+    const kind = res.status >= 200 && res.status < 300 ? 'no rows' : `HTTP ${res.status}`;
+    recorder.add(family, ms, ok, `${method} ${path} → ${res.status} ${res.text.slice(0, 160)}`, { at, method, kind });
     return ok ? res.body : undefined;
   } catch (error) {
-    recorder.add(family, performance.now() - started, false, `${method} ${path} → ${error.code ?? ''} ${error.message}`);
+    const kind = error.code ?? 'network error';
+    recorder.add(family, performance.now() - started, false, `${method} ${path} → ${error.code ?? ''} ${error.message}`, {
+      at,
+      method,
+      kind,
+    });
     return undefined;
   }
 }
@@ -166,7 +176,7 @@ async function browse(area, call, recorder) {
  * Signs `users` people in (a few at a time: each sign-in is a deliberate argon2 hash), then lets
  * them browse for `seconds`. Answers the figures.
  */
-export async function runLoad({ baseUrl, users, seconds, ids, alone = new Map(), signInConcurrency = 4 }) {
+export async function runLoad({ baseUrl, users, seconds, ids, alone = new Map(), signInConcurrency = 4, onBrowsing = () => {} }) {
   const agent = keepAliveAgent(users);
   const recorder = new Recorder();
   const signInTimes = [];
@@ -196,6 +206,8 @@ export async function runLoad({ baseUrl, users, seconds, ids, alone = new Map(),
     while (performance.now() < deadline) await browse(pick(all), call, recorder);
   };
   const started = performance.now();
+  // Everyone is signed in: what happens during the browsing (a fault run beside it) starts now.
+  onBrowsing();
   await Promise.all(tokens.map(person));
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
@@ -237,6 +249,7 @@ function summarise(recorder, { users, seconds, elapsed, rampSeconds, signInTimes
     },
     families,
     samples: recorder.samples,
+    failures: recorder.failures,
   };
 }
 
