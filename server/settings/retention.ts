@@ -18,6 +18,13 @@ import { accessEvents, companySettings, jobRuns, jobRunSteps, qualityResults, qu
 
 export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 export const RETENTION_BATCH_SIZE = 2000;
+/**
+ * The row of company_settings in which the servers sharing a database claim a company's next pass
+ * (not a settings group: the settings routes neither show nor write it).
+ */
+export const RETENTION_CLAIM_KEY = 'retention-pass';
+/** A claim's interval is this much shorter, so that the server that claimed finds it due at its next tick. */
+const CLAIM_SLACK_MS = 60 * 1000;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LIVE_RUN_STATUSES = ['queued', 'running'];
@@ -35,6 +42,8 @@ export interface PurgeCounts {
 export interface PurgeReport extends PurgeCounts {
   /** Companies with a retention set. */
   companies: number;
+  /** Of them, those another server's pass had claimed (claimForMs), left to it. */
+  claimedElsewhere: number;
 }
 
 export interface PurgeOptions {
@@ -42,6 +51,11 @@ export interface PurgeOptions {
   batchSize?: number;
   /** Asked between batches; true stops the pass (the server is shutting down). */
   stopping?: () => boolean;
+  /**
+   * Passes of servers sharing the database: a company is purged only by the server that claims
+   * it, for this long (its interval); the others skip it until then. Without it, every call purges.
+   */
+  claimForMs?: number;
 }
 
 const emptyCounts = (): PurgeCounts => ({
@@ -219,13 +233,39 @@ async function purgeRuns(
 export async function purgeExpiredRecords(db: Db, options: PurgeOptions = {}): Promise<PurgeReport> {
   const now = options.now ?? new Date();
   const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
-  const report: PurgeReport = { companies: 0, ...emptyCounts() };
+  const report: PurgeReport = { companies: 0, claimedElsewhere: 0, ...emptyCounts() };
   for (const retention of await asSystem("the retention purge looks at every company's settings", () => retentions(db))) {
     if (options.stopping?.()) break;
     report.companies += 1;
-    await withTenant(retention.companyId, () => purgeCompany(db, retention, now, batchSize, options, report));
+    await withTenant(retention.companyId, async () => {
+      if (options.claimForMs !== undefined && !(await claimPass(db, retention.companyId, now, options.claimForMs))) {
+        report.claimedElsewhere += 1;
+        return;
+      }
+      await purgeCompany(db, retention, now, batchSize, options, report);
+    });
   }
   return report;
+}
+
+/**
+ * Claims this company's pass until `now + forMs`: true when no pass was claimed for now or later.
+ * One statement: of servers claiming at once, the row's lock lets one insert or move it, and the
+ * others then see it claimed. So each company is purged (and audited) once per interval, however
+ * many servers run the timer.
+ */
+export async function claimPass(db: Db, companyId: string, now: Date, forMs: number): Promise<boolean> {
+  const next = new Date(now.getTime() + Math.max(0, forMs - CLAIM_SLACK_MS)).toISOString();
+  const claimed = await db
+    .insert(companySettings)
+    .values({ companyId, key: RETENTION_CLAIM_KEY, values: { nextPassAt: next } })
+    .onConflictDoUpdate({
+      target: [companySettings.companyId, companySettings.key],
+      set: { values: { nextPassAt: next }, updatedAt: now },
+      setWhere: sql`coalesce((${companySettings.values} ->> 'nextPassAt')::timestamptz, '-infinity') <= ${now.toISOString()}::timestamptz`,
+    })
+    .returning({ companyId: companySettings.companyId });
+  return claimed.length > 0;
 }
 
 async function purgeCompany(
@@ -266,13 +306,17 @@ export interface RetentionPurge {
   stop(): Promise<void>;
 }
 
-/** Purges at start and then every hour, in this process, without keeping the process alive. */
+/**
+ * Purges at start and then every hour, without keeping the process alive. Each server sharing the
+ * database runs this timer; each company's pass is claimed (claimPass), so it runs once an hour.
+ */
 export function startRetentionPurge(db: Db, options: { intervalMs?: number; onError(error: Error): void }): RetentionPurge {
   let stopping = false;
   let running: Promise<void> | null = null;
+  const interval = options.intervalMs ?? RETENTION_INTERVAL_MS;
   const pass = () => {
     if (running || stopping) return;
-    running = purgeExpiredRecords(db, { stopping: () => stopping })
+    running = purgeExpiredRecords(db, { stopping: () => stopping, claimForMs: interval })
       .then(() => undefined)
       .catch((error: Error) => options.onError(error))
       .finally(() => {
@@ -281,7 +325,7 @@ export function startRetentionPurge(db: Db, options: { intervalMs?: number; onEr
   };
   const first = setTimeout(pass, 0);
   first.unref();
-  const timer = setInterval(pass, options.intervalMs ?? RETENTION_INTERVAL_MS);
+  const timer = setInterval(pass, interval);
   timer.unref();
   return {
     async stop() {

@@ -714,4 +714,43 @@ describe('retention', () => {
     // A second pass has nothing left to do.
     expect(await purgeExpiredRecords(server.db)).toMatchObject({ audits: 0, accessEvents: 0, runs: 0 });
   });
+
+  it('purges each company once per interval however many servers pass, the others leaving it to the claim', async () => {
+    const fourth = await createOtherCompany(server, 'initech');
+    await seedHistory(fourth.companyId);
+    expect((await putSettings('service', { auditRetentionDays: 365 }, fourth.adminToken)).statusCode).toBe(200);
+    const hour = 60 * 60 * 1000;
+    const now = new Date();
+    const purgeEntries = async () =>
+      (
+        await server.db
+          .select({ id: systemAudits.id })
+          .from(systemAudits)
+          .where(and(eq(systemAudits.companyId, fourth.companyId), eq(systemAudits.operation, 'retention_purge')))
+      ).length;
+    const oldAudits = async () =>
+      (
+        await server.db
+          .select({ n: count() })
+          .from(systemAudits)
+          .where(and(eq(systemAudits.companyId, fourth.companyId), eq(systemAudits.operation, 'old')))
+      )[0].n;
+
+    // Three servers' timers at the same moment: the rows go once, with one audit entry.
+    const reports = await Promise.all([1, 2, 3].map(() => purgeExpiredRecords(server.db, { now, claimForMs: hour })));
+    expect(reports.reduce((sum, report) => sum + report.claimedElsewhere, 0)).toBeGreaterThanOrEqual(2);
+    expect(await purgeEntries()).toBe(1);
+    const left = await oldAudits();
+
+    // Rows expiring later in the hour wait for the next claim: a server starting meanwhile leaves them.
+    await server.db.insert(systemAudits).values({ companyId: fourth.companyId, model: 'seed', operation: 'old', createdAt: ago(400) });
+    const meanwhile = await purgeExpiredRecords(server.db, { now: new Date(now.getTime() + hour / 2), claimForMs: hour });
+    expect(meanwhile.claimedElsewhere).toBeGreaterThanOrEqual(1);
+    expect(await oldAudits()).toBe(left + 1);
+
+    // An hour on, the company is claimed and purged again.
+    await purgeExpiredRecords(server.db, { now: new Date(now.getTime() + hour), claimForMs: hour });
+    expect(await oldAudits()).toBe(left);
+    expect(await purgeEntries()).toBe(2);
+  });
 });
