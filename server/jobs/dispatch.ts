@@ -39,7 +39,26 @@ export function createDispatcher(deps: { db: Db; queue: () => Promise<JobQueue>;
     );
   }
 
-  async function releaseWaiting(companyId: string, workflowId: string): Promise<void> {
+  /**
+   * Releases of one workflow in this process, one after another: the end of a run and the
+   * recovery sweep release at once, and two releases looking before either sent would each send
+   * the same run. (Releases in two processes may still both send; the second job finds the run
+   * taken and is dropped.)
+   */
+  const releasing = new Map<string, Promise<void>>();
+
+  function releaseWaiting(companyId: string, workflowId: string): Promise<void> {
+    const key = `${companyId}/${workflowId}`;
+    const mine = (releasing.get(key) ?? Promise.resolve()).then(() => releaseNow(companyId, workflowId));
+    const settled = mine.catch(() => {});
+    releasing.set(key, settled);
+    void settled.then(() => {
+      if (releasing.get(key) === settled) releasing.delete(key);
+    });
+    return mine;
+  }
+
+  async function releaseNow(companyId: string, workflowId: string): Promise<void> {
     const line = await waitingLine(db, companyId, workflowId, RELEASE_SCAN);
     if (!line || line.queued.length === 0) return;
     const queue = await deps.queue();
@@ -49,7 +68,7 @@ export function createDispatcher(deps: { db: Db; queue: () => Promise<JobQueue>;
       const due = dueAt(run, line.workflow) <= now;
       // A run due now takes a place; one still in its backoff only needs its (deferred) job to exist.
       if (due && room <= 0) continue;
-      if (!(await queue.hasWaitingRunJob(run.id))) await send(run, line.workflow);
+      if (!(await queue.hasPendingRunJob(run.id))) await send(run, line.workflow);
       if (due) room -= 1;
     }
   }

@@ -106,6 +106,8 @@ function bossOptions(database: Database, options: QueueOptions): ConstructorOpti
 /** Base poll of a worker when NOTIFY is not available, and its backstop when it is. */
 const POLL_SECONDS = 2;
 const NOTIFY_BACKSTOP_SECONDS = 30;
+/** How long after a worker took a run's job that job still counts as being taken (hasPendingRunJob). */
+const TAKING_MS = 10_000;
 /** Finished queue jobs are kept a day for inspection; the run rows keep the history. */
 const KEEP_FINISHED_SECONDS = 24 * 60 * 60;
 
@@ -156,10 +158,18 @@ export class JobQueue {
     this.wakeUps.add(timer);
   }
 
-  /** Whether the run has a job that no worker has taken yet (due now or later). */
-  async hasWaitingRunJob(runId: string): Promise<boolean> {
-    const jobs = await this.boss.findJobs(RUNS_QUEUE, { key: runId, queued: true });
-    return jobs.length > 0;
+  /**
+   * Whether the run has a job that no worker has taken yet (due now or later), or one a worker took
+   * within `takingMs`: that worker is claiming the run (or giving the job up, for want of room) at
+   * this moment, so sending another would only make a second job for the same start. A job taken
+   * longer ago whose run is still queued belongs to a worker that died while taking it.
+   */
+  async hasPendingRunJob(runId: string, takingMs = TAKING_MS): Promise<boolean> {
+    const jobs = await this.boss.findJobs(RUNS_QUEUE, { key: runId });
+    const since = Date.now() - takingMs;
+    return jobs.some(
+      (job) => job.state === 'created' || job.state === 'retry' || (job.state === 'active' && job.startedOn.getTime() >= since),
+    );
   }
 
   /** Removes the run's jobs that no worker has taken (a canceled queued run). */

@@ -245,7 +245,7 @@ export function runReaches(world: RunnerWorld, runId: string, status: string | s
 }
 
 /** The queue's own tables, read as the test's proof of what the runner asked of pg-boss. */
-const queueTable = (world: RunnerWorld, table: string) =>
+export const queueTable = (world: RunnerWorld, table: string) =>
   sql`${sql.identifier(queueSchemaOf(world.database.postgres?.schema ?? 'public'))}.${sql.identifier(table)}`;
 
 /** How many queue jobs were ever sent for a run (the queue keys them by the run's id). */

@@ -13,6 +13,8 @@ import {
   gate,
   insertWorkflow,
   openRunnerWorld,
+  queueJobsOf,
+  queueTable,
   readRun,
   runReaches,
   runsOf,
@@ -170,6 +172,47 @@ describe('recovery on the server’s database', () => {
     try {
       await runReaches(world, run.id, 'succeeded');
       expect(ran).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('does not send a queued run again while a worker is taking its job, only once that worker has gone', async () => {
+    const workflowId = await insertWorkflow(world, { taskIds: [world.tasks.define(async () => ({}))], concurrency: 1 });
+    const runner = world.runner(); // not started: no worker takes the job; the test plays one
+    try {
+      const runId = await runner.enqueue(request(workflowId));
+      expect(await queueJobsOf(world, runId)).toBe(1);
+      const taken = (startedAgo: string) =>
+        world.db.execute(
+          sql`update ${queueTable(world, 'job')} set state = 'active', started_on = now() - ${startedAgo}::interval where singleton_key = ${runId}`,
+        );
+
+      // A worker took the job a moment ago and is claiming the run: the sweep sees room, but leaves it.
+      await taken('1 second');
+      await runner.recover();
+      expect(await queueJobsOf(world, runId)).toBe(1);
+
+      // Taken a minute ago with the run still queued: that worker died while taking it. Sent again.
+      await taken('1 minute');
+      await runner.recover();
+      expect(await queueJobsOf(world, runId)).toBe(2);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('sends a queued run that lost its job once, when releases of its workflow come at the same moment', async () => {
+    const workflowId = await insertWorkflow(world, { taskIds: [world.tasks.define(async () => ({}))], concurrency: 1 });
+    const workflow = (await findWorkflow(world.db, world.company.companyId, workflowId))!;
+    const run = await world.db.transaction((tx) =>
+      insertQueuedRun(tx, { workflow, trigger: 'manual', userId: null, apiKeyId: null, attempt: 1 }),
+    );
+    const runner = world.runner(); // not started: the sweeps are the test's
+    try {
+      // A run's end and the recovery sweep both release the workflow: one looks only once the other sent.
+      await Promise.all([runner.recover(), runner.recover(), runner.recover()]);
+      expect(await queueJobsOf(world, run.id)).toBe(1);
     } finally {
       await runner.stop();
     }
