@@ -6,7 +6,7 @@ import { findHaproxy, startCluster } from '../../scripts/cluster.mjs';
 import { loadIds, runLoad } from './load.mjs';
 import { createPrivatePostgres, privatePostgresUnavailable } from './private-postgres.mjs';
 import { seedSoakData } from './seed.mjs';
-import { ADMIN, apiClient, signIn, sleep, startServer, waitUntil } from './server.mjs';
+import { ADMIN, apiClient, signIn, sleep, slowCopyWorkflow, startServer, waitUntil } from './server.mjs';
 
 /**
  * The cluster under load and faults: `npm run cluster`'s topology (scripts/cluster.mjs) on a
@@ -140,20 +140,7 @@ export async function soakCluster({ users, seconds, port, log, servers = 3, work
       tasks: [{ id: 'tell', name: 'Tell', type: 'notify', message: 'Done' }],
     });
     // Some 10 s of copying a run: one is under way most of the time, for the worker's kill to land in.
-    const slow = await made('a slow workflow', 'POST', '/workflow', {
-      name: 'Cluster slow copy',
-      pairId: pair.id,
-      tasks: [
-        {
-          id: 'copy',
-          name: 'Copy slowly',
-          type: 'copy',
-          from: { query: `select g as n, md5(g::text || pg_sleep(0.0002)::text) as label from generate_series(1, 50000) g` },
-          to: { table: 'public.soak_target', mode: 'replace' },
-          batchSize: 1000,
-        },
-      ],
-    });
+    const slow = await made('a slow workflow', 'POST', '/workflow', slowCopyWorkflow('Cluster slow copy', pair.id, 50_000));
 
     // Beside the people: runs queued throughout, and a writer whose acknowledged writes are counted at the end.
     let browsing = false;

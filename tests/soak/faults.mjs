@@ -5,7 +5,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { percentile } from '../bench/stats.mjs';
 import { createPrivatePostgres, privatePostgresUnavailable } from './private-postgres.mjs';
-import { ADMIN, apiClient, keepAliveAgent, request, signIn, sleep, startServer, StartFailure, waitUntil } from './server.mjs';
+import {
+  ADMIN,
+  apiClient,
+  keepAliveAgent,
+  request,
+  signIn,
+  sleep,
+  slowCopyWorkflow,
+  startServer,
+  StartFailure,
+  waitUntil,
+} from './server.mjs';
 
 /**
  * Faults, each against the real server as a child process:
@@ -184,23 +195,7 @@ async function prepareWorld(world, pg) {
     'a quick workflow',
   );
   // Rows come slowly (a short sleep each), so the run is still copying when the server is killed.
-  world.slowWorkflow = ok(
-    await world.call('POST', '/workflow', {
-      name: 'Slow copy',
-      pairId: pair.id,
-      tasks: [
-        {
-          id: 'copy',
-          name: 'Copy slowly',
-          type: 'copy',
-          from: { query: `select g as n, md5(g::text || pg_sleep(0.0002)::text) as label from generate_series(1, 200000) g` },
-          to: { table: 'public.soak_target', mode: 'replace' },
-          batchSize: 1000,
-        },
-      ],
-    }),
-    'a slow copy workflow',
-  );
+  world.slowWorkflow = ok(await world.call('POST', '/workflow', slowCopyWorkflow('Slow copy', pair.id, 200_000)), 'a slow copy workflow');
   world.wideTable = ok(await world.call('POST', '/table', { connectionId: from.id, endpoint: 'public.wide_dictionary' }), 'a wide table');
 }
 

@@ -159,3 +159,25 @@ export async function waitUntil(check, { timeoutMs, everyMs = 500 }) {
     await sleep(everyMs);
   }
 }
+
+/**
+ * A workflow (the body of POST /workflow) copying `rows` rows into public.soak_target that come
+ * slowly, each after a short sleep (some 0.05 s a thousand): a run stays under way long enough for
+ * a kill to land in it.
+ */
+export function slowCopyWorkflow(name, pairId, rows) {
+  return {
+    name,
+    pairId,
+    tasks: [
+      {
+        id: 'copy',
+        name: 'Copy slowly',
+        type: 'copy',
+        from: { query: `select g as n, md5(g::text || pg_sleep(0.0002)::text) as label from generate_series(1, ${rows}) g` },
+        to: { table: 'public.soak_target', mode: 'replace' },
+        batchSize: 1000,
+      },
+    ],
+  };
+}
