@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks: builds the console, starts the real server on a fresh data directory, measures,
 // and writes the figures with the command behind them to docs/benchmarks.md.
-//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | runs | isolation | live: one part;
+//   npm run bench           (BENCH_ONLY=first-load | lists | quality | copy | memory | runs | isolation | live: one part;
 //                            BENCH_ONLY=peer: beside Directus, once ../shared/bench/peer-directus/setup.sh has run)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +17,7 @@ import { measureCopy } from '../tests/bench/copy.mjs';
 import { measureRunLatency } from '../tests/bench/jobs-latency.mjs';
 import { measureIsolation } from '../tests/bench/isolation.mjs';
 import { measureLiveLatency } from '../tests/bench/live.mjs';
+import { measureMemory, sampleResident } from '../tests/bench/memory.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const port = Number(process.env.BENCH_PORT || 8282);
@@ -27,12 +28,13 @@ const account = { email: 'admin@bench.local', password: 'Bench-admin-pass-1', co
 const benchDatabaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Seconds each list call is hammered for. */
 const listSeconds = Number(process.env.BENCH_LIST_SECONDS || 8);
-/** `BENCH_ONLY=first-load`, `lists`, `quality`, `copy`, `runs`, `isolation` or `live` measures that part alone and keeps the others' last figures. */
+/** `BENCH_ONLY=first-load`, `lists`, `quality`, `copy`, `memory`, `runs`, `isolation` or `live` measures that part alone and keeps the others' last figures. */
 const only = process.env.BENCH_ONLY ?? '';
 const measures = (part) => only === '' || only === part;
 
-function startServer(env) {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+/** The server on BENCH_PORT; `compiled`: the compiled one (npm run build:server), as npm start and the image run it. */
+function startServer(env, { compiled = false } = {}) {
+  const server = spawn(process.execPath, compiled ? ['dist/server/index.mjs'] : ['--import', 'tsx', 'server/index.ts'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -51,6 +53,7 @@ function startServer(env) {
     },
   });
   return {
+    pid: server.pid,
     async ready() {
       await waitFor(`${baseUrl}/api/v1/health`);
     },
@@ -102,7 +105,13 @@ async function listsOnPglite() {
     server = startServer({ DATA_DIR: dataDir });
     try {
       await server.ready();
-      return await measureListCalls({ baseUrl, token: await adminToken(), ids, label: 'PGlite', target: 100, seconds: listSeconds });
+      const memory = sampleResident(server.pid);
+      const rows = await measureListCalls({ baseUrl, token: await adminToken(), ids, label: 'PGlite', target: 100, seconds: listSeconds });
+      const highest = Math.round(memory.stop());
+      rows.push(
+        `| PGlite | the server's memory: its highest RSS during the calls above | | | | | | ${highest} MB, ≤ 500 MB: ${highest <= 500 ? 'met' : 'missed'} |`,
+      );
+      return rows;
     } finally {
       await server.stop();
     }
@@ -111,31 +120,36 @@ async function listsOnPglite() {
   }
 }
 
-async function listsOnPostgres() {
+/**
+ * A server on a schema of its own of BENCH_DATABASE_URL: started once to make the schema, stopped
+ * while `seed(exec, query)` fills it, started again for `measure(token, seeded)`; the schema is
+ * dropped after. `unreachable(error)` answers when the database cannot be reached.
+ */
+async function onSeededPostgres({ name, seed, measure, unreachable }) {
   const { default: pg } = await import('pg');
-  const schema = `bench_${Date.now().toString(36)}`;
+  const schema = `bench_${name}_${Date.now().toString(36)}`;
   const client = new pg.Client({ connectionString: benchDatabaseUrl });
   try {
     await client.connect();
   } catch (err) {
-    return [`| PostgreSQL | not measured: ${benchDatabaseUrl} is unreachable (${err.message}) | | | | | | |`];
+    if (unreachable) return unreachable(err);
+    throw err;
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-pg-'));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dataops-bench-${name}-`));
   try {
     const env = { DATA_DIR: dataDir, DATABASE_URL: benchDatabaseUrl, DATABASE_SCHEMA: schema };
     let server = startServer(env);
     await server.ready();
     await server.stop();
     await client.query(`set search_path = "${schema}"`);
-    const exec = (sql) => client.query(sql);
-    const query = async (sql) => (await client.query(sql)).rows;
-    console.log('Seeding PostgreSQL…');
-    await seedListData(exec, query, account.companyHostname);
-    const ids = await filterIds(query);
+    const seeded = await seed(
+      (sql) => client.query(sql),
+      async (sql) => (await client.query(sql)).rows,
+    );
     server = startServer(env);
     try {
       await server.ready();
-      return await measureListCalls({ baseUrl, token: await adminToken(), ids, label: 'PostgreSQL', target: 20, seconds: listSeconds });
+      return await measure(await adminToken(), seeded);
     } finally {
       await server.stop();
     }
@@ -146,37 +160,29 @@ async function listsOnPostgres() {
   }
 }
 
+function listsOnPostgres() {
+  return onSeededPostgres({
+    name: 'pg',
+    unreachable: (err) => [`| PostgreSQL | not measured: ${benchDatabaseUrl} is unreachable (${err.message}) | | | | | | |`],
+    seed: async (exec, query) => {
+      console.log('Seeding PostgreSQL…');
+      await seedListData(exec, query, account.companyHostname);
+      return filterIds(query);
+    },
+    measure: (token, ids) => measureListCalls({ baseUrl, token, ids, label: 'PostgreSQL', target: 20, seconds: listSeconds }),
+  });
+}
+
 /** This server beside the Directus peer on the same PostgreSQL (tests/bench/peer-directus.mjs); only with BENCH_ONLY=peer. */
-async function peerOnPostgres() {
-  const { default: pg } = await import('pg');
-  const schema = `bench_peer_${Date.now().toString(36)}`;
-  const client = new pg.Client({ connectionString: benchDatabaseUrl });
-  await client.connect();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-peer-'));
-  try {
-    const env = { DATA_DIR: dataDir, DATABASE_URL: benchDatabaseUrl, DATABASE_SCHEMA: schema };
-    let server = startServer(env);
-    await server.ready();
-    await server.stop();
-    await client.query(`set search_path = "${schema}"`);
-    console.log('Seeding PostgreSQL for the peer comparison…');
-    await seedPeerData(
-      (sql) => client.query(sql),
-      async (sql) => (await client.query(sql)).rows,
-      account.companyHostname,
-    );
-    server = startServer(env);
-    try {
-      await server.ready();
-      return await measurePeer({ baseUrl, token: await adminToken() });
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await client.query(`drop schema if exists "${schema}" cascade`).catch(() => {});
-    await client.end();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+function peerOnPostgres() {
+  return onSeededPostgres({
+    name: 'peer',
+    seed: (exec, query) => {
+      console.log('Seeding PostgreSQL for the peer comparison…');
+      return seedPeerData(exec, query, account.companyHostname);
+    },
+    measure: (token) => measurePeer({ baseUrl, token }),
+  });
 }
 
 /** Builds the console into a directory of its own, so that a console built or served from dist/ is left alone. */
@@ -215,6 +221,7 @@ async function main() {
   if (only === 'peer') sections.push(await peerOnPostgres());
   if (measures('quality')) sections.push(await measureQuality({ databaseUrl: benchDatabaseUrl }));
   if (measures('copy')) sections.push(await measureCopy({ databaseUrl: benchDatabaseUrl }));
+  if (measures('memory')) sections.push(await measureMemory({ root, startServer: (env) => startServer(env, { compiled: true }) }));
   if (measures('runs')) sections.push(await measureRunLatency({ databaseUrl: benchDatabaseUrl }));
   if (measures('isolation')) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-isolation-'));

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // npm run cluster: several servers and workers on one PostgreSQL behind HAProxy, on this machine.
-//   DATABASE_URL=postgres://… npm run cluster -- [--servers N] [--workers M] [--port P]
+//   DATABASE_URL=postgres://… npm run cluster -- [--servers N] [--workers M] [--port P] [--compiled] [--user NAME]
+// --compiled runs the compiled server (npm run build:server) as the image does; --user runs every
+// member as that user of this machine (as root), as the image runs as its user `node`.
 // The topology of compose.yaml (docs/operations.md, "Several servers"): servers that serve the
 // API and the console without working the queue (RUN_WORKER=false), workers that work it, and
 // HAProxy in front, sending calls only to servers whose readiness probe answers.
@@ -29,12 +31,15 @@ export function findHaproxy(env = process.env) {
  * nothing (GET, HEAD, OPTIONS) are sent again after a server failed while answering them, since
  * the first server may have done a write before it died.
  */
-export function haproxyConfig({ host, port, servers }) {
+export function haproxyConfig({ host, port, servers, containerDns = false }) {
+  // In containers (compose.yaml) servers are named, resolved by the engine's DNS, and may not resolve yet at start.
+  const resolving = containerDns ? ' init-addr libc,none resolvers containers' : '';
   return [
     'global',
     '  maxconn 4096',
     '  log stderr format short local0 warning',
     '',
+    ...(containerDns ? ['resolvers containers', '  nameserver engine 127.0.0.11:53', '  hold valid 10s', ''] : []),
     'defaults',
     '  mode http',
     '  log global',
@@ -45,6 +50,9 @@ export function haproxyConfig({ host, port, servers }) {
     // The live event streams send a comment every 15 s; an hour bounds a stream left open.
     '  timeout tunnel 1h',
     '  timeout http-request 10s',
+    // Idle kept-alive connections stay open as long as the server's own (Fastify: 72 s): closed
+    // sooner, a client sending on one as it closes gets a reset instead of an answer.
+    '  timeout http-keep-alive 75s',
     '  timeout queue 10s',
     '  retries 3',
     '  option redispatch 1',
@@ -63,8 +71,8 @@ export function haproxyConfig({ host, port, servers }) {
     // A server busy under load answers its probe late, not never: 5 s to answer, three misses in
     // a row to be taken out. Calls under way on a server taken out are left to end.
     '  timeout check 5s',
-    '  default-server inter 2s fastinter 1s downinter 1s fall 3 rise 2',
-    ...servers.map((server) => `  server ${server.name} 127.0.0.1:${server.port} check`),
+    `  default-server inter 2s fastinter 1s downinter 1s fall 3 rise 2${resolving}`,
+    ...servers.map((server) => `  server ${server.name} ${server.address ?? `127.0.0.1:${server.port}`} check`),
     '',
   ].join('\n');
 }
@@ -167,6 +175,15 @@ class Member {
   }
 }
 
+/** A user of this machine by name: its uid and gid (`id`). */
+function accountOf(name) {
+  const id = (flag) => spawnSync('id', [flag, name], { encoding: 'utf8' });
+  const uid = id('-u');
+  const gid = id('-g');
+  if (uid.status !== 0 || gid.status !== 0) throw new ClusterFailure(`No user ${JSON.stringify(name)} on this machine`);
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
 export class ClusterFailure extends Error {
   constructor(message, output = '') {
     super(output ? `${message}\n--- its last output ---\n${output.slice(-4_000)}` : message);
@@ -190,6 +207,8 @@ export async function startCluster(options) {
     restart = true,
     print = (name, line) => console.log(`[${name}] ${line}`),
     startTimeoutMs = 180_000,
+    compiled = false,
+    user,
   } = options;
   const serverPorts = options.serverPorts ?? Array.from({ length: serverCount }, (_, i) => port + 1 + i);
   if (!databaseUrl) throw new ClusterFailure('DATABASE_URL must name the PostgreSQL database the servers share.');
@@ -222,7 +241,18 @@ export async function startCluster(options) {
     print('cluster', `${member.name} exited (${signal ?? `code ${code}`})${restart ? ': starting it again in 1 s' : ''}`);
     if (restart) setTimeout(() => !closing && !member.running && member.start(), 1_000);
   };
-  const node = (script) => [process.execPath, '--import', 'tsx', script];
+  // The image's commands: the compiled server and worker (npm run build:server), as an unprivileged user.
+  const account = user ? accountOf(user) : undefined;
+  if (account) fs.chownSync(dataDir, account.uid, account.gid);
+  const asUser = (args) =>
+    account ? ['setpriv', `--reuid=${account.uid}`, `--regid=${account.gid}`, '--clear-groups', '--', ...args] : args;
+  const node = (script) =>
+    asUser(
+      compiled ? [process.execPath, `dist/server/${path.basename(script, '.ts')}.mjs`] : [process.execPath, '--import', 'tsx', script],
+    );
+  if (compiled && !fs.existsSync(path.join(root, 'dist', 'server', 'index.mjs'))) {
+    throw new ClusterFailure('The compiled server is missing: run npm run build:server first.');
+  }
   const serverMembers = Array.from({ length: serverCount }, (_, i) => {
     const memberPort = serverPorts[i];
     return new Member({
@@ -278,10 +308,19 @@ function parseArguments(argv) {
   const options = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
+    if (flag === '--compiled') {
+      options.compiled = true;
+      continue;
+    }
     const value = inline ?? argv[++i];
+    if (flag === '--user') {
+      if (!value || value.startsWith('--')) throw new ClusterFailure('--user needs the name of a user of this machine');
+      options.user = value;
+      continue;
+    }
     const number = Number(value);
     if (!['--servers', '--workers', '--port'].includes(flag))
-      throw new ClusterFailure(`Unknown option ${flag}: use --servers N, --workers M, --port P`);
+      throw new ClusterFailure(`Unknown option ${flag}: use --servers N, --workers M, --port P, --compiled, --user NAME`);
     const least = flag === '--workers' ? 0 : 1;
     if (!Number.isInteger(number) || number < least || number > (flag === '--port' ? 65_000 : 32)) {
       throw new ClusterFailure(
@@ -302,6 +341,11 @@ async function main() {
     ...parseArguments(process.argv.slice(2)),
     databaseUrl: process.env.DATABASE_URL,
   };
+  if (options.compiled) {
+    console.log('[cluster] compiling the server (npm run build:server)');
+    const compiledBuild = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+    if (compiledBuild.status !== 0) process.exit(compiledBuild.status ?? 1);
+  }
   if (!fs.existsSync(path.join(root, 'dist', 'console', 'index.html'))) {
     console.log('[cluster] building the console (npm run build)');
     const built = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });

@@ -20,6 +20,8 @@ export interface Config {
   databasePrepare: boolean;
   /** Where the change feed listens for other servers' writes (server/db/change-feed.ts); DATABASE_URL when unset. */
   databaseListenUrl: string | undefined;
+  /** The embedded database's shared buffers, in MB (PGLITE_BUFFERS_MB): held in memory the whole time the server runs. */
+  pgliteBuffersMb: number;
   bootstrap: {
     companyHostname: string;
     companyName: string;
@@ -68,8 +70,12 @@ export interface Config {
   reach: { allowedHosts: HostRule[]; deniedHosts: HostRule[] };
   /** FILES_ROOTS: folders of the server a company's files and git connections may use, each company its own sub-folder of each. */
   filesRoots: string[];
-  /** Embedded source databases: how many a company may have (EMBEDDED_DATABASES_PER_COMPANY), and how long one stays open unused (EMBEDDED_IDLE_SECONDS). */
-  embedded: { maxPerCompany: number; idleSeconds: number };
+  /**
+   * Embedded source databases: how many a company may have (EMBEDDED_DATABASES_PER_COMPANY), how
+   * long one stays open unused (EMBEDDED_IDLE_SECONDS), and the shared buffers each holds while
+   * open, in MB (EMBEDDED_BUFFERS_MB).
+   */
+  embedded: { maxPerCompany: number; idleSeconds: number; buffersMb: number };
   /**
    * Calls a minute one API key (RATE_LIMIT_API_KEY_PER_MINUTE) or one signed-in session
    * (RATE_LIMIT_SESSION_PER_MINUTE) may make, counted in the database across servers
@@ -89,6 +95,13 @@ function int(name: string, value: string | undefined, fallback: number): number 
   if (!Number.isInteger(n) || n < 0) {
     throw new Error(`${name} must be a whole number, got "${value}"`);
   }
+  return n;
+}
+
+/** Shared buffers of an embedded database, in MB: at least 1, at most 4096. */
+function buffersMb(name: string, value: string | undefined, fallback: number): number {
+  const n = int(name, value, fallback);
+  if (n < 1 || n > 4096) throw new Error(`${name} must be between 1 and 4096 (megabytes), got "${value}"`);
   return n;
 }
 
@@ -188,6 +201,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseSchema: schema,
     databasePrepare: env.DATABASE_PREPARE !== 'false',
     databaseListenUrl: env.DATABASE_LISTEN_URL || undefined,
+    pgliteBuffersMb: buffersMb('PGLITE_BUFFERS_MB', env.PGLITE_BUFFERS_MB, 32),
     bootstrap: {
       companyHostname: (env.BOOTSTRAP_COMPANY_HOSTNAME || 'demo').trim().toLowerCase(),
       companyName: env.BOOTSTRAP_COMPANY_NAME || 'Demo Company',
@@ -218,6 +232,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedded: {
       maxPerCompany: int('EMBEDDED_DATABASES_PER_COMPANY', env.EMBEDDED_DATABASES_PER_COMPANY, 10),
       idleSeconds: int('EMBEDDED_IDLE_SECONDS', env.EMBEDDED_IDLE_SECONDS, 300),
+      buffersMb: buffersMb('EMBEDDED_BUFFERS_MB', env.EMBEDDED_BUFFERS_MB, 16),
     },
     rateLimits: {
       apiKeyPerMinute: int('RATE_LIMIT_API_KEY_PER_MINUTE', env.RATE_LIMIT_API_KEY_PER_MINUTE, 600),

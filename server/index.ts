@@ -8,6 +8,7 @@ import { upgradeDefaultRoles } from './roles/defaults';
 import { bootstrapFirstCompany } from './tenancy/bootstrap';
 import { processServices, stopOnSignals } from './process';
 import { moveLegacyEmbeddedDatabasesOf } from './connectors/embedded-legacy';
+import { closeEmbeddedDatabases } from './connectors/embedded';
 import { provisionSampleData } from './tenancy/sample-data';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
@@ -16,12 +17,24 @@ import { startRetentionPurge, type RetentionPurge } from './settings/retention';
 import { keepWritesPrivate, prepareDataDirectory, tightenPermissions } from './data-directory';
 import { startControlSocket, type ControlSocket } from './control-socket';
 import { takeBackup } from './db/backup';
+import { handOver, isSetUpProcess, makesNewEmbeddedDatabase, setUpInOwnProcess, SetUpFailed } from './first-start';
+import type { BootstrapResult } from './tenancy/bootstrap';
 
 async function main() {
   // Before anything is written: the database, the secret and companies' files are the server's alone.
   keepWritesPrivate();
   const config = readConfig();
   await prepareDataDirectory(config.dataDir, (message) => console.warn(message));
+  // A new embedded database is made by a process of its own, which gives its memory back (first-start.ts).
+  let createdBySetUp: BootstrapResult | null = null;
+  if (!isSetUpProcess() && makesNewEmbeddedDatabase(config)) {
+    try {
+      createdBySetUp = await setUpInOwnProcess();
+    } catch (err) {
+      if (err instanceof SetUpFailed) process.exit(err.exitCode);
+      throw err;
+    }
+  }
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,
@@ -29,6 +42,7 @@ async function main() {
     listenUrl: config.databaseListenUrl,
     dataDir: config.dataDir,
     lock: true,
+    buffersMb: config.pgliteBuffersMb,
   });
   // PGlite sets the modes of the files it unpacks on a first start itself (0666), whatever the umask.
   await tightenPermissions(config.dataDir);
@@ -69,13 +83,21 @@ async function main() {
       );
     }
     runner = createConfiguredRunner({ config, database, secrets, mailer, connectors });
-    const created = await asSystem('the first company is made when there is none', () => bootstrapFirstCompany(database.db, config));
-    if (created && config.bootstrap.sampleData) {
+    const createdHere = await asSystem('the first company is made when there is none', () => bootstrapFirstCompany(database.db, config));
+    if (createdHere && config.bootstrap.sampleData) {
       // Without the samples the console still works: say so and go on.
-      await withTenant(created.companyId, () => provisionSampleData(database.db, connectors, created.companyId, created.adminUserId)).catch(
-        (err) => console.warn(`The sample connections could not be created: ${(err as Error).message}`),
-      );
+      await withTenant(createdHere.companyId, () =>
+        provisionSampleData(database.db, connectors, createdHere.companyId, createdHere.adminUserId),
+      ).catch((err) => console.warn(`The sample connections could not be created: ${(err as Error).message}`));
     }
+    if (isSetUpProcess()) {
+      await handOver(createdHere);
+      await runner.stop();
+      await closeEmbeddedDatabases();
+      await database.close();
+      process.exit(0);
+    }
+    const created = createdHere ?? createdBySetUp;
     app = await buildApp(
       { db: database.db, config, mailer, secrets, connectors, runner },
       { logger: { level: config.logLevel }, serveConsole: true, poolStats: database.poolStats },

@@ -111,6 +111,7 @@ function databaseOf(context: EmbeddedContext, config: ConnectionConfig): Embedde
       directory,
       label: `The embedded database "${name}"`,
       idleMs: (context.embedded ?? DEFAULT_LIMITS).idleMs,
+      buffersMb: context.embedded?.buffersMb,
     });
     database = { companyId: config.companyId, name, turns };
     databases.set(key, database);

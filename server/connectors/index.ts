@@ -90,6 +90,10 @@ export function serverConnectorContext(config: Config, db: Db, extra: Pick<Reach
     dataDir: config.dataDir,
     reach: serverReach(config, db, extra),
     filesRoots: config.filesRoots,
-    embedded: { maxPerCompany: config.embedded.maxPerCompany, idleMs: config.embedded.idleSeconds * 1000 },
+    embedded: {
+      maxPerCompany: config.embedded.maxPerCompany,
+      idleMs: config.embedded.idleSeconds * 1000,
+      buffersMb: config.embedded.buffersMb,
+    },
   };
 }

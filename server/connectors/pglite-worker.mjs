@@ -21,7 +21,7 @@ function failureOf(error) {
   return { message: String(message ?? error), code, detail, hint };
 }
 
-const { directory, textTypeIds, template, makeTemplate } = workerData;
+const { directory, textTypeIds, template, makeTemplate, buffersMb } = workerData;
 let pglite;
 if (makeTemplate) {
   // A new database, as initdb leaves it, for the next ones to start from (pglite-host.ts): initdb takes seconds, unpacking this a fraction.
@@ -37,7 +37,11 @@ if (makeTemplate) {
   parentPort.close();
 } else {
   try {
-    const options = { parsers: textParsers(textTypeIds), ...(template ? { loadDataDir: new Blob([template]) } : {}) };
+    const options = {
+      parsers: textParsers(textTypeIds),
+      ...(template ? { loadDataDir: new Blob([template]) } : {}),
+      ...(buffersMb ? { postgresqlconf: [`shared_buffers = ${buffersMb}MB`] } : {}),
+    };
     pglite = directory ? await PGlite.create(directory, options) : await PGlite.create(options);
   } catch (error) {
     parentPort.postMessage({ failed: failureOf(error) });

@@ -10,8 +10,8 @@ export interface ConnectorContext {
   reach: Reach;
   /** Folders the operator grants companies (FILES_ROOTS): each company reaches its own sub-folder of each. */
   filesRoots: readonly string[];
-  /** Embedded databases: how many a company may have, and how long one stays open unused. */
-  embedded: { maxPerCompany: number; idleMs: number };
+  /** Embedded databases: how many a company may have, how long one stays open unused, and the shared buffers (MB) each holds open. */
+  embedded: { maxPerCompany: number; idleMs: number; buffersMb?: number };
 }
 
 export type ConnectorFactory = (config: ConnectionConfig, context: ConnectorContext) => Connector;

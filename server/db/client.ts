@@ -1,5 +1,5 @@
+import { serverFilePath } from '../server-files';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { getTableColumns, getTableName, is, sql, type SQL } from 'drizzle-orm';
@@ -40,7 +40,7 @@ export interface Database {
 /** Extensions the migrations use (pg_trgm: the users search index); every PGlite opened on a data directory needs them. */
 export const pgliteExtensions = { pg_trgm };
 
-export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = serverFilePath('db/migrations');
 
 export interface OpenOptions {
   /** PostgreSQL connection string; when absent, PGlite is used. */
@@ -57,6 +57,8 @@ export interface OpenOptions {
   lock?: boolean;
   /** A pre-built PGlite data directory image to start from (tests clone a migrated one). */
   loadDataDir?: Blob | File;
+  /** PGlite's shared buffers in MB (PGLITE_BUFFERS_MB); PostgreSQL's default (128 MB) when absent. */
+  buffersMb?: number;
 }
 
 /** Databases whose statements run under row-level security, scoped by tenant-scope.ts. */
@@ -83,9 +85,12 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   const release = options.dataDir && options.lock !== false ? acquireDataDirLock(options.dataDir) : () => {};
   let client: PGlite;
   try {
-    client = options.dataDir
-      ? await PGlite.create(path.join(options.dataDir, 'pglite'), { loadDataDir: options.loadDataDir, extensions: pgliteExtensions })
-      : await PGlite.create({ loadDataDir: options.loadDataDir, extensions: pgliteExtensions });
+    const settings = {
+      loadDataDir: options.loadDataDir,
+      extensions: pgliteExtensions,
+      ...(options.buffersMb ? { postgresqlconf: [`shared_buffers = ${options.buffersMb}MB`] } : {}),
+    };
+    client = options.dataDir ? await PGlite.create(path.join(options.dataDir, 'pglite'), settings) : await PGlite.create(settings);
   } catch (err) {
     release();
     throw new Error(

@@ -40,7 +40,8 @@ export function acquireDataDirLock(dataDir: string): () => void {
   throw new Error(`Could not lock the data directory ${dataDir}`);
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process of this machine with this pid runs (one of another user counts). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

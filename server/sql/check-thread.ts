@@ -1,3 +1,5 @@
+import { pathToFileURL } from 'node:url';
+import { serverFilePath } from '../server-files';
 import { Worker } from 'node:worker_threads';
 import { ConnectorError, type Dialect } from '../connectors/types';
 
@@ -53,7 +55,7 @@ function stopThread(reason: string): void {
 
 function thread(): Worker {
   if (worker) return worker;
-  const started = new Worker(new URL('./check-worker.mjs', import.meta.url));
+  const started = new Worker(pathToFileURL(serverFilePath('sql/check-worker.mjs')));
   started.on('message', (answer: Answer) => {
     if (answer.ok) settle(answer.id, { sql: answer.sql! });
     // A refusal of the check keeps its kind; anything else is this server's failure, not the query's.

@@ -508,7 +508,7 @@ describe('every dial of this file', () => {
 
 describe('embedded databases a company may have', () => {
   it('refuses, when it is saved, one database more than the company may have, naming the setting an operator changes', async () => {
-    const small = await createTestServer({ embedded: { maxPerCompany: 1, idleSeconds: 300 } }, { embeddedOnDisk: true });
+    const small = await createTestServer({ embedded: { maxPerCompany: 1, idleSeconds: 300, buffersMb: 16 } }, { embeddedOnDisk: true });
     try {
       const admin = (await signInAdmin(small)).accessToken!;
       const first = await call(small, 'POST', '/connections', {

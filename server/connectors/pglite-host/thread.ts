@@ -1,11 +1,20 @@
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { serverFilePath } from '../../server-files';
 import { DATE_TYPE_OIDS } from '../postgresql';
 import { ConnectorError } from '../types';
 
 /** The worker threads (pglite-worker.mjs): one holding one PGlite, and the one that makes the template of new databases. */
 
-// The worker lives next to this folder, at server/connectors/pglite-worker.mjs.
-const WORKER_URL = new URL('../pglite-worker.mjs', import.meta.url);
+// The worker is a file of its own, server/connectors/pglite-worker.mjs (copied beside the compiled server).
+const WORKER_URL = pathToFileURL(serverFilePath('connectors/pglite-worker.mjs'));
+
+/**
+ * The shared buffers of a thread's database, in MB, unless told (EMBEDDED_BUFFERS_MB): a source
+ * database read now and then, and the files' scratch database, need few; PostgreSQL's 128 MB
+ * default would be held in memory by every one open.
+ */
+export const THREAD_BUFFERS_MB = 16;
 
 interface Pending {
   resolve(value: unknown): void;
@@ -30,9 +39,14 @@ export class PgliteThread {
   readonly ready: Promise<void>;
   readonly exited: Promise<void>;
 
-  constructor(directory: string | undefined, template: ArrayBuffer | undefined, stopped: (reason: string) => Error) {
+  constructor(
+    directory: string | undefined,
+    template: ArrayBuffer | undefined,
+    stopped: (reason: string) => Error,
+    buffersMb = THREAD_BUFFERS_MB,
+  ) {
     // No --import tsx (or other loader) in the thread: it runs plain JavaScript and starts faster without.
-    this.worker = new Worker(WORKER_URL, { workerData: { directory, template, textTypeIds: DATE_TYPE_OIDS }, execArgv: [] });
+    this.worker = new Worker(WORKER_URL, { workerData: { directory, template, textTypeIds: DATE_TYPE_OIDS, buffersMb }, execArgv: [] });
     let settleReady!: { resolve(): void; reject(error: Error): void };
     this.ready = new Promise<void>((resolve, reject) => {
       settleReady = { resolve, reject };

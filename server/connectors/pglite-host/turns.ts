@@ -4,6 +4,7 @@ import { tightenPermissions } from '../../data-directory';
 import { abortReason, ConnectorError } from '../types';
 import type { ThreadSession, TurnOwner } from './session';
 import { newDatabaseTemplate, PgliteThread } from './thread';
+import { lockFolder, type FolderLock } from './folder-lock';
 
 /** The database's work, taking turns on its thread within time limits; the thread opened again after it ended. */
 
@@ -19,6 +20,10 @@ export interface PgliteTurnsOptions {
   idleMs?: number;
   /** Called when the thread is stopped or closed: what it held in memory is gone. */
   onThreadEnd?(): void;
+  /** How long opening waits for another process to let the folder go (folder-lock.ts); 10 s by default. */
+  lockWaitMs?: number;
+  /** The database's shared buffers in MB (thread.ts THREAD_BUFFERS_MB when absent). */
+  buffersMb?: number;
 }
 
 /** The last thread of each directory, until it has exited: no two PGlite ever open one directory. */
@@ -33,6 +38,8 @@ export class PgliteTurns {
   private queued = 0;
   private running: { owner: TurnOwner | undefined; thread: PgliteThread } | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** The folder's lock of each thread that has it open, let go once the thread has exited. */
+  private readonly locks = new Map<PgliteThread, FolderLock>();
 
   constructor(private readonly options: PgliteTurnsOptions) {}
 
@@ -155,14 +162,29 @@ export class PgliteTurns {
       const { directory } = this.options;
       // A thread stopped a moment ago may still be writing its last page: wait until it has exited.
       if (directory) await exitsByDirectory.get(directory);
-      const isNew = !directory || !fs.existsSync(path.join(directory, 'PG_VERSION'));
-      const template = isNew ? await newDatabaseTemplate() : undefined;
-      const thread = new PgliteThread(directory, template, (why) => new ConnectorError(`${this.options.label} stopped: ${why}`, 'failed'));
+      // Nor two processes: a cluster's servers and workers share the companies' folders.
+      const lock = directory ? await lockFolder(directory, this.options.label, this.options.lockWaitMs ?? 10_000) : undefined;
+      let thread: PgliteThread;
+      let isNew: boolean;
       try {
-        await thread.ready;
+        isNew = !directory || !fs.existsSync(path.join(directory, 'PG_VERSION'));
+        const template = isNew ? await newDatabaseTemplate() : undefined;
+        thread = new PgliteThread(
+          directory,
+          template,
+          (why) => new ConnectorError(`${this.options.label} stopped: ${why}`, 'failed'),
+          this.options.buffersMb,
+        );
+        if (lock) this.locks.set(thread, lock);
+        try {
+          await thread.ready;
+        } catch (error) {
+          this.forget(thread, thread.stop(error as Error));
+          throw new ConnectorError(`${this.options.label} could not be opened: ${(error as Error).message}`, 'failed');
+        }
       } catch (error) {
-        void thread.stop(error as Error);
-        throw new ConnectorError(`${this.options.label} could not be opened: ${(error as Error).message}`, 'failed');
+        if (lock && ![...this.locks.values()].includes(lock)) lock.release();
+        throw error;
       }
       this.thread = thread;
       // PGlite writes a new database's files world-readable, whatever the umask: they are the company's alone.
@@ -216,6 +238,11 @@ export class PgliteTurns {
 
   /** The thread is gone (or going): the next turn opens a new one once it has exited. */
   private forget(thread: PgliteThread, exited: Promise<void>): void {
+    const lock = this.locks.get(thread);
+    if (lock) {
+      this.locks.delete(thread);
+      void exited.then(() => lock.release());
+    }
     if (this.options.directory) {
       const { directory } = this.options;
       exitsByDirectory.set(directory, exited);

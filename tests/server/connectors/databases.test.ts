@@ -274,7 +274,9 @@ describe('Embedded connector', () => {
       expect(error.kind).toBe('invalid');
       expect(error.message).toContain('use letters, digits, - and _');
     }
-    expect(fs.readdirSync(companyDatabases())).toEqual(['sales']);
+    // The folders of databases (each open one has its lock file beside it).
+    const folders = fs.readdirSync(companyDatabases(), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.map((entry) => entry.name)).toEqual(['sales']);
   });
 
   it('keeps its data across a close and a reopen, and two connectors of one name share it', async () => {

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { haproxyConfig } from '../../scripts/cluster.mjs';
+import { ROOT } from './processes';
+
+/**
+ * The image and the compose file describe the deployment `npm run cluster` runs here (no
+ * container engine runs on this machine): the same compiled server and worker, the same user,
+ * HAProxy with the same configuration, and no secret written into either file.
+ */
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+interface Service {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  env_file?: string;
+  depends_on?: Record<string, { condition: string }>;
+  volumes?: string[];
+}
+
+const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service> };
+const dockerfile = read('Dockerfile');
+
+describe('the image', () => {
+  it('runs the compiled server as the unprivileged user, with its readiness as health check', () => {
+    const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(finalStage).toMatch(/^\nFROM node:22-/);
+    expect(finalStage).toMatch(/\nUSER node\n/);
+    expect(finalStage).toMatch(/\nCMD \["node", "dist\/server\/index\.mjs"\]/);
+    expect(finalStage).toMatch(/HEALTHCHECK[\s\S]*\/api\/v1\/ready/);
+    expect(finalStage).toMatch(/VOLUME \["\/data"\]/);
+  });
+
+  it('holds no secret', () => {
+    expect(dockerfile).not.toMatch(/APP_SECRET=|PASSWORD=|SMTP_URL=|DATABASE_URL=/);
+  });
+});
+
+describe('the compose file', () => {
+  it('runs two servers that leave the queue to a worker, on PostgreSQL, behind HAProxy', () => {
+    const { services } = compose;
+    expect(Object.keys(services).sort()).toEqual(['haproxy', 'postgres', 'server-1', 'server-2', 'worker']);
+    for (const name of ['server-1', 'server-2']) {
+      expect(services[name].environment?.RUN_WORKER).toBe('false');
+      expect(services[name].environment?.DATABASE_URL).toMatch(/^postgres:\/\/\$\{POSTGRES_USER\}:\$\{POSTGRES_PASSWORD\}@postgres:5432\//);
+    }
+    expect(services.worker.command).toEqual(['node', 'dist/server/worker.mjs']);
+    expect(services['server-2'].depends_on?.['server-1']?.condition).toBe('service_healthy');
+  });
+
+  it('takes its secrets from an env file that is not kept in version control', () => {
+    for (const name of ['server-1', 'server-2', 'worker']) expect(compose.services[name].env_file).toBe('deploy/compose.env');
+    expect(read('compose.yaml')).not.toMatch(/APP_SECRET:|PASSWORD: [^$]/);
+    expect(read('.gitignore')).toMatch(/^deploy\/compose\.env$/m);
+    const example = read('deploy/compose.env.example');
+    expect(example).toMatch(/^APP_SECRET=$/m);
+    expect(example).toMatch(/^POSTGRES_PASSWORD=$/m);
+  });
+
+  it("gives HAProxy the configuration npm run cluster runs, for the compose file's servers", () => {
+    const written = read('deploy/haproxy.cfg')
+      .split('\n')
+      .filter((line) => !line.startsWith('#'))
+      .join('\n');
+    const servers = ['server-1', 'server-2'].map((name) => ({ name, address: `${name}:8080` }));
+    expect(written).toBe(haproxyConfig({ host: '*', port: 8080, servers, containerDns: true }));
+    expect(compose.services.haproxy.volumes).toContain('./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
+  });
+});
