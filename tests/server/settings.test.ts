@@ -716,7 +716,7 @@ describe('retention', () => {
   });
 
   it('purges each company once per interval however many servers pass, the others leaving it to the claim', async () => {
-    const fourth = await createOtherCompany(server, 'initech');
+    const fourth = await createOtherCompany(server, 'hooli');
     await seedHistory(fourth.companyId);
     expect((await putSettings('service', { auditRetentionDays: 365 }, fourth.adminToken)).statusCode).toBe(200);
     const hour = 60 * 60 * 1000;
