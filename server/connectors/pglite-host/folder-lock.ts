@@ -79,9 +79,10 @@ export async function lockFolder(folder: string, label: string, waitMs: number):
       continue;
     }
     if (Date.now() >= deadline) {
+      // The operator reads which process holds it; the company, who sees the message, is not told the servers' names.
+      console.warn(`${folder} stays locked by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}`);
       throw new ConnectorError(
-        `${label} is open in another process of this installation (${holder?.host === os.hostname() ? `pid ${holder?.pid}` : holder?.host}); ` +
-          'it is closed there once unused (EMBEDDED_IDLE_SECONDS). Try again in a moment.',
+        `${label} is open in another server process; it is closed there once unused (EMBEDDED_IDLE_SECONDS). Try again in a moment.`,
         'failed',
       );
     }
