@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { ListSort } from '../../common/contract/routes';
@@ -112,6 +112,16 @@ export async function listLog<Stored, Row>(
  */
 async function searchedEntries<Stored, Row>(db: Db, log: Log<Stored, Row>, companyId: string, search: string): Promise<SQL | undefined> {
   if (!search) return undefined;
-  const [text, people] = await Promise.all([searchCondition(db, log.search, companyId, search), usersMatching(db, companyId, search)]);
-  return people.length > 0 ? or(text, inArray(log.userColumn, people)) : text;
+  const people = await usersMatching(db, companyId, search);
+  if (people.length === 0) return searchCondition(db, log.search, companyId, search);
+  const { table, idColumn, companyColumn } = log.search;
+  const theirs = and(eq(companyColumn, companyId), inArray(log.userColumn, people));
+  return searchCondition(db, log.search, companyId, search, {
+    rows: inArray(log.userColumn, people),
+    ids: db
+      .select({ id: idColumn as PgColumn })
+      .from(table)
+      .where(theirs)
+      .getSQL(),
+  });
 }
