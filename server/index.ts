@@ -12,6 +12,7 @@ import { closeEmbeddedDatabases } from './connectors/embedded';
 import { provisionSampleData } from './tenancy/sample-data';
 import { createConfiguredRunner } from './jobs/configured-runner';
 import type { LocalRunner } from './jobs/local-runner';
+import { keepOpeningQueue, type QueueOpening } from './jobs/queue-opening';
 import { startWeeklyReports, type WeeklyReports } from './reports/schedule';
 import { startRetentionPurge, type RetentionPurge } from './settings/retention';
 import { keepWritesPrivate, prepareDataDirectory, tightenPermissions } from './data-directory';
@@ -51,6 +52,7 @@ async function main() {
     async () => {
       await control?.close();
       await app?.close();
+      queueOpening?.stop();
       await runner?.stop();
       await weeklyReports?.stop();
       await retention?.stop();
@@ -60,6 +62,7 @@ async function main() {
 
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let runner: LocalRunner | undefined;
+  let queueOpening: QueueOpening | undefined;
   let weeklyReports: WeeklyReports | undefined;
   let retention: RetentionPurge | undefined;
   let control: ControlSocket | undefined;
@@ -103,7 +106,10 @@ async function main() {
       { logger: { level: config.logLevel }, serveConsole: true, poolStats: database.poolStats },
     );
     if (config.runWorker) await runner.start();
-    else await runner.openQueue();
+    else {
+      const queueRunner = runner;
+      queueOpening = keepOpeningQueue(() => queueRunner.openQueue(), { log: (message) => console.warn(message) });
+    }
     weeklyReports = startWeeklyReports({ db: database.db, mailer, config }, (message) => console.warn(message));
     retention = startRetentionPurge(database.db, { onError: (error) => console.warn(`The retention purge failed: ${error.message}`) });
     // The operator's backups of the embedded database (docs/operations.md): only this process may open it.
@@ -129,6 +135,7 @@ async function main() {
     console.error(`Could not start: ${(err as Error).message}`);
     await control?.close().catch(() => {});
     await app?.close().catch(() => {});
+    queueOpening?.stop();
     await runner?.stop().catch(() => {});
     await weeklyReports?.stop().catch(() => {});
     await retention?.stop().catch(() => {});

@@ -87,8 +87,14 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
   const log = options.log ?? ((message: string) => console.warn(`Job runner: ${message}`));
 
   let opening: Promise<JobQueue> | undefined;
+  /** Whether the queue is open in this process now (readiness asks). */
+  let open = false;
   const queue = () =>
-    (opening ??= JobQueue.open(database, { clock: options.clock, onError: (error) => log(`queue: ${error.message}`) }).catch(
+    (opening ??= JobQueue.open(database, { clock: options.clock, onError: (error) => log(`queue: ${error.message}`) }).then(
+      (jobs) => {
+        open = true;
+        return jobs;
+      },
       (error: Error) => {
         // The next call tries again (the database may be back).
         opening = undefined;
@@ -272,6 +278,7 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
     interrupting = true;
     for (const control of working.values()) control.stop('stopping', SERVER_STOPPING);
     await handlersSettled();
+    open = false;
     await jobs.close();
     opening = undefined;
     started = false;
@@ -292,5 +299,6 @@ export function createLocalRunner(options: LocalRunnerOptions): LocalRunner {
     openQueue: async () => {
       await queue();
     },
+    queueOpen: () => open,
   };
 }

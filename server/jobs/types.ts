@@ -31,6 +31,11 @@ export interface JobRunner {
   start(): Promise<void>;
   /** Stops taking runs; runs under way are left to finish or to be recovered. */
   stop(): Promise<void>;
+  /**
+   * Whether this process has the job queue open, so that runs it queues reach the workers; a
+   * runner without a queue of its own leaves it out. Readiness answers 503 while it is false.
+   */
+  queueOpen?(): boolean;
 }
 
 /** A workflow's task, as stored (common/schemas/workflows.ts has their shapes). */

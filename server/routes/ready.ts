@@ -13,7 +13,9 @@ export const JOB_QUEUE_UNAVAILABLE_MESSAGE = 'The job queue is unavailable';
  * still being migrated, or an older one, is not ready) and that the job queue's tables answer.
  * The queue is checked the same whether this process works it (RUN_WORKER=true, where the server
  * only starts listening once its workers run) or leaves it to `npm run worker` processes: runs
- * queued through this server are then taken as soon as a worker is up.
+ * queued through this server are then taken as soon as a worker is up. A server that could not
+ * open the queue at its start listens all the same and tries again (server/jobs/queue-opening.ts):
+ * it is not ready until the queue opens.
  */
 export async function readyRoutes(api: FastifyInstance) {
   // The probe's own connection to the queue's owner (PostgreSQL) ends with the server.
@@ -44,6 +46,9 @@ export async function readyRoutes(api: FastifyInstance) {
         throw serviceUnavailable(DATABASE_UNAVAILABLE_MESSAGE);
       }
       if (missing.length > 0) throw serviceUnavailable(`The database lacks migrations of this server: ${missing.join(', ')}`);
+      // This process's own queue first: a server still opening it (server/jobs/queue-opening.ts)
+      // would fail the runs it queues, whatever the tables say.
+      if (api.ctx.runner.queueOpen?.() === false) throw serviceUnavailable(JOB_QUEUE_UNAVAILABLE_MESSAGE);
       try {
         await within(probe.checkQueue(), 'The job queue');
       } catch {
