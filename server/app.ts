@@ -33,6 +33,8 @@ export interface BuildOptions {
   checkAnswers?: boolean;
   /** The database pool's use, for the metrics (server/http/metrics.ts). */
   poolStats?: MetricsOptions['poolStats'];
+  /** The embedded database's memory, for the metrics. */
+  embeddedMemoryBytes?: MetricsOptions['embeddedMemoryBytes'];
 }
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -60,7 +62,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Before the routes: the document and the API-key catalogue are collected as routes register.
   await registerOpenApiDocument(app);
   // On the root: every request is counted, whichever part of the server answers it.
-  registerMetrics(app, { poolStats: options.poolStats });
+  registerMetrics(app, { poolStats: options.poolStats, embeddedMemoryBytes: options.embeddedMemoryBytes });
 
   await app.register(
     async (api) => {

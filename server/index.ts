@@ -103,7 +103,12 @@ async function main() {
     const created = createdHere ?? createdBySetUp;
     app = await buildApp(
       { db: database.db, config, mailer, secrets, connectors, runner },
-      { logger: { level: config.logLevel }, serveConsole: true, poolStats: database.poolStats },
+      {
+        logger: { level: config.logLevel },
+        serveConsole: true,
+        poolStats: database.poolStats,
+        embeddedMemoryBytes: database.embeddedMemoryBytes,
+      },
     );
     if (config.runWorker) await runner.start();
     else {

@@ -33,6 +33,11 @@ export interface Database {
   postgres?: { url: string; schema: string };
   /** The connection pool's use now, for the metrics (PostgreSQL only: PGlite is one connection inside the process). */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /**
+   * The embedded database's WebAssembly memory now, in bytes, for the metrics (PGlite only). It
+   * grows to what its most demanding statement needed, and never shrinks while the process runs.
+   */
+  embeddedMemoryBytes?: () => number;
   /** Flushes and closes: CHECKPOINT then close on PGlite, ends the pool on PostgreSQL. */
   close(): Promise<void>;
 }
@@ -109,6 +114,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     kind: 'pglite',
     watch,
     pglite: client,
+    embeddedMemoryBytes: () => client.Module.HEAPU8.byteLength,
     async close() {
       try {
         if (!client.closed) {

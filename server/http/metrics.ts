@@ -44,6 +44,8 @@ interface DatabaseFigures {
 export interface MetricsOptions {
   /** The PostgreSQL pool's use (server/db/client.ts); absent on the embedded database. */
   poolStats?: Database['poolStats'];
+  /** The embedded database's memory (server/db/client.ts); absent on PostgreSQL. */
+  embeddedMemoryBytes?: Database['embeddedMemoryBytes'];
 }
 
 /** The separate metrics listener of each app (METRICS_PORT), to find its address. */
@@ -150,6 +152,18 @@ function createRegistry(app: FastifyInstance, options: MetricsOptions): Registry
     poolGauge('dataops_database_pool_connections', 'Connections the server holds open to PostgreSQL.', (s) => s.total);
     poolGauge('dataops_database_pool_idle_connections', 'Of those, connections no statement uses now.', (s) => s.idle);
     poolGauge('dataops_database_pool_waiting_requests', 'Statements waiting for a free connection.', (s) => s.waiting);
+  }
+
+  if (options.embeddedMemoryBytes) {
+    const bytes = options.embeddedMemoryBytes;
+    new Gauge({
+      name: 'dataops_embedded_database_memory_bytes',
+      help: "The embedded database's WebAssembly memory, part of the process's resident memory: it grows to what its most demanding statement needed and never shrinks.",
+      registers: [registry],
+      collect() {
+        this.set(bytes());
+      },
+    });
   }
 
   // Read at scrape time, once for all the gauges below, and never for longer than the probes' limit.

@@ -43,7 +43,7 @@ async function appWith(metrics: Partial<Config['metrics']>, ctx: Partial<AppCont
   const config: Config = { ...base.config, metrics: { token: undefined, port: undefined, host: '127.0.0.1', ...metrics } };
   const app = await buildApp(
     { ...base, ...ctx, config: consoleDir ? { ...config, consoleDir } : config },
-    { poolStats: server.database.poolStats, serveConsole: Boolean(consoleDir) },
+    { poolStats: server.database.poolStats, embeddedMemoryBytes: server.database.embeddedMemoryBytes, serveConsole: Boolean(consoleDir) },
   );
   extraApps.push(app);
   await app.ready();
@@ -244,6 +244,18 @@ describe('GET /api/v1/metrics', () => {
       expect(valueOf(samples, 'dataops_database_pool_waiting_requests')).toBe(0);
     } else {
       expect(samples.some((s) => s.name.startsWith('dataops_database_pool_'))).toBe(false);
+    }
+  });
+
+  it("reports the embedded database's memory, as the database itself holds it, and none on PostgreSQL", async () => {
+    const samples = await scrapeSamples(app);
+    const bytes = valueOf(samples, 'dataops_embedded_database_memory_bytes');
+    if (server.database.kind === 'postgres') expect(bytes).toBeUndefined();
+    else {
+      // Whole WebAssembly pages of 64 KiB, and at least the shared buffers it was opened with.
+      expect(bytes! % 65_536).toBe(0);
+      expect(bytes).toBe(server.database.pglite!.Module.HEAPU8.byteLength);
+      expect(bytes).toBeGreaterThan(16 * 1024 * 1024);
     }
   });
 });
