@@ -174,6 +174,7 @@ async function onSeededPostgres({ name, seed, measure, unreachable }) {
     }
   } finally {
     await client.query(`drop schema if exists "${schema}" cascade`).catch(() => {});
+    await client.query(`drop schema if exists "${schema}_jobs" cascade`).catch(() => {});
     await client.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
