@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findHaproxy, startCluster } from '../../scripts/cluster.mjs';
 import { loadIds, runLoad } from './load.mjs';
+import { buildServer } from '../../scripts/build-server.mjs';
 import { createPrivatePostgres, privatePostgresUnavailable } from './private-postgres.mjs';
 import { seedSoakData } from './seed.mjs';
 import { ADMIN, apiClient, signIn, sleep, slowCopyWorkflow, startServer, waitUntil } from './server.mjs';
@@ -19,10 +20,11 @@ import { ADMIN, apiClient, signIn, sleep, slowCopyWorkflow, startServer, waitUnt
  *  - at 45% the worker holding a running copy is killed with SIGKILL, and started again 5 s later;
  *  - at 70% PostgreSQL is restarted (a fast stop, then a start).
  *
- * Then: every failed call is set against the faults (a call sent within a fault's window, from
- * 1 s before it to the cluster answering again); every workspace the API acknowledged is counted
- * in the database; every run has ended, succeeded or failed with a reason; each company has at
- * most one weekly report per week, and each retention pass of a company left one audit entry.
+ * Then: every failed call is set against the faults (a call in flight during a fault's window:
+ * sent before the cluster answered again, and ended after the fault, or up to 1 s before it);
+ * every workspace the API acknowledged is counted in the database; every run has ended, succeeded
+ * or failed with a reason; each company has at most one weekly report per week, and each retention
+ * pass of a company left one audit entry.
  */
 
 const WINDOW_BEFORE_MS = 1_000;
@@ -93,8 +95,12 @@ export async function soakCluster({ users, seconds, port, log, servers = 3, work
     await sql('create database soak_src');
     await sql('create table public.soak_target (n int, label text)', 'soak_src');
 
+    // The image's commands: the compiled server and worker, as npm start runs them.
+    log('Cluster: compiling the server (npm run build:server)…');
+    await buildServer({ quiet: true });
     log(`Cluster: starting ${servers} servers, ${workers} workers and HAProxy…`);
     cluster = await startCluster({
+      compiled: true,
       databaseUrl,
       servers,
       workers,
@@ -246,7 +252,8 @@ export async function soakCluster({ users, seconds, port, log, servers = 3, work
     await Promise.all([runsDriver, writer, faultsDone]);
 
     // Failed calls against the faults' windows.
-    const inWindow = (failure) => faults.some((fault) => failure.at >= fault.from - WINDOW_BEFORE_MS && failure.at <= fault.to);
+    // In flight during the window: a call sent well before a kill still fails with it when its answer was late.
+    const inWindow = (failure) => faults.some((fault) => failure.at <= fault.to && failure.endedAt >= fault.from - WINDOW_BEFORE_MS);
     const byKind = new Map();
     for (const failure of result.failures) {
       const key = `${failure.method} ${failure.kind}${inWindow(failure) ? '' : ' (outside the faults)'}`;

@@ -109,7 +109,7 @@ class Recorder {
   constructor() {
     this.families = new Map();
     this.samples = [];
-    /** Every failed call: when it was sent (ms since the epoch), its method, and its kind (the status, or the network error's code). */
+    /** Every failed call: when it was sent and when it ended (ms since the epoch), its method, and its kind (the status, or the network error's code). */
     this.failures = [];
   }
   add(family, ms, ok, what, failure) {
@@ -133,12 +133,13 @@ async function timed(recorder, family, call, [method, path, body], { expectRows 
     const rows = res.body?.data?.rows;
     const ok = res.status >= 200 && res.status < 300 && (!expectRows || Array.isArray(rows));
     const kind = res.status >= 200 && res.status < 300 ? 'no rows' : `HTTP ${res.status}`;
-    recorder.add(family, ms, ok, `${method} ${path} → ${res.status} ${res.text.slice(0, 160)}`, { at, method, kind });
+    recorder.add(family, ms, ok, `${method} ${path} → ${res.status} ${res.text.slice(0, 160)}`, { at, endedAt: Date.now(), method, kind });
     return ok ? res.body : undefined;
   } catch (error) {
     const kind = error.code ?? 'network error';
     recorder.add(family, performance.now() - started, false, `${method} ${path} → ${error.code ?? ''} ${error.message}`, {
       at,
+      endedAt: Date.now(),
       method,
       kind,
     });
