@@ -65,6 +65,12 @@ function startServer(env, { compiled = false } = {}) {
   };
 }
 
+/** npm run build:server, for the parts that measure the server as npm start and the image run it. */
+function buildCompiledServer() {
+  const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error('npm run build:server failed');
+}
+
 async function adminToken() {
   const res = await fetch(`${baseUrl}/api/v1/signin`, {
     method: 'POST',
@@ -107,7 +113,7 @@ async function listsOnPglite() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-lists-'));
   try {
     // First start migrates and bootstraps; the seed then writes straight into the stopped server's directory.
-    let server = startServer({ DATA_DIR: dataDir });
+    let server = startServer({ DATA_DIR: dataDir }, { compiled: true });
     await server.ready();
     await server.stop();
     const { PGlite } = await import('@electric-sql/pglite');
@@ -120,7 +126,7 @@ async function listsOnPglite() {
     const ids = await filterIds(query);
     await pglite.query('CHECKPOINT');
     await pglite.close();
-    server = startServer({ DATA_DIR: dataDir, METRICS_TOKEN: METRICS_TOKEN });
+    server = startServer({ DATA_DIR: dataDir, METRICS_TOKEN: METRICS_TOKEN }, { compiled: true });
     try {
       await server.ready();
       const memory = sampleResident(server.pid);
@@ -144,7 +150,7 @@ async function listsOnPglite() {
  * while `seed(exec, query)` fills it, started again for `measure(token, seeded)`; the schema is
  * dropped after. `unreachable(error)` answers when the database cannot be reached.
  */
-async function onSeededPostgres({ name, seed, measure, unreachable }) {
+async function onSeededPostgres({ name, seed, measure, unreachable, compiled = false }) {
   const { default: pg } = await import('pg');
   const schema = `bench_${name}_${Date.now().toString(36)}`;
   const client = new pg.Client({ connectionString: benchDatabaseUrl });
@@ -157,7 +163,7 @@ async function onSeededPostgres({ name, seed, measure, unreachable }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dataops-bench-${name}-`));
   try {
     const env = { DATA_DIR: dataDir, DATABASE_URL: benchDatabaseUrl, DATABASE_SCHEMA: schema };
-    let server = startServer(env);
+    let server = startServer(env, { compiled });
     await server.ready();
     await server.stop();
     await client.query(`set search_path = "${schema}"`);
@@ -165,7 +171,7 @@ async function onSeededPostgres({ name, seed, measure, unreachable }) {
       (sql) => client.query(sql),
       async (sql) => (await client.query(sql)).rows,
     );
-    server = startServer(env);
+    server = startServer(env, { compiled });
     try {
       await server.ready();
       return await measure(await adminToken(), seeded);
@@ -183,6 +189,7 @@ async function onSeededPostgres({ name, seed, measure, unreachable }) {
 function listsOnPostgres() {
   return onSeededPostgres({
     name: 'pg',
+    compiled: true,
     unreachable: (err) => [`| PostgreSQL | not measured: ${benchDatabaseUrl} is unreachable (${err.message}) | | | | | | |`],
     seed: async (exec, query) => {
       console.log('Seeding PostgreSQL…');
@@ -234,6 +241,7 @@ async function main() {
     }
   }
   if (measures('lists')) {
+    buildCompiledServer();
     const rows = [...(await listsOnPostgres()), ...(await listsOnPglite())];
     sections.push(listSection(rows, listSeconds));
   }
@@ -241,7 +249,10 @@ async function main() {
   if (only === 'peer') sections.push(await peerOnPostgres());
   if (measures('quality')) sections.push(await measureQuality({ databaseUrl: benchDatabaseUrl }));
   if (measures('copy')) sections.push(await measureCopy({ databaseUrl: benchDatabaseUrl }));
-  if (measures('memory')) sections.push(await measureMemory({ root, startServer: (env) => startServer(env, { compiled: true }) }));
+  if (measures('memory')) {
+    buildCompiledServer();
+    sections.push(await measureMemory({ startServer: (env) => startServer(env, { compiled: true }) }));
+  }
   if (measures('runs')) sections.push(await measureRunLatency({ databaseUrl: benchDatabaseUrl }));
   if (measures('isolation')) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dataops-bench-isolation-'));
@@ -281,22 +292,27 @@ async function waitFor(url) {
   throw new Error(`the server did not answer at ${url}`);
 }
 
+/** The line each measured section carries: figures of one part are only comparable on one machine. */
+const MACHINE_PREFIX = 'Measured on: ';
+
 function writeReport(sections) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const machine = `${MACHINE_PREFIX}${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`;
   const lines = [
     '# Benchmarks',
     '',
-    'Written by `npm run bench` (scripts/bench.mjs); every figure below comes from its last run.',
-    `Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    'Written by `npm run bench` (scripts/bench.mjs); every figure below comes from the last run of its part, which can be on another machine ' +
+      'than the other parts: each section says its machine (the sections without that line are older, from a machine not recorded).',
     'The server runs on the embedded database in a fresh data directory, on loopback; the browser is Chromium, headless.',
     '',
   ];
   // A partial run (BENCH_ONLY) keeps the sections it did not measure from the last report, each in
   // its place: a measured section takes the place of its last figures, a new one goes last.
-  const measured = new Map(sections.map((section) => [section[0], section]));
+  const stamped = sections.map(([heading, ...rest]) => [heading, '', machine, ...rest.filter((line) => !line.startsWith(MACHINE_PREFIX))]);
+  const measured = new Map(stamped.map((section) => [section[0], section]));
   const previous = previousSections();
   const ordered = previous.map((kept) => measured.get(kept[0]) ?? kept);
-  for (const section of sections) if (!previous.some((kept) => kept[0] === section[0])) ordered.push(section);
+  for (const section of stamped) if (!previous.some((kept) => kept[0] === section[0])) ordered.push(section);
   for (const section of ordered) lines.push(...section, '');
   fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
   fs.writeFileSync(path.join(root, 'docs', 'benchmarks.md'), lines.join('\n'));

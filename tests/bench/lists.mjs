@@ -243,6 +243,7 @@ export function listSection(rows, seconds) {
     `Command: \`npm run bench\` (tests/bench/lists.mjs). One tenant with ${SCALE.users.toLocaleString('en')} users, ` +
       `${SCALE.audits.toLocaleString('en')} system-audit rows and ${SCALE.accessEvents.toLocaleString('en')} access events, ` +
       `beside another tenant with ${SCALE.otherUsers.toLocaleString('en')} users and ${SCALE.otherAudits.toLocaleString('en')} audit rows. ` +
+      'The server runs compiled (`npm run build:server`), as `npm start` and the image run it. ' +
       `10 clients call each route as fast as they can for ${seconds} s, over loopback, signed in as the tenant's admin, after a ` +
       `warm-up pass of ${WARM_UP_SECONDS} s on every call (a server that has run a while: its code compiled, its plans and kept counts made). ` +
       'The clients run on the same machine as the server and the database, on node:http with kept-alive connections. ' +

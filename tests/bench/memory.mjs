@@ -1,7 +1,6 @@
 // The server's memory, as an operator sizing a machine sees it: the resident set (RSS) of the
 // compiled server (what `npm start` and the image run) on the embedded database, idle after its
 // first start (the demo company and its sample databases made) and idle after a restart.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,10 +52,8 @@ async function idleResident(startServer, dataDir) {
   }
 }
 
-/** `startServer(env)` starts the compiled server (scripts/bench.mjs): `{ pid, ready(), stop() }`. */
-export async function measureMemory({ root, startServer }) {
-  const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error('npm run build:server failed');
+/** `startServer(env)` starts the compiled server (scripts/bench.mjs builds it first): `{ pid, ready(), stop() }`. */
+export async function measureMemory({ startServer }) {
   const first = [];
   const restart = [];
   for (let run = 0; run < RUNS; run++) {
