@@ -41,8 +41,10 @@ export function countVitest(file, status, label) {
     const outside = failed === 0 && typeof status === 'number' && status !== 0 ? 1 : 0;
     const names = (report.testResults ?? []).flatMap((f) => {
       const file = path.relative(root, f.name ?? '');
-      const tests = (f.assertionResults ?? []).filter((t) => t.status === 'failed').map((t) => `${file} › ${t.fullName ?? t.title}`);
-      return f.status === 'failed' && tests.length === 0 ? [`${file} (did not load)`] : tests;
+      const tests = (f.assertionResults ?? [])
+        .filter((t) => t.status === 'failed')
+        .map((t) => ({ name: `${file} › ${t.fullName ?? t.title}`, reason: reasonOf(t.failureMessages?.[0]) }));
+      return f.status === 'failed' && tests.length === 0 ? [{ name: `${file} (did not load)`, reason: reasonOf(f.message) }] : tests;
     });
     return {
       label,
@@ -91,16 +93,41 @@ function playwright() {
 export function playwrightFailures(suites, titles = []) {
   return suites.flatMap((suite) => {
     const path_ = suite.title ? [...titles, suite.title] : titles;
-    const own = (suite.specs ?? [])
-      .filter((spec) => (spec.tests ?? []).some((t) => t.status === 'unexpected' || t.status === 'flaky'))
-      .map((spec) => [...path_, spec.title].join(' › '));
+    const own = (suite.specs ?? []).flatMap((spec) => {
+      const failed = (spec.tests ?? []).find((t) => t.status === 'unexpected' || t.status === 'flaky');
+      if (!failed) return [];
+      const error = (failed.results ?? []).map((r) => r.error?.message).find(Boolean);
+      return [{ name: [...path_, spec.title].join(' › '), reason: reasonOf(error) }];
+    });
     return [...own, ...playwrightFailures(suite.suites ?? [], path_)];
   });
 }
 
-/** One line per failed test, so the end of a long log says what failed without scrolling back. */
+/** The first lines of a failure's message, without colours: enough to say why, at the log's end. */
+export function reasonOf(message, lines = 6) {
+  if (typeof message !== 'string' || message.trim() === '') return undefined;
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const kept = plain
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '' && !/^\s+at /.test(l));
+  return kept
+    .slice(0, lines)
+    .map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l))
+    .join('\n');
+}
+
+/**
+ * One line per failed test, and under it the first lines of why, so the end of a long log says
+ * what failed and why without scrolling back.
+ */
 export function failureLines(counts) {
-  return counts.flatMap((c) => (c.failures ?? []).map((name) => `FAILED ${c.label}: ${name}`));
+  return counts.flatMap((c) =>
+    (c.failures ?? []).flatMap((f) => {
+      const { name, reason } = typeof f === 'string' ? { name: f, reason: undefined } : f;
+      return [`FAILED ${c.label}: ${name}`, ...(reason ? reason.split('\n').map((l) => `    ${l}`) : [])];
+    }),
+  );
 }
 
 export function summarise(counts) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { countVitest, failureLines, playwrightFailures } from '../../../scripts/test.mjs';
 
 describe('the test summary', () => {
-  it('names each failed test and each file that did not load, beside the counts', () => {
+  it('names each failed test and each file that did not load, beside the counts, with why', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'summary-'));
     const file = path.join(dir, 'report.json');
     const root = path.resolve(import.meta.dirname, '../../..');
@@ -21,10 +21,16 @@ describe('the test summary', () => {
             status: 'failed',
             assertionResults: [
               { status: 'passed', fullName: 'a works' },
-              { status: 'failed', fullName: 'a refuses bad input' },
+              {
+                status: 'failed',
+                fullName: 'a refuses bad input',
+                failureMessages: [
+                  '\u001b[31mAssertionError: expected 500 to be 400\u001b[39m\n\n- Expected\n+ Received\n    at /repo/tests/server/a.test.ts:12:5\n    at run (/repo/node_modules/x.js:1:1)',
+                ],
+              },
             ],
           },
-          { name: path.join(root, 'tests/server/b.test.ts'), status: 'failed', assertionResults: [] },
+          { name: path.join(root, 'tests/server/b.test.ts'), status: 'failed', message: 'Cannot find module ./gone', assertionResults: [] },
           { name: path.join(root, 'tests/server/c.test.ts'), status: 'passed', assertionResults: [{ status: 'passed', fullName: 'c' }] },
         ],
       }),
@@ -33,7 +39,11 @@ describe('the test summary', () => {
     expect(counts).toMatchObject({ passed: 2, failed: 2 });
     expect(failureLines([counts])).toEqual([
       'FAILED server: tests/server/a.test.ts › a refuses bad input',
+      '    AssertionError: expected 500 to be 400',
+      '    - Expected',
+      '    + Received',
       'FAILED server: tests/server/b.test.ts (did not load)',
+      '    Cannot find module ./gone',
     ]);
   });
 
@@ -42,12 +52,20 @@ describe('the test summary', () => {
       {
         title: 'security.spec.ts',
         specs: [
-          { title: 'shows codes', tests: [{ status: 'unexpected' }] },
+          {
+            title: 'shows codes',
+            tests: [
+              { status: 'unexpected', results: [{ error: { message: 'Timed out 5000ms waiting for expect(locator).toBeVisible()' } }] },
+            ],
+          },
           { title: 'signs in', tests: [{ status: 'expected' }] },
         ],
         suites: [{ title: 'two-factor', specs: [{ title: 'turns off', tests: [{ status: 'flaky' }] }] }],
       },
     ];
-    expect(playwrightFailures(suites)).toEqual(['security.spec.ts › shows codes', 'security.spec.ts › two-factor › turns off']);
+    expect(playwrightFailures(suites)).toEqual([
+      { name: 'security.spec.ts › shows codes', reason: 'Timed out 5000ms waiting for expect(locator).toBeVisible()' },
+      { name: 'security.spec.ts › two-factor › turns off', reason: undefined },
+    ]);
   });
 });
