@@ -3,7 +3,8 @@
 // (no tsx in production): dist/server/index.mjs (the server), worker.mjs (npm run worker), and
 // backup.mjs, restore.mjs, plan.mjs (the operator's commands). Packages stay in node_modules.
 // The files the server reads by path (server-files.ts) are copied to the same places under
-// dist/server as under server/: the migrations and the two worker threads' scripts.
+// dist/server as under server/: the migrations and the two worker threads' scripts. meta.json is
+// esbuild's account of the output: which file imports what, and how (at load or on demand).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,7 @@ export async function buildServer({ outdir = out, quiet = false } = {}) {
     restore: 'server/cli/restore.ts',
     plan: 'server/cli/plan.ts',
   };
-  await build({
+  const compiled = await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(root, file)])),
     outdir,
@@ -34,8 +35,10 @@ export async function buildServer({ outdir = out, quiet = false } = {}) {
     target: 'node20.19',
     packages: 'external',
     sourcemap: 'linked',
+    metafile: true,
     logLevel: quiet ? 'warning' : 'info',
   });
+  fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(compiled.metafile));
   // The SQL check's thread loads it compiled when it is there (server/sql/check-worker.mjs).
   await build({
     absWorkingDir: root,

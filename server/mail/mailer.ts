@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { eq } from 'drizzle-orm';
 import type { Locale } from '../../common/locales';
 import type { Db } from '../db/client';
@@ -59,16 +59,26 @@ export interface MailerOptions {
   companyRoute?: CompanyMailRoute;
 }
 
+/** nodemailer, loaded at the first mail sent through SMTP: a server that only keeps its outbox never holds it. */
+export async function loadNodemailer() {
+  return (await import('nodemailer')).default;
+}
+
 export function createMailer(db: Db, options: MailerOptions): Mailer {
-  const instanceRoute: MailRoute | null = options.smtpUrl
-    ? { transporter: nodemailer.createTransport(options.smtpUrl), from: options.from }
-    : null;
+  const { smtpUrl } = options;
+  let instanceTransport: Promise<MailRoute> | undefined;
+  /** SMTP_URL's transport, made at the first mail it carries. */
+  const instanceRoute = (): Promise<MailRoute | null> => {
+    if (!smtpUrl) return Promise.resolve(null);
+    instanceTransport ??= loadNodemailer().then((nodemailer) => ({ transporter: nodemailer.createTransport(smtpUrl), from: options.from }));
+    return instanceTransport;
+  };
   const fail = async (id: string, error: string): Promise<MailResult> => {
     await db.update(mailOutbox).set({ status: 'failed', error }).where(eq(mailOutbox.id, id));
     return { id, status: 'failed', error };
   };
   return {
-    transport: instanceRoute ? 'smtp' : 'outbox',
+    transport: smtpUrl ? 'smtp' : 'outbox',
     send(mail) {
       // The mail is its company's (a mail of no company is the instance's own, NO_COMPANY's): written and marked in that scope, whoever sends it.
       return withTenant(mail.companyId ?? NO_COMPANY, () => sendMail(mail));
@@ -101,13 +111,12 @@ export function createMailer(db: Db, options: MailerOptions): Mailer {
         status: 'stored',
       })
       .returning({ id: mailOutbox.id });
-    let route = instanceRoute;
-    if (mail.companyId && options.companyRoute) {
-      try {
-        route = (await options.companyRoute(mail.companyId)) ?? instanceRoute;
-      } catch (err) {
-        return fail(row.id, (err as Error).message);
-      }
+    let route: MailRoute | null;
+    try {
+      const own = mail.companyId && options.companyRoute ? await options.companyRoute(mail.companyId) : null;
+      route = own ?? (await instanceRoute());
+    } catch (err) {
+      return fail(row.id, (err as Error).message);
     }
     if (!route) return { id: row.id, status: 'stored' };
     try {

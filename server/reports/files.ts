@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { toCsv } from '../../common/csv';
 import type { Locale } from '../../common/locales';
 import type { ReportFormat } from '../../common/schemas/reports';
@@ -113,6 +112,8 @@ export async function reportPdf(stored: ReportSummary, locale: Locale = 'en'): P
   const madeAt = new Date(summary.madeAt);
   const madeOn = REPORT_TEXTS[locale].madeOn(madeAt.toISOString().replace('T', ' ').slice(0, 16));
   const fonts = await reportFonts(pdfTexts(summary, heading, madeOn, sections));
+  // Loaded at the first report, not with the server: PDFKit and its fonts' parser hold some 30 MB.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as fontkit from 'fontkit';
+import type * as fontkit from 'fontkit';
 
 /**
  * The fonts a report's PDF writes with. A text that the PDF's built-in Helvetica can show
@@ -86,8 +86,8 @@ function load(family: Family, weight: Weight): Promise<LoadedFont> {
   const file = family.files[weight] ?? family.files.regular;
   let font = loaded.get(file);
   if (!font) {
-    font = readFile(fontPath(family.pkg, file)).then((bytes) => {
-      const parsed = fontkit.create(bytes);
+    font = Promise.all([readFile(fontPath(family.pkg, file)), import('fontkit')]).then(([bytes, { create }]) => {
+      const parsed = create(bytes);
       if (!('hasGlyphForCodePoint' in parsed)) throw new Error(`${file} is a font collection, not a font`);
       return { key: path.parse(file).name, font: parsed, rtl: family.rtl };
     });

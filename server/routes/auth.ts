@@ -2,7 +2,6 @@ import { asFoundCompany } from '../db/tenant-scope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { messageAnswer } from '../../common/contract/answers';
 import { otpRegisterAnswer, otpSetupAnswer, resetLinkAnswer, sessionUserAnswer } from '../../common/contract/answers/auth';
@@ -129,6 +128,8 @@ export async function authRoutes(app: FastifyInstance) {
         .set({ otpPendingSecretEnc: ctx.secrets.encrypt(secret) })
         .where(and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId)));
       const otpauthUrl = totpUri(secret, company.hostname, user.email);
+      // Loaded at the first enrolment, not with the server.
+      const { default: QRCode } = await import('qrcode');
       const qrCodeDataUrl = await QRCode.toDataURL(otpauthUrl);
       return {
         message: 'Scan the QR code with your authenticator app, then enter the code it shows',

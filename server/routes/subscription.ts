@@ -50,7 +50,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db, config, secrets } = api.ctx;
   const settings = config.plans;
-  const stripe: Stripe | null = settings.stripe ? createStripeClient(settings.stripe) : null;
+  const stripe: Stripe | null = settings.stripe ? await createStripeClient(settings.stripe) : null;
   const stripeDeps = (): StripeDeps => {
     if (!stripe || !settings.stripe) throw badRequest(CHECKOUT_UNAVAILABLE_MESSAGE);
     return { db, stripe, settings: settings.stripe, defaultPlan: settings.defaultPlan };

@@ -1,9 +1,9 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { senderOf, type EmailSettings } from '../../common/settings';
 import type { Secrets } from '../auth/secrets';
 import type { Db } from '../db/client';
-import type { CompanyMailRoute, MailRoute } from '../mail/mailer';
+import { loadNodemailer, type CompanyMailRoute, type MailRoute } from '../mail/mailer';
 import { ConnectorError } from '../connectors/types';
 import type { Reach } from '../reach/reach';
 import { emailSettingsFrom, openEmailSecrets, readSettingsRow } from './store';
@@ -28,8 +28,9 @@ export interface SmtpSettings extends EmailSettings {
  * server's host is checked, and only its checked addresses dialled, before a word is sent; the
  * host name stays for TLS, which checks the certificate against it.
  */
-export function smtpTransport(settings: SmtpSettings, reach: Reach): Transporter<SMTPTransport.SentMessageInfo> {
+export async function smtpTransport(settings: SmtpSettings, reach: Reach): Promise<Transporter<SMTPTransport.SentMessageInfo>> {
   const host = settings.host.replace(/^\[|\]$/g, '');
+  const nodemailer = await loadNodemailer();
   return nodemailer.createTransport({
     host,
     port: settings.port,
@@ -100,10 +101,15 @@ export function createCompanyMailRoutes(db: Db, secrets: Secrets, reach: Reach):
         "The company's SMTP password cannot be read (was the instance secret changed?); enter it again in the email settings",
       );
     }
-    const made: CachedRoute = {
-      fingerprint,
-      route: { transporter: smtpTransport({ ...settings, password }, reach), from: senderOf(settings) },
-    };
+    const transporter = await smtpTransport({ ...settings, password }, reach);
+    // A call beside this one may have made the same route meanwhile: one transport per company.
+    const meanwhile = kept.get(companyId);
+    if (meanwhile?.fingerprint === fingerprint) {
+      transporter.close();
+      return meanwhile.route;
+    }
+    drop(companyId);
+    const made: CachedRoute = { fingerprint, route: { transporter, from: senderOf(settings) } };
     kept.set(companyId, made);
     return made.route;
   };

@@ -31,7 +31,7 @@ export function testMailContent(input: { companyName: string; senderName: string
 /** Sends one mail through these settings with a transport of its own (never the one kept for the company). */
 export async function sendTestMail(settings: SmtpSettings, to: string, content: MailContent, reach: Reach): Promise<TestMailOutcome> {
   const server = `${settings.host}:${settings.port}`;
-  const transporter = smtpTransport(settings, reach);
+  const transporter = await smtpTransport(settings, reach);
   try {
     const info = await transporter.sendMail({
       from: senderOf(settings),

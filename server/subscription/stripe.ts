@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { PLAN_IDS, type PlanId } from '../../common/plans';
 import { HttpError } from '../http/errors';
 import type { StripeSettings } from './config';
@@ -15,9 +15,13 @@ export const SESSION_EXPANSIONS = ['line_items', 'subscription'];
 /** Time limit of one call to Stripe; the console waits on it. */
 const STRIPE_TIMEOUT_MS = 20_000;
 
-export function createStripeClient(settings: StripeSettings): Stripe {
+/** The SDK is loaded only where Stripe is configured: a server without it never holds its ~20 MB. */
+const loadStripe = async () => (await import('stripe')).default;
+
+export async function createStripeClient(settings: StripeSettings): Promise<Stripe> {
   const base = settings.apiBase;
-  return new Stripe(settings.secretKey, {
+  const StripeClient = await loadStripe();
+  return new StripeClient(settings.secretKey, {
     timeout: STRIPE_TIMEOUT_MS,
     maxNetworkRetries: 1,
     appInfo: { name: 'DataOps Console' },
@@ -78,6 +82,8 @@ export async function callStripe<T>(what: string, call: () => Promise<T>): Promi
   try {
     return await call();
   } catch (error) {
+    // A call to Stripe was made, so its SDK is loaded already.
+    const Stripe = await loadStripe();
     if (error instanceof Stripe.errors.StripeConnectionError) {
       throw new HttpError(503, `Stripe could not be reached to ${what}; try again in a moment`);
     }

@@ -1,6 +1,6 @@
 import { mkdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import git from 'isomorphic-git';
+import type { FetchResult } from 'isomorphic-git';
 import { companyGitCache } from '../company-places';
 import { confinedFs } from '../confined-fs';
 import { HTTP_TIMEOUT_MS } from '../http';
@@ -9,6 +9,7 @@ import { missingRef } from './errors';
 import { COMMIT_ID, peelToCommit, resolveLocal } from './local';
 import type { GitOptions, Opened, Remote } from './location';
 import { remoteCall } from './remote';
+import { loadGit } from './library';
 
 /** The cache of remote repositories. */
 
@@ -75,7 +76,8 @@ async function fetchInto(
   timeoutMs: number,
   wanted: { ref: string; singleBranch: boolean; depth?: number; tags: boolean },
   missing?: () => ConnectorError,
-): Promise<Awaited<ReturnType<typeof git.fetch>>> {
+): Promise<FetchResult> {
+  const git = await loadGit();
   return remoteCall(
     location,
     options,
@@ -97,6 +99,7 @@ async function fetchInto(
 }
 
 async function ensureCache({ gitdir, fs }: Opened, location: Remote): Promise<void> {
+  const git = await loadGit();
   if (await stat(path.join(gitdir, 'HEAD')).catch(() => undefined)) return;
   await mkdir(gitdir, { recursive: true, mode: 0o700 });
   await git.init({ fs, gitdir, bare: true });
@@ -108,5 +111,6 @@ async function isShallow(gitdir: string): Promise<boolean> {
 }
 
 async function hasFetched({ gitdir, fs }: Opened): Promise<boolean> {
+  const git = await loadGit();
   return (await git.listBranches({ fs, gitdir, remote: 'origin' }).catch(() => [])).length > 0;
 }

@@ -1,11 +1,11 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import git from 'isomorphic-git';
 import { isInside, realPlace, REPOSITORY_FOLDER } from '../company-places';
 import { confinedFs } from '../confined-fs';
 import { ConnectorError } from '../types';
 import { missingRef } from './errors';
 import { describe, type GitOptions, type Location, type Opened } from './location';
+import { loadGit } from './library';
 
 /** A repository on the server: its git directory found and kept in the company's place, and a ref resolved to its commit. */
 
@@ -50,6 +50,7 @@ export async function openLocal(location: Extract<Location, { kind: 'local' }>, 
 export const COMMIT_ID = /^[0-9a-f]{4,40}$/i;
 
 export async function resolveLocal({ gitdir, fs }: Opened, ref: string, location: Location): Promise<string> {
+  const git = await loadGit();
   let oid: string | undefined;
   try {
     oid = await git.resolveRef({ fs, gitdir, ref });
@@ -62,6 +63,7 @@ export async function resolveLocal({ gitdir, fs }: Opened, ref: string, location
 
 /** An annotated tag names a tag object; the commit is what it points to. */
 export async function peelToCommit({ gitdir, fs }: Opened, oid: string, ref: string, location: Location): Promise<string> {
+  const git = await loadGit();
   let current = oid;
   for (let depth = 0; depth < 10; depth += 1) {
     let object: Awaited<ReturnType<typeof git.readObject>>;

@@ -1,4 +1,3 @@
-import git from 'isomorphic-git';
 import { HTTP_TIMEOUT_MS } from '../http';
 import { ConnectorError, type ConnectionConfig } from '../types';
 import { fetchAndResolve, withCache } from './cache';
@@ -6,6 +5,7 @@ import { gitError } from './errors';
 import { openLocal, resolveLocal } from './local';
 import { describe, locationOf, type GitOptions, type Location, type Opened } from './location';
 import { remoteCall } from './remote';
+import { loadGit } from './library';
 
 /** What is read of a repository: its branches, the commit a ref names, a file's text, the files of a folder. */
 
@@ -16,6 +16,7 @@ export interface BranchList {
 }
 
 export async function listBranches(config: ConnectionConfig, options: GitOptions): Promise<BranchList> {
+  const git = await loadGit();
   const location = locationOf(config, options);
   if (location.kind === 'local') {
     const { gitdir, fs } = await openLocal(location, options);
@@ -52,6 +53,7 @@ export async function resolveCommit(config: ConnectionConfig, ref: string, optio
 export async function readFileAt(config: ConnectionConfig, ref: string, filePath: string, options: GitOptions): Promise<string> {
   const filepath = repositoryPath(filePath);
   return atCommit(config, ref, options, async ({ gitdir, fs }, oid, location) => {
+    const git = await loadGit();
     try {
       const { blob } = await git.readBlob({ fs, gitdir, oid, filepath });
       return new TextDecoder().decode(blob);
@@ -69,6 +71,7 @@ export async function readFileAt(config: ConnectionConfig, ref: string, filePath
 export async function listFilesAt(config: ConnectionConfig, ref: string, dir: string | undefined, options: GitOptions): Promise<string[]> {
   const folder = dir === undefined || dir.replace(/^\/+|\/+$/g, '') === '' ? '' : repositoryPath(dir);
   return atCommit(config, ref, options, async ({ gitdir, fs }, oid, location) => {
+    const git = await loadGit();
     let files: string[];
     try {
       files = await git.listFiles({ fs, gitdir, ref: oid });

@@ -1,5 +1,5 @@
-import mysqlCore from 'mysql2';
-import mysql from 'mysql2/promise';
+import type mysqlCore from 'mysql2';
+import type mysql from 'mysql2/promise';
 import type { Reach } from '../../reach/reach';
 import { connectingError, isConnectionLost, mysqlError } from '../sql-errors';
 import { checkedServer, databaseServerSettings } from '../database-server';
@@ -63,7 +63,8 @@ export function mysqlConnections(config: ConnectionConfig, options: MysqlOptions
   };
   const poolOf = async () => {
     if (!pool) {
-      const made = mysql.createPool({
+      const { default: driver } = await import('mysql2/promise');
+      const made = driver.createPool({
         ...(await connectionOptions()),
         connectionLimit: POOL_SIZE,
         maxIdle: POOL_SIZE,
@@ -152,7 +153,8 @@ export function mysqlConnections(config: ConnectionConfig, options: MysqlOptions
     let core: mysqlCore.Connection | undefined;
     let connection: mysql.Connection;
     try {
-      core = mysqlCore.createConnection(await connectionOptions());
+      const { default: coreDriver } = await import('mysql2');
+      core = coreDriver.createConnection(await connectionOptions());
       connection = core.promise();
       await connection.connect().catch((err: unknown) => {
         throw connectingError(err, 'mysql', where().host, where().port);

@@ -1,4 +1,4 @@
-import mysql from 'mysql2/promise';
+import type mysql from 'mysql2/promise';
 import { connectingError, mysqlError } from '../sql-errors';
 import type { ConnectionConfig, RowReading, StatementRunning, TableSource, TableWriting } from '../types';
 import { mysqlColumns, mysqlEndpoints } from './catalog';
@@ -29,7 +29,8 @@ export function openMysqlConnector(
       let connection: mysql.Connection | undefined;
       try {
         try {
-          connection = await mysql.createConnection(await connectionOptions());
+          const { default: driver } = await import('mysql2/promise');
+          connection = await driver.createConnection(await connectionOptions());
         } catch (err) {
           throw connectingError(err, 'mysql', where().host, where().port);
         }
