@@ -9,8 +9,14 @@ import path from 'node:path';
 const TARGETS = { first: 300, restart: 250 };
 /** Starts measured, each a first start then a restart: a process's RSS varies by some 25 MB from one start to the next. */
 const RUNS = 3;
-/** How long the server is left idle before its memory is read. */
-const IDLE_MS = 30_000;
+/**
+ * When the idle server's memory is read. The first reading comes while V8 still holds the
+ * start's garbage: its memory reducer gives it back some 30 s after the start (the JavaScript
+ * heap went from 85 to 52 MB there), so a reading at 30 s falls either side of that. The second,
+ * settled, is the one an operator sees in `top` a minute later, and the one held to the target.
+ */
+const EARLY_MS = 30_000;
+const SETTLED_MS = 90_000;
 
 /** The resident set of a process, in MB, and its peak so far (VmHWM). */
 export function residentMb(pid) {
@@ -38,15 +44,23 @@ export function sampleResident(pid) {
   };
 }
 
-/** Starts the server, lets it idle, and reads its RSS (and its peak so far). */
+/** Starts the server, lets it idle, and reads its RSS early and settled (and its peak so far). */
 async function idleResident(startServer, dataDir) {
   const server = startServer({ DATA_DIR: dataDir, CONSOLE_DIR: path.join(dataDir, 'no-console') });
-  try {
-    await server.ready();
-    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const readNow = () => {
     const read = residentMb(server.pid);
     if (!read) throw new Error('the server process could not be read');
     return read;
+  };
+  try {
+    await server.ready();
+    const ready = Date.now();
+    const until = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ready + ms - Date.now())));
+    await until(EARLY_MS);
+    const early = readNow().rss;
+    await until(SETTLED_MS);
+    const settled = readNow();
+    return { early, rss: settled.rss, peak: settled.peak };
   } finally {
     await server.stop();
   }
@@ -65,24 +79,33 @@ export async function measureMemory({ startServer }) {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }
+  const spread = (values) => {
+    const sorted = values.map((value) => Math.round(value)).sort((a, b) => a - b);
+    return {
+      median: sorted[Math.floor(sorted.length / 2)],
+      text: `${sorted[Math.floor(sorted.length / 2)]} MB (${sorted[0]}–${sorted[sorted.length - 1]})`,
+    };
+  };
   const row = (label, reads, target) => {
-    const rss = reads.map((read) => Math.round(read.rss)).sort((a, b) => a - b);
-    const median = rss[Math.floor(rss.length / 2)];
+    const early = spread(reads.map((read) => read.early));
+    const settled = spread(reads.map((read) => read.rss));
     const peak = Math.round(Math.max(...reads.map((read) => read.peak)));
-    return `| ${label} | ${median} MB (${rss[0]}–${rss[rss.length - 1]}) | ${peak} MB | ≤ ${target} MB | ${median <= target ? 'met' : 'missed'} |`;
+    return `| ${label} | ${early.text} | ${settled.text} | ${peak} MB | ≤ ${target} MB | ${settled.median <= target ? 'met' : 'missed'} |`;
   };
   return [
     '## Memory',
     '',
     'Command: `BENCH_ONLY=memory npm run bench` (tests/bench/memory.mjs). The compiled server (`npm run build:server`, what ' +
       '`npm start` and the image run) on the embedded database with its defaults, each time in a fresh data directory: ' +
-      `started ${RUNS} times, and restarted once after each. Its resident set (VmRSS) is read after ${IDLE_MS / 1000} s idle: ` +
-      'the median, with the range; the peak is the highest VmHWM, the most a process held since it started. The first start ' +
+      `started ${RUNS} times, and restarted once after each. Its resident set (VmRSS) is read ${EARLY_MS / 1000} s and ` +
+      `${SETTLED_MS / 1000} s after it is ready, idle: the median, with the range. The first reading can come before V8 has ` +
+      "given back the start's garbage (some 30 s after the start), so the target is held to the settled one. The peak is the " +
+      'highest VmHWM, the most a process held since it started. The first start ' +
       'makes the database, the demo company and its sample databases in a process of its own (server/first-start.ts), which ' +
       'exits and gives that memory back.',
     '',
-    '| server | idle RSS | peak | target | |',
-    '|---|---|---|---|---|',
+    `| server | idle RSS at ${EARLY_MS / 1000} s | settled, at ${SETTLED_MS / 1000} s | peak | target | |`,
+    '|---|---|---|---|---|---|',
     row('after its first start', first, TARGETS.first),
     row('after a restart', restart, TARGETS.restart),
     '',
