@@ -360,11 +360,18 @@ async function unpack(file: string, archive: OpenedBackup['archive'], into: stri
   });
   const gunzip = zlib.createGunzip();
   const reading = pipeline(fs.createReadStream(file, { start: archive.start, end: archive.end - 1 }), hashing, gunzip);
-  try {
-    await Promise.all([untarInto(gunzip, into), reading]);
-  } catch (error) {
-    gunzip.destroy();
-    const why = error instanceof TarError ? error.message : `its archive cannot be uncompressed (${(error as Error).message})`;
+  // A failed archive stops both sides, and both are waited for: the staging folder is removed
+  // after this, and must not be written to while it is (a file unpacked late made that removal
+  // fail with ENOTEMPTY instead of the damage being said).
+  let failure: unknown;
+  const noting = (work: Promise<unknown>) =>
+    work.catch((error: unknown) => {
+      failure ??= error;
+      gunzip.destroy();
+    });
+  await Promise.all([noting(untarInto(gunzip, into)), noting(reading)]);
+  if (failure !== undefined) {
+    const why = failure instanceof TarError ? failure.message : `its archive cannot be uncompressed (${(failure as Error).message})`;
     throw new BackupError(`${file} is damaged: ${why}. Use another copy of the backup.`);
   }
   if (hash.digest('hex') !== archive.sha256) {
