@@ -1,7 +1,6 @@
 import { createReadStream, constants as fsConstants, type Dirent } from 'node:fs';
 import { access, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { asyncBufferFromFile } from 'hyparquet';
 import { companyPlace, FILES_FOLDER, isInside, realPlace, type Places } from './company-places';
 import { DEFAULT_TABULAR_LIMITS, fileTableSource, tabularFormatOf } from './tabular';
 import type { FileStorage, FileTableSource, TabularFile, TabularLimits } from './tabular';
@@ -128,7 +127,7 @@ class FolderStorage implements FileStorage {
       size: info.size,
       version: `${info.size}:${info.mtimeMs}`,
       openStream: () => openFileStream(real, endpoint),
-      openRandomAccess: () => asyncBufferFromFile(real),
+      openRandomAccess: async () => (await import('hyparquet')).asyncBufferFromFile(real),
     };
   }
 

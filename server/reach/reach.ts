@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import type { Agent, buildConnector as BuildConnector, fetch as undiciFetch } from 'undici';
 import { ConnectorError } from '../connectors/types';
 import { formatIp, parseIp, type IpAddress } from './addresses';
 import { normaliseHostName } from './host-rules';
@@ -180,26 +180,35 @@ export function createReach(options: ReachOptions): Reach {
     return result;
   };
 
-  const dispatcher = new Agent({
-    connect: (connectOptions, callback) => {
-      const defaultPort = connectOptions.protocol === 'https:' ? 443 : 80;
-      const port = connectOptions.port ? Number(connectOptions.port) : defaultPort;
-      check({ host: connectOptions.hostname, port }).then(
-        (checked) => {
-          options.onDial?.(checked);
-          const connector = buildConnector({ lookup: checked.lookup, timeout: 10_000 } as buildConnector.BuildOptions);
-          connector(
-            { ...connectOptions, hostname: checked.host, servername: connectOptions.servername ?? checked.servername ?? undefined },
-            callback,
-          );
-        },
-        (error: Error) => callback(error, null),
-      );
-    },
-  });
+  // undici is loaded with the first outbound call, and the dispatcher made then: most processes
+  // never make one, and an idle server need not hold its code (docs/benchmarks.md, "Memory").
+  let dispatcher: Promise<Agent> | undefined;
+  const dispatcherOnce = () =>
+    (dispatcher ??= import('undici').then(
+      ({ Agent, buildConnector }) =>
+        new Agent({
+          connect: (connectOptions, callback) => {
+            const defaultPort = connectOptions.protocol === 'https:' ? 443 : 80;
+            const port = connectOptions.port ? Number(connectOptions.port) : defaultPort;
+            check({ host: connectOptions.hostname, port }).then(
+              (checked) => {
+                options.onDial?.(checked);
+                const connector = buildConnector({ lookup: checked.lookup, timeout: 10_000 } as BuildConnector.BuildOptions);
+                connector(
+                  { ...connectOptions, hostname: checked.host, servername: connectOptions.servername ?? checked.servername ?? undefined },
+                  callback,
+                );
+              },
+              (error: Error) => callback(error, null),
+            );
+          },
+        }),
+    ));
 
-  const guardedFetch = ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) =>
-    undiciFetch(input, { ...init, dispatcher })) as typeof undiciFetch;
+  const guardedFetch = (async (input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
+    const [{ fetch }, agent] = await Promise.all([import('undici'), dispatcherOnce()]);
+    return fetch(input, { ...init, dispatcher: agent });
+  }) as typeof undiciFetch;
 
   return { check, fetch: guardedFetch };
 }

@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import { and, eq, sql } from 'drizzle-orm';
 import { csvValue, toCsv } from '../../common/csv';
 import { dictionaryFields, type DictionaryEdit } from '../../common/schemas/tables';
@@ -50,7 +49,9 @@ export type UploadResult = { ok: true; edits: DictionaryEdit[] } | { ok: false; 
  * a value a field does not take, a column named twice, an unknown header. An empty cell keeps
  * what is stored.
  */
-export function readDictionaryUpload(text: string, columnNames: ReadonlySet<string>): UploadResult {
+export async function readDictionaryUpload(text: string, columnNames: ReadonlySet<string>): Promise<UploadResult> {
+  // The CSV parser comes with the first upload, not with the server (docs/benchmarks.md, "Memory").
+  const { parse } = await import('csv-parse/sync');
   let records: string[][];
   try {
     records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: 64 * 1024 });

@@ -99,8 +99,8 @@ async function fetchInto(
 }
 
 async function ensureCache({ gitdir, fs }: Opened, location: Remote): Promise<void> {
-  const git = await loadGit();
   if (await stat(path.join(gitdir, 'HEAD')).catch(() => undefined)) return;
+  const git = await loadGit();
   await mkdir(gitdir, { recursive: true, mode: 0o700 });
   await git.init({ fs, gitdir, bare: true });
   await git.addRemote({ fs, gitdir, remote: 'origin', url: location.url, force: true });

@@ -1,11 +1,10 @@
 import { pipeline } from 'node:stream';
-import { parse as parseCsv } from 'csv-parse';
 import { ConnectorError } from '../types';
 import { messageOf } from './errors';
 import { MAX_NAME_BYTES, truncateToBytes } from './names';
 import { DOES_NOT_FIT, type LoadColumn, type TableReader, type TabularFile } from './types';
 
-/** CSV: records, header, type inference, and a file opened for loading. */
+/** CSV: records, header, type inference, and a file opened for loading. csv-parse comes with the first CSV read. */
 
 const SAMPLE_ROWS = 1000;
 /** A record longer than this is not a CSV row but a runaway quote: stop rather than fill the memory. */
@@ -13,6 +12,7 @@ const MAX_CSV_RECORD_BYTES = 16 * 1024 * 1024;
 
 /** The file's records, streamed: the file is never read whole into memory. */
 export async function* csvRecords(file: TabularFile): AsyncGenerator<string[]> {
+  const { parse: parseCsv } = await import('csv-parse');
   const input = await file.openStream();
   const parser = parseCsv({ bom: true, skip_empty_lines: true, max_record_size: MAX_CSV_RECORD_BYTES });
   // pipeline ends both streams on an error or an early stop; the error reaches the loop below.

@@ -20,7 +20,7 @@ import {
 
 /** The columns of a file, without loading it: a CSV's header and first rows, a Parquet file's schema. */
 async function readTabularColumns(file: TabularFile): Promise<ColumnInfo[]> {
-  if (file.format === 'parquet') return parquetColumns(await parquetMetadataOf(file)).map((column) => column.info);
+  if (file.format === 'parquet') return (await parquetColumns(await parquetMetadataOf(file))).map((column) => column.info);
   const records = csvRecords(file);
   try {
     const { columns } = await readCsvHead(file, records);

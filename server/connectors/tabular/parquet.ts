@@ -1,13 +1,16 @@
-import { cachedAsyncBuffer, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import type { FileMetaData, SchemaElement, SchemaTree } from 'hyparquet';
 import { ConnectorError } from '../types';
 import { messageOf, tooManyRows } from './errors';
 import { DOES_NOT_FIT, type LoadColumn, type TableReader, type TabularFile, type TabularLimits } from './types';
 
-/** Parquet: schema and rows, and a file opened for loading. */
+/**
+ * Parquet: schema and rows, and a file opened for loading. hyparquet is imported at the first
+ * Parquet file read, not with the server (docs/benchmarks.md, "Memory").
+ */
 
 export async function parquetMetadataOf(file: TabularFile): Promise<FileMetaData> {
   try {
+    const { parquetMetadataAsync } = await import('hyparquet');
     return await parquetMetadataAsync(await file.openRandomAccess());
   } catch (error) {
     if (error instanceof ConnectorError) throw error;
@@ -15,7 +18,8 @@ export async function parquetMetadataOf(file: TabularFile): Promise<FileMetaData
   }
 }
 
-export function parquetColumns(metadata: FileMetaData): LoadColumn[] {
+export async function parquetColumns(metadata: FileMetaData): Promise<LoadColumn[]> {
+  const { parquetSchema } = await import('hyparquet');
   return parquetSchema(metadata).children.map((node, index) => {
     const dataType = node.children.length > 0 || node.element.repetition_type === 'REPEATED' ? 'jsonb' : parquetLeafType(node.element);
     return {
@@ -129,8 +133,9 @@ function timeOfDay(value: unknown, element: SchemaElement): string | typeof DOES
 export async function openParquetReader(file: TabularFile, limits: TabularLimits): Promise<TableReader> {
   const metadata = await parquetMetadataOf(file);
   if (metadata.num_rows > BigInt(limits.maxRows)) throw tooManyRows(file, limits);
+  const { cachedAsyncBuffer, parquetReadObjects } = await import('hyparquet');
   const buffer = cachedAsyncBuffer(await file.openRandomAccess());
-  const columns = parquetColumns(metadata);
+  const columns = await parquetColumns(metadata);
   async function* rows() {
     // One row group at a time: a group is what Parquet compresses together, and memory stays bounded by it.
     let rowStart = 0;

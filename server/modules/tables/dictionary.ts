@@ -80,7 +80,7 @@ export function registerDictionaryRoutes(app: FastifyInstance): void {
     }
     if (text.includes('\u0000')) throw badRequest('file: this is not a text file; send a CSV file');
     const dictionary = await wholeDictionary(db, auth.companyId, table.id);
-    const read = readDictionaryUpload(text, new Set(dictionary.map((entry) => entry.name)));
+    const read = await readDictionaryUpload(text, new Set(dictionary.map((entry) => entry.name)));
     if (!read.ok)
       throw badRequest(
         read.problems.slice(0, 50).join('; ') + (read.problems.length > 50 ? `; and ${read.problems.length - 50} more` : ''),

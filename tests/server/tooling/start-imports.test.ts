@@ -7,10 +7,24 @@ import { buildServer } from '../../../scripts/build-server.mjs';
 /**
  * What the compiled server loads when it starts: the files and packages its entry imports, and
  * theirs, statically. The packages that only some requests use (a report's PDF, a MySQL or git
- * connection, Stripe, mail through SMTP, a two-factor QR code) are loaded at their first use, so
- * an idle server does not hold their code (docs/benchmarks.md, "Memory").
+ * connection, Stripe, mail through SMTP, a two-factor QR code, an outbound HTTP call, a Parquet
+ * or CSV file) are loaded at their first use, so an idle server does not hold their code
+ * (docs/benchmarks.md, "Memory").
  */
-const ON_DEMAND = ['pdfkit', 'fontkit', 'mysql2', 'mysql2/promise', 'stripe', 'isomorphic-git', 'nodemailer', 'qrcode'];
+const ON_DEMAND = [
+  'pdfkit',
+  'fontkit',
+  'mysql2',
+  'mysql2/promise',
+  'stripe',
+  'isomorphic-git',
+  'nodemailer',
+  'qrcode',
+  'undici',
+  'hyparquet',
+  'csv-parse',
+  'csv-parse/sync',
+];
 
 interface Metafile {
   outputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }> }>;
