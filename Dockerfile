@@ -24,7 +24,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/data \
-    CONSOLE_DIR=/app/dist/console
+    CONSOLE_DIR=/app/dist/console \
+    MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=runtime-packages /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumPath } from './chromium.mjs';
+import { SERVER_PROCESS_ENV } from './server-env.mjs';
 import { measureFirstLoad } from '../tests/bench/first-load.mjs';
 import { measureSignIn } from '../tests/bench/sign-in.mjs';
 import { listSection, measureListCalls, seedListData } from '../tests/bench/lists.mjs';
@@ -38,6 +39,8 @@ function startServer(env, { compiled = false } = {}) {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
+      // As npm start and the image start it.
+      ...SERVER_PROCESS_ENV,
       ...process.env,
       HOST: '127.0.0.1',
       PORT: String(port),

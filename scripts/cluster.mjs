@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_PROCESS_ENV } from './server-env.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -226,6 +227,8 @@ export async function startCluster(options) {
   const baseEnv = {
     // The sample connections are embedded databases, which one process at a time may open (docs/operations.md).
     BOOTSTRAP_SAMPLE_DATA: 'false',
+    // The image's environment (Dockerfile ENV).
+    ...SERVER_PROCESS_ENV,
     ...process.env,
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.mjs';
+import { SERVER_PROCESS_ENV } from '../../scripts/server-env.mjs';
 import { clusterCanRun, runAWorkflow, signInTo, startTestCluster, type TestCluster } from './cluster-helpers';
 
 /**
@@ -22,11 +23,12 @@ afterAll(async () => {
   await started?.close();
 }, 120_000);
 
-/** The command line and the real user of a running process. */
-function processOf(pid: number): { command: string[]; uid: number } {
+/** The command line, the real user and the environment of a running process. */
+function processOf(pid: number): { command: string[]; uid: number; env: string[] } {
   const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   const uid = Number(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-  return { command, uid };
+  const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return { command, uid, env };
 }
 
 describe.runIf(clusterCanRun)('the compiled server, as the image runs it', () => {
@@ -37,6 +39,11 @@ describe.runIf(clusterCanRun)('the compiled server, as the image runs it', () =>
     expect(server.command.slice(1)).toEqual(['dist/server/index.mjs']);
     expect(worker.command.slice(1)).toEqual(['dist/server/worker.mjs']);
     expect(server.command.join(' ')).not.toMatch(/tsx/);
+    // The image's environment (Dockerfile ENV), which glibc reads at the process's start.
+    for (const [name, value] of Object.entries(SERVER_PROCESS_ENV)) {
+      expect(server.env).toContain(`${name}=${value}`);
+      expect(worker.env).toContain(`${name}=${value}`);
+    }
     if (asRoot) {
       expect(server.uid).not.toBe(0);
       expect(worker.uid).not.toBe(0);

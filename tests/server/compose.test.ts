@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { haproxyConfig } from '../../scripts/cluster.mjs';
+import { SERVER_PROCESS_ENV } from '../../scripts/server-env.mjs';
 import { ROOT } from './processes';
 
 /**
@@ -34,8 +35,25 @@ describe('the image', () => {
     expect(finalStage).toMatch(/VOLUME \["\/data"\]/);
   });
 
+  it("starts the server and the worker with the processes' environment (scripts/server-env.mjs)", () => {
+    const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const env = /\nENV ((?:[^\n]*\\\n)*[^\n]*)/.exec(finalStage)![1];
+    const entries = Object.entries(SERVER_PROCESS_ENV);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const [name, value] of entries) expect(env).toMatch(new RegExp(`(^|\\s)${name}=${value}(\\s|$)`));
+  });
+
   it('holds no secret', () => {
     expect(dockerfile).not.toMatch(/APP_SECRET=|PASSWORD=|SMTP_URL=|DATABASE_URL=/);
+  });
+});
+
+describe('npm start', () => {
+  it("starts the compiled server with the processes' environment, as the image does", () => {
+    const start = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.start;
+    const launch = start.split('&&').at(-1)!.trim();
+    const assignments = Object.entries(SERVER_PROCESS_ENV).map(([name, value]) => `${name}=${value}`);
+    expect(launch).toBe(`${assignments.join(' ')} node dist/server/index.mjs`);
   });
 });
 
