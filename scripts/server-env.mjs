@@ -1,7 +1,7 @@
 /**
  * The environment the server's and the worker's processes start with, however they are started:
- * `npm start` (package.json), the image (Dockerfile ENV), `npm run cluster` and the benches.
- * tests/server/compose.test.ts holds the first two to these values.
+ * `npm start` (package.json), the image (Dockerfile ENV), `npm run cluster` and the benches, each
+ * keeping a value the operator set. tests/server/compose.test.ts holds the first two to these values.
  *
  * MALLOC_TRIM_THRESHOLD_ pins glibc's own default (128 KB). Left unset, glibc raises its mmap
  * threshold after each large block it frees (up to 32 MB, and the trim threshold to twice that),
