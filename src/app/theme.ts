@@ -39,6 +39,13 @@ const shared: RaThemeOptions = {
             : { backgroundColor: '#475569', color: '#ffffff' },
       },
     },
+    // A field's helper text says what the field is for: it stays readable (4.5:1) while the field
+    // is disabled, as a choice is while its options load, rather than MUI's disabled grey (2.7:1).
+    MuiFormHelperText: {
+      styleOverrides: {
+        root: ({ theme }: { theme: Theme }) => ({ '&.Mui-disabled': { color: theme.palette.text.secondary } }),
+      },
+    },
     // A checkbox given `aria-label` (react-admin's row selection does so) names its input, where a
     // screen reader looks, not the span around it, which may not carry one.
     MuiCheckbox: {

@@ -88,7 +88,10 @@ function RelatedTableBody<Row>(props: RelatedTableProps<Row>) {
   const translate = useTranslate();
   const [confirming, setConfirming] = useState<{ action: RelatedRowAction<Row>; row: Row } | null>(null);
   if (list.isPending && !list.error) {
-    return <Skeleton variant="rectangular" height={loadingHeight} role="progressbar" aria-label={loadingLabel} />;
+    // A progress bar needs a name: the list's own, or react-admin's "Loading".
+    return (
+      <Skeleton variant="rectangular" height={loadingHeight} role="progressbar" aria-label={loadingLabel ?? translate('ra.page.loading')} />
+    );
   }
   if (list.error) {
     return (

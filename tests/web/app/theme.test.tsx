@@ -1,4 +1,4 @@
-import { Avatar, Checkbox, createTheme, ThemeProvider } from '@mui/material';
+import { Avatar, Checkbox, createTheme, TextField, ThemeProvider } from '@mui/material';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { darkTheme, lightTheme } from '../../../src/app/theme';
@@ -30,5 +30,19 @@ describe('the theme', () => {
     const style = getComputedStyle(screen.getByText('AA'));
     expect(style.backgroundColor).toBe(background);
     expect(style.color).toBe(color);
+  });
+
+  it.each([
+    ['light', lightTheme, 'rgba(0, 0, 0, 0.6)'],
+    ['dark', darkTheme, 'rgba(255, 255, 255, 0.7)'],
+  ])("keeps a disabled field's helper text in the secondary text colour, not MUI's disabled grey (%s)", (_, theme, color) => {
+    render(
+      <ThemeProvider theme={createTheme(theme)}>
+        <TextField label="Repository" disabled helperText="Where SQL tasks read their files" />
+      </ThemeProvider>,
+    );
+    const help = screen.getByText('Where SQL tasks read their files');
+    expect(help.classList.contains('Mui-disabled')).toBe(true);
+    expect(getComputedStyle(help).color).toBe(color);
   });
 });

@@ -12,7 +12,7 @@ import { defineRelatedList } from '../../../src/framework/related/declaration';
 import { withRelatedLists } from '../../../src/framework/related/relatedLists';
 import { RelatedTable, type RelatedColumn, type RelatedRowAction } from '../../../src/framework/related/RelatedTable';
 import { SearchField } from '../../../src/framework/related/SearchField';
-import { useRelatedList, WHOLE_LIST } from '../../../src/framework/related/useRelatedList';
+import { useRelatedList, WHOLE_LIST, type RelatedListState } from '../../../src/framework/related/useRelatedList';
 import { defineResource } from '../../../src/framework/types';
 import { server } from '../msw';
 import { API, FRAMEWORK_TIMEOUT_MS, signIn } from './harness';
@@ -258,5 +258,32 @@ describe("the dataProvider's getManyReference over related lists", () => {
     await expect(provider.getManyReference('gadgets', { ...params, target: 'maker' })).rejects.toThrow(
       'The resource "gadgets" declares no list by "maker"',
     );
+  });
+});
+
+describe('a related table while its first page loads', () => {
+  const pending: RelatedListState<Note> = {
+    rows: undefined,
+    total: undefined,
+    cappedCount: undefined,
+    hasNextPage: false,
+    page: 1,
+    perPage: 10,
+    setPage: () => undefined,
+    isPending: true,
+    isFetching: true,
+    error: null,
+    refetch: () => undefined,
+  };
+
+  it('names its placeholder for screen readers: its own label, else "Loading"', () => {
+    renderIn(
+      <>
+        <RelatedTable list={pending} label="Notes" columns={[]} empty="resources.gadgets.notes.empty" loadingLabel="Loading the notes" />
+        <RelatedTable list={pending} label="Tags" columns={[]} empty="resources.gadgets.notes.empty" />
+      </>,
+    );
+    expect(screen.getByRole('progressbar', { name: 'Loading the notes' })).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeTruthy();
   });
 });
