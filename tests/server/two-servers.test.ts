@@ -63,10 +63,19 @@ describe.runIf(Boolean(databaseUrl))('two servers on one PostgreSQL', () => {
   const SESSION_LOOKUP = /from "sessions" inner join "users"/;
   const USERS_COUNT = /^select count\(\*\) from \(select 1 from "users"/;
 
+  /**
+   * Waits until B has heard every write A committed so far. A's calls answer only once their
+   * announcements are committed, but B hears them a moment later: one arriving after B's next read
+   * began would outdate what that read keeps (rightly, as far as B can tell), and the check that
+   * B's second call asks nothing would depend on timing.
+   */
+  const heardOnB = async () => expect(await b.database.watch.caughtUp()).toBe(true);
+
   /** A signed-in member whose session server B has kept: its second call there asks the database nothing. */
   async function keptOnB(email: string): Promise<{ id: string; email: string; password: string; token: string }> {
     const member = await createActiveUser(a, adminToken, { email });
     const token = (await signInFully(a, member)).accessToken!;
+    await heardOnB();
     expect((await onB('GET', '/user/profile', token)).statusCode).toBe(200);
     statementsOnB = [];
     expect((await onB('GET', '/user/profile', token)).statusCode).toBe(200);
@@ -112,6 +121,7 @@ describe.runIf(Boolean(databaseUrl))('two servers on one PostgreSQL', () => {
 
   it('applies a grant revoked through the other server', async () => {
     const reader = await userWithPolicies(a, adminToken, 'two-reader@acme.test', [{ resource: 'users', actions: ['read'] }]);
+    await heardOnB();
     expect((await onB('GET', '/users/0/1', reader.token)).statusCode).toBe(200);
     statementsOnB = [];
     expect((await onB('GET', '/users/0/1', reader.token)).statusCode).toBe(200);
@@ -124,6 +134,7 @@ describe.runIf(Boolean(databaseUrl))('two servers on one PostgreSQL', () => {
   });
 
   it('follows in a kept list count a user invited through the other server', async () => {
+    await heardOnB();
     const before = (await onB('GET', '/users/0/1', adminToken)).json().data.count as number;
     statementsOnB = [];
     expect((await onB('GET', '/users/0/1', adminToken)).json().data.count).toBe(before);
