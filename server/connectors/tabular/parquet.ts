@@ -9,8 +9,9 @@ import { DOES_NOT_FIT, type LoadColumn, type TableReader, type TabularFile, type
  */
 
 export async function parquetMetadataOf(file: TabularFile): Promise<FileMetaData> {
+  // Outside the try: a parser that cannot load is the server's fault, not the file's.
+  const { parquetMetadataAsync } = await import('hyparquet');
   try {
-    const { parquetMetadataAsync } = await import('hyparquet');
     return await parquetMetadataAsync(await file.openRandomAccess());
   } catch (error) {
     if (error instanceof ConnectorError) throw error;
