@@ -13,6 +13,9 @@ import { sessionLimits, type ServerFlavour } from './session';
  */
 
 const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The driver, imported at the first connection rather than with the server (docs/benchmarks.md, "Memory"). */
+const promiseDriver = async () => (await import('mysql2/promise')).default;
 const POOL_SIZE = 3;
 
 export interface MysqlOptions {
@@ -24,7 +27,8 @@ export interface MysqlOptions {
 export interface MysqlConnections {
   /** The server's settings, for messages. */
   where(): ReturnType<typeof databaseServerSettings>;
-  connectionOptions(): Promise<mysql.ConnectionOptions>;
+  /** A plain connection of its own, with the server's own session settings (a connection test); the caller ends it. */
+  connect(): Promise<mysql.Connection>;
   /** One statement on a pooled connection, under the session settings its options ask for. */
   query<Row extends Record<string, unknown>>(sql: string, params: readonly unknown[], options: QueryOptions): Promise<Row[]>;
   withOwnConnection<T>(work: (connection: mysql.Connection, core: mysqlCore.Connection) => Promise<T>): Promise<T>;
@@ -63,8 +67,7 @@ export function mysqlConnections(config: ConnectionConfig, options: MysqlOptions
   };
   const poolOf = async () => {
     if (!pool) {
-      const { default: driver } = await import('mysql2/promise');
-      const made = driver.createPool({
+      const made = (await promiseDriver()).createPool({
         ...(await connectionOptions()),
         connectionLimit: POOL_SIZE,
         maxIdle: POOL_SIZE,
@@ -179,7 +182,7 @@ export function mysqlConnections(config: ConnectionConfig, options: MysqlOptions
 
   return {
     where,
-    connectionOptions,
+    connect: async () => (await promiseDriver()).createConnection(await connectionOptions()),
     query,
     withOwnConnection,
     async close() {

@@ -17,7 +17,7 @@ export function openMysqlConnector(
   config: ConnectionConfig,
   options: MysqlOptions,
 ): TableSource & RowReading & TableWriting & StatementRunning {
-  const { where, connectionOptions, query, withOwnConnection, close } = mysqlConnections(config, options);
+  const { where, connect, query, withOwnConnection, close } = mysqlConnections(config, options);
 
   return {
     dialect: 'mysql',
@@ -29,8 +29,7 @@ export function openMysqlConnector(
       let connection: mysql.Connection | undefined;
       try {
         try {
-          const { default: driver } = await import('mysql2/promise');
-          connection = await driver.createConnection(await connectionOptions());
+          connection = await connect();
         } catch (err) {
           throw connectingError(err, 'mysql', where().host, where().port);
         }
