@@ -1,5 +1,6 @@
 import { CacheProvider } from '@emotion/react';
-import { Suspense, useEffect, useState } from 'react';
+import { useMediaQuery } from '@mui/material';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import {
   AdminContext,
   AdminUI,
@@ -29,7 +30,7 @@ import { listPagePacer } from './menu/listPagePace';
 import { LayoutPreferencesProvider } from './preferences/LayoutPreferencesContext';
 import { useSessionUser } from './session';
 import { consoleStyleCache } from './styleCache';
-import { darkTheme, lightTheme } from './theme';
+import { darkTheme, lightTheme, withReducedMotion } from './theme';
 import { PageLoading } from '../framework/Spinner';
 
 /**
@@ -108,6 +109,12 @@ export default function MainApp() {
   const [styleCache] = useState(() => consoleStyleCache());
   const [pacer] = useState(() => listPagePacer(queryClient, resources));
   useNavigationPacer(pacer);
+  const reduceMotion = useMediaQuery('(prefers-reduced-motion: reduce)', { noSsr: true });
+  const themes = useMemo(
+    () =>
+      reduceMotion ? { light: withReducedMotion(lightTheme), dark: withReducedMotion(darkTheme) } : { light: lightTheme, dark: darkTheme },
+    [reduceMotion],
+  );
 
   // react-admin wipes its Store at logout: what must outlast a session is on the server, read here.
   useEffect(() => {
@@ -127,8 +134,8 @@ export default function MainApp() {
           authProvider={authProvider}
           dataProvider={dataProvider}
           i18nProvider={i18nProvider}
-          theme={lightTheme}
-          darkTheme={darkTheme}
+          theme={themes.light}
+          darkTheme={themes.dark}
           defaultTheme={initialTheme}
         >
           <LiveUpdates sessionKey={isSignedIn(user) ? (user?.accessToken ?? user?.token ?? null) : null} />

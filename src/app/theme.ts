@@ -60,6 +60,25 @@ const shared: RaThemeOptions = {
   },
 };
 
+/**
+ * For people who asked their system for less motion (prefers-reduced-motion): menus, dialogs,
+ * drawers and panels appear and go at once instead of growing, fading or sliding, and a loading
+ * placeholder stays still instead of pulsing. Progress spinners still turn: they say that
+ * something is under way.
+ */
+const STILL: RaThemeOptions['transitions'] = {
+  duration: { shortest: 0, shorter: 0, short: 0, standard: 0, complex: 0, enteringScreen: 0, leavingScreen: 0 },
+  getAutoHeightDuration: () => 0,
+};
+
+export function withReducedMotion(theme: RaThemeOptions): RaThemeOptions {
+  return {
+    ...theme,
+    transitions: STILL,
+    components: { ...theme.components, MuiSkeleton: { defaultProps: { animation: false } } },
+  };
+}
+
 export const lightTheme: RaThemeOptions = {
   ...shared,
   palette: {
