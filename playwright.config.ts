@@ -18,6 +18,9 @@ export default defineConfig({
     baseURL: E2E_BASE_URL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The console honours prefers-reduced-motion (src/app/theme.ts): menus and dialogs open at once,
+    // so a click never lands on a menu still growing under the pointer.
+    contextOptions: { reducedMotion: 'reduce' },
     launchOptions: { executablePath: chromiumPath() ?? undefined, args: CHROMIUM_ARGS },
   },
   webServer: {

@@ -103,6 +103,11 @@ test('an admin creates a workflow, runs it, follows it live to its end, reads it
 
   // Task 1: copy the orders into the warehouse.
   await page.getByRole('button', { name: 'Add task' }).click();
+  // The browser asks for less motion (playwright.config.ts): the menu opens at once, not growing.
+  const menuMotion = await page
+    .getByRole('menu')
+    .evaluate((menu) => getComputedStyle(menu.closest('.MuiPaper-root')!).transitionDuration.split(', '));
+  expect(menuMotion.every((duration) => duration === '0s')).toBe(true);
   await page.getByRole('menuitem', { name: 'Copy' }).click();
   const copy = page.getByRole('listitem', { name: 'Task 1' });
   await copy.getByRole('textbox', { name: 'Name', exact: true }).fill('Copy the orders');
