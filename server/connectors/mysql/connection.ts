@@ -13,10 +13,10 @@ import { sessionLimits, type ServerFlavour } from './session';
  */
 
 const CONNECT_TIMEOUT_MS = 10_000;
+const POOL_SIZE = 3;
 
 /** The driver, imported at the first connection rather than with the server (docs/benchmarks.md, "Memory"). */
 const promiseDriver = async () => (await import('mysql2/promise')).default;
-const POOL_SIZE = 3;
 
 export interface MysqlOptions {
   /** The guard the server's host goes through: checked once, and only its checked addresses dialled. */
